@@ -1,0 +1,294 @@
+//! The one abstraction every game implements, and the small types it speaks in.
+//!
+//! A position is a node of a game tree. Every node is one of four kinds
+//! ([`NodeKind`]): a *decision* (one player picks a move), a *chance* node
+//! (nature picks an outcome with a known probability), a *simultaneous* node
+//! (both players pick an action in secret, then the joint action is applied),
+//! or a *terminal* node (the game is over). Perft, search and tournaments are
+//! written once over this trait and handle all four kinds.
+
+use std::fmt;
+use std::hash::Hash;
+
+/// One of the two players. `Player::FIRST` moves first in every game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Player(u8);
+
+impl Player {
+    /// The player who moves first (White, player 1).
+    pub const FIRST: Player = Player(0);
+    /// The player who moves second (Black, player 2).
+    pub const SECOND: Player = Player(1);
+    /// Both players, first then second.
+    pub const BOTH: [Player; 2] = [Player::FIRST, Player::SECOND];
+
+    /// The player with index 0 or 1.
+    pub const fn from_index(i: usize) -> Player {
+        Player((i & 1) as u8)
+    }
+
+    /// 0 for the first player, 1 for the second.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The other player.
+    pub const fn other(self) -> Player {
+        Player(self.0 ^ 1)
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {}", self.0 + 1)
+    }
+}
+
+/// What kind of node a position is; see the module documentation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The given player chooses one of [`Game::moves`].
+    Decision(Player),
+    /// Nature chooses one of [`Game::moves`] with [`Game::probability`].
+    /// Chance outcomes use no perft depth.
+    Chance,
+    /// Both players choose one of their [`Game::actions`] in secret;
+    /// [`Game::play_joint`] applies the pair. The joint action uses no perft
+    /// depth: the node it leads to (a decision, e.g. how to resolve it) does.
+    Simultaneous,
+    /// The game is over; [`Game::outcome`] says how.
+    Terminal,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Player>,
+    /// Why the game ended, in a few words (`"home row"`, `"second lock"`).
+    pub reason: &'static str,
+    /// Match points per player where the game scores (Aporia 3/2, Spokes
+    /// stones on home nodes); `None` where a result is only win/draw/loss.
+    pub points: Option<[u32; 2]>,
+}
+
+impl Outcome {
+    /// A win for `winner` for the given reason, without points.
+    pub const fn win(winner: Player, reason: &'static str) -> Outcome {
+        Outcome {
+            winner: Some(winner),
+            reason,
+            points: None,
+        }
+    }
+
+    /// A draw for the given reason.
+    pub const fn draw(reason: &'static str) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+            points: None,
+        }
+    }
+
+    /// The result as a score for `p`: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn score_for(&self, p: Player) -> f64 {
+        match self.winner {
+            Some(w) if w == p => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(p) => write!(f, "{} wins ({})", p, self.reason)?,
+            None => write!(f, "draw ({})", self.reason)?,
+        }
+        if let Some([a, b]) = self.points {
+            write!(f, " {a}-{b}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a position, move or option text was rejected: one line, saying what
+/// is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl ParseError {
+    /// An error with the given message.
+    pub fn new(msg: impl Into<String>) -> ParseError {
+        ParseError(msg.into())
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Options that choose a game's starting position beyond the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StartOptions {
+    /// Empedocles' element pairing, e.g. `fire,water`.
+    pub elements: Option<String>,
+}
+
+/// A game: its positions are values of the implementing type.
+///
+/// Positions are small `Copy`-free values applied copy-make style: `play`
+/// returns the child and leaves `self` untouched.
+pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
+    /// A move, a chance outcome, or one player's simultaneous action.
+    type Move: Copy + Eq + Hash + Send + Sync + fmt::Debug + 'static;
+
+    /// The game id used on the command line and in files (`epaminondas`).
+    const ID: &'static str;
+
+    /// The default initial position.
+    fn start() -> Self;
+
+    /// The initial position with options; rejects options that do not apply.
+    fn start_with(options: &StartOptions) -> Result<Self, ParseError> {
+        match &options.elements {
+            Some(_) => Err(ParseError::new(format!(
+                "--elements applies only to empedocles, not to {}",
+                Self::ID
+            ))),
+            None => Ok(Self::start()),
+        }
+    }
+
+    /// Parses position text strictly (see the game's rules document).
+    fn parse(text: &str) -> Result<Self, ParseError>;
+
+    /// The canonical position text; `parse(&p.text()) == Ok(p)`.
+    fn text(&self) -> String;
+
+    /// A readable diagram of the position for `gamut show`.
+    fn diagram(&self) -> String;
+
+    /// What kind of node this is.
+    fn node(&self) -> NodeKind;
+
+    /// The player from whose point of view scores at this node are given:
+    /// the decider at decision nodes, the player about to roll at chance
+    /// nodes, and the first player at simultaneous nodes.
+    fn perspective(&self) -> Player;
+
+    /// How the game ended, at a terminal node; `None` otherwise.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Appends the moves (decision node) or outcomes (chance node) to `out`,
+    /// which is cleared first. Empty at terminal and simultaneous nodes.
+    fn moves(&self, out: &mut Vec<Self::Move>);
+
+    /// The number of moves `moves` would give; games override it where
+    /// counting is cheaper than listing (perft's last ply).
+    fn move_count(&self) -> usize {
+        let mut v = Vec::new();
+        self.moves(&mut v);
+        v.len()
+    }
+
+    /// The child after move or chance outcome `m`, which must come from
+    /// `moves`.
+    fn play(&self, m: Self::Move) -> Self;
+
+    /// The canonical text of move (or chance outcome, or action) `m` here.
+    fn move_text(&self, m: Self::Move) -> String;
+
+    /// Parses a move's text: accepts exactly the canonical texts of the
+    /// legal moves here (or, at a simultaneous node, of the actions of
+    /// either player).
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError> {
+        let mut v = Vec::new();
+        match self.node() {
+            NodeKind::Simultaneous => {
+                self.actions(Player::FIRST, &mut v);
+                let mut w = Vec::new();
+                self.actions(Player::SECOND, &mut w);
+                v.extend(w);
+            }
+            _ => self.moves(&mut v),
+        }
+        v.into_iter()
+            .find(|&m| self.move_text(m) == text)
+            .ok_or_else(|| ParseError::new(format!("'{text}' is not a legal move here")))
+    }
+
+    /// The probability of chance outcome `m` (chance nodes only).
+    fn probability(&self, _m: Self::Move) -> f64 {
+        1.0
+    }
+
+    /// Appends `player`'s actions at a simultaneous node to `out` (cleared
+    /// first); empty elsewhere.
+    fn actions(&self, _player: Player, out: &mut Vec<Self::Move>) {
+        out.clear();
+    }
+
+    /// The child after both players' actions at a simultaneous node.
+    fn play_joint(&self, first: Self::Move, _second: Self::Move) -> Self {
+        self.play(first)
+    }
+
+    /// The text of a joint action (`wD12,bB3`).
+    fn joint_text(&self, first: Self::Move, second: Self::Move) -> String {
+        format!("{},{}", self.move_text(first), self.move_text(second))
+    }
+
+    /// A 64-bit Zobrist-style hash, maintained incrementally by `play`.
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from scratch, for checking `hash`.
+    fn hash_from_scratch(&self) -> u64;
+}
+
+/// A set of evaluation terms switched on, one bit per entry of
+/// [`Evaluate::TERMS`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TermMask(pub u32);
+
+impl TermMask {
+    /// Every term on.
+    pub const ALL: TermMask = TermMask(u32::MAX);
+
+    /// Whether term `i` is on.
+    pub const fn has(self, i: usize) -> bool {
+        self.0 & (1 << i) != 0
+    }
+
+    /// This mask with term `i` switched off.
+    pub const fn without(self, i: usize) -> TermMask {
+        TermMask(self.0 & !(1 << i))
+    }
+}
+
+/// The largest magnitude [`Evaluate::evaluate`] may return; search scores
+/// beyond it are proven wins and losses.
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// What a searcher needs to know about a game beyond its rules: a static
+/// evaluation and hints for ordering moves.
+pub trait Evaluate: Game {
+    /// Names of the evaluation terms, in the bit order of [`TermMask`].
+    const TERMS: &'static [&'static str];
+
+    /// The static value of a non-terminal position for [`Game::perspective`],
+    /// built from the terms in `terms`; always within ±[`EVAL_LIMIT`].
+    fn evaluate(&self, terms: TermMask) -> i32;
+
+    /// An ordering hint for move `m` here: larger is tried earlier (the
+    /// number of stones it captures, say). Zero for quiet moves.
+    fn move_hint(&self, _m: Self::Move) -> i32 {
+        0
+    }
+}

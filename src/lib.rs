@@ -1,0 +1,11 @@
+//! gamut: rules, perft, search and tournaments for five abstract board games.
+//!
+//! [`game::Game`] is the trait every game implements; [`games`] holds the
+//! games; [`perft`] counts game trees; the command line lives in `main.rs`
+//! and [`cli`].
+
+pub mod bits;
+pub mod game;
+pub mod games;
+pub mod perft;
+pub mod suite;

@@ -1,0 +1,178 @@
+//! Perft: counting the leaves of the game tree to a given depth, exactly as
+//! the rules define it, for every node kind.
+//!
+//! `perft(p, 0) = 1`; for `n ≥ 1` a terminal `p` counts 0, a decision node
+//! sums `perft(child, n - 1)` over its moves, and chance and simultaneous
+//! nodes sum `perft(child, n)` over their outcomes or joint actions (they use
+//! no depth). At the last ply of a decision node the moves are only counted.
+
+use crate::game::{Game, NodeKind, Player};
+use rayon::prelude::*;
+
+/// One child of a position as perft and `gamut moves` see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Child<M> {
+    /// A move or a chance outcome.
+    Move(M),
+    /// A joint action at a simultaneous node (first player's, second's).
+    Joint(M, M),
+}
+
+/// Reusable move buffers, one per ply, so that counting allocates nothing
+/// per node.
+pub struct Buffers<M> {
+    levels: Vec<Vec<M>>,
+}
+
+impl<M> Default for Buffers<M> {
+    fn default() -> Self {
+        Buffers { levels: Vec::new() }
+    }
+}
+
+impl<M> Buffers<M> {
+    fn take(&mut self, level: usize) -> Vec<M> {
+        if self.levels.len() <= level {
+            self.levels.resize_with(level + 1, Vec::new);
+        }
+        std::mem::take(&mut self.levels[level])
+    }
+
+    fn give(&mut self, level: usize, v: Vec<M>) {
+        self.levels[level] = v;
+    }
+}
+
+/// The perft count of `pos` at `depth`.
+pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    count(pos, depth, 0, &mut Buffers::default())
+}
+
+/// The perft count of `pos` at `depth`, using `buf` for move lists.
+pub fn count<G: Game>(pos: &G, depth: u32, level: usize, buf: &mut Buffers<G::Move>) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    match pos.node() {
+        NodeKind::Terminal => 0,
+        NodeKind::Decision(_) => {
+            if depth == 1 {
+                return pos.move_count() as u64;
+            }
+            let mut moves = buf.take(level);
+            pos.moves(&mut moves);
+            let total = moves
+                .iter()
+                .map(|&m| count(&pos.play(m), depth - 1, level + 1, buf))
+                .sum();
+            buf.give(level, moves);
+            total
+        }
+        NodeKind::Chance => {
+            let mut moves = buf.take(level);
+            pos.moves(&mut moves);
+            let total = moves
+                .iter()
+                .map(|&m| count(&pos.play(m), depth, level + 1, buf))
+                .sum();
+            buf.give(level, moves);
+            total
+        }
+        NodeKind::Simultaneous => {
+            let mut first = buf.take(level);
+            pos.actions(Player::FIRST, &mut first);
+            let mut second = Vec::new();
+            pos.actions(Player::SECOND, &mut second);
+            let mut total = 0;
+            for &a in &first {
+                for &b in &second {
+                    total += count(&pos.play_joint(a, b), depth, level + 1, buf);
+                }
+            }
+            buf.give(level, first);
+            total
+        }
+    }
+}
+
+/// The children of `pos` with their texts, sorted by text: the moves at a
+/// decision node, the outcomes at a chance node, and the joint actions at a
+/// simultaneous node (whose perft children are then the moves of the node
+/// each joint action leads to).
+pub fn children<G: Game>(pos: &G) -> Vec<(String, Child<G::Move>)> {
+    let mut out = Vec::new();
+    match pos.node() {
+        NodeKind::Terminal => {}
+        NodeKind::Decision(_) | NodeKind::Chance => {
+            let mut moves = Vec::new();
+            pos.moves(&mut moves);
+            out.extend(moves.into_iter().map(|m| (pos.move_text(m), Child::Move(m))));
+        }
+        NodeKind::Simultaneous => {
+            let mut first = Vec::new();
+            let mut second = Vec::new();
+            pos.actions(Player::FIRST, &mut first);
+            pos.actions(Player::SECOND, &mut second);
+            for &a in &first {
+                for &b in &second {
+                    out.push((pos.joint_text(a, b), Child::Joint(a, b)));
+                }
+            }
+        }
+    }
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out
+}
+
+/// The position a child leads to.
+pub fn child_position<G: Game>(pos: &G, child: &Child<G::Move>) -> G {
+    match *child {
+        Child::Move(m) => pos.play(m),
+        Child::Joint(a, b) => pos.play_joint(a, b),
+    }
+}
+
+/// How much depth a child of `pos` uses: 1 below a decision node, 0 below
+/// chance and simultaneous nodes.
+pub fn child_cost<G: Game>(pos: &G) -> u32 {
+    match pos.node() {
+        NodeKind::Decision(_) => 1,
+        _ => 0,
+    }
+}
+
+/// Perft divided by child: `(child text, count)` sorted by text, as
+/// `gamut perft --divide` prints it. `threads` > 1 counts the children on a
+/// rayon pool of that size.
+pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let kids = children(pos);
+    let cost = child_cost(pos);
+    let work = |(text, child): &(String, Child<G::Move>)| {
+        let next = child_position(pos, child);
+        (
+            text.clone(),
+            count(&next, depth - cost, 0, &mut Buffers::default()),
+        )
+    };
+    if threads <= 1 {
+        kids.iter().map(work).collect()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a rayon pool of the requested size");
+        pool.install(|| kids.par_iter().map(work).collect())
+    }
+}
+
+/// The perft count of `pos` at `depth`, with the root's children spread over
+/// `threads` threads.
+pub fn perft_threads<G: Game>(pos: &G, depth: u32, threads: usize) -> u64 {
+    if threads <= 1 || depth == 0 {
+        return perft(pos, depth);
+    }
+    divide(pos, depth, threads).iter().map(|(_, n)| n).sum()
+}

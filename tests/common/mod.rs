@@ -1,0 +1,127 @@
+//! Checks shared by every game's integration tests, generic over the
+//! [`Game`] trait.
+#![allow(dead_code)]
+
+use gamut::game::{Game, NodeKind, Player};
+use gamut::perft::perft;
+use gamut::suite::parse_suite;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// Reads `positions/<file>` and checks every count whose expected value is
+/// at most `max_count` against `perft`; returns how many counts it checked.
+pub fn check_suite<G: Game>(file: &str, max_count: u64) -> usize {
+    let path = format!("{}/positions/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("suite file");
+    let mut checked = 0;
+    for e in parse_suite(&text).expect("suite parses") {
+        let pos = G::parse(&e.position)
+            .unwrap_or_else(|err| panic!("{path}:{}: {err}", e.line));
+        assert_eq!(pos.text(), e.position, "{path}:{}: not canonical", e.line);
+        for &(d, n) in &e.counts {
+            if n <= max_count {
+                assert_eq!(perft(&pos, d), n, "{path}:{} depth {d}", e.line);
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+/// Every entry of `positions/<file>` as (line, position text, counts).
+pub fn suite_entries(file: &str) -> Vec<(usize, String, Vec<(u32, u64)>)> {
+    let path = format!("{}/positions/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("suite file");
+    parse_suite(&text)
+        .expect("suite parses")
+        .into_iter()
+        .map(|e| (e.line, e.position, e.counts))
+        .collect()
+}
+
+/// A random child of `pos` (which must not be terminal): a uniform move at a
+/// decision node, an outcome drawn by probability at a chance node, a
+/// uniform joint action at a simultaneous node.
+pub fn random_child<G: Game>(pos: &G, rng: &mut SmallRng, buf: &mut Vec<G::Move>) -> G {
+    match pos.node() {
+        NodeKind::Terminal => panic!("no child of a terminal position"),
+        NodeKind::Decision(_) => {
+            pos.moves(buf);
+            assert!(!buf.is_empty(), "decision node without moves: {}", pos.text());
+            pos.play(buf[rng.gen_range(0..buf.len())])
+        }
+        NodeKind::Chance => {
+            pos.moves(buf);
+            let total: f64 = buf.iter().map(|&m| pos.probability(m)).sum();
+            assert!((total - 1.0).abs() < 1e-9, "probabilities sum to {total}");
+            let mut x = rng.gen::<f64>();
+            for &m in buf.iter() {
+                x -= pos.probability(m);
+                if x < 0.0 {
+                    return pos.play(m);
+                }
+            }
+            pos.play(*buf.last().unwrap())
+        }
+        NodeKind::Simultaneous => {
+            pos.actions(Player::FIRST, buf);
+            let a = buf[rng.gen_range(0..buf.len())];
+            pos.actions(Player::SECOND, buf);
+            let b = buf[rng.gen_range(0..buf.len())];
+            pos.play_joint(a, b)
+        }
+    }
+}
+
+/// Checks one position's invariants: the text round-trips, the incremental
+/// hash equals the hash from scratch, terminal nodes (and only they) have an
+/// outcome, and every move's text parses back to that move.
+pub fn check_position<G: Game>(pos: &G, buf: &mut Vec<G::Move>) {
+    let text = pos.text();
+    let back = G::parse(&text).unwrap_or_else(|e| panic!("'{text}' does not parse: {e}"));
+    assert_eq!(&back, pos, "round trip of '{text}'");
+    assert_eq!(back.text(), text);
+    assert_eq!(pos.hash(), pos.hash_from_scratch(), "hash of '{text}'");
+    assert_eq!(
+        pos.node() == NodeKind::Terminal,
+        pos.outcome().is_some(),
+        "outcome at '{text}'"
+    );
+    if let NodeKind::Decision(_) | NodeKind::Chance = pos.node() {
+        pos.moves(buf);
+        assert_eq!(pos.move_count(), buf.len(), "move_count at '{text}'");
+        for &m in buf.iter() {
+            let mt = pos.move_text(m);
+            assert_eq!(pos.parse_move(&mt), Ok(m), "move '{mt}' at '{text}'");
+        }
+    }
+}
+
+/// Plays `games` random games from `start` (at most `max_plies` plies each),
+/// checking every position with [`check_position`] when `check` is set.
+/// Returns how many games reached a terminal position.
+pub fn random_games<G: Game>(
+    start: &G,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+    check: bool,
+) -> usize {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut buf = Vec::new();
+    let mut finished = 0;
+    for _ in 0..games {
+        let mut pos = start.clone();
+        for _ in 0..max_plies {
+            if check {
+                check_position(&pos, &mut buf);
+            }
+            if pos.node() == NodeKind::Terminal {
+                finished += 1;
+                break;
+            }
+            pos = random_child(&pos, &mut rng, &mut buf);
+        }
+    }
+    finished
+}
