@@ -54,7 +54,9 @@ impl FromStr for GameId {
             .into_iter()
             .find(|g| g.name() == s)
             .ok_or_else(|| {
-                format!("unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)")
+                format!(
+                    "unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)"
+                )
             })
     }
 }
@@ -74,4 +76,3 @@ macro_rules! with_game {
         }
     };
 }
-
