@@ -1,7 +1,7 @@
 //! What each subcommand does, written once over the [`Game`] trait.
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
-use super::CliError;
+use super::{analyze, CliError};
 use gamut::game::{Game, NodeKind, StartOptions};
 use gamut::perft::{self, Child};
 use gamut::with_game;
@@ -23,6 +23,10 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Show(a) => {
             let id = a.position.game;
             with_game!(id, G => show_cmd::<G>(&a, out), unimplemented => not_yet(id))
+        }
+        Command::Analyze(a) => {
+            let id = a.position.game;
+            with_game!(id, G => analyze::analyze::<G>(&a, out), unimplemented => not_yet(id))
         }
     }
 }

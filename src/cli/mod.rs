@@ -1,5 +1,6 @@
 //! The command line's actions: each subcommand, generic over the game.
 
+mod analyze;
 pub mod args;
 mod commands;
 
