@@ -405,3 +405,90 @@ fn split_rest<G: Evaluate>(
 
 #[cfg(test)]
 mod tests;
+
+/// The result of searching a simultaneous node: the matrix game's value and
+/// both players' optimal mixed strategies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixedResult<M> {
+    /// The value for the first player.
+    pub value: f64,
+    /// The last depth completed (0 if none was).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Each player's actions with their probabilities, most likely first;
+    /// actions of probability zero are left out.
+    pub strategies: [Vec<(M, f64)>; 2],
+}
+
+/// Searches simultaneous node `pos` by iterative deepening: at each depth
+/// every joint action's continuation is searched and the matrix game of
+/// their values is solved exactly. `report` is called after each completed
+/// depth. Panics if `pos` is not a simultaneous node with actions for both.
+pub fn search_simultaneous<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    mut report: impl FnMut(&MixedResult<G::Move>),
+) -> MixedResult<G::Move> {
+    assert_eq!(pos.node(), NodeKind::Simultaneous);
+    tt.new_search();
+    let shared = Shared::new(tt, limits);
+    let mut w = Worker::<G>::new(&shared, config);
+    let mut rows = Vec::new();
+    let mut cols = Vec::new();
+    pos.actions(crate::game::Player::FIRST, &mut rows);
+    pos.actions(crate::game::Player::SECOND, &mut cols);
+    assert!(
+        !rows.is_empty() && !cols.is_empty(),
+        "both players need actions"
+    );
+    let uniform = |v: &[G::Move]| v.iter().map(|&m| (m, 1.0 / v.len() as f64)).collect();
+    let mut best = MixedResult {
+        value: 0.0,
+        depth: 0,
+        nodes: 0,
+        strategies: [uniform(&rows), uniform(&cols)],
+    };
+    let max_depth = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
+    for depth in 1..=max_depth {
+        let mut payoff = Vec::with_capacity(rows.len() * cols.len());
+        for &a in &rows {
+            for &b in &cols {
+                let child = pos.play_joint(a, b);
+                let v = w.root_child(&child, depth as i32, -INFINITY, INFINITY, pos.perspective());
+                payoff.push(v as f64);
+            }
+        }
+        if w.stopped() {
+            break;
+        }
+        w.flush_nodes();
+        let s = matrix::solve(&payoff, rows.len(), cols.len());
+        let pick = |acts: &[G::Move], p: &[f64]| {
+            let mut v: Vec<(G::Move, f64)> = acts
+                .iter()
+                .zip(p)
+                .filter(|(_, &q)| q > 1e-9)
+                .map(|(&m, &q)| (m, q))
+                .collect();
+            v.sort_by(|x, y| y.1.total_cmp(&x.1));
+            v
+        };
+        best = MixedResult {
+            value: s.value,
+            depth,
+            nodes: shared.nodes.load(Relaxed),
+            strategies: [pick(&rows, &s.row), pick(&cols, &s.col)],
+        };
+        report(&best);
+        if let Some(t) = limits.time {
+            if shared.start.elapsed() * 2 > t {
+                break;
+            }
+        }
+    }
+    best.nodes = shared.nodes.load(Relaxed);
+    best
+}
