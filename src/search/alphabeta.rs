@@ -3,7 +3,7 @@
 //! and expectimax at chance nodes.
 
 use super::ordering::{Heuristics, CAPTURE_KEY, KILLER_KEY, TT_MOVE_KEY};
-use super::score::{self, outcome_score, INFINITY};
+use super::score::{self, outcome_score, INFINITY, WIN};
 use super::tt::{Bound, Entry};
 use super::{Config, Shared};
 use crate::game::{Evaluate, NodeKind, Player};
@@ -19,6 +19,7 @@ pub struct Worker<'a, G: Evaluate> {
     heuristics: Heuristics<G::Move>,
     scored: Vec<Vec<(i64, u32, G::Move)>>,
     scratch: Vec<G::Move>,
+    outcomes: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
     /// Nodes this worker visited since it last reported to `shared`.
     pending_nodes: u64,
@@ -35,6 +36,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             heuristics: Heuristics::new(),
             scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scratch: Vec::new(),
+            outcomes: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pending_nodes: 0,
             nodes: 0,
@@ -111,7 +113,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 outcome_score(&o, pos.perspective(), ply)
             }
             _ if ply >= MAX_PLY => pos.evaluate(self.config.terms),
-            NodeKind::Chance => self.chance(pos, depth, ply),
+            NodeKind::Chance => self.chance(pos, depth, alpha, beta, ply),
             NodeKind::Simultaneous => self.simultaneous(pos, depth, ply),
             NodeKind::Decision(me) => {
                 if depth <= 0 {
@@ -276,20 +278,50 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// Expectimax: the probability-weighted mean of the outcomes' values.
-    fn chance(&mut self, pos: &G, depth: i32, ply: usize) -> i32 {
+    /// With `Config::star1`, Ballard's Star1 pruning: each outcome is
+    /// searched with the window that could still move the mean across
+    /// (`alpha`, `beta`), given that every value lies within ±[`WIN`], and
+    /// the node fails low or high as soon as the outcomes searched so far
+    /// decide it.
+    fn chance(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let me = pos.perspective();
-        let mut outcomes = Vec::new();
+        let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
         pos.moves(&mut outcomes);
+        let (lo, hi) = (-(WIN as f64), WIN as f64);
         let mut sum = 0.0;
+        let mut rest = 1.0;
+        let mut result = None;
         for &m in &outcomes {
+            let p = pos.probability(m);
+            rest -= p;
             let child = pos.play(m);
-            let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me);
+            let v = if self.config.star1 {
+                // The child's value must exceed `a` for the mean to exceed
+                // alpha, and stay below `b` for it to stay below beta.
+                let a = (alpha as f64 - sum - rest * hi) / p;
+                let b = (beta as f64 - sum - rest * lo) / p;
+                let ca = (a.floor() as i64 - 1).clamp(-INFINITY as i64, INFINITY as i64) as i32;
+                let cb = (b.ceil() as i64 + 1).clamp(-INFINITY as i64, INFINITY as i64) as i32;
+                let v = self.child_value(&child, depth, ca, cb, ply + 1, me);
+                if !self.stopped() && v as f64 <= a {
+                    result = Some(alpha);
+                } else if !self.stopped() && v as f64 >= b {
+                    result = Some(beta);
+                }
+                v
+            } else {
+                self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me)
+            };
             if self.stopped() {
-                return 0;
+                result = Some(0);
             }
-            sum += pos.probability(m) * v as f64;
+            if result.is_some() {
+                break;
+            }
+            sum += p * v as f64;
         }
-        sum.round() as i32
+        self.outcomes[ply] = outcomes;
+        result.unwrap_or(sum.round() as i32)
     }
 
     /// A simultaneous node: the value of the matrix game whose entries are

@@ -52,6 +52,8 @@ pub struct Config {
     pub quiescence: bool,
     /// Whether iterations start with a narrow window around the last score.
     pub aspiration: bool,
+    /// Whether chance nodes prune with Star1 (else plain expectimax).
+    pub star1: bool,
     /// How threads share the work when `threads` > 1.
     pub parallel: Parallel,
 }
@@ -65,6 +67,7 @@ impl Config {
             ordering: ordering::Ordering::default(),
             quiescence: G::QUIESCENCE,
             aspiration: true,
+            star1: true,
             parallel: Parallel::LazySmp,
         }
     }
