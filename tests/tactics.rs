@@ -50,7 +50,11 @@ fn read(file: &str) -> Vec<Tactic> {
 
 fn check<G: Evaluate>(file: &str, at_least: usize) {
     let tactics = read(file);
-    assert!(tactics.len() >= at_least, "{file}: {} positions", tactics.len());
+    assert!(
+        tactics.len() >= at_least,
+        "{file}: {} positions",
+        tactics.len()
+    );
     for t in tactics {
         let here = format!("{file}:{}", t.line);
         let pos = G::parse(&t.position).unwrap_or_else(|e| panic!("{here}: {e}"));

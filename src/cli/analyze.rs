@@ -20,6 +20,7 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
     };
     config.quiescence &= !a.no_quiescence;
     config.aspiration = !a.no_aspiration;
+    config.star1 = !a.no_star1;
     if let Some(list) = &a.eval_off {
         let mut mask = TermMask::ALL;
         for name in list.split(',') {
@@ -268,11 +269,14 @@ fn simultaneous<G: Evaluate>(
     let r = search::search_simultaneous(pos, limits, config, tt, |m| {
         let line = if json {
             format!(
-                "{{\"depth\":{},\"value\":{:.3},\"nodes\":{}}}",
-                m.depth, m.value, m.nodes
+                "{{\"depth\":{},\"value\":{:.3},\"nodes\":{},\"matrix_entries\":{},\"matrix_searched\":{}}}",
+                m.depth, m.value, m.nodes, m.entries, m.evaluated
             )
         } else {
-            format!("depth {} value {:.3} nodes {}", m.depth, m.value, m.nodes)
+            format!(
+                "depth {} value {:.3} nodes {} matrix entries {} searched {}",
+                m.depth, m.value, m.nodes, m.entries, m.evaluated
+            )
         };
         if let Err(e) = writeln!(out, "{line}") {
             io_err = Some(e);

@@ -3,9 +3,9 @@
 #![allow(dead_code)]
 
 use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask};
+use gamut::perft::perft;
 use gamut::search::matrix;
 use gamut::search::score::outcome_score;
-use gamut::perft::perft;
 use gamut::suite::parse_suite;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -188,4 +188,3 @@ pub fn minimax<G: Evaluate>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
         }
     }
 }
-
