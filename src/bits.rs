@@ -204,7 +204,10 @@ pub const fn zobrist_table<const N: usize>(seed: u64) -> [u64; N] {
     let mut t = [0u64; N];
     let mut i = 0;
     while i < N {
-        t[i] = splitmix64(seed.wrapping_mul(0x1000_0001).wrapping_add(i as u64 * 0x9e37));
+        t[i] = splitmix64(
+            seed.wrapping_mul(0x1000_0001)
+                .wrapping_add(i as u64 * 0x9e37),
+        );
         i += 1;
     }
     t

@@ -106,7 +106,11 @@ pub fn children<G: Game>(pos: &G) -> Vec<(String, Child<G::Move>)> {
         NodeKind::Decision(_) | NodeKind::Chance => {
             let mut moves = Vec::new();
             pos.moves(&mut moves);
-            out.extend(moves.into_iter().map(|m| (pos.move_text(m), Child::Move(m))));
+            out.extend(
+                moves
+                    .into_iter()
+                    .map(|m| (pos.move_text(m), Child::Move(m))),
+            );
         }
         NodeKind::Simultaneous => {
             let mut first = Vec::new();
