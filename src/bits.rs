@@ -361,9 +361,7 @@ mod tests {
         for (d, &(df, dr)) in DIRECTIONS.iter().enumerate() {
             for s in 0..64u8 {
                 let sq = Square(s);
-                let expect = sq
-                    .offset(df, dr)
-                    .map_or(Bitboard::EMPTY, |t| t.bb());
+                let expect = sq.offset(df, dr).map_or(Bitboard::EMPTY, |t| t.bb());
                 assert_eq!(sq.bb().step(d), expect);
             }
         }

@@ -3,7 +3,7 @@
 //!
 //! For a direction `d`, `run_k` holds the squares that end a line of at least
 //! `k` of the mover's stones (the line's head), and `heads` the stones whose
-//! next square in `d` is not their own. Stepping the heads of `run_k` forward
+//! next square in `d` is empty or an enemy stone. Stepping the heads of `run_k` forward
 //! `s ≤ k` times through empty squares gives the landing squares of the
 //! `k`-stone moves of distance `s`: empty, or an enemy stone that starts a
 //! run of fewer than `k` enemy stones in `d` (`enemy_run_k` holds the starts
@@ -89,7 +89,8 @@ impl Epaminondas {
         let enemy = self.enemy();
         let empty = !(own | enemy);
         let far = self.far_row();
-        let heads = own & !own.step_raw::<R>();
+        // Heads whose next square is empty or an enemy stone (on the board).
+        let heads = own & (empty | enemy).step_raw::<R>();
         let mut run = own;
         let mut enemy_run = enemy;
         let mut k: u8 = 1;
