@@ -34,10 +34,14 @@ fn decision_positions<G: Evaluate>(n: usize, seed: u64) -> Vec<G> {
     out
 }
 
-fn check_against_minimax<G: Evaluate>(positions: usize, max_depth: u32) {
+/// Compares search and minimax on `positions` random positions at depths
+/// 1 to `max_depth`, with quiescence as the game has it when `quiescence`
+/// is set (unpruned minimax with quiescence is expensive), else without.
+fn check_against_minimax<G: Evaluate>(positions: usize, max_depth: u32, quiescence: bool) {
     for pos in decision_positions::<G>(positions, 11) {
         for depth in 1..=max_depth {
-            let config = Config::for_game::<G>(1);
+            let mut config = Config::for_game::<G>(1);
+            config.quiescence &= quiescence;
             let tt = Table::new(4);
             let limits = Limits {
                 depth: Some(depth),
@@ -66,6 +70,7 @@ fn check_deterministic<G: Evaluate>(depth: u32) {
 
 #[test]
 fn epaminondas_alpha_beta_equals_minimax() {
-    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(40, 2);
+    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(60, 2, false);
+    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(30, 1, true);
     check_deterministic::<gamut::games::epaminondas::Epaminondas>(5);
 }

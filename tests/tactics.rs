@@ -96,3 +96,70 @@ fn check<G: Evaluate>(file: &str, at_least: usize) {
 fn epaminondas_tactics() {
     check::<gamut::games::epaminondas::Epaminondas>("epaminondas.tactics", 10);
 }
+
+/// Prints candidate tactics lines for the game named by `TACTICS_GAME`
+/// (search depth `TACTICS_DEPTH`, default 4): positions reached by random
+/// play where the searcher proves a result, with the full set of best moves
+/// by minimax. Run by hand to extend a tactics file:
+/// `TACTICS_GAME=aporia cargo test --release --test tactics -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn find_tactics() {
+    let game = std::env::var("TACTICS_GAME").unwrap_or_else(|_| "epaminondas".into());
+    let depth: u32 = std::env::var("TACTICS_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(4);
+    let id: gamut::games::GameId = game.parse().unwrap();
+    gamut::with_game!(id, G => find::<G>(depth), unimplemented => panic!("{game} not implemented"));
+}
+
+fn find<G: Evaluate>(depth: u32) {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(2026);
+    let mut buf = Vec::new();
+    let mut found = std::collections::BTreeMap::<String, usize>::new();
+    let mut pos = G::start();
+    for _ in 0..200_000 {
+        if pos.node() == NodeKind::Terminal {
+            pos = G::start();
+        }
+        if let NodeKind::Decision(me) = pos.node() {
+            let config = Config::for_game::<G>(1);
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let r = search::search(&pos, &limits, &config, &Table::new(4), |_| {});
+            let score = Score(r.score);
+            let key = score.to_string();
+            if score.plies_to_end().is_some() && found.get(&key).copied().unwrap_or(0) < 4 {
+                let root = common::minimax(&pos, depth as i32, 0, config.quiescence);
+                let mut moves = Vec::new();
+                pos.moves(&mut moves);
+                let mut best: Vec<String> = moves
+                    .iter()
+                    .filter(|&&m| {
+                        let c = pos.play(m);
+                        let v = common::minimax(&c, depth as i32 - 1, 1, config.quiescence);
+                        (if c.perspective() == me { v } else { -v }) == root
+                    })
+                    .map(|&m| pos.move_text(m))
+                    .collect();
+                best.sort();
+                if root == r.score && best.len() < moves.len() {
+                    *found.entry(key.clone()).or_default() += 1;
+                    println!(
+                        "{} ; depth {depth} ; best {} ; score {key}",
+                        pos.text(),
+                        best.join(" ")
+                    );
+                    if found.values().sum::<usize>() >= 16 {
+                        return;
+                    }
+                }
+            }
+        }
+        pos = common::random_child(&pos, &mut rng, &mut buf);
+    }
+}
