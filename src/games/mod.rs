@@ -1,5 +1,7 @@
 //! The five games, and the one place that maps a game id to its type.
 
+pub mod apart;
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -70,7 +72,10 @@ macro_rules! with_game {
         match $id {
             $crate::games::GameId::Epaminondas => $unimpl,
             $crate::games::GameId::Aporia => $unimpl,
-            $crate::games::GameId::Apart => $unimpl,
+            $crate::games::GameId::Apart => {
+                type $G = $crate::games::apart::Apart;
+                $body
+            }
             $crate::games::GameId::Empedocles => $unimpl,
             $crate::games::GameId::Spokes => $unimpl,
         }
