@@ -1,5 +1,7 @@
 //! The five games, and the one place that maps a game id to its type.
 
+pub mod empedocles;
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -54,7 +56,9 @@ impl FromStr for GameId {
             .into_iter()
             .find(|g| g.name() == s)
             .ok_or_else(|| {
-                format!("unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)")
+                format!(
+                    "unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)"
+                )
             })
     }
 }
@@ -69,9 +73,11 @@ macro_rules! with_game {
             $crate::games::GameId::Epaminondas => $unimpl,
             $crate::games::GameId::Aporia => $unimpl,
             $crate::games::GameId::Apart => $unimpl,
-            $crate::games::GameId::Empedocles => $unimpl,
+            $crate::games::GameId::Empedocles => {
+                type $G = $crate::games::empedocles::Empedocles;
+                $body
+            }
             $crate::games::GameId::Spokes => $unimpl,
         }
     };
 }
-
