@@ -1,13 +1,7 @@
 //! The five games, and the one place that maps a game id to its type.
 
-            $crate::games::GameId::Apart => {
-                type $G = $crate::games::apart::Apart;
-                $body
-            }
-            $crate::games::GameId::Empedocles => {
-                type $G = $crate::games::empedocles::Empedocles;
-                $body
-            }
+pub mod apart;
+pub mod empedocles;
 
 use std::fmt;
 use std::str::FromStr;
@@ -79,19 +73,14 @@ macro_rules! with_game {
         match $id {
             $crate::games::GameId::Epaminondas => $unimpl,
             $crate::games::GameId::Aporia => $unimpl,
-<<<<<<< HEAD
             $crate::games::GameId::Apart => {
                 type $G = $crate::games::apart::Apart;
                 $body
             }
-            $crate::games::GameId::Empedocles => $unimpl,
-=======
-            $crate::games::GameId::Apart => $unimpl,
             $crate::games::GameId::Empedocles => {
                 type $G = $crate::games::empedocles::Empedocles;
                 $body
             }
->>>>>>> empedocles
             $crate::games::GameId::Spokes => $unimpl,
         }
     };
