@@ -32,7 +32,9 @@ impl Apart {
     /// move.
     pub fn new(white: u64, black: u64, side: Player, first: bool) -> Result<Apart, ParseError> {
         if white & black != 0 {
-            return Err(ParseError::new("a square holds both a white and a black piece"));
+            return Err(ParseError::new(
+                "a square holds both a white and a black piece",
+            ));
         }
         if first && side != Player::FIRST {
             return Err(ParseError::new(
