@@ -3,6 +3,7 @@
 mod analyze;
 pub mod args;
 mod commands;
+mod tournament;
 
 pub use commands::run;
 

@@ -229,7 +229,7 @@ impl<G: Evaluate> Plan<G> {
                 }
             };
             let encounter = pairing.engines.map(|e| &self.engines[e]);
-            let by_side = if i % 2 == 0 {
+            let by_side = if i.is_multiple_of(2) {
                 encounter
             } else {
                 [encounter[1], encounter[0]]

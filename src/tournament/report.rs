@@ -236,11 +236,7 @@ fn encounter(enc: &[String; 2], games: &[&GameRecord], sprt: Option<Sprt>) -> En
     let mut margins = Vec::new();
     for r in games {
         let s = r.score_of_first_engine();
-        match s {
-            x if x == 1.0 => wdl.wins += 1,
-            x if x == 0.0 => wdl.losses += 1,
-            _ => wdl.draws += 1,
-        }
+        wdl.add(s);
         *reasons.entry(r.reason.clone()).or_insert(0) += 1;
         by_pair.entry(r.pair).or_default().push(s);
         if let Some(p) = r.points {

@@ -83,6 +83,17 @@ impl Wdl {
         self.wins + self.draws + self.losses
     }
 
+    /// Counts one game scored `score` (1 win, ½ draw, 0 loss).
+    pub fn add(&mut self, score: f64) {
+        if score > 0.75 {
+            self.wins += 1;
+        } else if score < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     /// The mean score per game (win 1, draw ½, loss 0); ½ with no games.
     pub fn score(&self) -> f64 {
         let n = self.games();
