@@ -1,6 +1,6 @@
 //! Checks shared by every game's integration tests, generic over the
 //! [`Game`] trait.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::type_complexity)]
 
 use gamut::game::{Game, NodeKind, Player};
 use gamut::perft::perft;
