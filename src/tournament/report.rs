@@ -224,7 +224,8 @@ fn num(x: f64) -> String {
     if x.is_infinite() {
         if x > 0.0 { "+inf" } else { "-inf" }.into()
     } else {
-        format!("{x:.1}")
+        // Keep -0.0 (an exact ½ score) from printing a sign.
+        format!("{:.1}", if x.abs() < 0.05 { 0.0 } else { x })
     }
 }
 

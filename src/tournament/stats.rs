@@ -359,3 +359,142 @@ pub fn margin(values: &[i64]) -> Option<Interval> {
         upper: mean + half,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) {
+        assert!((a - b).abs() <= tol, "{a} is not {b} (±{tol})");
+    }
+
+    #[test]
+    fn erf_matches_tabulated_values() {
+        // Abramowitz & Stegun table 7.1: erf(0.5) = 0.5204998778,
+        // erf(1.3) = 0.9340079449; erf is odd.
+        close(erf(0.5), 0.520_499_877_8, 2e-7);
+        close(erf(-1.3), -0.934_007_944_9, 2e-7);
+        close(erf(0.0), 0.0, 2e-7);
+    }
+
+    #[test]
+    fn trinomial_elo_and_interval_worked_example() {
+        // W 60, D 20, L 20: N = 100, s = (60 + 10)/100 = 0.7.
+        // σ² = (60·0.3² + 20·0.2² + 20·0.7²)/100 = (5.4 + 0.8 + 9.8)/100 = 0.16.
+        // half width = 1.959964·√(0.16/100) = 1.959964·0.04 = 0.0783986.
+        // Elo(0.7) = -400·log10(1/0.7 - 1) = -400·log10(0.428571) = 147.1907;
+        // Elo(0.6216014) = 86.2250, Elo(0.7783986) = 218.2518.
+        let w = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        assert_eq!(w.games(), 100);
+        close(w.score(), 0.7, 1e-12);
+        let e = w.elo().unwrap();
+        close(e.value, 147.190_714, 1e-4);
+        close(e.lower, 86.225_015, 1e-4);
+        close(e.upper, 218.251_778, 1e-4);
+    }
+
+    #[test]
+    fn los_worked_example() {
+        // W 12, D 5, L 8: LOS = ½(1 + erf((12 - 8)/√(2·20))) = ½(1 + erf(0.632456))
+        // = ½(1 + 0.628907) = 0.814453.
+        let w = Wdl {
+            wins: 12,
+            draws: 5,
+            losses: 8,
+        };
+        close(w.los(), 0.814_453_3, 1e-6);
+        // No decisive game: no evidence either way.
+        close(
+            Wdl {
+                wins: 0,
+                draws: 4,
+                losses: 0,
+            }
+            .los(),
+            0.5,
+            0.0,
+        );
+    }
+
+    #[test]
+    fn pentanomial_elo_and_normalised_elo_worked_example() {
+        // Pairs [LL LD DD WD WW] = [2 5 10 8 5], 30 pairs, pair scores 0, ¼, ½, ¾, 1.
+        // μ = (0·2 + 0.25·5 + 0.5·10 + 0.75·8 + 1·5)/30 = 17.25/30 = 0.575.
+        // σ² = (2·0.575² + 5·0.325² + 10·0.075² + 8·0.175² + 5·0.425²)/30
+        //    = (0.66125 + 0.528125 + 0.05625 + 0.245 + 0.903125)/30 = 2.39375/30 = 0.0797917.
+        // half width = 1.959964·√(0.0797917/30) = 0.1010802.
+        // Elo(0.575) = 52.5116; Elo(0.4739198) = -18.1389; Elo(0.6760802) = 127.8243.
+        // nElo = (0.575 - 0.5)/√(2·0.0797917)·800/ln 10 = 0.075/0.399479·347.4396 = 65.2292,
+        // interval (±0.1010802)/0.399479·347.4396 → [-22.6826, 153.1409].
+        let p = Penta([2, 5, 10, 8, 5]);
+        assert_eq!(p.pairs(), 30);
+        let e = p.elo().unwrap();
+        close(e.value, 52.511_566, 1e-4);
+        close(e.lower, -18.138_864, 1e-4);
+        close(e.upper, 127.824_314, 1e-4);
+        let n = p.nelo().unwrap();
+        close(n.value, 65.229_161, 1e-4);
+        close(n.lower, -22.682_556, 1e-4);
+        close(n.upper, 153.140_879, 1e-4);
+        // Every pair the same: no variance, no normalised Elo.
+        assert_eq!(Penta([0, 0, 7, 0, 0]).nelo(), None);
+    }
+
+    #[test]
+    fn sprt_worked_examples() {
+        // Bounds for α = β = 0.05: ln(0.05/0.95) = -2.944439, ln(0.95/0.05) = 2.944439.
+        let mut t = Sprt::parse("elo0=0,elo1=5,alpha=0.05,beta=0.05").unwrap();
+        let (lo, hi) = t.bounds();
+        close(lo, -2.944_439, 1e-6);
+        close(hi, 2.944_439, 1e-6);
+        // Counts [2 5 10 8 5]: μ = 0.575, σ² = 0.0797917, 30 pairs (above).
+        // Normalised: s0 = 0.5, s1 = 0.5 + 5·√(2σ²)·ln 10/800 = 0.5 + 5·0.399479/347.4396
+        // = 0.5057489; LLR = (s1 - s0)(2μ - s0 - s1)/(2σ²/30)
+        // = 0.0057489·(1.15 - 1.0057489)/0.00531944 = 0.155899.
+        close(t.llr(&Penta([2, 5, 10, 8, 5])), 0.155_899, 1e-5);
+        // Logistic: s0 = 0.5, s1 = 1/(1 + 10^(-5/400)) = 0.5071955;
+        // LLR = 0.0071955·(1.15 - 1.0071955)/0.00531944 = 0.193158.
+        t.model = SprtModel::Logistic;
+        close(t.llr(&Penta([2, 5, 10, 8, 5])), 0.193_158, 1e-5);
+        assert_eq!(t.state(0.19), SprtState::Continue);
+        assert_eq!(t.state(3.0), SprtState::H1);
+        assert_eq!(t.state(-3.0), SprtState::H0);
+        // Seven pairs won twice, empty counts regularised to 0.001:
+        // n = 7.004, μ = (0.00025 + 0.0005 + 0.00075 + 7)/7.004 = 0.9996431,
+        // σ² = 0.0001071, normalised s1 - s0 = 5·√(2σ²)/347.4396 = 0.00021063,
+        // LLR = 0.00021063·(2μ - 1.00021063)/(2σ²/7.004) = 4.352590: H1.
+        t.model = SprtModel::Normalized;
+        let llr = t.llr(&Penta([0, 0, 0, 0, 7]));
+        close(llr, 4.352_590, 1e-4);
+        assert_eq!(t.state(llr), SprtState::H1);
+    }
+
+    #[test]
+    fn sprt_specs_are_checked() {
+        assert!(Sprt::parse("elo0=5,elo1=0").is_err());
+        assert!(Sprt::parse("elo0=0").is_err());
+        assert!(Sprt::parse("elo0=0,elo1=5,alpha=0.7,beta=0.5").is_err());
+        assert!(Sprt::parse("elo0=0,elo1=5,model=bayes").is_err());
+        assert!(Sprt::parse("elo0=0,elo1=x").is_err());
+        let t = Sprt::parse("elo0=-1,elo1=4,model=logistic").unwrap();
+        assert_eq!(
+            (t.elo0, t.elo1, t.alpha, t.model),
+            (-1.0, 4.0, 0.05, SprtModel::Logistic)
+        );
+    }
+
+    #[test]
+    fn margin_worked_example() {
+        // Margins 3, -1, 2, 0: mean 1; sample variance ((2² + 2² + 1² + 1²)/3) = 10/3,
+        // s = 1.825742; half width = 1.959964·1.825742/√4 = 1.789194.
+        let m = margin(&[3, -1, 2, 0]).unwrap();
+        close(m.value, 1.0, 1e-12);
+        close(m.lower, 1.0 - 1.789_194, 1e-5);
+        close(m.upper, 1.0 + 1.789_194, 1e-5);
+        assert_eq!(margin(&[]), None);
+    }
+}
