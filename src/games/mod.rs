@@ -1,5 +1,7 @@
 //! The five games, and the one place that maps a game id to its type.
 
+pub mod aporia;
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -54,7 +56,9 @@ impl FromStr for GameId {
             .into_iter()
             .find(|g| g.name() == s)
             .ok_or_else(|| {
-                format!("unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)")
+                format!(
+                    "unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)"
+                )
             })
     }
 }
@@ -67,11 +71,13 @@ macro_rules! with_game {
     ($id:expr, $G:ident => $body:expr, unimplemented => $unimpl:expr) => {
         match $id {
             $crate::games::GameId::Epaminondas => $unimpl,
-            $crate::games::GameId::Aporia => $unimpl,
+            $crate::games::GameId::Aporia => {
+                type $G = $crate::games::aporia::Aporia;
+                $body
+            }
             $crate::games::GameId::Apart => $unimpl,
             $crate::games::GameId::Empedocles => $unimpl,
             $crate::games::GameId::Spokes => $unimpl,
         }
     };
 }
-
