@@ -2,6 +2,7 @@
 //! the transposition table, move ordering and quiescence at decision nodes,
 //! and expectimax at chance nodes.
 
+use super::matrix::{solve_lazy, LazySolution};
 use super::ordering::{Heuristics, CAPTURE_KEY, KILLER_KEY, TT_MOVE_KEY};
 use super::score::{self, outcome_score, INFINITY, WIN};
 use super::tt::{Bound, Entry};
@@ -25,6 +26,11 @@ pub struct Worker<'a, G: Evaluate> {
     pending_nodes: u64,
     /// Nodes this worker visited in all.
     pub nodes: u64,
+    /// Entries of the matrix games solved so far, and how many of them the
+    /// double oracle had to search.
+    pub matrix_entries: u64,
+    /// See `matrix_entries`.
+    pub matrix_evaluated: u64,
 }
 
 impl<'a, G: Evaluate> Worker<'a, G> {
@@ -40,6 +46,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pending_nodes: 0,
             nodes: 0,
+            matrix_entries: 0,
+            matrix_evaluated: 0,
         }
     }
 
@@ -325,26 +333,35 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// A simultaneous node: the value of the matrix game whose entries are
-    /// the joint actions' values, solved exactly.
+    /// the joint actions' values, solved exactly by the double oracle, which
+    /// searches only the entries it needs.
     fn simultaneous(&mut self, pos: &G, depth: i32, ply: usize) -> i32 {
-        let me = Player::FIRST;
+        let (value, _) = self.matrix_game(pos, depth, ply);
+        // The trait gives simultaneous nodes the first player's perspective.
+        value.map_or(0, |s| s.solution.value.round() as i32)
+    }
+
+    /// Solves simultaneous node `pos` searched `depth` deep: the solution
+    /// (`None` if the search was stopped) and both players' actions.
+    pub fn matrix_game(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+    ) -> (Option<LazySolution>, [Vec<G::Move>; 2]) {
         let mut rows = Vec::new();
         let mut cols = Vec::new();
         pos.actions(Player::FIRST, &mut rows);
         pos.actions(Player::SECOND, &mut cols);
-        let mut payoff = vec![0.0; rows.len() * cols.len()];
-        for (i, &a) in rows.iter().enumerate() {
-            for (j, &b) in cols.iter().enumerate() {
-                let child = pos.play_joint(a, b);
-                let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me);
-                if self.stopped() {
-                    return 0;
-                }
-                payoff[i * cols.len() + j] = v as f64;
-            }
+        let solution = solve_lazy(rows.len(), cols.len(), |i, j| {
+            let child = pos.play_joint(rows[i], cols[j]);
+            let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, Player::FIRST);
+            (!self.stopped()).then_some(v as f64)
+        });
+        if let Some(s) = &solution {
+            self.matrix_entries += (rows.len() * cols.len()) as u64;
+            self.matrix_evaluated += s.evaluated as u64;
         }
-        let value = super::matrix::solve(&payoff, rows.len(), cols.len()).value;
-        // The trait gives simultaneous nodes the first player's perspective.
-        value.round() as i32
+        (solution, [rows, cols])
     }
 }
