@@ -90,6 +90,27 @@ impl Aporia {
         [first, second]
     }
 
+    /// The diagonal steps of the movable pieces before the repetition
+    /// rules, one bit per move (16 bits per direction).
+    #[inline(always)]
+    fn diagonal_steps(mov: u16, emp: u16) -> u64 {
+        (mov & NE & along(emp, 5)) as u64
+            | ((mov & NW & along(emp, 3)) as u64) << 16
+            | ((mov & SE & along(emp, -3)) as u64) << 32
+            | ((mov & SW & along(emp, -5)) as u64) << 48
+    }
+
+    /// The jumps of the movable pieces before the repetition rules, one bit
+    /// per move, as two words.
+    #[inline(always)]
+    fn jumps(mov: u16, occ: u16, emp: u16) -> (u64, u64) {
+        let horizontal = jump_sources(mov, occ, emp, 1, EAST2, EAST3)
+            | jump_sources(mov, occ, emp, -1, WEST2, WEST3) << 32;
+        let vertical = jump_sources(mov, occ, emp, 4, NORTH2, NORTH3)
+            | jump_sources(mov, occ, emp, -4, SOUTH2, SOUTH3) << 32;
+        (horizontal, vertical)
+    }
+
     /// How many moves the pieces have before the repetition rules, counted
     /// in bulk with shifts and masks.
     #[inline(always)]
@@ -97,23 +118,20 @@ impl Aporia {
         let occ = self.occupied().0;
         let mov = occ & !self.locked.0;
         let emp = !occ;
-        let diagonal = (mov & NE & along(emp, 5)) as u64
-            | ((mov & NW & along(emp, 3)) as u64) << 16
-            | ((mov & SE & along(emp, -3)) as u64) << 32
-            | ((mov & SW & along(emp, -5)) as u64) << 48;
-        let horizontal = jump_sources(mov, occ, emp, 1, EAST2, EAST3)
-            | jump_sources(mov, occ, emp, -1, WEST2, WEST3) << 32;
-        let vertical = jump_sources(mov, occ, emp, 4, NORTH2, NORTH3)
-            | jump_sources(mov, occ, emp, -4, SOUTH2, SOUTH3) << 32;
-        diagonal.count_ones() + horizontal.count_ones() + vertical.count_ones()
+        let (horizontal, vertical) = Aporia::jumps(mov, occ, emp);
+        Aporia::diagonal_steps(mov, emp).count_ones()
+            + horizontal.count_ones()
+            + vertical.count_ones()
     }
 
     /// How many of the prohibited moves would otherwise be legal.
     #[inline(always)]
     pub fn prohibited_count(&self) -> u32 {
-        let [a, b] = self.prohibited();
-        a.is_some_and(|m| self.is_pseudo_legal(m)) as u32
-            + b.is_some_and(|m| self.is_pseudo_legal(m)) as u32
+        // The way back of the opponent's last move is open (its start is
+        // empty, any jumped run still stands) unless the piece got locked.
+        let first = self.last.is_some_and(|m| !self.locked.has(m.to)) as u32;
+        let [_, second] = self.prohibited();
+        first + second.is_some_and(|m| self.is_pseudo_legal(m)) as u32
     }
 
     /// The number of legal moves.
@@ -125,9 +143,10 @@ impl Aporia {
     /// Whether the side to move has a legal move.
     #[inline(always)]
     pub fn has_legal_move(&self) -> bool {
-        // At most two moves are prohibited.
-        let n = self.pseudo_legal_count();
-        n > 2 || n > self.prohibited_count()
+        // At most two moves are prohibited: three diagonal steps settle it.
+        let occ = self.occupied().0;
+        let mov = occ & !self.locked.0;
+        Aporia::diagonal_steps(mov, !occ).count_ones() > 2 || self.legal_count() > 0
     }
 
     /// Calls `f` with every legal move.
