@@ -32,14 +32,15 @@ const fn along(x: u16, delta: i32) -> u16 {
     }
 }
 
-/// The sources of jumps in direction `step` (±1, ±4), packed: jumps over one
-/// piece in the low 16 bits, over two pieces in the next 16.
+/// The sources of jumps in direction `step` (±1, ±4) over one piece
+/// (landing two nodes away, sources in `two`) and over two pieces (three
+/// nodes away, sources in `three`), packed in the low and high 16 bits.
 #[inline(always)]
-const fn jump_sources(mov: u16, occ: u16, emp: u16, step: i32, two: u16, three: u16) -> u64 {
+const fn jump_sources(mov: u16, occ: u16, emp: u16, step: i32, two: u16, three: u16) -> u32 {
     let over = mov & along(occ, step);
     let land2 = over & two & along(emp, 2 * step);
     let land3 = over & three & along(occ, 2 * step) & along(emp, 3 * step);
-    land2 as u64 | (land3 as u64) << 16
+    land2 as u32 | (land3 as u32) << 16
 }
 
 impl Aporia {
@@ -101,14 +102,16 @@ impl Aporia {
     }
 
     /// The jumps of the movable pieces before the repetition rules, one bit
-    /// per move, as two words.
+    /// per move. Opposite directions share 16-bit lanes: their sources never
+    /// meet (a jump east over one piece starts on files a-b, west on c-d;
+    /// over two pieces on file a and d; likewise for ranks).
     #[inline(always)]
-    fn jumps(mov: u16, occ: u16, emp: u16) -> (u64, u64) {
+    fn jumps(mov: u16, occ: u16, emp: u16) -> u64 {
         let horizontal = jump_sources(mov, occ, emp, 1, EAST2, EAST3)
-            | jump_sources(mov, occ, emp, -1, WEST2, WEST3) << 32;
+            | jump_sources(mov, occ, emp, -1, WEST2, WEST3);
         let vertical = jump_sources(mov, occ, emp, 4, NORTH2, NORTH3)
-            | jump_sources(mov, occ, emp, -4, SOUTH2, SOUTH3) << 32;
-        (horizontal, vertical)
+            | jump_sources(mov, occ, emp, -4, SOUTH2, SOUTH3);
+        horizontal as u64 | (vertical as u64) << 32
     }
 
     /// How many moves the pieces have before the repetition rules, counted
@@ -118,10 +121,7 @@ impl Aporia {
         let occ = self.occupied().0;
         let mov = occ & !self.locked.0;
         let emp = !occ;
-        let (horizontal, vertical) = Aporia::jumps(mov, occ, emp);
-        Aporia::diagonal_steps(mov, emp).count_ones()
-            + horizontal.count_ones()
-            + vertical.count_ones()
+        Aporia::diagonal_steps(mov, emp).count_ones() + Aporia::jumps(mov, occ, emp).count_ones()
     }
 
     /// How many of the prohibited moves would otherwise be legal.
@@ -145,8 +145,9 @@ impl Aporia {
     pub fn has_legal_move(&self) -> bool {
         // At most two moves are prohibited: three diagonal steps settle it.
         let occ = self.occupied().0;
-        let mov = occ & !self.locked.0;
-        Aporia::diagonal_steps(mov, !occ).count_ones() > 2 || self.legal_count() > 0
+        let steps = Aporia::diagonal_steps(occ & !self.locked.0, !occ);
+        let fewer = steps & steps.wrapping_sub(1);
+        fewer & fewer.wrapping_sub(1) != 0 || self.legal_count() > 0
     }
 
     /// Calls `f` with every legal move.
