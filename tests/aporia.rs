@@ -6,6 +6,7 @@ mod common;
 use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
 use gamut::games::aporia::board::{Move, Node, NodeSet, JUMP_COLUMN, JUMP_ROW, PLATFORMS};
 use gamut::games::aporia::Aporia;
+use gamut::search::{self, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
@@ -400,4 +401,40 @@ fn random_soak() {
         "{second_locks} {blockades}"
     );
     assert!(open < 100, "{open} games still running after 2000 plies");
+}
+
+fn search_to(p: &Aporia, depth: u32) -> (Move, i32) {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = search::search(
+        p,
+        &limits,
+        &Config::for_game::<Aporia>(1),
+        &Table::new(4),
+        |_| {},
+    );
+    (r.best, r.score)
+}
+
+#[test]
+fn search_takes_the_second_lock_and_agrees_with_minimax() {
+    let ready = pos("WW2/WWB1/2B1/2BB 1 - -");
+    let (best, _) = search_to(&ready, 3);
+    assert_eq!(ready.move_text(best), "c3-d2");
+    // Alpha-beta with every heuristic returns the plain minimax value, on
+    // the suite's positions that are still open.
+    let quiescence = Config::for_game::<Aporia>(1).quiescence;
+    for (line, text, _) in common::suite_entries("aporia.perft") {
+        let p = pos(&text);
+        if p.node() == NodeKind::Terminal {
+            continue;
+        }
+        for depth in 1..=3 {
+            let (_, score) = search_to(&p, depth);
+            let plain = common::minimax(&p, depth as i32, 0, quiescence);
+            assert_eq!(score, plain, "line {line} depth {depth}: {text}");
+        }
+    }
 }
