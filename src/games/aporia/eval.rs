@@ -1,7 +1,7 @@
 //! The static evaluation of Aporia positions and move-ordering hints; the
 //! terms are described in `docs/rules/aporia.md`.
 
-use super::board::{Move, NodeSet, PLATFORMS};
+use super::board::{Move, Node, NodeSet, PLATFORMS};
 use super::Aporia;
 use crate::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
 
@@ -45,9 +45,9 @@ impl Aporia {
                 continue;
             }
             for colour in [self.white, self.black] {
-                let hole = p & !colour;
-                if (colour & p).count() == 3 && (hole & self.occupied()).is_empty() {
-                    let hole = hole.clone().next().expect("one node");
+                let rest = p & !colour;
+                if (colour & p).count() == 3 && (rest & self.occupied()).is_empty() {
+                    let hole = Node(rest.0.trailing_zeros() as u8);
                     if (colour & movable & !p).any(|from| self.targets(from).has(hole)) {
                         threats += 1;
                     }
