@@ -295,6 +295,19 @@ fn bad_moves_say_what_is_wrong() {
 }
 
 #[test]
+fn a_move_becomes_the_last_move_and_the_last_move_the_own_last() {
+    let p = ["b2-a3", "c2-d3"]
+        .iter()
+        .fold(Aporia::start(), |p, m| play(&p, m));
+    let m = p.parse_move("b3-c4").unwrap();
+    let child = p.play(m);
+    assert_eq!(child.last(), Some(m));
+    assert_eq!(child.own_last(), p.last());
+    assert_eq!(child.side(), Player::SECOND);
+    assert_eq!(child.text(), "W1BW/B1BB/4/W2W 2 b3-c4 c2-d3");
+}
+
+#[test]
 fn move_fields_are_part_of_the_hash() {
     let a = pos("W2W/BBB1/2B1/W2W 2 b2-a3 -");
     let b = pos("W2W/BBB1/2B1/W2W 2 - -");

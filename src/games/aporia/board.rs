@@ -59,8 +59,6 @@ pub struct NodeSet(pub u16);
 impl NodeSet {
     /// No nodes.
     pub const EMPTY: NodeSet = NodeSet(0);
-    /// All sixteen nodes.
-    pub const ALL: NodeSet = NodeSet(u16::MAX);
 
     /// Whether `n` is in the set.
     pub const fn has(self, n: Node) -> bool {

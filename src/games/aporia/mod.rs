@@ -64,16 +64,6 @@ fn move_field(m: Option<Move>) -> String {
 }
 
 impl Aporia {
-    /// The white pieces.
-    pub fn white(&self) -> NodeSet {
-        self.white
-    }
-
-    /// The black pieces.
-    pub fn black(&self) -> NodeSet {
-        self.black
-    }
-
     /// The nodes of the locked platforms.
     pub fn locked(&self) -> NodeSet {
         self.locked
