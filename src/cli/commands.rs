@@ -1,7 +1,7 @@
 //! What each subcommand does, written once over the [`Game`] trait.
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
-use super::{analyze, tournament, CliError};
+use super::{analyze, bench, tournament, CliError};
 use gamut::game::{Game, NodeKind, StartOptions};
 use gamut::perft::{self, Child};
 use gamut::with_game;
@@ -30,10 +30,11 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         }
         Command::Tournament(a) => tournament::tournament(&a, out),
         Command::Replay(a) => tournament::replay(&a, out),
+        Command::Bench(a) => bench::bench(&a, out),
     }
 }
 
-fn not_yet(id: gamut::games::GameId) -> Result<(), CliError> {
+pub fn not_yet(id: gamut::games::GameId) -> Result<(), CliError> {
     Err(CliError(format!("game '{id}' is not implemented yet")))
 }
 

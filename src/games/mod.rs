@@ -1,6 +1,7 @@
 //! The five games, and the one place that maps a game id to its type.
 
 pub mod apart;
+pub mod aporia;
 pub mod empedocles;
 pub mod epaminondas;
 
@@ -76,7 +77,10 @@ macro_rules! with_game {
                 type $G = $crate::games::epaminondas::Epaminondas;
                 $body
             }
-            $crate::games::GameId::Aporia => $unimpl,
+            $crate::games::GameId::Aporia => {
+                type $G = $crate::games::aporia::Aporia;
+                $body
+            }
             $crate::games::GameId::Apart => {
                 type $G = $crate::games::apart::Apart;
                 $body
