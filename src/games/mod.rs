@@ -1,5 +1,7 @@
 //! The five games, and the one place that maps a game id to its type.
 
+pub mod spokes;
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -70,7 +72,10 @@ macro_rules! with_game {
             $crate::games::GameId::Aporia => $unimpl,
             $crate::games::GameId::Apart => $unimpl,
             $crate::games::GameId::Empedocles => $unimpl,
-            $crate::games::GameId::Spokes => $unimpl,
+            $crate::games::GameId::Spokes => {
+                type $G = $crate::games::spokes::Spokes;
+                $body
+            }
         }
     };
 }
