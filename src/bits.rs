@@ -204,7 +204,10 @@ pub const fn zobrist_table<const N: usize>(seed: u64) -> [u64; N] {
     let mut t = [0u64; N];
     let mut i = 0;
     while i < N {
-        t[i] = splitmix64(seed.wrapping_mul(0x1000_0001).wrapping_add(i as u64 * 0x9e37));
+        t[i] = splitmix64(
+            seed.wrapping_mul(0x1000_0001)
+                .wrapping_add(i as u64 * 0x9e37),
+        );
         i += 1;
     }
     t
@@ -330,7 +333,7 @@ mod tests {
     fn board_text_round_trips_and_rejects_bad_rows() {
         let cells = parse_board("2W/B2/3", 3, 3, |c| (c == 'W' || c == 'B').then_some(c)).unwrap();
         assert_eq!(cells[2 + 3 * 2], Some('W'));
-        assert_eq!(cells[0 + 3 * 1], Some('B'));
+        assert_eq!(cells[3], Some('B')); // a2
         assert_eq!(write_board(3, 3, |i| cells[i]), "2W/B2/3");
         let bad = |t: &str| parse_board(t, 3, 3, |c| (c == 'W').then_some(c)).is_err();
         assert!(bad("2W/3"));
@@ -355,12 +358,10 @@ mod tests {
         let a1 = Square::parse("a1").unwrap().bb();
         assert_eq!(a1.neighbours().count(), 3);
         assert_eq!(Square::parse("d4").unwrap().bb().neighbours().count(), 8);
-        for d in 0..8 {
+        for (d, &(df, dr)) in DIRECTIONS.iter().enumerate() {
             for s in 0..64u8 {
                 let sq = Square(s);
-                let expect = sq
-                    .offset(DIRECTIONS[d].0, DIRECTIONS[d].1)
-                    .map_or(Bitboard::EMPTY, |t| t.bb());
+                let expect = sq.offset(df, dr).map_or(Bitboard::EMPTY, |t| t.bb());
                 assert_eq!(sq.bb().step(d), expect);
             }
         }

@@ -175,6 +175,12 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// A readable diagram of the position for `gamut show`.
     fn diagram(&self) -> String;
 
+    /// An SVG picture of the position, for games that draw one
+    /// (`gamut show --svg`); `None` where the text diagram is all there is.
+    fn svg(&self) -> Option<String> {
+        None
+    }
+
     /// What kind of node this is.
     fn node(&self) -> NodeKind;
 
@@ -281,6 +287,11 @@ pub const EVAL_LIMIT: i32 = 10_000;
 pub trait Evaluate: Game {
     /// Names of the evaluation terms, in the bit order of [`TermMask`].
     const TERMS: &'static [&'static str];
+
+    /// Whether the searcher should extend its leaves with the moves that
+    /// have a positive [`move_hint`](Evaluate::move_hint) (captures) until
+    /// the position is quiet.
+    const QUIESCENCE: bool = false;
 
     /// The static value of a non-terminal position for [`Game::perspective`],
     /// built from the terms in `terms`; always within ±[`EVAL_LIMIT`].

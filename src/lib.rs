@@ -8,4 +8,5 @@ pub mod bits;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod search;
 pub mod suite;

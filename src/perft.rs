@@ -106,7 +106,11 @@ pub fn children<G: Game>(pos: &G) -> Vec<(String, Child<G::Move>)> {
         NodeKind::Decision(_) | NodeKind::Chance => {
             let mut moves = Vec::new();
             pos.moves(&mut moves);
-            out.extend(moves.into_iter().map(|m| (pos.move_text(m), Child::Move(m))));
+            out.extend(
+                moves
+                    .into_iter()
+                    .map(|m| (pos.move_text(m), Child::Move(m))),
+            );
         }
         NodeKind::Simultaneous => {
             let mut first = Vec::new();
@@ -145,6 +149,17 @@ pub fn child_cost<G: Game>(pos: &G) -> u32 {
 /// `gamut perft --divide` prints it. `threads` > 1 counts the children on a
 /// rayon pool of that size.
 pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    divide_with(pos, depth, threads, || {})
+}
+
+/// [`divide`], calling `done` after each child is counted (for progress
+/// bars).
+pub fn divide_with<G: Game>(
+    pos: &G,
+    depth: u32,
+    threads: usize,
+    done: impl Fn() + Sync,
+) -> Vec<(String, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -152,10 +167,9 @@ pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)
     let cost = child_cost(pos);
     let work = |(text, child): &(String, Child<G::Move>)| {
         let next = child_position(pos, child);
-        (
-            text.clone(),
-            count(&next, depth - cost, 0, &mut Buffers::default()),
-        )
+        let n = count(&next, depth - cost, 0, &mut Buffers::default());
+        done();
+        (text.clone(), n)
     };
     if threads <= 1 {
         kids.iter().map(work).collect()

@@ -56,7 +56,9 @@ impl FromStr for GameId {
             .into_iter()
             .find(|g| g.name() == s)
             .ok_or_else(|| {
-                format!("unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)")
+                format!(
+                    "unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)"
+                )
             })
     }
 }
@@ -79,4 +81,3 @@ macro_rules! with_game {
         }
     };
 }
-

@@ -1,0 +1,318 @@
+//! One search thread: negamax alpha-beta with principal-variation search,
+//! the transposition table, move ordering and quiescence at decision nodes,
+//! and expectimax at chance nodes.
+
+use super::ordering::{Heuristics, CAPTURE_KEY, KILLER_KEY, TT_MOVE_KEY};
+use super::score::{self, outcome_score, INFINITY};
+use super::tt::{Bound, Entry};
+use super::{Config, Shared};
+use crate::game::{Evaluate, NodeKind, Player};
+use std::sync::atomic::Ordering::Relaxed;
+
+/// The deepest a line may go (main search plus quiescence).
+pub const MAX_PLY: usize = 128;
+
+/// A search thread's own state; the table and the clock are shared.
+pub struct Worker<'a, G: Evaluate> {
+    shared: &'a Shared<'a>,
+    config: &'a Config,
+    heuristics: Heuristics<G::Move>,
+    scored: Vec<Vec<(i64, u32, G::Move)>>,
+    scratch: Vec<G::Move>,
+    pv: Vec<Vec<G::Move>>,
+    /// Nodes this worker visited since it last reported to `shared`.
+    pending_nodes: u64,
+    /// Nodes this worker visited in all.
+    pub nodes: u64,
+}
+
+impl<'a, G: Evaluate> Worker<'a, G> {
+    /// A worker on the shared table and clock.
+    pub fn new(shared: &'a Shared<'a>, config: &'a Config) -> Self {
+        Worker {
+            shared,
+            config,
+            heuristics: Heuristics::new(),
+            scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            scratch: Vec::new(),
+            pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            pending_nodes: 0,
+            nodes: 0,
+        }
+    }
+
+    /// The table, clock and limits this worker shares.
+    pub fn shared(&self) -> &'a Shared<'a> {
+        self.shared
+    }
+
+    /// The principal variation below the root move searched last.
+    pub fn child_pv(&self) -> impl Iterator<Item = G::Move> + '_ {
+        self.pv[1].iter().copied()
+    }
+
+    /// The value for `me` of `child`, a child of the root, searched `depth`
+    /// plies deep with window (`alpha`, `beta`) from `me`'s point of view.
+    pub fn root_child(&mut self, child: &G, depth: i32, alpha: i32, beta: i32, me: Player) -> i32 {
+        self.child_value(child, depth, alpha, beta, 1, me)
+    }
+
+    /// Whether the search has been told to stop.
+    pub fn stopped(&self) -> bool {
+        self.shared.stop.load(Relaxed)
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.pending_nodes += 1;
+        if self.pending_nodes >= 1024 {
+            self.flush_nodes();
+        }
+    }
+
+    /// Adds this worker's uncounted nodes to the shared total and checks
+    /// the limits.
+    pub fn flush_nodes(&mut self) {
+        let total = self.shared.nodes.fetch_add(self.pending_nodes, Relaxed) + self.pending_nodes;
+        self.pending_nodes = 0;
+        self.shared.check_limits(total);
+    }
+
+    /// The value of `child` for `me`, searched with window (`alpha`, `beta`)
+    /// from `me`'s point of view.
+    fn child_value(
+        &mut self,
+        child: &G,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        me: Player,
+    ) -> i32 {
+        if child.perspective() == me {
+            self.negamax(child, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply)
+        }
+    }
+
+    /// The value of `pos` for `pos.perspective()`, searched `depth` plies
+    /// deep (decision plies; chance and simultaneous nodes use none) with
+    /// window (`alpha`, `beta`), `ply` plies below the root.
+    pub fn negamax(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node();
+        self.pv[ply].clear();
+        if self.stopped() {
+            return 0;
+        }
+        match pos.node() {
+            NodeKind::Terminal => {
+                let o = pos.outcome().expect("a terminal position has an outcome");
+                outcome_score(&o, pos.perspective(), ply)
+            }
+            _ if ply >= MAX_PLY => pos.evaluate(self.config.terms),
+            NodeKind::Chance => self.chance(pos, depth, ply),
+            NodeKind::Simultaneous => self.simultaneous(pos, depth, ply),
+            NodeKind::Decision(me) => {
+                if depth <= 0 {
+                    self.quiescence(pos, alpha, beta, ply, me)
+                } else {
+                    self.decision(pos, depth, alpha, beta, ply, me)
+                }
+            }
+        }
+    }
+
+    /// Orders the moves of `pos` into `self.scored[ply]`.
+    fn order_moves(&mut self, pos: &G, ply: usize, me: Player, tt_move: Option<u16>) {
+        pos.moves(&mut self.scratch);
+        let list = &mut self.scored[ply];
+        list.clear();
+        let o = self.config.ordering;
+        for (i, &m) in self.scratch.iter().enumerate() {
+            let hint = pos.move_hint(m);
+            let key = if o.tt_move && tt_move == Some(i as u16) {
+                TT_MOVE_KEY
+            } else if o.captures && hint > 0 {
+                CAPTURE_KEY + hint as i64
+            } else if o.killers && self.heuristics.is_killer(ply, m) {
+                KILLER_KEY
+            } else if o.history {
+                self.heuristics.history(me.index(), &m) as i64
+            } else {
+                0
+            };
+            // Ties keep generation order: a stable sort below.
+            list.push((key, i as u32, m));
+        }
+        list.sort_by_key(|e| std::cmp::Reverse(e.0));
+    }
+
+    fn decision(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        me: Player,
+    ) -> i32 {
+        let key = pos.hash();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            if ply > 0 && e.depth as i32 >= depth {
+                let s = score::from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        self.order_moves(pos, ply, me, entry.and_then(|e| e.move_index));
+        let moves = std::mem::take(&mut self.scored[ply]);
+        if moves.is_empty() {
+            self.scored[ply] = moves;
+            return pos.evaluate(self.config.terms);
+        }
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (n, &(k, index, m)) in moves.iter().enumerate() {
+            let child = pos.play(m);
+            let v = if n == 0 {
+                self.child_value(&child, depth - 1, alpha, beta, ply + 1, me)
+            } else {
+                let v = self.child_value(&child, depth - 1, alpha, alpha + 1, ply + 1, me);
+                if v > alpha && v < beta {
+                    self.child_value(&child, depth - 1, alpha, beta, ply + 1, me)
+                } else {
+                    v
+                }
+            };
+            if self.stopped() {
+                self.scored[ply] = moves;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some((index, m));
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if v >= beta {
+                        if k < CAPTURE_KEY || k == TT_MOVE_KEY && pos.move_hint(m) <= 0 {
+                            self.heuristics.cutoff(ply, me.index(), m, depth as u32);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.scored[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let move_index = best_move.and_then(|(i, _)| u16::try_from(i).ok());
+        self.shared.tt.store(
+            key,
+            Entry {
+                move_index,
+                score: score::to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Captures (moves with a positive hint) only, on top of the static
+    /// evaluation, until the position is quiet.
+    fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, me: Player) -> i32 {
+        let stand = pos.evaluate(self.config.terms);
+        if !self.config.quiescence || stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        pos.moves(&mut self.scratch);
+        let mut noisy = std::mem::take(&mut self.scored[ply]);
+        noisy.clear();
+        noisy.extend(
+            self.scratch
+                .iter()
+                .map(|&m| (pos.move_hint(m) as i64, 0, m))
+                .filter(|&(h, _, _)| h > 0),
+        );
+        noisy.sort_by_key(|e| std::cmp::Reverse(e.0));
+        let mut best = stand;
+        for &(_, _, m) in &noisy {
+            let child = pos.play(m);
+            let v = self.child_value(&child, 0, alpha, beta, ply + 1, me);
+            if self.stopped() {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.scored[ply] = noisy;
+        best
+    }
+
+    /// Expectimax: the probability-weighted mean of the outcomes' values.
+    fn chance(&mut self, pos: &G, depth: i32, ply: usize) -> i32 {
+        let me = pos.perspective();
+        let mut outcomes = Vec::new();
+        pos.moves(&mut outcomes);
+        let mut sum = 0.0;
+        for &m in &outcomes {
+            let child = pos.play(m);
+            let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me);
+            if self.stopped() {
+                return 0;
+            }
+            sum += pos.probability(m) * v as f64;
+        }
+        sum.round() as i32
+    }
+
+    /// A simultaneous node: the value of the matrix game whose entries are
+    /// the joint actions' values, solved exactly.
+    fn simultaneous(&mut self, pos: &G, depth: i32, ply: usize) -> i32 {
+        let me = Player::FIRST;
+        let mut rows = Vec::new();
+        let mut cols = Vec::new();
+        pos.actions(Player::FIRST, &mut rows);
+        pos.actions(Player::SECOND, &mut cols);
+        let mut payoff = vec![0.0; rows.len() * cols.len()];
+        for (i, &a) in rows.iter().enumerate() {
+            for (j, &b) in cols.iter().enumerate() {
+                let child = pos.play_joint(a, b);
+                let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me);
+                if self.stopped() {
+                    return 0;
+                }
+                payoff[i * cols.len() + j] = v as f64;
+            }
+        }
+        let value = super::matrix::solve(&payoff, rows.len(), cols.len()).value;
+        // The trait gives simultaneous nodes the first player's perspective.
+        value.round() as i32
+    }
+}

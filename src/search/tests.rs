@@ -1,0 +1,440 @@
+//! The searcher on a game small enough to solve by plain minimax:
+//! tic-tac-toe, optionally with a die before each move (a third of the time
+//! the player to move must pass, and the opponent then moves without a
+//! roll), which exercises chance nodes.
+
+use super::score::{outcome_score, Score, INFINITY, WIN};
+use super::*;
+use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
+
+const LINES: [u16; 8] = [
+    0b000_000_111,
+    0b000_111_000,
+    0b111_000_000,
+    0b001_001_001,
+    0b010_010_010,
+    0b100_100_100,
+    0b100_010_001,
+    0b001_010_100,
+];
+const ACT: u8 = 100;
+const PASS: u8 = 101;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Ttt {
+    marks: [u16; 2],
+    side: Player,
+    dice: bool,
+    rolled: bool,
+}
+
+impl Ttt {
+    fn new(dice: bool) -> Ttt {
+        Ttt {
+            marks: [0, 0],
+            side: Player::FIRST,
+            dice,
+            rolled: false,
+        }
+    }
+
+    fn winner(&self) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|p| LINES.iter().any(|&l| self.marks[p.index()] & l == l))
+    }
+
+    fn full(&self) -> bool {
+        self.marks[0] | self.marks[1] == 0x1ff
+    }
+}
+
+impl Game for Ttt {
+    type Move = u8;
+    const ID: &'static str = "ttt";
+
+    fn start() -> Self {
+        Ttt::new(false)
+    }
+    fn parse(_: &str) -> Result<Self, ParseError> {
+        Err(ParseError::new("no text"))
+    }
+    fn text(&self) -> String {
+        format!("{self:?}")
+    }
+    fn diagram(&self) -> String {
+        self.text()
+    }
+    fn node(&self) -> NodeKind {
+        if self.winner().is_some() || self.full() {
+            NodeKind::Terminal
+        } else if self.dice && !self.rolled {
+            NodeKind::Chance
+        } else {
+            NodeKind::Decision(self.side)
+        }
+    }
+    fn perspective(&self) -> Player {
+        self.side
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        match self.winner() {
+            Some(p) => Some(Outcome::win(p, "three in a row")),
+            None if self.full() => Some(Outcome::draw("full board")),
+            None => None,
+        }
+    }
+    fn moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        match self.node() {
+            NodeKind::Chance => out.extend([ACT, PASS]),
+            NodeKind::Decision(_) => {
+                let taken = self.marks[0] | self.marks[1];
+                out.extend((0..9).filter(|c| taken >> c & 1 == 0));
+            }
+            _ => {}
+        }
+    }
+    fn play(&self, m: u8) -> Self {
+        let mut next = self.clone();
+        match m {
+            ACT => next.rolled = true,
+            PASS => {
+                // The opponent moves next without a roll.
+                next.side = self.side.other();
+                next.rolled = true;
+            }
+            c => {
+                next.marks[self.side.index()] |= 1 << c;
+                next.side = self.side.other();
+                next.rolled = false;
+            }
+        }
+        next
+    }
+    fn probability(&self, m: u8) -> f64 {
+        if m == ACT {
+            2.0 / 3.0
+        } else {
+            1.0 / 3.0
+        }
+    }
+    fn move_text(&self, m: u8) -> String {
+        m.to_string()
+    }
+    fn hash(&self) -> u64 {
+        self.hash_from_scratch()
+    }
+    fn hash_from_scratch(&self) -> u64 {
+        crate::bits::splitmix64(
+            self.marks[0] as u64
+                | (self.marks[1] as u64) << 9
+                | (self.side.index() as u64) << 18
+                | (self.rolled as u64) << 19
+                | (self.dice as u64) << 20,
+        )
+    }
+}
+
+impl Evaluate for Ttt {
+    const TERMS: &'static [&'static str] = &["open lines"];
+
+    /// Lines still open for the player to move minus the opponent's.
+    fn evaluate(&self, terms: TermMask) -> i32 {
+        if !terms.has(0) {
+            return 0;
+        }
+        let me = self.side.index();
+        let open = |p: usize| {
+            LINES
+                .iter()
+                .filter(|&&l| self.marks[1 - p] & l == 0)
+                .count() as i32
+        };
+        10 * (open(me) - open(1 - me))
+    }
+}
+
+/// Plain minimax / expectimax with the same evaluation and depth rules as
+/// the searcher, and no pruning.
+fn minimax(pos: &Ttt, depth: i32, ply: usize) -> f64 {
+    match pos.node() {
+        NodeKind::Terminal => outcome_score(&pos.outcome().unwrap(), pos.perspective(), ply) as f64,
+        NodeKind::Decision(me) => {
+            if depth <= 0 {
+                return pos.evaluate(TermMask::ALL) as f64;
+            }
+            let mut moves = Vec::new();
+            pos.moves(&mut moves);
+            moves
+                .iter()
+                .map(|&m| {
+                    let c = pos.play(m);
+                    let v = minimax(&c, depth - 1, ply + 1);
+                    if c.perspective() == me {
+                        v
+                    } else {
+                        -v
+                    }
+                })
+                .fold(f64::NEG_INFINITY, f64::max)
+        }
+        NodeKind::Chance => {
+            let me = pos.perspective();
+            [ACT, PASS]
+                .iter()
+                .map(|&m| {
+                    let c = pos.play(m);
+                    let v = minimax(&c, depth, ply + 1).round();
+                    pos.probability(m) * if c.perspective() == me { v } else { -v }
+                })
+                .sum::<f64>()
+                .round()
+        }
+        NodeKind::Simultaneous => unreachable!(),
+    }
+}
+
+fn config(threads: usize) -> Config {
+    Config {
+        threads,
+        terms: TermMask::ALL,
+        ordering: ordering::Ordering::default(),
+        quiescence: false,
+        aspiration: true,
+        parallel: Parallel::LazySmp,
+    }
+}
+
+fn depth_search(pos: &Ttt, depth: u32, cfg: &Config) -> SearchResult<u8> {
+    let tt = Table::new(1);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    search(pos, &limits, cfg, &tt, |_| {})
+}
+
+/// Positions reached by a few random moves from the start.
+fn positions(dice: bool, n: usize) -> Vec<Ttt> {
+    let mut seed = 7u64;
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut p = Ttt::new(dice);
+        seed = crate::bits::splitmix64(seed);
+        let plies = seed % 6;
+        for k in 0..plies {
+            if p.node() == NodeKind::Terminal {
+                break;
+            }
+            let mut moves = Vec::new();
+            p.moves(&mut moves);
+            let r = crate::bits::splitmix64(seed ^ k) as usize;
+            p = p.play(moves[r % moves.len()]);
+        }
+        if let NodeKind::Decision(_) = p.node() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_empty_board_is_a_draw() {
+    let r = depth_search(&Ttt::new(false), 9, &config(1));
+    assert_eq!(r.score, 0);
+}
+
+#[test]
+fn a_win_in_one_is_found_and_reported_as_such() {
+    // X on 0 and 1, O on 3 and 4, X to move: 2 wins at once.
+    let p = Ttt {
+        marks: [0b11, 0b11000],
+        side: Player::FIRST,
+        dice: false,
+        rolled: false,
+    };
+    let r = depth_search(&p, 5, &config(1));
+    assert_eq!(r.best, 2);
+    assert_eq!(r.score, WIN - 1);
+    assert_eq!(Score(r.score).to_string(), "win in 1");
+}
+
+#[test]
+fn a_forced_loss_is_reported_with_its_distance() {
+    // X on 0, 2 and 4 threatens both 1 and 6; O (on 8, to move) can block
+    // only one, so O loses in two plies.
+    let p = Ttt {
+        marks: [0b000_010_101, 0b100_000_000],
+        side: Player::SECOND,
+        dice: false,
+        rolled: false,
+    };
+    let r = depth_search(&p, 6, &config(1));
+    assert_eq!(Score(r.score).to_string(), "loss in 2");
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_random_positions() {
+    for dice in [false, true] {
+        for p in positions(dice, 60) {
+            for depth in 1..=4 {
+                let r = depth_search(&p, depth, &config(1));
+                let m = minimax(&p, depth as i32, 0);
+                assert_eq!(r.score as f64, m, "{p:?} depth {depth}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_ordering_switch_keeps_the_value() {
+    for p in positions(false, 30) {
+        let full = depth_search(&p, 4, &config(1)).score;
+        for off in 0..4 {
+            let mut cfg = config(1);
+            let o = &mut cfg.ordering;
+            match off {
+                0 => o.tt_move = false,
+                1 => o.captures = false,
+                2 => o.killers = false,
+                _ => o.history = false,
+            }
+            cfg.aspiration = off % 2 == 0;
+            assert_eq!(depth_search(&p, 4, &cfg).score, full);
+        }
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let p = &positions(false, 1)[0];
+    let a = depth_search(p, 6, &config(1));
+    let b = depth_search(p, 6, &config(1));
+    assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+}
+
+#[test]
+fn parallel_searches_find_the_same_value() {
+    for p in positions(false, 10) {
+        let one = depth_search(&p, 9, &config(1)).score;
+        for parallel in [Parallel::LazySmp, Parallel::RootSplit] {
+            let mut cfg = config(2);
+            cfg.parallel = parallel;
+            assert_eq!(depth_search(&p, 9, &cfg).score, one, "{parallel:?}");
+        }
+    }
+}
+
+#[test]
+fn node_and_time_limits_stop_the_search_with_a_legal_move() {
+    let tt = Table::new(1);
+    let limits = Limits {
+        nodes: Some(500),
+        ..Limits::default()
+    };
+    let p = Ttt::new(false);
+    let r = search(&p, &limits, &config(1), &tt, |_| {});
+    assert!(r.best < 9);
+    assert!(r.nodes < 500 + 2048, "{}", r.nodes);
+    assert!(r.score.abs() < INFINITY);
+}
+
+/// Matching pennies as a one-round game: both show a side at once; the
+/// first player wins on a match, the second on a mismatch.
+#[derive(Clone, Debug, PartialEq)]
+struct Pennies {
+    shown: Option<(u8, u8)>,
+}
+
+impl Game for Pennies {
+    type Move = u8;
+    const ID: &'static str = "pennies";
+
+    fn start() -> Self {
+        Pennies { shown: None }
+    }
+    fn parse(_: &str) -> Result<Self, ParseError> {
+        Err(ParseError::new("no text"))
+    }
+    fn text(&self) -> String {
+        format!("{self:?}")
+    }
+    fn diagram(&self) -> String {
+        self.text()
+    }
+    fn node(&self) -> NodeKind {
+        match self.shown {
+            None => NodeKind::Simultaneous,
+            Some(_) => NodeKind::Terminal,
+        }
+    }
+    fn perspective(&self) -> Player {
+        Player::FIRST
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.shown.map(|(a, b)| {
+            Outcome::win(
+                if a == b {
+                    Player::FIRST
+                } else {
+                    Player::SECOND
+                },
+                "pennies",
+            )
+        })
+    }
+    fn moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+    }
+    fn actions(&self, _: Player, out: &mut Vec<u8>) {
+        out.clear();
+        if self.shown.is_none() {
+            out.extend([0, 1]);
+        }
+    }
+    fn play(&self, _: u8) -> Self {
+        unreachable!("pennies has no sequential moves")
+    }
+    fn play_joint(&self, a: u8, b: u8) -> Self {
+        Pennies {
+            shown: Some((a, b)),
+        }
+    }
+    fn move_text(&self, m: u8) -> String {
+        ["heads", "tails"][m as usize].to_string()
+    }
+    fn hash(&self) -> u64 {
+        self.hash_from_scratch()
+    }
+    fn hash_from_scratch(&self) -> u64 {
+        self.shown.map_or(0, |(a, b)| 1 + a as u64 * 2 + b as u64)
+    }
+}
+
+impl Evaluate for Pennies {
+    const TERMS: &'static [&'static str] = &[];
+    fn evaluate(&self, _: TermMask) -> i32 {
+        0
+    }
+}
+
+#[test]
+fn a_simultaneous_node_is_solved_as_a_matrix_game() {
+    let tt = Table::new(1);
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let cfg = config(1);
+    let r = search_simultaneous(&Pennies::start(), &limits, &cfg, &tt, |_| {});
+    assert!(r.value.abs() < 1e-6, "{}", r.value);
+    for s in &r.strategies {
+        assert_eq!(s.len(), 2);
+        assert!(s.iter().all(|&(_, p)| (p - 0.5).abs() < 1e-6));
+    }
+    // Inside the tree the same node is valued by the same matrix game.
+    let shared = Shared::new(&tt, &limits);
+    let mut w = Worker::<Pennies>::new(&shared, &cfg);
+    assert_eq!(w.negamax(&Pennies::start(), 1, -INFINITY, INFINITY, 0), 0);
+}

@@ -1,0 +1,217 @@
+//! The transposition table: a fixed number of 64-byte buckets of four
+//! entries, shared by all search threads without locks.
+//!
+//! An entry is two atomic words, `data` and `key ^ data`. A reader accepts an
+//! entry only if the two words XOR to its key, so a torn write (two threads
+//! storing at once) reads as a miss, never as a wrong entry.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Whether a stored score is exact or a bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this (a fail-high).
+    Lower,
+    /// The true score is at most this (a fail-low).
+    Upper,
+}
+
+/// What the table remembers of a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best move's index in the position's move list, if any.
+    pub move_index: Option<u16>,
+    /// The score, relative to the node (see `score::to_tt`).
+    pub score: i32,
+    /// The depth searched.
+    pub depth: u8,
+    /// The kind of score.
+    pub bound: Bound,
+}
+
+const NO_MOVE: u64 = 0xffff;
+const ENTRIES: usize = 4;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    words: [[AtomicU64; 2]; ENTRIES],
+}
+
+/// A lock-free transposition table.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+fn pack(e: &Entry, age: u8) -> u64 {
+    let mv = e.move_index.map_or(NO_MOVE, u64::from);
+    let score = (e.score as i16 as u16) as u64;
+    let bound = match e.bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    mv | score << 16 | (e.depth as u64) << 32 | bound << 40 | ((age & 63) as u64) << 42
+}
+
+fn unpack(d: u64) -> Option<(Entry, u8)> {
+    let bound = match (d >> 40) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    let mv = d & 0xffff;
+    Some((
+        Entry {
+            move_index: (mv != NO_MOVE).then_some(mv as u16),
+            score: (d >> 16) as u16 as i16 as i32,
+            depth: (d >> 32) as u8,
+            bound,
+        },
+        ((d >> 42) & 63) as u8,
+    ))
+}
+
+impl Table {
+    /// A table of about `mib` mebibytes (at least one bucket).
+    pub fn new(mib: usize) -> Table {
+        let n = (mib * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
+        Table {
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Starts a new search: older entries become preferred for replacement.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Relaxed);
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for w in &b.words {
+                w[0].store(0, Relaxed);
+                w[1].store(0, Relaxed);
+            }
+        }
+    }
+
+    /// The entry stored for `key`, if any.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        for w in &b.words {
+            let data = w[0].load(Relaxed);
+            if data != 0 && w[1].load(Relaxed) ^ data == key {
+                return unpack(data).map(|(e, _)| e);
+            }
+        }
+        None
+    }
+
+    /// Stores `entry` for `key`, replacing the same key, else the entry
+    /// whose depth, less eight per search of age, is smallest.
+    pub fn store(&self, key: u64, mut entry: Entry) {
+        let age = self.age.load(Relaxed) & 63;
+        let b = self.bucket(key);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, w) in b.words.iter().enumerate() {
+            let data = w[0].load(Relaxed);
+            if data != 0 && w[1].load(Relaxed) ^ data == key {
+                if let Some((old, _)) = unpack(data) {
+                    if entry.move_index.is_none() {
+                        entry.move_index = old.move_index;
+                    }
+                    if entry.bound != Bound::Exact && old.depth > entry.depth + 2 {
+                        return;
+                    }
+                }
+                victim = i;
+                break;
+            }
+            let value = match unpack(data) {
+                None => i32::MIN,
+                Some((old, a)) => old.depth as i32 - 8 * (age.wrapping_sub(a) & 63) as i32,
+            };
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let data = pack(&entry, age);
+        b.words[victim][0].store(data, Relaxed);
+        b.words[victim][1].store(key ^ data, Relaxed);
+    }
+
+    /// Per mille of a sample of entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed) & 63;
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for w in &b.words {
+                if let Some((_, a)) = unpack(w[0].load(Relaxed)) {
+                    used += u32::from(a == age);
+                }
+            }
+        }
+        (used * 1000) / (sample * ENTRIES) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_entries_come_back_and_others_miss() {
+        let t = Table::new(1);
+        let e = Entry {
+            move_index: Some(17),
+            score: -29_990,
+            depth: 9,
+            bound: Bound::Lower,
+        };
+        t.store(0xdead_beef, e);
+        assert_eq!(t.probe(0xdead_beef), Some(e));
+        assert_eq!(t.probe(0xdead_beee), None);
+        t.clear();
+        assert_eq!(t.probe(0xdead_beef), None);
+    }
+
+    #[test]
+    fn a_full_bucket_evicts_the_shallowest_entry() {
+        let t = Table::new(0); // one bucket: every key shares it
+        for k in 1..=4u64 {
+            let e = Entry {
+                move_index: None,
+                score: k as i32,
+                depth: k as u8 * 2,
+                bound: Bound::Exact,
+            };
+            t.store(k, e);
+        }
+        let deep = Entry {
+            move_index: Some(3),
+            score: 5,
+            depth: 20,
+            bound: Bound::Exact,
+        };
+        t.store(99, deep);
+        assert_eq!(t.probe(1), None, "depth 2 was the shallowest");
+        assert_eq!(t.probe(99), Some(deep));
+        assert!(t.probe(4).is_some());
+    }
+}
