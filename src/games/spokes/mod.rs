@@ -190,12 +190,6 @@ impl Spokes {
             }),
         }
     }
-
-    /// An SVG picture of the board: circles, spokes, node names and stones
-    /// (blocks half white, half black; doubles ringed twice).
-    pub fn svg(&self) -> String {
-        text::svg(self)
-    }
 }
 
 impl Game for Spokes {
@@ -222,6 +216,12 @@ impl Game for Spokes {
 
     fn diagram(&self) -> String {
         text::diagram(self)
+    }
+
+    /// An SVG picture of the board: circles, spokes, node names and stones
+    /// (blocks half white, half black; doubles ringed twice).
+    fn svg(&self) -> Option<String> {
+        Some(text::svg(self))
     }
 
     fn node(&self) -> NodeKind {
