@@ -4,6 +4,7 @@ pub mod apart;
 pub mod aporia;
 pub mod empedocles;
 pub mod epaminondas;
+pub mod spokes;
 
 use std::fmt;
 use std::str::FromStr;
@@ -89,7 +90,10 @@ macro_rules! with_game {
                 type $G = $crate::games::empedocles::Empedocles;
                 $body
             }
-            $crate::games::GameId::Spokes => $unimpl,
+            $crate::games::GameId::Spokes => {
+                type $G = $crate::games::spokes::Spokes;
+                $body
+            }
         }
     };
 }
