@@ -2,8 +2,10 @@
 //! binary, and the tournament library's guarantees (reproducible games,
 //! honest intervals, records that replay).
 
+use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
+use gamut::games::spokes::Spokes;
 use gamut::tournament::records::{self, GameRecord};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -408,4 +410,72 @@ fn ply_limit_and_draw_adjudication_are_recorded() {
     ]);
     let e = &json(&out)["encounters"][0];
     assert_eq!(e["reasons"]["draw adjudication"], 2, "{e}");
+}
+
+#[test]
+fn points_are_reported_and_simultaneous_records_replay() {
+    let f = temp("spokes.jsonl");
+    let out = ok(&[
+        "tournament",
+        "spokes",
+        "--engine",
+        "greedy",
+        "--engine",
+        "name=rnd,random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--json",
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    let e = &json(&out)["encounters"][0];
+    let recs = untimed(&f);
+    // The report's points are the records' points, summed per engine.
+    let mut totals = [0u64; 2];
+    for r in &recs {
+        let p = r.points.expect("spokes scores points");
+        let side = r.side_of("greedy");
+        totals[0] += p[side] as u64;
+        totals[1] += p[1 - side] as u64;
+        assert_eq!(
+            r.joint.len(),
+            r.moves.iter().filter(|m| m.contains(',')).count()
+        );
+        for j in &r.joint {
+            for (s, strategy) in j.strategies.iter().enumerate() {
+                let sum: f64 = strategy.iter().map(|(_, p)| p).sum();
+                assert!((sum - 1.0).abs() < 1e-9, "a strategy sums to 1");
+                assert!(
+                    strategy.iter().any(|(a, _)| *a == j.actions[s]),
+                    "the action was in it"
+                );
+            }
+        }
+        records::replay::<Spokes>(r).expect("a simultaneous record replays");
+    }
+    assert_eq!(e["points"], serde_json::json!(totals));
+    let margin = (totals[0] as f64 - totals[1] as f64) / 4.0;
+    assert!((e["margin"]["value"].as_f64().unwrap() - margin).abs() < 1e-9);
+    let f = temp("aporia.jsonl");
+    ok(&[
+        "tournament",
+        "aporia",
+        "--engine",
+        "name=d1,depth=1",
+        "--engine",
+        "name=rnd,random",
+        "--games",
+        "2",
+        "--random-plies",
+        "2",
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    for r in untimed(&f) {
+        // Aporia scores 3/2 points; a tournament adjudication scores none.
+        assert_eq!(r.points.is_some(), !r.adjudicated, "{}", r.reason);
+        records::replay::<Aporia>(&r).expect("the record replays");
+    }
 }

@@ -164,8 +164,7 @@ impl Spokes {
     /// removal applied to the board as placed (see the rules document).
     fn resolved(&self, out: &mut Vec<Resolved>) {
         RESOLVER.with(|r| {
-            if r
-                .borrow_mut()
+            if r.borrow_mut()
                 .outcomes(&self.board, DEFAULT_STATE_LIMIT, out)
                 .is_err()
             {
@@ -183,11 +182,13 @@ impl Spokes {
         match self.phase {
             Phase::Loop => Some("unbreakable loop"),
             Phase::Resolution => None,
-            Phase::Placement => score::rest_end(&self.board).or(if movegen::can_place(&self.board) {
-                None
-            } else {
-                Some("no placement")
-            }),
+            Phase::Placement => {
+                score::rest_end(&self.board).or(if movegen::can_place(&self.board) {
+                    None
+                } else {
+                    Some("no placement")
+                })
+            }
         }
     }
 }
@@ -269,7 +270,11 @@ impl Game for Spokes {
         match m {
             Move::Outcome(r) => {
                 let round = self.round.saturating_add(1);
-                let phase = if r.looped { Phase::Loop } else { Phase::Placement };
+                let phase = if r.looped {
+                    Phase::Loop
+                } else {
+                    Phase::Placement
+                };
                 Spokes {
                     board: r.board,
                     round,
