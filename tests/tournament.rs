@@ -479,3 +479,52 @@ fn points_are_reported_and_simultaneous_records_replay() {
         records::replay::<Aporia>(&r).expect("the record replays");
     }
 }
+
+#[test]
+fn openings_come_from_a_perft_suite_in_turn() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/epaminondas.perft");
+    // Positions where the game is over (home-row wins) are skipped.
+    let lines: Vec<String> = std::fs::read_to_string(suite)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(';').next().unwrap().trim().to_string())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter(|l| {
+            use gamut::game::{Game, NodeKind};
+            Epaminondas::parse(l).unwrap().node() != NodeKind::Terminal
+        })
+        .collect();
+    let f = temp("openings.jsonl");
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=r1,random",
+        "--engine",
+        "name=r2,random",
+        "--games",
+        "4",
+        "--ply-limit",
+        "4",
+        "--openings",
+        suite,
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    let recs = untimed(&f);
+    assert_eq!(recs[0].opening, lines[0]);
+    assert_eq!(recs[1].opening, lines[0]);
+    assert_eq!(recs[2].opening, lines[1]);
+    let bad = temp("bad-openings.txt");
+    std::fs::write(&bad, "# one good line, one bad\nnot a position ;D1 3\n").unwrap();
+    assert_rejected(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--openings",
+        bad.to_str().unwrap(),
+    ]);
+}
