@@ -10,3 +10,4 @@ pub mod games;
 pub mod perft;
 pub mod search;
 pub mod suite;
+pub mod tournament;

@@ -24,6 +24,11 @@ pub enum Command {
     Show(ShowArgs),
     /// Search for the best move: one line per completed depth, then `bestmove`.
     Analyze(AnalyzeArgs),
+    /// Play engine settings against each other in pairs of games, with
+    /// statistics (`merge` rebuilds the report from record files).
+    Tournament(super::tournament::TournamentArgs),
+    /// Step through a recorded tournament game, position by position.
+    Replay(super::tournament::ReplayArgs),
     /// Measure speed: perft leaves/s and search nodes/s from start positions
     /// (medians over several runs).
     Bench(BenchArgs),

@@ -1,7 +1,7 @@
 //! What each subcommand does, written once over the [`Game`] trait.
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
-use super::{analyze, bench, CliError};
+use super::{analyze, bench, tournament, CliError};
 use gamut::game::{Game, NodeKind, StartOptions};
 use gamut::perft::{self, Child};
 use gamut::with_game;
@@ -28,6 +28,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
             let id = a.position.game;
             with_game!(id, G => analyze::analyze::<G>(&a, out), unimplemented => not_yet(id))
         }
+        Command::Tournament(a) => tournament::tournament(&a, out),
+        Command::Replay(a) => tournament::replay(&a, out),
         Command::Bench(a) => bench::bench(&a, out),
     }
 }
@@ -128,7 +130,12 @@ fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError>
         std::fs::write(path, svg)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
-    write!(out, "{}", pos.diagram())?;
+    write!(out, "{}", show_text(&pos))?;
+    Ok(())
+}
+
+/// What `show` prints for a position: its diagram, state, text and hash.
+pub fn show_text<G: Game>(pos: &G) -> String {
     let state = match pos.node() {
         NodeKind::Decision(p) => format!("{p} to move"),
         NodeKind::Chance => format!("{} to roll", pos.perspective()),
@@ -138,8 +145,10 @@ fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError>
             None => "game over".to_string(),
         },
     };
-    writeln!(out, "state    {state}")?;
-    writeln!(out, "position {}", pos.text())?;
-    writeln!(out, "hash     {:016x}", pos.hash())?;
-    Ok(())
+    format!(
+        "{}state    {state}\nposition {}\nhash     {:016x}\n",
+        pos.diagram(),
+        pos.text(),
+        pos.hash()
+    )
 }

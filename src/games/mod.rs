@@ -1,6 +1,10 @@
 //! The five games, and the one place that maps a game id to its type.
 
+pub mod apart;
+pub mod aporia;
+pub mod empedocles;
 pub mod epaminondas;
+pub mod spokes;
 
 use std::fmt;
 use std::str::FromStr;
@@ -74,10 +78,22 @@ macro_rules! with_game {
                 type $G = $crate::games::epaminondas::Epaminondas;
                 $body
             }
-            $crate::games::GameId::Aporia => $unimpl,
-            $crate::games::GameId::Apart => $unimpl,
-            $crate::games::GameId::Empedocles => $unimpl,
-            $crate::games::GameId::Spokes => $unimpl,
+            $crate::games::GameId::Aporia => {
+                type $G = $crate::games::aporia::Aporia;
+                $body
+            }
+            $crate::games::GameId::Apart => {
+                type $G = $crate::games::apart::Apart;
+                $body
+            }
+            $crate::games::GameId::Empedocles => {
+                type $G = $crate::games::empedocles::Empedocles;
+                $body
+            }
+            $crate::games::GameId::Spokes => {
+                type $G = $crate::games::spokes::Spokes;
+                $body
+            }
         }
     };
 }

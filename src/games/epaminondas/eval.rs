@@ -1,12 +1,12 @@
 //! Static evaluation of Epaminondas positions, for the searcher.
 //!
 //! Every term is "the side to move's value minus the opponent's", so the
-//! score is from the point of view of [`Game::perspective`]. The terms are
+//! score is from the point of view of the side to move. The terms are
 //! described in `docs/rules/epaminondas.md`.
 
 use super::board::{Bitboard, Dir, RANKS};
 use super::{Epaminondas, Move};
-use crate::game::{Evaluate, Game, Player, TermMask, EVAL_LIMIT};
+use crate::game::{Evaluate, Player, TermMask, EVAL_LIMIT};
 
 /// Points per stone.
 const MATERIAL: i32 = 100;
@@ -98,6 +98,7 @@ impl Evaluate for Epaminondas {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     #[test]
     fn start_is_balanced_and_terms_switch_off() {

@@ -155,6 +155,9 @@ impl Epaminondas {
             }
             return err(format!("the way is blocked at {sq}"));
         }
+        if self.own().has(landing) {
+            return err(format!("{landing} holds a stone of the side to move"));
+        }
         let captured = self.captures(m);
         if captured >= u32::from(k) {
             return err(format!("{k} stone(s) cannot capture a line of {captured}"));

@@ -1,0 +1,450 @@
+//! `gamut tournament`, `gamut tournament merge` and `gamut replay`.
+
+use super::analyze::search_setup;
+use super::args::{parse_game, SearchArgs};
+use super::commands::show_text;
+use super::CliError;
+use clap::{Args, Parser, Subcommand};
+use gamut::game::{Evaluate, Game};
+use gamut::games::GameId;
+use gamut::tournament::engine::{check_names, Engine, Kind, PlayerKind, SpecText};
+use gamut::tournament::play::{Plan, Rules, Threshold};
+use gamut::tournament::records::{self, GameRecord};
+use gamut::tournament::report::Report;
+use gamut::tournament::schedule::{
+    default_ply_limit, pairings, parse_openings, Format, Openings, Shard,
+};
+use gamut::tournament::stats::{Sprt, SprtState, Wdl};
+use gamut::with_game;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::Mutex;
+
+/// Options of `gamut tournament`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct TournamentArgs {
+    /// `merge`: rebuild the report from record files.
+    #[command(subcommand)]
+    pub command: Option<TournamentCommand>,
+    /// The game: aporia, apart, empedocles, spokes or epaminondas.
+    #[arg(value_parser = parse_game, required = true)]
+    pub game: Option<GameId>,
+    /// An engine: `name=d4,search=alphabeta,depth=4`, `name=fast,time=50`,
+    /// `random`, `greedy` (see docs/tournament.md). Give two or more.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Who meets whom with more than two engines.
+    #[arg(long, value_name = "FORMAT", default_value = "roundrobin", value_parser = ["roundrobin", "gauntlet"])]
+    pub format: String,
+    /// Games per encounter, in pairs with sides swapped (even).
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
+    pub games: u64,
+    /// Games played at once.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// The seed of random openings, dice, and random and mixed choices.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Openings: one position text per line (text after `;` is ignored,
+    /// so perft suites work).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Openings made by this many random plies from the start.
+    #[arg(long, value_name = "N", conflicts_with = "openings")]
+    pub random_plies: Option<u32>,
+    /// Plies after which a game is a draw (default: 500 for aporia, 1000
+    /// for the others).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub ply_limit: Option<u32>,
+    /// Resign adjudication: a side loses when both engines agree it is at
+    /// least this far behind for --resign-moves moves each.
+    #[arg(long, value_name = "SCORE", value_parser = clap::value_parser!(i32).range(1..))]
+    pub resign_score: Option<i32>,
+    /// Moves of each side for resign adjudication.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub resign_moves: u32,
+    /// Draw adjudication: a draw when both engines' scores stay within
+    /// ±SCORE for --draw-moves moves each.
+    #[arg(long, value_name = "SCORE", value_parser = clap::value_parser!(i32).range(0..))]
+    pub draw_score: Option<i32>,
+    /// Moves of each side for draw adjudication.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    pub draw_moves: u32,
+    /// The ply from which draw adjudication applies.
+    #[arg(long, value_name = "PLY", default_value_t = 0)]
+    pub draw_after: u32,
+    /// Stop when a sequential test decides:
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized|logistic]`
+    /// (two engines only).
+    #[arg(long, value_name = "TEST")]
+    pub sprt: Option<String>,
+    /// Write every game as one JSON line to this file.
+    #[arg(long, value_name = "FILE")]
+    pub records: Option<PathBuf>,
+    /// Play only share K of N of the pairs (same seed, same pairs).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Subcommands of `gamut tournament`.
+#[derive(Subcommand, Debug)]
+pub enum TournamentCommand {
+    /// Rebuild the report from record files (shards of one tournament).
+    Merge(MergeArgs),
+}
+
+/// Options of `gamut tournament merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The record files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Apply this sequential test to the merged results.
+    #[arg(long, value_name = "TEST")]
+    pub sprt: Option<String>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `gamut replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// A records file written by `gamut tournament --records`.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The game's number.
+    #[arg(long, value_name = "N")]
+    pub game: u64,
+}
+
+/// The search options an engine spec may set, read by clap like the
+/// options of `gamut analyze`.
+#[derive(Parser, Debug)]
+#[command(no_binary_name = true)]
+struct EngineOptions {
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+/// Turns an engine spec into an engine for game `G`.
+fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
+    let spec = SpecText::parse(text)?;
+    let fail = |msg: String| CliError(format!("engine '{text}': {msg}"));
+    let mut argv: Vec<String> = Vec::new();
+    for (key, value) in &spec.options {
+        let allowed = match spec.player {
+            PlayerKind::AlphaBeta => true,
+            PlayerKind::Greedy => key == "eval_off",
+            PlayerKind::Random => false,
+        };
+        if !allowed {
+            return Err(fail(format!("'{key}' does not apply to this player")));
+        }
+        let need = || {
+            value
+                .clone()
+                .ok_or_else(|| fail(format!("'{key}' needs a value")))
+        };
+        match key.as_str() {
+            "depth" | "time" | "nodes" | "threads" | "hash" | "parallel" => {
+                argv.push(format!("--{key}"));
+                argv.push(need()?);
+            }
+            "eval_off" | "ordering_off" => {
+                argv.push(format!("--{}", key.replace('_', "-")));
+                argv.push(need()?.replace('+', ","));
+            }
+            "quiescence" | "aspiration" => match value.as_deref() {
+                Some("off") => argv.push(format!("--no-{key}")),
+                Some("on") | None => {}
+                Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
+            },
+            _ => {
+                return Err(fail(format!(
+                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration)"
+                )))
+            }
+        }
+    }
+    if !spec.options.iter().any(|(k, _)| k == "hash") {
+        argv.extend(["--hash".to_string(), "16".to_string()]);
+    }
+    let opts = EngineOptions::try_parse_from(&argv).map_err(|e| {
+        let rendered = e.render().to_string();
+        let first = rendered.lines().next().unwrap_or("bad option").to_string();
+        fail(first.trim_start_matches("error: ").to_string())
+    })?;
+    let (config, limits) = search_setup::<G>(&opts.search).map_err(|e| fail(e.0))?;
+    let kind = match spec.player {
+        PlayerKind::AlphaBeta => {
+            if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
+                return Err(fail("alphabeta needs depth=, time= or nodes=".into()));
+            }
+            Kind::Search {
+                config,
+                limits,
+                hash_mib: opts.search.hash as usize,
+            }
+        }
+        PlayerKind::Greedy => Kind::Greedy {
+            terms: config.terms,
+        },
+        PlayerKind::Random => Kind::Random,
+    };
+    Ok(Engine {
+        name: spec.name,
+        spec: spec.text,
+        kind,
+    })
+}
+
+/// Raised by Ctrl-C: no new moves are started, finished games are kept.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Runs `gamut tournament` (or `merge`).
+pub fn tournament(a: &TournamentArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if let Some(TournamentCommand::Merge(m)) = &a.command {
+        return merge(m, out);
+    }
+    let id = a.game.expect("clap requires the game");
+    with_game!(id, G => play::<G>(a, out), unimplemented => Err(CliError(format!("game '{id}' is not implemented yet"))))
+}
+
+/// What the records callback shares between the game threads.
+struct Progress {
+    records: Vec<GameRecord>,
+    file: Option<BufWriter<File>>,
+    io_error: Option<String>,
+    sprt_done: bool,
+}
+
+fn play<G: Evaluate>(a: &TournamentArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let engines = a
+        .engines
+        .iter()
+        .map(|t| engine::<G>(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if engines.len() < 2 {
+        return Err(CliError("a tournament needs at least two --engine".into()));
+    }
+    check_names(&engines)?;
+    if a.games % 2 != 0 {
+        return Err(CliError(
+            "--games must be even: games are played in pairs with sides swapped".into(),
+        ));
+    }
+    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if sprt.is_some() && engines.len() != 2 {
+        return Err(CliError("--sprt needs exactly two engines".into()));
+    }
+    let format = match a.format.as_str() {
+        "gauntlet" => Format::Gauntlet,
+        _ => Format::RoundRobin,
+    };
+    let shard = a.shard.as_deref().map(Shard::parse).transpose()?;
+    let openings = match (&a.openings, a.random_plies) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+            Openings::List(
+                parse_openings::<G>(&text)
+                    .map_err(|e| CliError(format!("{}: {e}", path.display())))?,
+            )
+        }
+        (None, plies) => Openings::Random {
+            start: G::start(),
+            plies: plies.unwrap_or(0),
+        },
+    };
+    let rules = Rules {
+        ply_limit: a.ply_limit.unwrap_or_else(|| default_ply_limit(G::ID)),
+        resign: a.resign_score.map(|score| Threshold {
+            score,
+            moves: a.resign_moves,
+        }),
+        draw: a.draw_score.map(|score| Threshold {
+            score,
+            moves: a.draw_moves,
+        }),
+        draw_after: a.draw_after,
+    };
+    let pairs: Vec<_> = pairings(engines.len(), format, a.games / 2)
+        .into_iter()
+        .filter(|p| shard.is_none_or(|s| s.has(p.pair)))
+        .collect();
+    let file = match &a.records {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                CliError(format!("cannot write {}: {e}", path.display()))
+            })?))
+        }
+        None => None,
+    };
+    let total = 2 * pairs.len() as u64;
+    let plan = Plan {
+        engines,
+        pairs,
+        openings,
+        rules,
+        seed: a.seed,
+    };
+    // A second handler cannot be installed (tests call this more than once
+    // in one process); the first one raises the same flag.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
+    INTERRUPTED.store(false, SeqCst);
+    let bar = ProgressBar::new(total).with_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} {elapsed}")
+            .expect("a valid progress template"),
+    );
+    let state = Mutex::new(Progress {
+        records: Vec::new(),
+        file,
+        io_error: None,
+        sprt_done: false,
+    });
+    let single = (plan.engines.len() == 2).then(|| plan.engines[0].name.clone());
+    let done = |rec: GameRecord| {
+        let mut st = state.lock().expect("the progress state");
+        if let Some(f) = &mut st.file {
+            if let Err(e) = writeln!(f, "{}", rec.to_json()).and_then(|_| f.flush()) {
+                st.io_error = Some(e.to_string());
+                INTERRUPTED.store(true, SeqCst);
+            }
+        }
+        st.records.push(rec);
+        bar.inc(1);
+        if let Some(first) = &single {
+            let mut wdl = Wdl::default();
+            for r in st.records.iter().filter(|r| r.encounter[0] == *first) {
+                wdl.add(r.score_of_first_engine());
+            }
+            let elo = wdl.elo().map_or(String::new(), |e| {
+                format!(" Elo {:.0} [{:.0}, {:.0}]", e.value, e.lower, e.upper)
+            });
+            bar.set_message(format!(
+                "{first}: +{} ={} -{} ({:.1}%){elo}",
+                wdl.wins,
+                wdl.draws,
+                wdl.losses,
+                100.0 * wdl.score()
+            ));
+        }
+        if let Some(test) = sprt {
+            let report = Report::new(&st.records, Some(test));
+            if report.encounters[0]
+                .sprt
+                .as_ref()
+                .is_some_and(|s| s.state != SprtState::Continue)
+            {
+                st.sprt_done = true;
+                INTERRUPTED.store(true, SeqCst);
+            }
+        }
+    };
+    let result = plan.run(a.concurrency as usize, &INTERRUPTED, &done);
+    bar.finish_and_clear();
+    let st = state.into_inner().expect("the progress state");
+    if let Some(e) = st.io_error {
+        return Err(CliError(format!("cannot write the records: {e}")));
+    }
+    result?;
+    let ended = if st.sprt_done {
+        "sprt"
+    } else if INTERRUPTED.load(SeqCst) {
+        eprintln!(
+            "interrupted: {} of {total} games finished and kept",
+            st.records.len()
+        );
+        "interrupted"
+    } else {
+        "complete"
+    };
+    print_report(&Report::new(&st.records, sprt), ended, a.json, out)
+}
+
+fn print_report(
+    report: &Report,
+    ended: &str,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    if json {
+        let mut v = serde_json::to_value(report)?;
+        v["ended"] = ended.into();
+        writeln!(out, "{v}")?;
+    } else {
+        write!(out, "{}", report.table())?;
+        if ended != "complete" {
+            writeln!(out, "ended      {ended}")?;
+        }
+    }
+    Ok(())
+}
+
+fn merge(m: &MergeArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let mut all: Vec<GameRecord> = Vec::new();
+    for path in &m.files {
+        all.extend(records::read(path)?);
+    }
+    if let Some(r) = all.iter().find(|r| r.game != all[0].game) {
+        return Err(CliError(format!(
+            "the records mix games: {} and {}",
+            all[0].game, r.game
+        )));
+    }
+    all.sort_by_key(|r| r.number);
+    if let Some(w) = all.windows(2).find(|w| w[0].number == w[1].number) {
+        return Err(CliError(format!(
+            "game {} appears twice in the records",
+            w[0].number
+        )));
+    }
+    let sprt = m.sprt.as_deref().map(Sprt::parse).transpose()?;
+    print_report(&Report::new(&all, sprt), "merged", m.json, out)
+}
+
+/// Runs `gamut replay`: every position of the game in turn, as `show`
+/// draws it, then the result.
+pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let all = records::read(&a.file)?;
+    let rec = all.iter().find(|r| r.number == a.game).ok_or_else(|| {
+        CliError(format!(
+            "no game {} in {} ({} games)",
+            a.game,
+            a.file.display(),
+            all.len()
+        ))
+    })?;
+    let id: GameId = rec.game.parse().map_err(CliError)?;
+    with_game!(id, G => replay_game::<G>(rec, out), unimplemented => Err(CliError(format!("game '{id}' is not implemented yet"))))
+}
+
+fn replay_game<G: Game>(rec: &GameRecord, out: &mut impl Write) -> Result<(), CliError> {
+    let steps = records::replay::<G>(rec)?;
+    writeln!(
+        out,
+        "game {}: {} (player 1) vs {} (player 2)",
+        rec.number, rec.engines[0], rec.engines[1]
+    )?;
+    for (i, (step, pos)) in steps.iter().enumerate() {
+        match step {
+            None => writeln!(out, "\nopening")?,
+            Some(text) => writeln!(out, "\nstep {i}: {text}")?,
+        }
+        write!(out, "{}", show_text(pos))?;
+    }
+    writeln!(
+        out,
+        "\nresult {} ({}), {} plies",
+        rec.result, rec.reason, rec.plies
+    )?;
+    Ok(())
+}

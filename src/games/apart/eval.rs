@@ -1,0 +1,88 @@
+//! Static evaluation and move-ordering hints for Apart.
+//!
+//! A player wins by having no two own pieces adjacent, so the main term
+//! measures how far each side still is from that; see
+//! `docs/rules/apart.md` for the terms and their weights.
+
+use super::lines::{is_apart, shift};
+use super::movegen;
+use super::Apart;
+use crate::game::{Evaluate, TermMask, EVAL_LIMIT};
+
+/// Weight of one unit of [`closeness`].
+const ADJACENCY_WEIGHT: i32 = 20;
+/// Weight of one first leg (single step or single jump).
+const MOBILITY_WEIGHT: i32 = 2;
+/// Weight of one piece fewer than the opponent.
+const MATERIAL_WEIGHT: i32 = 10;
+/// Hint of a move that leaves the mover apart and the opponent not: it wins.
+const WINNING_HINT: i32 = 1_000_000;
+/// Hint per captured piece.
+const CAPTURE_HINT: i32 = 100;
+
+/// How far the pieces `own` are from being apart: the number of adjacent
+/// pairs plus the number of pieces with an own neighbour (0 when apart).
+pub fn closeness(own: u64) -> i32 {
+    let mut pairs = 0;
+    let mut touching = 0;
+    for d in 0..4 {
+        let joined = own & shift(own, d, 1);
+        pairs += joined.count_ones();
+        // Both ends of each pair: the piece the pair reaches and the one it
+        // starts from.
+        touching |= joined | shift(joined, d ^ 4, 1);
+    }
+    (pairs + touching.count_ones()) as i32
+}
+
+impl Evaluate for Apart {
+    const TERMS: &'static [&'static str] = &["adjacency", "mobility", "material"];
+
+    fn evaluate(&self, terms: TermMask) -> i32 {
+        let me = self.side().index();
+        let mine = self.pieces[me];
+        let theirs = self.pieces[1 - me];
+        let mut v = 0;
+        if terms.has(0) {
+            v += ADJACENCY_WEIGHT * (closeness(theirs) - closeness(mine));
+        }
+        if terms.has(1) {
+            let mobility = |own| movegen::count(own, true) as i32;
+            v += MOBILITY_WEIGHT * (mobility(mine) - mobility(theirs));
+        }
+        if terms.has(2) {
+            v += MATERIAL_WEIGHT * (theirs.count_ones() as i32 - mine.count_ones() as i32);
+        }
+        v.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+    }
+
+    fn move_hint(&self, m: Self::Move) -> i32 {
+        let me = self.side().index();
+        let mine = self.pieces[me] ^ (m.from().bb().0 | m.to().bb().0);
+        let captured = self.pieces[1 - me] & m.landed().0;
+        let theirs = self.pieces[1 - me] ^ captured;
+        match (is_apart(mine), is_apart(theirs)) {
+            (true, false) => WINNING_HINT,
+            (_, true) => -WINNING_HINT,
+            (false, false) => CAPTURE_HINT * captured.count_ones() as i32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closeness_counts_pairs_and_touching_pieces() {
+        assert_eq!(closeness(0), 0);
+        // a1, c1: apart.
+        assert_eq!(closeness(0b101), 0);
+        // a1, b1: one pair, two pieces.
+        assert_eq!(closeness(0b11), 3);
+        // a1, b1, a2, b2: six pairs, four pieces.
+        assert_eq!(closeness(0x303), 10);
+        // a1 and b2 touch diagonally; h8 alone.
+        assert_eq!(closeness(1 | 1 << 9 | 1 << 63), 3);
+    }
+}

@@ -1,0 +1,196 @@
+//! Moves: a piece's first leg (a single step or a jump its line's length
+//! long) and, after a jump, every continuation of jumps that lands on no
+//! square twice. Every stopping point is its own move.
+//!
+//! Only the mover's own pieces decide where a piece may go (lines are runs
+//! of own pieces, jumped pieces stay, the landing square must not be own), so
+//! the generators take the mover's pieces alone; captures are read off the
+//! opponent's pieces when a move is played or written.
+
+use super::lines::{
+    for_each_length, line_length, shift, AXIS_NEIGHBOURS, DELTA, NEIGHBOURS, OFF, TARGET,
+};
+use crate::bits::{Bitboard, Square};
+
+/// Legs stored per word of [`Move`]'s direction list (3 bits each).
+const LEGS_PER_WORD: usize = 21;
+
+/// A move: the moving piece's start, its legs (one direction each, the
+/// distance being the line length where the leg starts), the squares it
+/// landed on, and where it stopped. A path has at most 63 legs (no square is
+/// landed on twice and the start counts as visited), and the direction list
+/// holds 63.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    landed: Bitboard,
+    directions: [u64; 3],
+    from: Square,
+    to: Square,
+    legs: u8,
+}
+
+impl Move {
+    /// A one-leg move from `from` in direction `d`, landing on `to`.
+    pub fn first_leg(from: Square, d: usize, to: Square) -> Move {
+        Move {
+            landed: to.bb(),
+            directions: [d as u64, 0, 0],
+            from,
+            to,
+            legs: 1,
+        }
+    }
+
+    /// This move extended by a jump in direction `d` landing on `to`.
+    pub fn then(mut self, d: usize, to: Square) -> Move {
+        let i = self.legs as usize;
+        self.directions[i / LEGS_PER_WORD] |= (d as u64) << (3 * (i % LEGS_PER_WORD));
+        self.landed |= to.bb();
+        self.to = to;
+        self.legs += 1;
+        self
+    }
+
+    /// The square the piece started on.
+    pub fn from(self) -> Square {
+        self.from
+    }
+
+    /// The square the piece stopped on.
+    pub fn to(self) -> Square {
+        self.to
+    }
+
+    /// Every square the piece landed on (where captures happen).
+    pub fn landed(self) -> Bitboard {
+        self.landed
+    }
+
+    /// The number of legs.
+    pub fn legs(self) -> usize {
+        self.legs as usize
+    }
+
+    /// The direction of leg `i` (an index into [`crate::bits::DIRECTIONS`]).
+    pub fn direction(self, i: usize) -> usize {
+        (self.directions[i / LEGS_PER_WORD] >> (3 * (i % LEGS_PER_WORD)) & 7) as usize
+    }
+}
+
+/// The square `k` steps back from `t` against direction `d`.
+#[inline(always)]
+fn origin(t: usize, d: usize, k: usize) -> usize {
+    (t as i32 - DELTA[d] * k as i32) as usize
+}
+
+/// Appends every move of the side owning `own` to `out`; with `first` set
+/// (the game's first move) a move has one leg only.
+pub fn generate(own: u64, first: bool, out: &mut Vec<Move>) {
+    for a in 0..4 {
+        for_each_length(own, a, |k, pieces| {
+            if k >= 8 {
+                return;
+            }
+            for d in [a, a ^ 4] {
+                let mut land = shift(pieces, d, k) & !own;
+                while land != 0 {
+                    let t = land.trailing_zeros() as usize;
+                    land &= land - 1;
+                    let s = origin(t, d, k);
+                    let m = Move::first_leg(Square(s as u8), d, Square(t as u8));
+                    out.push(m);
+                    if k >= 2 && !first && NEIGHBOURS[t] & own != 0 {
+                        continue_jumps(own ^ 1 << s, m, 1 << s | 1 << t, out);
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// Appends every continuation of `m` (whose piece stands on `m.to()`, the
+/// other own pieces being `rest`), never landing on `visited`.
+fn continue_jumps(rest: u64, m: Move, visited: u64, out: &mut Vec<Move>) {
+    let at = m.to().0 as usize;
+    let own = rest | 1 << at;
+    let blocked = rest | visited;
+    for a in 0..4 {
+        if AXIS_NEIGHBOURS[at][a] & rest == 0 {
+            continue;
+        }
+        let l = line_length(own, at, a);
+        for d in [a, a ^ 4] {
+            let u = TARGET[at][d][l];
+            if u != OFF && blocked >> u & 1 == 0 {
+                let next = m.then(d, Square(u));
+                out.push(next);
+                if NEIGHBOURS[u as usize] & rest != 0 {
+                    continue_jumps(rest, next, visited | 1 << u, out);
+                }
+            }
+        }
+    }
+}
+
+/// The number of moves [`generate`] would give, counted without a list:
+/// first legs by popcount over all pieces at once, continuations by a walk.
+pub fn count(own: u64, first: bool) -> usize {
+    let mut n = 0;
+    for a in 0..4 {
+        for_each_length(own, a, |k, pieces| {
+            if k >= 8 {
+                return;
+            }
+            for d in [a, a ^ 4] {
+                let land = shift(pieces, d, k) & !own;
+                n += land.count_ones() as usize;
+                if k >= 2 && !first {
+                    let mut go_on = land & Bitboard(own).neighbours().0;
+                    while go_on != 0 {
+                        let t = go_on.trailing_zeros() as usize;
+                        go_on &= go_on - 1;
+                        let s = origin(t, d, k);
+                        n += count_continuations(own ^ 1 << s, t, 1 << s | 1 << t);
+                    }
+                }
+            }
+        });
+    }
+    n
+}
+
+/// The number of continuations of a jump that landed on `at`, the other own
+/// pieces being `rest`, never landing on `visited`.
+fn count_continuations(rest: u64, at: usize, visited: u64) -> usize {
+    let own = rest | 1 << at;
+    let blocked = rest | visited;
+    let mut n = 0;
+    for a in 0..4 {
+        if AXIS_NEIGHBOURS[at][a] & rest == 0 {
+            continue;
+        }
+        let l = line_length(own, at, a);
+        for d in [a, a ^ 4] {
+            let u = TARGET[at][d][l];
+            if u != OFF && blocked >> u & 1 == 0 {
+                n += 1;
+                if NEIGHBOURS[u as usize] & rest != 0 {
+                    n += count_continuations(rest, u as usize, visited | 1 << u);
+                }
+            }
+        }
+    }
+    n
+}
+
+/// Whether the side owning `own` has a move: first a cheap test for a
+/// single step (a piece with no own neighbour behind it on an axis and a
+/// free square ahead), then the full count of first legs.
+pub fn has_move(own: u64) -> bool {
+    for d in 0..8 {
+        if own & !shift(own, d, 1) & shift(!own, d ^ 4, 1) != 0 {
+            return true;
+        }
+    }
+    count(own, true) > 0
+}

@@ -1,0 +1,388 @@
+//! Empedocles' Stones (classical variant): four elements, a die each turn,
+//! transmutation by neighbour count. Rules: `docs/rules/empedocles.md`.
+
+pub mod elements;
+pub mod eval;
+pub mod movegen;
+mod text;
+
+use crate::bits::{zobrist_table, Bitboard, Square};
+use crate::game::{Game, NodeKind, Outcome, ParseError, Player, StartOptions};
+use elements::Pairing;
+use movegen::{NeighbourCounts, Sides};
+
+/// Where in a turn a position stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Setup: the side to move places a piece (`s1`/`s2`).
+    Setup,
+    /// A turn is about to start: the die is to be rolled (`r`).
+    Roll,
+    /// One action remains in this turn (`a1`).
+    OneAction,
+    /// The die showed 6: two actions remain (`a2`).
+    TwoActions,
+}
+
+/// A class of die rolls: the children of a roll node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Die {
+    /// 1–2 (probability 1/3): transmutation, then one action (`T`).
+    Transmute,
+    /// 3–5 (probability 1/2): one action (`N`).
+    Normal,
+    /// 6 (probability 1/6): two actions (`D`).
+    Double,
+}
+
+impl Die {
+    /// The three classes in the order `T`, `N`, `D`.
+    pub const ALL: [Die; 3] = [Die::Transmute, Die::Normal, Die::Double];
+
+    /// The class's text.
+    pub const fn letter(self) -> char {
+        match self {
+            Die::Transmute => 'T',
+            Die::Normal => 'N',
+            Die::Double => 'D',
+        }
+    }
+
+    /// The probability of rolling this class.
+    pub const fn probability(self) -> f64 {
+        match self {
+            Die::Transmute => 1.0 / 3.0,
+            Die::Normal => 1.0 / 2.0,
+            Die::Double => 1.0 / 6.0,
+        }
+    }
+}
+
+/// A child of an Empedocles position: an action, a pass, or a die class.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A new piece on a square (setup or action): `@d4`.
+    Place(Square),
+    /// A piece moves, capturing whatever enemy stands on the target:
+    /// `e4-e5` or `e4xe5`.
+    Step(Square, Square),
+    /// No action is available: `pass`.
+    Pass,
+    /// The die class rolled at a roll node: `T`, `N`, `D`.
+    Roll(Die),
+}
+
+const PIECE_KEYS: [u64; 128] = zobrist_table(0xE3_0001);
+const STAGE_KEYS: [u64; 4] = zobrist_table(0xE3_0002);
+const PAIRING_KEYS: [u64; 16] = zobrist_table(0xE3_0003);
+const SIDE_KEY: u64 = zobrist_table::<1>(0xE3_0004)[0];
+
+/// An Empedocles' Stones position: both players' pieces, the element
+/// pairing, the side to move and where in the turn it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Empedocles {
+    pieces: [Bitboard; 2],
+    pairing: Pairing,
+    side: Player,
+    stage: Stage,
+    hash: u64,
+}
+
+fn piece_key(p: Player, s: Square) -> u64 {
+    PIECE_KEYS[p.index() * 64 + s.0 as usize]
+}
+
+impl Empedocles {
+    /// The empty board in setup with player 1 to place, for `pairing`.
+    pub fn new(pairing: Pairing) -> Empedocles {
+        Empedocles::from_parts([Bitboard::EMPTY; 2], pairing, Player::FIRST, Stage::Setup)
+    }
+
+    /// A position from its parts (not checked for consistency).
+    fn from_parts(
+        pieces: [Bitboard; 2],
+        pairing: Pairing,
+        side: Player,
+        stage: Stage,
+    ) -> Empedocles {
+        let mut p = Empedocles {
+            pieces,
+            pairing,
+            side,
+            stage,
+            hash: 0,
+        };
+        p.hash = p.hash_from_scratch();
+        p
+    }
+
+    /// The pieces of player `p`.
+    pub fn pieces(&self, p: Player) -> Bitboard {
+        self.pieces[p.index()]
+    }
+
+    /// The element pairing.
+    pub fn pairing(&self) -> Pairing {
+        self.pairing
+    }
+
+    /// The side to move (or to roll).
+    pub fn side(&self) -> Player {
+        self.side
+    }
+
+    /// Where in the turn the position stands.
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// The board as player `p` sees it when acting.
+    pub fn sides(&self, p: Player) -> Sides {
+        Sides {
+            own: self.pieces(p),
+            opp: self.pieces(p.other()),
+            element: self.pairing.of(p),
+            enemy: self.pairing.of(p.other()),
+        }
+    }
+
+    /// The pieces of both players that would survive a transmutation now.
+    pub fn survivors(&self) -> [Bitboard; 2] {
+        let counts = NeighbourCounts::of(self.pieces[0] | self.pieces[1]);
+        Player::BOTH.map(|p| self.pieces(p) & counts.within(self.pairing.of(p).range()))
+    }
+
+    fn toggle(&mut self, p: Player, s: Square) {
+        self.pieces[p.index()] ^= s.bb();
+        self.hash ^= piece_key(p, s);
+    }
+
+    fn set_turn(&mut self, side: Player, stage: Stage) {
+        if side != self.side {
+            self.hash ^= SIDE_KEY;
+            self.side = side;
+        }
+        self.hash ^= STAGE_KEYS[self.stage as usize] ^ STAGE_KEYS[stage as usize];
+        self.stage = stage;
+    }
+
+    /// Removes, all at once, every piece whose neighbour count (taken
+    /// before any removal) lies outside its element's range.
+    fn transmute(&mut self) {
+        let survivors = self.survivors();
+        for p in Player::BOTH {
+            for s in self.pieces(p) & !survivors[p.index()] {
+                self.toggle(p, s);
+            }
+        }
+    }
+
+    /// Applies an action or pass of the side to move (no change of turn).
+    fn act(&mut self, m: Move) {
+        let me = self.side;
+        match m {
+            Move::Place(s) => self.toggle(me, s),
+            Move::Step(from, to) => {
+                self.toggle(me, from);
+                if self.pieces(me.other()).has(to) {
+                    self.toggle(me.other(), to);
+                }
+                self.toggle(me, to);
+            }
+            Move::Pass | Move::Roll(_) => {}
+        }
+    }
+
+    /// Whether the game is over at a non-setup position.
+    fn is_over(&self) -> bool {
+        match self.stage {
+            Stage::Setup => false,
+            _ if self.pieces[0].is_empty() || self.pieces[1].is_empty() => true,
+            Stage::Roll => false,
+            Stage::OneAction | Stage::TwoActions => {
+                !self.sides(self.side).has_action() && !self.sides(self.side.other()).has_action()
+            }
+        }
+    }
+}
+
+impl Game for Empedocles {
+    type Move = Move;
+
+    const ID: &'static str = "empedocles";
+
+    fn start() -> Self {
+        Empedocles::new(Pairing::DEFAULT)
+    }
+
+    fn start_with(options: &StartOptions) -> Result<Self, ParseError> {
+        match &options.elements {
+            Some(text) => Ok(Empedocles::new(Pairing::parse(text)?)),
+            None => Ok(Self::start()),
+        }
+    }
+
+    fn parse(text: &str) -> Result<Self, ParseError> {
+        text::parse_position(text)
+    }
+
+    fn text(&self) -> String {
+        text::position_text(self)
+    }
+
+    fn diagram(&self) -> String {
+        text::diagram(self)
+    }
+
+    fn node(&self) -> NodeKind {
+        if self.is_over() {
+            NodeKind::Terminal
+        } else if self.stage == Stage::Roll {
+            NodeKind::Chance
+        } else {
+            NodeKind::Decision(self.side)
+        }
+    }
+
+    fn perspective(&self) -> Player {
+        self.side
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let n = Player::BOTH.map(|p| self.pieces(p).count());
+        let wiped = n[0] == 0 || n[1] == 0;
+        let winner = match n[0].cmp(&n[1]) {
+            std::cmp::Ordering::Greater => Player::FIRST,
+            std::cmp::Ordering::Less => Player::SECOND,
+            std::cmp::Ordering::Equal => {
+                return Some(Outcome::draw(if wiped {
+                    "no pieces left"
+                } else {
+                    "no actions, equal pieces"
+                }))
+            }
+        };
+        let pyrrhic = (self.pieces(winner) & self.survivors()[winner.index()]).is_empty();
+        let reason = match (wiped, pyrrhic) {
+            (true, false) => "opponent has no pieces",
+            (true, true) => "pyrrhic: opponent has no pieces",
+            (false, false) => "no actions, most pieces",
+            (false, true) => "pyrrhic: no actions, most pieces",
+        };
+        Some(Outcome::win(winner, reason))
+    }
+
+    fn moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        match self.stage {
+            Stage::Setup => out.extend((!(self.pieces[0] | self.pieces[1])).map(Move::Place)),
+            Stage::Roll => {
+                if !self.is_over() {
+                    out.extend(Die::ALL.map(Move::Roll));
+                }
+            }
+            Stage::OneAction | Stage::TwoActions => {
+                if self.is_over() {
+                    return;
+                }
+                let sides = self.sides(self.side);
+                out.extend(sides.placements().map(Move::Place));
+                sides.for_each_move(|from, targets| {
+                    out.extend(targets.map(|to| Move::Step(from, to)));
+                });
+                if out.is_empty() {
+                    out.push(Move::Pass);
+                }
+            }
+        }
+    }
+
+    fn move_count(&self) -> usize {
+        match self.stage {
+            Stage::Setup => (!(self.pieces[0] | self.pieces[1])).count() as usize,
+            _ if self.is_over() => 0,
+            Stage::Roll => Die::ALL.len(),
+            Stage::OneAction | Stage::TwoActions => self.sides(self.side).action_count().max(1),
+        }
+    }
+
+    fn play(&self, m: Move) -> Self {
+        let mut next = self.clone();
+        match self.stage {
+            Stage::Setup => {
+                next.act(m);
+                if next.pieces(self.side).count() == 3 {
+                    if self.side == Player::FIRST {
+                        next.set_turn(Player::SECOND, Stage::Setup);
+                    } else {
+                        next.set_turn(Player::FIRST, Stage::Roll);
+                    }
+                }
+            }
+            Stage::Roll => match m {
+                Move::Roll(Die::Transmute) => {
+                    next.transmute();
+                    next.set_turn(self.side, Stage::OneAction);
+                }
+                Move::Roll(Die::Normal) => next.set_turn(self.side, Stage::OneAction),
+                _ => next.set_turn(self.side, Stage::TwoActions),
+            },
+            Stage::TwoActions => {
+                next.act(m);
+                next.set_turn(self.side, Stage::OneAction);
+            }
+            Stage::OneAction => {
+                next.act(m);
+                next.set_turn(self.side.other(), Stage::Roll);
+            }
+        }
+        next
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        match m {
+            Move::Place(s) => format!("@{s}"),
+            Move::Step(from, to) => {
+                let sep = if self.pieces(self.side.other()).has(to) {
+                    'x'
+                } else {
+                    '-'
+                };
+                format!("{from}{sep}{to}")
+            }
+            Move::Pass => "pass".to_string(),
+            Move::Roll(d) => d.letter().to_string(),
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        text::parse_move(self, text)
+    }
+
+    fn probability(&self, m: Move) -> f64 {
+        match m {
+            Move::Roll(d) => d.probability(),
+            _ => 1.0,
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = STAGE_KEYS[self.stage as usize] ^ PAIRING_KEYS[self.pairing.index()];
+        if self.side == Player::SECOND {
+            h ^= SIDE_KEY;
+        }
+        for p in Player::BOTH {
+            for s in self.pieces(p) {
+                h ^= piece_key(p, s);
+            }
+        }
+        h
+    }
+}

@@ -1,0 +1,384 @@
+//! Nodes, node sets, stone colours and the packed board of Spokes.
+
+use std::fmt;
+
+/// The number of nodes: A, B1–B4, C1–C8, D1–D16, H1–H16.
+pub const NODES: usize = 45;
+
+/// The first node index of each circle: A, B, C, D, home.
+pub const CIRCLE_START: [usize; 5] = [0, 1, 5, 13, 29];
+
+/// The number of nodes on each circle: A, B, C, D, home.
+pub const CIRCLE_LEN: [usize; 5] = [1, 4, 8, 16, 16];
+
+/// The letter naming each circle (`H` for the home circle).
+pub const CIRCLE_LETTER: [char; 5] = ['A', 'B', 'C', 'D', 'H'];
+
+/// A node: index 0 is A, 1–4 are B1–B4, 5–12 C1–C8, 13–28 D1–D16 and
+/// 29–44 the home nodes H1–H16.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node(pub u8);
+
+impl Node {
+    /// The centre node A.
+    pub const A: Node = Node(0);
+
+    /// The node's index, 0..45.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The set holding only this node.
+    pub const fn bit(self) -> NodeSet {
+        NodeSet(1 << self.0)
+    }
+
+    /// The circle the node lies on: 0 for A, 1 B, 2 C, 3 D, 4 home.
+    pub const fn circle(self) -> usize {
+        let n = self.0 as usize;
+        if n == 0 {
+            0
+        } else if n < 5 {
+            1
+        } else if n < 13 {
+            2
+        } else if n < 29 {
+            3
+        } else {
+            4
+        }
+    }
+
+    /// The node's number on its circle, from 1 (1 for A).
+    pub const fn number(self) -> usize {
+        self.index() - CIRCLE_START[self.circle()] + 1
+    }
+
+    /// The node with `number` (from 1) on `circle`, if there is one.
+    pub const fn on_circle(circle: usize, number: usize) -> Option<Node> {
+        if circle > 4 || number == 0 || number > CIRCLE_LEN[circle] {
+            None
+        } else {
+            Some(Node((CIRCLE_START[circle] + number - 1) as u8))
+        }
+    }
+
+    /// Whether the node is a home node (H1–H16).
+    pub const fn is_home(self) -> bool {
+        self.0 >= 29
+    }
+
+    /// Parses a node name as move text writes it: `A`, `B1`..`B4`,
+    /// `C1`..`C8`, `D1`..`D16`, `H1`..`H16`.
+    pub fn parse(s: &str) -> Option<Node> {
+        if s == "A" {
+            return Some(Node::A);
+        }
+        let mut chars = s.chars();
+        let letter = chars.next()?;
+        let circle = CIRCLE_LETTER[1..].iter().position(|&c| c == letter)? + 1;
+        let digits = chars.as_str();
+        if digits.is_empty()
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        Node::on_circle(circle, digits.parse().ok()?)
+    }
+}
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.circle() {
+            0 => f.write_str("A"),
+            c => write!(f, "{}{}", CIRCLE_LETTER[c], self.number()),
+        }
+    }
+}
+
+/// A set of nodes, one bit per node index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct NodeSet(pub u64);
+
+impl NodeSet {
+    /// No nodes.
+    pub const EMPTY: NodeSet = NodeSet(0);
+    /// All 45 nodes.
+    pub const ALL: NodeSet = NodeSet((1 << NODES) - 1);
+    /// The nodes where stones are placed: A, B, C and D.
+    pub const PLACEABLE: NodeSet = NodeSet((1 << 29) - 1);
+
+    /// Whether `n` is in the set.
+    pub const fn has(self, n: Node) -> bool {
+        self.0 >> n.0 & 1 != 0
+    }
+
+    /// The number of nodes in the set.
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The nodes of the set, by rising index.
+    pub fn iter(self) -> NodeIter {
+        NodeIter(self.0)
+    }
+}
+
+impl std::ops::BitOr for NodeSet {
+    type Output = NodeSet;
+    fn bitor(self, o: NodeSet) -> NodeSet {
+        NodeSet(self.0 | o.0)
+    }
+}
+
+impl std::ops::BitAnd for NodeSet {
+    type Output = NodeSet;
+    fn bitand(self, o: NodeSet) -> NodeSet {
+        NodeSet(self.0 & o.0)
+    }
+}
+
+impl std::ops::BitXor for NodeSet {
+    type Output = NodeSet;
+    fn bitxor(self, o: NodeSet) -> NodeSet {
+        NodeSet(self.0 ^ o.0)
+    }
+}
+
+impl std::ops::Not for NodeSet {
+    type Output = NodeSet;
+    fn not(self) -> NodeSet {
+        NodeSet(!self.0 & NodeSet::ALL.0)
+    }
+}
+
+impl std::ops::BitOrAssign for NodeSet {
+    fn bitor_assign(&mut self, o: NodeSet) {
+        self.0 |= o.0;
+    }
+}
+
+impl std::ops::BitXorAssign for NodeSet {
+    fn bitxor_assign(&mut self, o: NodeSet) {
+        self.0 ^= o.0;
+    }
+}
+
+/// Iterator over the nodes of a [`NodeSet`].
+pub struct NodeIter(u64);
+
+impl Iterator for NodeIter {
+    type Item = Node;
+    fn next(&mut self) -> Option<Node> {
+        if self.0 == 0 {
+            None
+        } else {
+            let n = Node(self.0.trailing_zeros() as u8);
+            self.0 &= self.0 - 1;
+            Some(n)
+        }
+    }
+}
+
+/// A stone colour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Colour {
+    /// White, written `w`.
+    White,
+    /// Black, written `b`.
+    Black,
+}
+
+impl Colour {
+    /// Both colours, white first.
+    pub const BOTH: [Colour; 2] = [Colour::White, Colour::Black];
+
+    /// 0 for white, 1 for black.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other colour.
+    pub const fn other(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+
+    /// The colour's letter in move text: `w` or `b`.
+    pub const fn letter(self) -> char {
+        match self {
+            Colour::White => 'w',
+            Colour::Black => 'b',
+        }
+    }
+}
+
+/// What a node holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Content {
+    /// Nothing.
+    Empty,
+    /// One charged stone.
+    Single(Colour),
+    /// One white and one black stone: neutral, never moves.
+    Block,
+    /// Two stones of one colour.
+    Double(Colour),
+}
+
+impl Content {
+    /// The character of the position text: `.`, `w`, `b`, `X`, `W`, `K`.
+    pub const fn char(self) -> char {
+        match self {
+            Content::Empty => '.',
+            Content::Single(Colour::White) => 'w',
+            Content::Single(Colour::Black) => 'b',
+            Content::Block => 'X',
+            Content::Double(Colour::White) => 'W',
+            Content::Double(Colour::Black) => 'K',
+        }
+    }
+
+    /// The content written as `c` in position text, if any.
+    pub const fn from_char(c: char) -> Option<Content> {
+        match c {
+            '.' => Some(Content::Empty),
+            'w' => Some(Content::Single(Colour::White)),
+            'b' => Some(Content::Single(Colour::Black)),
+            'X' => Some(Content::Block),
+            'W' => Some(Content::Double(Colour::White)),
+            'K' => Some(Content::Double(Colour::Black)),
+            _ => None,
+        }
+    }
+
+    /// How many stones the content counts in scoring (single 1, block and
+    /// double 2).
+    pub const fn stones(self) -> u32 {
+        match self {
+            Content::Empty => 0,
+            Content::Single(_) => 1,
+            Content::Block | Content::Double(_) => 2,
+        }
+    }
+}
+
+/// The stones on the board, packed into three node sets: the nodes holding
+/// at least one white stone, those holding at least one black stone, and
+/// the doubles. A block is a node in both colour sets; a double is a node of
+/// one colour set and of `doubles`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Board {
+    /// Nodes with a white stone: white singles, white doubles, blocks.
+    pub white: NodeSet,
+    /// Nodes with a black stone: black singles, black doubles, blocks.
+    pub black: NodeSet,
+    /// Nodes holding a double (of the colour whose set holds the node).
+    pub doubles: NodeSet,
+}
+
+impl Board {
+    /// The empty board.
+    pub const EMPTY: Board = Board {
+        white: NodeSet::EMPTY,
+        black: NodeSet::EMPTY,
+        doubles: NodeSet::EMPTY,
+    };
+
+    /// The nodes holding at least one stone of colour `c`.
+    pub const fn colour(&self, c: Colour) -> NodeSet {
+        match c {
+            Colour::White => self.white,
+            Colour::Black => self.black,
+        }
+    }
+
+    /// The set of colour `c`, mutably.
+    pub fn colour_mut(&mut self, c: Colour) -> &mut NodeSet {
+        match c {
+            Colour::White => &mut self.white,
+            Colour::Black => &mut self.black,
+        }
+    }
+
+    /// The occupied nodes.
+    pub fn occupied(&self) -> NodeSet {
+        self.white | self.black
+    }
+
+    /// The empty nodes.
+    pub fn empty(&self) -> NodeSet {
+        !(self.white | self.black)
+    }
+
+    /// The blocks.
+    pub fn blocks(&self) -> NodeSet {
+        self.white & self.black
+    }
+
+    /// The single stones of colour `c`.
+    pub fn singles(&self, c: Colour) -> NodeSet {
+        self.colour(c) & !self.colour(c.other()) & !self.doubles
+    }
+
+    /// The single stones of both colours.
+    pub fn all_singles(&self) -> NodeSet {
+        (self.white ^ self.black) & !self.doubles
+    }
+
+    /// The doubles of colour `c`.
+    pub fn doubles_of(&self, c: Colour) -> NodeSet {
+        self.colour(c) & self.doubles
+    }
+
+    /// What node `n` holds.
+    pub fn content(&self, n: Node) -> Content {
+        match (self.white.has(n), self.black.has(n), self.doubles.has(n)) {
+            (false, false, _) => Content::Empty,
+            (true, true, _) => Content::Block,
+            (true, false, false) => Content::Single(Colour::White),
+            (false, true, false) => Content::Single(Colour::Black),
+            (true, false, true) => Content::Double(Colour::White),
+            (false, true, true) => Content::Double(Colour::Black),
+        }
+    }
+
+    /// Puts `content` on node `n`, replacing what was there.
+    pub fn set(&mut self, n: Node, content: Content) {
+        let b = n.bit();
+        self.white = self.white & !b;
+        self.black = self.black & !b;
+        self.doubles = self.doubles & !b;
+        match content {
+            Content::Empty => {}
+            Content::Single(c) => *self.colour_mut(c) |= b,
+            Content::Block => {
+                self.white |= b;
+                self.black |= b;
+            }
+            Content::Double(c) => {
+                *self.colour_mut(c) |= b;
+                self.doubles |= b;
+            }
+        }
+    }
+
+    /// How many stones of colour `c` are on the board.
+    pub fn stones_of(&self, c: Colour) -> u32 {
+        self.colour(c).count() + self.doubles_of(c).count()
+    }
+
+    /// The scoring value of the stones on `nodes` (single 1, block 2,
+    /// double 2).
+    pub fn stones_on(&self, nodes: NodeSet) -> u32 {
+        (self.white & nodes).count() + (self.black & nodes).count() + (self.doubles & nodes).count()
+    }
+}

@@ -1,0 +1,66 @@
+//! The static evaluation of Spokes positions.
+
+use super::board::{Board, Node};
+use super::score::{APPROACH, HOME, SEMICIRCLE};
+use super::tables::{ADJACENT, STRAIGHT};
+use super::Spokes;
+use crate::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
+
+/// Term index: stones on home nodes (single 1, block and double 2).
+pub const HOME_TERM: usize = 0;
+/// Term index: blocks on the approaches to each home.
+pub const APPROACH_TERM: usize = 1;
+/// Term index: single stones one push from an empty home node.
+pub const NEAR_HOME_TERM: usize = 2;
+/// Term index: stones on each home semicircle (the first tie-break).
+pub const SEMICIRCLE_TERM: usize = 3;
+
+const WEIGHTS: [i32; 4] = [100, 15, 20, 5];
+
+/// Single stones that a push straight on from an adjacent node would move
+/// onto an empty home node of `home`.
+fn near_home(b: &Board, player: usize) -> i32 {
+    let home = HOME[player];
+    let empty = b.empty();
+    let mut n = 0;
+    for q in (b.all_singles() & APPROACH[player]).iter() {
+        let reaches = ADJACENT[q.index()].iter().any(|p| {
+            let r = STRAIGHT[p.index()][q.index()];
+            r != super::tables::NO_NODE && home.has(Node(r)) && empty.has(Node(r))
+        });
+        if reaches {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The value of each term for player 1 minus player 2.
+fn terms(b: &Board) -> [i32; 4] {
+    let diff = |f: &dyn Fn(usize) -> i32| f(0) - f(1);
+    [
+        diff(&|p| b.stones_on(HOME[p]) as i32),
+        // A block next to the opponent's home hinders them.
+        diff(&|p| (b.blocks() & APPROACH[1 - p]).count() as i32),
+        diff(&|p| near_home(b, p)),
+        diff(&|p| b.stones_on(SEMICIRCLE[p]) as i32),
+    ]
+}
+
+impl Evaluate for Spokes {
+    const TERMS: &'static [&'static str] = &["home", "approaches", "near-home", "semicircle"];
+
+    fn evaluate(&self, mask: TermMask) -> i32 {
+        let t = terms(self.board());
+        let v: i32 = (0..t.len())
+            .filter(|&i| mask.has(i))
+            .map(|i| WEIGHTS[i] * t[i])
+            .sum();
+        let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        if self.perspective().index() == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+}

@@ -1,0 +1,363 @@
+//! Spokes (Christopher St. Clair): two players place stones in secret on a
+//! polar board; same colours push, opposite colours pull, and the resolver
+//! of the round chooses how it all comes to rest.
+//!
+//! A round is two nodes of the game tree: a simultaneous placement node and
+//! a decision node of the resolver whose moves are the resolution outcomes
+//! (see `docs/rules/spokes.md`).
+
+pub mod board;
+pub mod eval;
+pub mod movegen;
+pub mod resolve;
+pub mod score;
+pub mod tables;
+mod text;
+
+use crate::bits::{splitmix64, zobrist_table};
+use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
+use board::{Board, Colour, Content, Node};
+use resolve::{loop_removal, Resolved, Resolver, StateLimitExceeded, DEFAULT_STATE_LIMIT};
+use std::cell::RefCell;
+
+/// Which part of a round a position is at.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Round start: both players place (or the game is over).
+    Placement,
+    /// Stones placed: the resolver chooses an outcome.
+    Resolution,
+    /// The game ended in an unbreakable loop; the board is after removal.
+    Loop,
+}
+
+/// A move: one player's placement, or a resolution outcome.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// A stone of `colour` placed on `node` (an action at a placement node).
+    Place {
+        /// The stone's colour.
+        colour: Colour,
+        /// The node, off the home circle.
+        node: Node,
+    },
+    /// The board a resolution ends with, and whether it ended in an
+    /// unbreakable loop (the board is then after removal).
+    Outcome(Resolved),
+}
+
+/// A Spokes position: the board, the round, and the phase of the round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spokes {
+    board: Board,
+    round: u32,
+    phase: Phase,
+    hash: u64,
+}
+
+/// The outcomes of one resolution, with the number of boards it visited.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolution {
+    /// The outcome moves, sorted.
+    pub outcomes: Vec<Move>,
+    /// How many boards the resolution graph had.
+    pub states: usize,
+}
+
+const CONTENT_KEYS: [u64; 45 * 5] = zobrist_table(0x5b0e5);
+const PHASE_KEYS: [u64; 3] = zobrist_table(0x5b0e6);
+
+fn content_key(n: Node, c: Content) -> u64 {
+    let k = match c {
+        Content::Empty => return 0,
+        Content::Single(Colour::White) => 0,
+        Content::Single(Colour::Black) => 1,
+        Content::Block => 2,
+        Content::Double(Colour::White) => 3,
+        Content::Double(Colour::Black) => 4,
+    };
+    CONTENT_KEYS[n.index() * 5 + k]
+}
+
+fn round_key(round: u32) -> u64 {
+    splitmix64(0x5b0e7 ^ (round as u64) << 8)
+}
+
+fn phase_key(p: Phase) -> u64 {
+    PHASE_KEYS[p as usize]
+}
+
+/// The hash change from board `a` to board `b`.
+fn board_delta(a: &Board, b: &Board) -> u64 {
+    let changed = (a.white ^ b.white) | (a.black ^ b.black) | (a.doubles ^ b.doubles);
+    changed
+        .iter()
+        .map(|n| content_key(n, a.content(n)) ^ content_key(n, b.content(n)))
+        .fold(0, |h, k| h ^ k)
+}
+
+thread_local! {
+    static RESOLVER: RefCell<Resolver> = RefCell::new(Resolver::new());
+}
+
+impl Spokes {
+    /// The position with `board` at `round` and `phase`.
+    pub fn from_parts(board: Board, round: u32, phase: Phase) -> Spokes {
+        let mut s = Spokes {
+            board,
+            round,
+            phase,
+            hash: 0,
+        };
+        s.hash = s.hash_from_scratch();
+        s
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The round: the next round at a placement node, the round being
+    /// resolved at a resolution node.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The phase of the round.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The resolver of the current round: player 1 in odd rounds.
+    pub fn resolver(&self) -> Player {
+        if self.round % 2 == 1 {
+            Player::FIRST
+        } else {
+            Player::SECOND
+        }
+    }
+
+    /// The resolution outcomes here, visiting at most `limit` boards; an
+    /// error if more are reachable. Empty except at a resolution node.
+    pub fn outcomes_limited(&self, limit: usize) -> Result<Resolution, StateLimitExceeded> {
+        if self.phase != Phase::Resolution {
+            return Ok(Resolution {
+                outcomes: Vec::new(),
+                states: 0,
+            });
+        }
+        let mut found = Vec::new();
+        let states = RESOLVER.with(|r| {
+            let mut r = r.borrow_mut();
+            r.outcomes(&self.board, limit, &mut found)
+                .map(|()| r.last_states)
+        })?;
+        Ok(Resolution {
+            outcomes: found.into_iter().map(Move::Outcome).collect(),
+            states,
+        })
+    }
+
+    /// The resolution outcomes under the default limit. Beyond it the
+    /// placement is declared unresolvable: the only outcome is the loop
+    /// removal applied to the board as placed (see the rules document).
+    fn resolved(&self, out: &mut Vec<Resolved>) {
+        RESOLVER.with(|r| {
+            if r.borrow_mut()
+                .outcomes(&self.board, DEFAULT_STATE_LIMIT, out)
+                .is_err()
+            {
+                out.clear();
+                out.push(Resolved {
+                    board: loop_removal(&self.board),
+                    looped: true,
+                });
+            }
+        });
+    }
+
+    /// Why the game is over at a placement node, if it is.
+    fn end_reason(&self) -> Option<&'static str> {
+        match self.phase {
+            Phase::Loop => Some("unbreakable loop"),
+            Phase::Resolution => None,
+            Phase::Placement => {
+                score::rest_end(&self.board).or(if movegen::can_place(&self.board) {
+                    None
+                } else {
+                    Some("no placement")
+                })
+            }
+        }
+    }
+}
+
+impl Game for Spokes {
+    type Move = Move;
+    const ID: &'static str = "spokes";
+
+    fn start() -> Self {
+        Spokes::from_parts(Board::EMPTY, 1, Phase::Placement)
+    }
+
+    fn parse(text: &str) -> Result<Self, ParseError> {
+        text::parse_position(text)
+    }
+
+    fn text(&self) -> String {
+        let mut s = format!("{} {}", text::nodes_field(&self.board), self.round);
+        match self.phase {
+            Phase::Placement => {}
+            Phase::Resolution => s.push_str(" resolve"),
+            Phase::Loop => s.push_str(" loop"),
+        }
+        s
+    }
+
+    fn diagram(&self) -> String {
+        text::diagram(self)
+    }
+
+    /// An SVG picture of the board: circles, spokes, node names and stones
+    /// (blocks half white, half black; doubles ringed twice).
+    fn svg(&self) -> Option<String> {
+        Some(text::svg(self))
+    }
+
+    fn node(&self) -> NodeKind {
+        match self.phase {
+            Phase::Resolution => NodeKind::Decision(self.resolver()),
+            _ if self.end_reason().is_some() => NodeKind::Terminal,
+            _ => NodeKind::Simultaneous,
+        }
+    }
+
+    fn perspective(&self) -> Player {
+        match self.phase {
+            Phase::Resolution => self.resolver(),
+            _ => Player::FIRST,
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.end_reason()
+            .map(|reason| score::outcome(&self.board, reason))
+    }
+
+    fn moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.phase != Phase::Resolution {
+            return;
+        }
+        let mut found = Vec::new();
+        self.resolved(&mut found);
+        out.extend(found.into_iter().map(Move::Outcome));
+    }
+
+    fn move_count(&self) -> usize {
+        if self.phase != Phase::Resolution {
+            return 0;
+        }
+        let mut found = Vec::new();
+        self.resolved(&mut found);
+        found.len()
+    }
+
+    /// Plays a resolution outcome; a placement played alone puts just that
+    /// stone on the board and leads to the resolution.
+    fn play(&self, m: Move) -> Self {
+        match m {
+            Move::Outcome(r) => {
+                let round = self.round.saturating_add(1);
+                let phase = if r.looped {
+                    Phase::Loop
+                } else {
+                    Phase::Placement
+                };
+                Spokes {
+                    board: r.board,
+                    round,
+                    phase,
+                    hash: self.hash
+                        ^ board_delta(&self.board, &r.board)
+                        ^ round_key(self.round)
+                        ^ round_key(round)
+                        ^ phase_key(self.phase)
+                        ^ phase_key(phase),
+                }
+            }
+            Move::Place { colour, node } => {
+                let mut board = self.board;
+                *board.colour_mut(colour) |= node.bit();
+                self.after_placement(board)
+            }
+        }
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        match m {
+            Move::Place { colour, node } => format!("{}{}", colour.letter(), node),
+            Move::Outcome(r) => {
+                let mut s = text::nodes_field(&r.board);
+                if r.looped {
+                    s.push_str(" loop");
+                }
+                s
+            }
+        }
+    }
+
+    fn actions(&self, _player: Player, out: &mut Vec<Move>) {
+        out.clear();
+        if self.node() != NodeKind::Simultaneous {
+            return;
+        }
+        let nodes = movegen::placeable_nodes(&self.board);
+        for colour in movegen::placeable_colours(&self.board) {
+            out.extend(nodes.iter().map(|node| Move::Place { colour, node }));
+        }
+    }
+
+    fn play_joint(&self, first: Move, second: Move) -> Self {
+        match (first, second) {
+            (
+                Move::Place {
+                    colour: c1,
+                    node: n1,
+                },
+                Move::Place {
+                    colour: c2,
+                    node: n2,
+                },
+            ) => self.after_placement(movegen::place(&self.board, (c1, n1), (c2, n2))),
+            _ => self.play(first),
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        board::NodeSet::ALL
+            .iter()
+            .map(|n| content_key(n, self.board.content(n)))
+            .fold(round_key(self.round) ^ phase_key(self.phase), |h, k| h ^ k)
+    }
+}
+
+impl Spokes {
+    /// The resolution node after stones were placed, giving `board`.
+    fn after_placement(&self, board: Board) -> Spokes {
+        Spokes {
+            board,
+            round: self.round,
+            phase: Phase::Resolution,
+            hash: self.hash
+                ^ board_delta(&self.board, &board)
+                ^ phase_key(self.phase)
+                ^ phase_key(Phase::Resolution),
+        }
+    }
+}

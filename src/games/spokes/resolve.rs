@@ -1,0 +1,428 @@
+//! Resolution: the steps from one board to the next, and the outcomes the
+//! resolver may choose among (rest states and unbreakable loops), found as
+//! the terminal strongly connected components of the graph of reachable
+//! boards.
+
+use super::board::{Board, Colour, Node, NodeSet};
+use super::tables::{ADJACENT, NO_NODE, PERPENDICULAR, STRAIGHT};
+use std::fmt;
+use std::hash::Hasher;
+
+/// The default bound on the number of boards one resolution may visit.
+pub const DEFAULT_STATE_LIMIT: usize = 5_000_000;
+
+/// One outcome of a resolution: the final board, and whether it is the
+/// board left by an unbreakable loop (after the removal).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Resolved {
+    /// The board after the resolution (after removal for a loop).
+    pub board: Board,
+    /// Whether the resolution ended in an unbreakable loop.
+    pub looped: bool,
+}
+
+/// A resolution reached more boards than its limit allows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StateLimitExceeded {
+    /// The limit that was exceeded.
+    pub limit: usize,
+}
+
+impl fmt::Display for StateLimitExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "resolution reaches more than {} boards; raise the state limit",
+            self.limit
+        )
+    }
+}
+
+impl std::error::Error for StateLimitExceeded {}
+
+/// Calls `f` with every board one resolution step from `b`, and returns
+/// whether two single stones are adjacent on `b`.
+///
+/// While some double has a step, only double steps are given; otherwise
+/// every pull and push of two adjacent single stones.
+pub fn for_each_step(b: &Board, mut f: impl FnMut(Board)) -> bool {
+    let empty = b.empty();
+    let singles = b.all_singles();
+    let mut double_steps = false;
+    for n in b.doubles.iter() {
+        let c = if b.white.has(n) {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let own = b.singles(c);
+        let other = b.singles(c.other());
+        let near = ADJACENT[n.index()];
+        let first = near & (empty | other);
+        let targets = if first.is_empty() { near & own } else { first };
+        for t in targets.iter() {
+            double_steps = true;
+            let mut next = *b;
+            next.doubles ^= n.bit();
+            if own.has(t) {
+                next.doubles |= t.bit();
+            } else {
+                *next.colour_mut(c) |= t.bit();
+            }
+            f(next);
+        }
+    }
+    let mut adjacent = false;
+    for u in singles.iter() {
+        let near = ADJACENT[u.index()] & singles;
+        if near.is_empty() {
+            continue;
+        }
+        adjacent = true;
+        if double_steps {
+            break;
+        }
+        let cu = if b.white.has(u) {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        for v in near.iter().filter(|v| v.0 > u.0) {
+            if b.colour(cu).has(v) {
+                push(b, cu, u, v, empty, &mut f);
+                push(b, cu, v, u, empty, &mut f);
+            } else {
+                // Pulls: the pulled stone joins the other, making a block.
+                let cv = cu.other();
+                let mut next = *b;
+                *next.colour_mut(cv) ^= v.bit() | u.bit();
+                f(next);
+                let mut next = *b;
+                *next.colour_mut(cu) ^= u.bit() | v.bit();
+                f(next);
+            }
+        }
+    }
+    adjacent
+}
+
+/// The boards after single stone `q` of colour `c` is pushed by `p`.
+fn push(b: &Board, c: Colour, p: Node, q: Node, empty: NodeSet, f: &mut impl FnMut(Board)) {
+    let r = STRAIGHT[p.index()][q.index()];
+    if r != NO_NODE {
+        let r = Node(r);
+        if empty.has(r) || b.singles(c.other()).has(r) {
+            let mut next = *b;
+            *next.colour_mut(c) ^= q.bit() | r.bit();
+            f(next);
+            return;
+        }
+    }
+    for t in (PERPENDICULAR[p.index()][q.index()] & empty).iter() {
+        let mut next = *b;
+        *next.colour_mut(c) ^= q.bit() | t.bit();
+        f(next);
+    }
+}
+
+/// The board left when an unbreakable loop ends the game on `b`: every
+/// single stone adjacent to another single stone, and every double that
+/// still has a step (both its stones), is removed.
+pub fn loop_removal(b: &Board) -> Board {
+    let singles = b.all_singles();
+    let empty = b.empty();
+    let mut gone = NodeSet::EMPTY;
+    for u in singles.iter() {
+        if !(ADJACENT[u.index()] & singles).is_empty() {
+            gone |= u.bit();
+        }
+    }
+    for n in b.doubles.iter() {
+        if !(ADJACENT[n.index()] & (empty | singles)).is_empty() {
+            gone |= n.bit();
+        }
+    }
+    Board {
+        white: b.white & !gone,
+        black: b.black & !gone,
+        doubles: b.doubles & !gone,
+    }
+}
+
+const UNSEEN: u32 = u32::MAX;
+const ON_STACK: u8 = 1;
+const EXITS: u8 = 2;
+const RESTLESS: u8 = 4;
+
+/// One board on the depth-first search stack: its successors are
+/// `succ[start..end]`, of which those before `next` are done.
+struct Frame {
+    v: u32,
+    start: u32,
+    next: u32,
+    end: u32,
+}
+
+/// Reusable work space for resolutions: a table of the boards met, and the
+/// arrays of an iterative Tarjan search for strongly connected components.
+/// Nothing is allocated per board once the arrays have grown.
+pub struct Resolver {
+    slots: Vec<u32>,
+    states: Vec<Board>,
+    index: Vec<u32>,
+    low: Vec<u32>,
+    flags: Vec<u8>,
+    succ: Vec<u32>,
+    frames: Vec<Frame>,
+    stack: Vec<u32>,
+    scratch: Vec<Board>,
+    counter: u32,
+    limit: usize,
+    /// The number of boards the last resolution visited.
+    pub last_states: usize,
+}
+
+const SMALL_TABLE: usize = 1 << 10;
+const KEEP_TABLE: usize = 1 << 16;
+
+impl Default for Resolver {
+    fn default() -> Self {
+        Resolver::new()
+    }
+}
+
+impl Resolver {
+    /// An empty work space.
+    pub fn new() -> Resolver {
+        Resolver {
+            slots: vec![0; SMALL_TABLE],
+            states: Vec::new(),
+            index: Vec::new(),
+            low: Vec::new(),
+            flags: Vec::new(),
+            succ: Vec::new(),
+            frames: Vec::new(),
+            stack: Vec::new(),
+            scratch: Vec::new(),
+            counter: 0,
+            limit: DEFAULT_STATE_LIMIT,
+            last_states: 0,
+        }
+    }
+
+    /// Appends to `out` the outcomes of resolving `start` (a board just
+    /// after placement), sorted and without repeats; fails if more than
+    /// `limit` boards are reachable.
+    pub fn outcomes(
+        &mut self,
+        start: &Board,
+        limit: usize,
+        out: &mut Vec<Resolved>,
+    ) -> Result<(), StateLimitExceeded> {
+        out.clear();
+        self.scratch.clear();
+        let scratch = &mut self.scratch;
+        let restless = for_each_step(start, |b| scratch.push(b));
+        if self.scratch.is_empty() {
+            self.last_states = 1;
+            out.push(sink_outcome(start, restless));
+            return Ok(());
+        }
+        self.limit = limit.max(1);
+        let result = self.search(start, out);
+        self.last_states = self.states.len();
+        self.reset();
+        result?;
+        out.sort_unstable();
+        out.dedup();
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        if self.slots.len() > KEEP_TABLE {
+            *self = Resolver::new();
+        } else {
+            if self.states.len() * 16 < self.slots.len() {
+                // Few boards: clear just their slots (every one is cleared,
+                // so a probe may walk past slots already cleared).
+                let mask = self.slots.len() - 1;
+                for (id, b) in self.states.iter().enumerate() {
+                    let mut i = slot_hash(b) as usize & mask;
+                    while self.slots[i] != id as u32 + 1 {
+                        i = (i + 1) & mask;
+                    }
+                    self.slots[i] = 0;
+                }
+            } else {
+                self.slots.fill(0);
+            }
+            self.states.clear();
+            self.index.clear();
+            self.low.clear();
+            self.flags.clear();
+            self.succ.clear();
+            self.frames.clear();
+            self.stack.clear();
+            self.counter = 0;
+        }
+    }
+
+    fn search(&mut self, start: &Board, out: &mut Vec<Resolved>) -> Result<(), StateLimitExceeded> {
+        let root = self.id(*start)?;
+        self.visit(root)?;
+        while let Some(top) = self.frames.last_mut() {
+            let v = top.v as usize;
+            if top.next < top.end {
+                let w = self.succ[top.next as usize] as usize;
+                top.next += 1;
+                if self.index[w] == UNSEEN {
+                    self.visit(w as u32)?;
+                } else if self.flags[w] & ON_STACK != 0 {
+                    self.low[v] = self.low[v].min(self.index[w]);
+                } else {
+                    self.flags[v] |= EXITS;
+                }
+                continue;
+            }
+            let sink = top.start == top.end;
+            let start = top.start as usize;
+            self.frames.pop();
+            self.succ.truncate(start);
+            if self.low[v] == self.index[v] {
+                self.close_component(v, sink, out);
+            }
+            if let Some(parent) = self.frames.last() {
+                let u = parent.v as usize;
+                if self.flags[v] & ON_STACK != 0 {
+                    self.low[u] = self.low[u].min(self.low[v]);
+                } else {
+                    self.flags[u] |= EXITS;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Pops the component rooted at `v` off the Tarjan stack and, if no
+    /// step leads out of it, records its outcomes.
+    fn close_component(&mut self, v: usize, sink: bool, out: &mut Vec<Resolved>) {
+        let mut from = self.stack.len();
+        loop {
+            from -= 1;
+            if self.stack[from] as usize == v {
+                break;
+            }
+        }
+        let members = &self.stack[from..];
+        let terminal = members.iter().all(|&m| self.flags[m as usize] & EXITS == 0);
+        if terminal {
+            if members.len() == 1 && sink {
+                let restless = self.flags[v] & RESTLESS != 0;
+                out.push(sink_outcome(&self.states[v], restless));
+            } else {
+                for &m in members {
+                    out.push(Resolved {
+                        board: loop_removal(&self.states[m as usize]),
+                        looped: true,
+                    });
+                }
+            }
+        }
+        for &m in members {
+            self.flags[m as usize] &= !ON_STACK;
+        }
+        self.stack.truncate(from);
+    }
+
+    /// Starts the search of board `v`: numbers it and lists its successors.
+    fn visit(&mut self, v: u32) -> Result<(), StateLimitExceeded> {
+        let vi = v as usize;
+        self.index[vi] = self.counter;
+        self.low[vi] = self.counter;
+        self.counter += 1;
+        self.stack.push(v);
+        self.flags[vi] |= ON_STACK;
+        let board = self.states[vi];
+        self.scratch.clear();
+        let scratch = &mut self.scratch;
+        if for_each_step(&board, |b| scratch.push(b)) {
+            self.flags[vi] |= RESTLESS;
+        }
+        let start = self.succ.len() as u32;
+        for i in 0..self.scratch.len() {
+            let w = self.id(self.scratch[i])?;
+            self.succ.push(w);
+        }
+        let end = self.succ.len() as u32;
+        self.frames.push(Frame {
+            v,
+            start,
+            next: start,
+            end,
+        });
+        Ok(())
+    }
+
+    /// The number of board `b`, adding it if it is new.
+    fn id(&mut self, b: Board) -> Result<u32, StateLimitExceeded> {
+        let mask = self.slots.len() - 1;
+        let mut i = slot_hash(&b) as usize & mask;
+        loop {
+            match self.slots[i] {
+                0 => break,
+                s if self.states[s as usize - 1] == b => return Ok(s - 1),
+                _ => i = (i + 1) & mask,
+            }
+        }
+        if self.states.len() >= self.limit {
+            return Err(StateLimitExceeded { limit: self.limit });
+        }
+        let id = self.states.len() as u32;
+        self.states.push(b);
+        self.index.push(UNSEEN);
+        self.low.push(0);
+        self.flags.push(0);
+        self.slots[i] = id + 1;
+        if self.states.len() * 2 > self.slots.len() {
+            self.grow();
+        }
+        Ok(id)
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        self.slots = vec![0; size];
+        let mask = size - 1;
+        for (id, b) in self.states.iter().enumerate() {
+            let mut i = slot_hash(b) as usize & mask;
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = id as u32 + 1;
+        }
+    }
+}
+
+fn slot_hash(b: &Board) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    h.write_u64(b.white.0);
+    h.write_u64(b.black.0);
+    h.write_u64(b.doubles.0);
+    h.finish()
+}
+
+/// The outcome of a board with no step: at rest, or an unbreakable loop
+/// when single stones are adjacent.
+fn sink_outcome(b: &Board, restless: bool) -> Resolved {
+    if restless {
+        Resolved {
+            board: loop_removal(b),
+            looped: true,
+        }
+    } else {
+        Resolved {
+            board: *b,
+            looped: false,
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! Engines: what a `--engine` spec says, and an engine playing one side of
+//! one game (its transposition table and random stream).
+
+use crate::game::{Evaluate, NodeKind, ParseError, Player, TermMask};
+use crate::search::score::outcome_score;
+use crate::search::{self, Config, Limits, Table};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// A spec split into its parts, before the game gives the options meaning:
+/// `name=d4,search=alphabeta,depth=4`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecText {
+    /// The engine's name (`name=`), or the spec text itself.
+    pub name: String,
+    /// The player (`search=`, or a bare `alphabeta`, `random`, `greedy`).
+    pub player: PlayerKind,
+    /// The other `key=value` options in order (a bare key has no value).
+    pub options: Vec<(String, Option<String>)>,
+    /// The whole spec as given.
+    pub text: String,
+}
+
+/// Which kind of player a spec names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// The searcher (the default).
+    AlphaBeta,
+    /// Uniformly random legal moves.
+    Random,
+    /// The move with the best one-ply evaluation.
+    Greedy,
+}
+
+impl SpecText {
+    /// Splits a spec at commas into `key=value` items, taking out `name=`
+    /// and `search=`; rejects empty items and repeated keys.
+    pub fn parse(text: &str) -> Result<SpecText, ParseError> {
+        let mut name = None;
+        let mut player = None;
+        let mut options: Vec<(String, Option<String>)> = Vec::new();
+        for item in text.split(',') {
+            let item = item.trim();
+            let (key, value) = match item.split_once('=') {
+                Some((k, v)) => (k.trim(), Some(v.trim().to_string())),
+                None => (item, None),
+            };
+            if key.is_empty() || value.as_deref() == Some("") {
+                return Err(ParseError::new(format!(
+                    "engine '{text}': empty option '{item}'"
+                )));
+            }
+            let seen = match key {
+                "name" => name.is_some(),
+                "search" | "alphabeta" | "random" | "greedy" => player.is_some(),
+                _ => options.iter().any(|(k, _)| k == key),
+            };
+            if seen {
+                return Err(ParseError::new(format!(
+                    "engine '{text}': '{key}' given twice"
+                )));
+            }
+            match (key, value) {
+                ("name", Some(v)) => name = Some(v),
+                ("search", Some(v)) => player = Some(Self::kind(text, &v)?),
+                ("alphabeta" | "random" | "greedy", None) => player = Some(Self::kind(text, key)?),
+                ("name" | "search", None) => {
+                    return Err(ParseError::new(format!(
+                        "engine '{text}': '{key}' needs a value"
+                    )))
+                }
+                (k, v) => options.push((k.to_string(), v)),
+            }
+        }
+        Ok(SpecText {
+            name: name.unwrap_or_else(|| text.to_string()),
+            player: player.unwrap_or(PlayerKind::AlphaBeta),
+            options,
+            text: text.to_string(),
+        })
+    }
+
+    fn kind(text: &str, v: &str) -> Result<PlayerKind, ParseError> {
+        match v {
+            "alphabeta" => Ok(PlayerKind::AlphaBeta),
+            "random" => Ok(PlayerKind::Random),
+            "greedy" => Ok(PlayerKind::Greedy),
+            _ => Err(ParseError::new(format!(
+                "engine '{text}': unknown search '{v}' (alphabeta, random, greedy)"
+            ))),
+        }
+    }
+}
+
+/// How an engine chooses.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// The searcher with its configuration, limits and table size.
+    Search {
+        /// Threads, evaluation terms, ordering and the rest.
+        config: Config,
+        /// Depth, time or nodes per move.
+        limits: Limits,
+        /// Transposition table size in MiB.
+        hash_mib: usize,
+    },
+    /// A uniformly random legal move (or action).
+    Random,
+    /// The move whose child evaluates best for the mover, ties broken at
+    /// random; at simultaneous nodes the action with the best mean over the
+    /// opponent's actions.
+    Greedy {
+        /// The evaluation terms switched on.
+        terms: TermMask,
+    },
+}
+
+/// A tournament engine: its name, its spec as given, and how it plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Engine {
+    /// The name in tables and records.
+    pub name: String,
+    /// The spec text it was made from.
+    pub spec: String,
+    /// How it chooses.
+    pub kind: Kind,
+}
+
+/// A move chosen at a decision node, with the engine's score for the mover
+/// where it has one (searchers only).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Choice<M> {
+    /// The move.
+    pub mv: M,
+    /// The search score for the side to move.
+    pub score: Option<i32>,
+}
+
+/// An engine playing one side of one game: a fresh table (so a game does
+/// not depend on the games played before it) and its own random stream.
+pub struct Instance<'e> {
+    engine: &'e Engine,
+    table: Option<Table>,
+    rng: StdRng,
+}
+
+impl<'e> Instance<'e> {
+    /// The engine ready for a new game, its random stream seeded with `seed`.
+    pub fn new(engine: &'e Engine, seed: u64) -> Self {
+        let table = match &engine.kind {
+            Kind::Search { hash_mib, .. } => Some(Table::new(*hash_mib)),
+            _ => None,
+        };
+        Instance {
+            engine,
+            table,
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    /// The engine's move at decision node `pos` (which has moves).
+    pub fn decide<G: Evaluate>(&mut self, pos: &G) -> Choice<G::Move> {
+        let mut moves = Vec::new();
+        pos.moves(&mut moves);
+        match (&self.engine.kind, &self.table) {
+            (Kind::Search { config, limits, .. }, Some(tt)) => {
+                let r = search::search(pos, limits, config, tt, |_| {});
+                Choice {
+                    mv: r.best,
+                    score: Some(r.score),
+                }
+            }
+            (Kind::Greedy { terms }, _) => {
+                let me = pos.perspective();
+                let values: Vec<i32> = moves
+                    .iter()
+                    .map(|&m| one_ply_value(&pos.play(m), me, *terms))
+                    .collect();
+                let best = *values.iter().max().expect("a decision node has moves");
+                let ties: Vec<usize> = (0..moves.len()).filter(|&i| values[i] == best).collect();
+                Choice {
+                    mv: moves[ties[self.rng.gen_range(0..ties.len())]],
+                    score: None,
+                }
+            }
+            _ => Choice {
+                mv: moves[self.rng.gen_range(0..moves.len())],
+                score: None,
+            },
+        }
+    }
+
+    /// The engine's mixed strategy for `side` at simultaneous node `pos`:
+    /// the searcher's optimal strategy, uniform for `random`, uniform over
+    /// the best actions for `greedy`.
+    pub fn strategy<G: Evaluate>(&mut self, pos: &G, side: Player) -> Vec<(G::Move, f64)> {
+        let mut own = Vec::new();
+        pos.actions(side, &mut own);
+        let uniform = |acts: &[G::Move]| {
+            let p = 1.0 / acts.len() as f64;
+            acts.iter().map(|&a| (a, p)).collect()
+        };
+        match (&self.engine.kind, &self.table) {
+            (Kind::Search { config, limits, .. }, Some(tt)) => {
+                let r = search::search_simultaneous(pos, limits, config, tt, |_| {});
+                r.strategies[side.index()].clone()
+            }
+            (Kind::Greedy { terms }, _) => {
+                let mut theirs = Vec::new();
+                pos.actions(side.other(), &mut theirs);
+                let values: Vec<i64> = own
+                    .iter()
+                    .map(|&a| {
+                        theirs
+                            .iter()
+                            .map(|&b| {
+                                let child = if side == Player::FIRST {
+                                    pos.play_joint(a, b)
+                                } else {
+                                    pos.play_joint(b, a)
+                                };
+                                one_ply_value(&child, side, *terms) as i64
+                            })
+                            .sum()
+                    })
+                    .collect();
+                let best = *values.iter().max().expect("both players have actions");
+                let ties: Vec<G::Move> = (0..own.len())
+                    .filter(|&i| values[i] == best)
+                    .map(|i| own[i])
+                    .collect();
+                uniform(&ties)
+            }
+            _ => uniform(&own),
+        }
+    }
+
+    /// Draws one action from `strategy` with the engine's random stream.
+    pub fn sample<M: Copy>(&mut self, strategy: &[(M, f64)]) -> M {
+        pick(&mut self.rng, strategy.iter().copied())
+    }
+}
+
+/// Draws one item by its probability from a uniform number of `rng`
+/// (cumulative order; the last item takes any rounding remainder).
+pub fn pick<M: Copy>(rng: &mut StdRng, items: impl Iterator<Item = (M, f64)>) -> M {
+    let u: f64 = rng.gen();
+    let mut acc = 0.0;
+    let mut last = None;
+    for (m, p) in items {
+        acc += p;
+        last = Some(m);
+        if u < acc {
+            return m;
+        }
+    }
+    last.expect("at least one item to pick from")
+}
+
+/// The value of `child` for `me` by one look: the result if it is over,
+/// else its static evaluation turned to `me`'s side.
+fn one_ply_value<G: Evaluate>(child: &G, me: Player, terms: TermMask) -> i32 {
+    match child.node() {
+        NodeKind::Terminal => child.outcome().map_or(0, |o| outcome_score(&o, me, 1)),
+        _ => {
+            let v = child.evaluate(terms);
+            if child.perspective() == me {
+                v
+            } else {
+                -v
+            }
+        }
+    }
+}
+
+/// Checks that engine names are unique.
+pub fn check_names(engines: &[Engine]) -> Result<(), ParseError> {
+    for (i, e) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|f| f.name == e.name) {
+            return Err(ParseError::new(format!(
+                "two engines are named '{}'; give each a name=",
+                e.name
+            )));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! Playing games: one game between two engines from an opening, with
+//! adjudication, and a whole schedule on a pool of threads.
+
+use crate::game::{Evaluate, NodeKind, ParseError, Player};
+use crate::tournament::engine::{pick, Engine, Instance};
+use crate::tournament::records::{GameRecord, JointStep};
+use crate::tournament::schedule::{seed_for, Openings, Pairing, Stream};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Ends a game when both engines agree on the score for long enough.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Threshold {
+    /// The score (engine units) the agreement is about.
+    pub score: i32,
+    /// How many consecutive decisions of each side must agree.
+    pub moves: u32,
+}
+
+/// How games end besides the rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Decision plies after which the game is a draw (`ply limit`).
+    pub ply_limit: u32,
+    /// Resign adjudication: the last `moves` decisions of each side all
+    /// scored at least `score` for the same player (each engine from its
+    /// own side: one at least `score`, the other at most `-score`) → that
+    /// player wins.
+    pub resign: Option<Threshold>,
+    /// Draw adjudication: after `draw_after` plies, the last `moves`
+    /// decisions of each side all scored within ±`score` → draw.
+    pub draw: Option<Threshold>,
+    /// The ply from which draw adjudication applies.
+    pub draw_after: u32,
+}
+
+/// What one game needs besides the engines.
+#[derive(Clone, Debug)]
+pub struct Setup<G> {
+    /// The game's number (from 1).
+    pub number: u64,
+    /// The pair.
+    pub pairing: Pairing,
+    /// The opening position.
+    pub opening: G,
+    /// The tournament seed.
+    pub seed: u64,
+}
+
+/// Plays game `setup.number` between `engines` (by side: first player,
+/// second player). Returns `None` if `stop` was raised before it ended.
+pub fn play_game<G: Evaluate>(
+    setup: &Setup<G>,
+    engines: [&Engine; 2],
+    encounter: [&Engine; 2],
+    rules: &Rules,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let started = Instant::now();
+    let mut players = [0, 1].map(|s| {
+        Instance::new(
+            engines[s],
+            seed_for(setup.seed, Stream::Engine, 2 * setup.number + s as u64),
+        )
+    });
+    let mut chance =
+        StdRng::seed_from_u64(seed_for(setup.seed, Stream::Chance, setup.pairing.opening));
+    let mut pos = setup.opening.clone();
+    let mut moves = Vec::new();
+    let mut rolls = Vec::new();
+    let mut joint = Vec::new();
+    // Decision scores from the first player's view, `None` for engines
+    // without a score.
+    let mut scores: Vec<Option<i32>> = Vec::new();
+    let mut buf = Vec::new();
+    let (winner, reason, points, adjudicated) = loop {
+        if let Some(o) = pos.outcome() {
+            break (o.winner, o.reason.to_string(), o.points, false);
+        }
+        if scores.len() as u32 >= rules.ply_limit {
+            break (None, "ply limit".to_string(), None, true);
+        }
+        if stop.load(Relaxed) {
+            return None;
+        }
+        match pos.node() {
+            NodeKind::Decision(side) => {
+                let c = players[side.index()].decide(&pos);
+                moves.push(pos.move_text(c.mv));
+                scores.push(c.score.map(|s| if side == Player::FIRST { s } else { -s }));
+                pos = pos.play(c.mv);
+                if let Some(w) = adjudicate(&scores, rules) {
+                    break w;
+                }
+            }
+            NodeKind::Chance => {
+                pos.moves(&mut buf);
+                let m = pick(&mut chance, buf.iter().map(|&m| (m, pos.probability(m))));
+                let text = pos.move_text(m);
+                rolls.push(text.clone());
+                moves.push(text);
+                pos = pos.play(m);
+            }
+            NodeKind::Simultaneous => {
+                let strategies = [0, 1].map(|s| players[s].strategy(&pos, Player::from_index(s)));
+                let [a, b] = [0, 1].map(|s| players[s].sample(&strategies[s]));
+                let text_of = |m| pos.move_text(m);
+                joint.push(JointStep {
+                    step: moves.len(),
+                    actions: [text_of(a), text_of(b)],
+                    strategies: strategies
+                        .map(|st| st.iter().map(|&(m, p)| (text_of(m), p)).collect()),
+                });
+                moves.push(pos.joint_text(a, b));
+                pos = pos.play_joint(a, b);
+            }
+            NodeKind::Terminal => unreachable!("terminal positions have an outcome"),
+        }
+    };
+    Some(GameRecord {
+        game: G::ID.to_string(),
+        number: setup.number,
+        pair: setup.pairing.pair,
+        encounter: encounter.map(|e| e.name.clone()),
+        opening_index: setup.pairing.opening,
+        opening: setup.opening.text(),
+        engines: engines.map(|e| e.name.clone()),
+        specs: engines.map(|e| e.spec.clone()),
+        moves,
+        rolls,
+        joint,
+        result: GameRecord::result_text(winner).to_string(),
+        winner: winner.map(|p| p.index() as u8 + 1),
+        reason,
+        adjudicated,
+        points,
+        plies: scores.len() as u32,
+        time_ms: started.elapsed().as_millis() as u64,
+    })
+}
+
+type Ending = (Option<Player>, String, Option<[u32; 2]>, bool);
+
+/// Resign or draw adjudication on the scores so far (first player's view).
+fn adjudicate(scores: &[Option<i32>], rules: &Rules) -> Option<Ending> {
+    let last = |t: Threshold| -> Option<Vec<i32>> {
+        let n = 2 * t.moves as usize;
+        if n == 0 || scores.len() < n {
+            return None;
+        }
+        scores[scores.len() - n..].iter().copied().collect()
+    };
+    if let Some(t) = rules.resign {
+        if let Some(v) = last(t) {
+            if v.iter().all(|&s| s >= t.score) {
+                return Some((
+                    Some(Player::FIRST),
+                    "resign adjudication".into(),
+                    None,
+                    true,
+                ));
+            }
+            if v.iter().all(|&s| s <= -t.score) {
+                return Some((
+                    Some(Player::SECOND),
+                    "resign adjudication".into(),
+                    None,
+                    true,
+                ));
+            }
+        }
+    }
+    if let Some(t) = rules.draw {
+        if scores.len() as u32 >= rules.draw_after {
+            if let Some(v) = last(t) {
+                if v.iter().all(|&s| s.abs() <= t.score) {
+                    return Some((None, "draw adjudication".into(), None, true));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Everything a tournament plays, on any machine that plays a share of it.
+#[derive(Clone, Debug)]
+pub struct Plan<G> {
+    /// The engines.
+    pub engines: Vec<Engine>,
+    /// The pairs to play (all of them, or one shard's).
+    pub pairs: Vec<Pairing>,
+    /// Where games start.
+    pub openings: Openings<G>,
+    /// Adjudication.
+    pub rules: Rules,
+    /// The seed every random choice derives from.
+    pub seed: u64,
+}
+
+impl<G: Evaluate> Plan<G> {
+    /// Plays both games of every pair (in order of game number) on
+    /// `concurrency` threads, handing each finished game to `done` in the
+    /// order they finish. Stops starting games when `stop` is raised (by
+    /// `done` or from outside); games in progress then end unfinished and
+    /// are dropped. Fails if an opening cannot be made.
+    pub fn run(
+        &self,
+        concurrency: usize,
+        stop: &AtomicBool,
+        done: &(dyn Fn(GameRecord) + Sync),
+    ) -> Result<(), ParseError> {
+        let next = AtomicUsize::new(0);
+        let error = Mutex::new(None);
+        let worker = || loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= 2 * self.pairs.len() || stop.load(Relaxed) {
+                return;
+            }
+            let pairing = self.pairs[i / 2];
+            let opening = match self.openings.get(pairing.opening, self.seed) {
+                Ok(p) => p,
+                Err(e) => {
+                    *error.lock().expect("the error slot") = Some(e);
+                    stop.store(true, Relaxed);
+                    return;
+                }
+            };
+            let encounter = pairing.engines.map(|e| &self.engines[e]);
+            let by_side = if i.is_multiple_of(2) {
+                encounter
+            } else {
+                [encounter[1], encounter[0]]
+            };
+            let setup = Setup {
+                number: 2 * pairing.pair + 1 + (i % 2) as u64,
+                pairing,
+                opening,
+                seed: self.seed,
+            };
+            if let Some(rec) = play_game(&setup, by_side, encounter, &self.rules, stop) {
+                done(rec);
+            }
+        };
+        std::thread::scope(|s| {
+            for _ in 1..concurrency.max(1) {
+                s.spawn(worker);
+            }
+            worker();
+        });
+        match error.into_inner().expect("the error slot") {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}

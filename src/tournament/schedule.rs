@@ -1,0 +1,216 @@
+//! Which games a tournament plays: encounters by format, game pairs over
+//! openings, shards, and the seeds every random choice is drawn from.
+
+use crate::game::{Game, NodeKind, ParseError, Player};
+use crate::tournament::engine::pick;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Who meets whom when there are more than two engines.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+/// One pair of games: the same opening, each engine first player once.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// The pair's number, from 0; its games are numbers `2p+1` and `2p+2`.
+    pub pair: u64,
+    /// The engines (indices into the engine list); `engines[0]` is first
+    /// player in the pair's first game.
+    pub engines: [usize; 2],
+    /// The opening's index.
+    pub opening: u64,
+}
+
+/// Every pair of a tournament of `n` engines with `rounds` pairs per
+/// encounter: round by round (one opening per round), every encounter in
+/// each round, so a stopped tournament has played the encounters evenly.
+pub fn pairings(n: usize, format: Format, rounds: u64) -> Vec<Pairing> {
+    let encounters: Vec<[usize; 2]> = match format {
+        Format::RoundRobin => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| [i, j]))
+            .collect(),
+        Format::Gauntlet => (1..n).map(|j| [0, j]).collect(),
+    };
+    let mut out = Vec::new();
+    for round in 0..rounds {
+        for &engines in &encounters {
+            out.push(Pairing {
+                pair: out.len() as u64,
+                engines,
+                opening: round,
+            });
+        }
+    }
+    out
+}
+
+/// This machine's share of the pairs: `--shard K/N` plays the pairs whose
+/// number is `K-1` modulo `N`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K - 1.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `K/N` with 1 ≤ K ≤ N.
+    pub fn parse(text: &str) -> Result<Shard, ParseError> {
+        let bad = || ParseError::new(format!("--shard '{text}' is not K/N with 1 <= K <= N"));
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (u64, u64) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard {
+            index: k - 1,
+            count: n,
+        })
+    }
+
+    /// Whether pair `pair` is in this shard.
+    pub fn has(&self, pair: u64) -> bool {
+        pair % self.count == self.index
+    }
+}
+
+/// The random streams of a tournament, each derived from the seed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// Random openings, by opening index.
+    Opening = 1,
+    /// Chance outcomes, by opening index: both games of a pair (and every
+    /// pair on that opening) see the same sequence of rolls.
+    Chance = 2,
+    /// An engine's own choices (random moves, ties, mixed strategies), by
+    /// `2 × (game number) + side`.
+    Engine = 3,
+}
+
+/// The seed of stream `stream`'s member `index` (SplitMix64 finalisers over
+/// the tournament seed, the stream and the index).
+pub fn seed_for(seed: u64, stream: Stream, index: u64) -> u64 {
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    mix(mix(mix(seed) ^ stream as u64) ^ index)
+}
+
+/// Where the games start.
+#[derive(Clone, Debug)]
+pub enum Openings<G> {
+    /// Positions read from a file, used in turn (opening `i` is line
+    /// `i mod len`).
+    List(Vec<G>),
+    /// `plies` random decision plies from the start position, drawn from
+    /// the opening stream; chance outcomes and joint actions on the way
+    /// are random too and use no ply.
+    Random {
+        /// The start position.
+        start: G,
+        /// Decision plies to play.
+        plies: u32,
+    },
+}
+
+/// How often a random opening that ended the game is drawn again.
+const OPENING_ATTEMPTS: u64 = 1000;
+
+impl<G: Game> Openings<G> {
+    /// Opening number `index` for tournament seed `seed`.
+    pub fn get(&self, index: u64, seed: u64) -> Result<G, ParseError> {
+        match self {
+            Openings::List(list) => Ok(list[(index % list.len() as u64) as usize].clone()),
+            Openings::Random { start, plies } => {
+                for attempt in 0..OPENING_ATTEMPTS {
+                    let s = seed_for(
+                        seed,
+                        Stream::Opening,
+                        index.wrapping_mul(OPENING_ATTEMPTS) + attempt,
+                    );
+                    if let Some(p) = random_walk(start, *plies, &mut StdRng::seed_from_u64(s)) {
+                        return Ok(p);
+                    }
+                }
+                Err(ParseError::new(format!(
+                    "no game lasts {plies} random plies from the start ({OPENING_ATTEMPTS} tries); use fewer --random-plies"
+                )))
+            }
+        }
+    }
+}
+
+/// Plays `plies` random decision plies from `start`; `None` if the game
+/// ends first.
+fn random_walk<G: Game>(start: &G, plies: u32, rng: &mut StdRng) -> Option<G> {
+    let mut pos = start.clone();
+    let mut played = 0;
+    let mut v = Vec::new();
+    let mut w = Vec::new();
+    loop {
+        match pos.node() {
+            NodeKind::Terminal => return None,
+            _ if played == plies => return Some(pos),
+            NodeKind::Decision(_) => {
+                pos.moves(&mut v);
+                pos = pos.play(v[rng.gen_range(0..v.len())]);
+                played += 1;
+            }
+            NodeKind::Chance => {
+                pos.moves(&mut v);
+                let m = pick(rng, v.iter().map(|&m| (m, pos.probability(m))));
+                pos = pos.play(m);
+            }
+            NodeKind::Simultaneous => {
+                pos.actions(Player::FIRST, &mut v);
+                pos.actions(Player::SECOND, &mut w);
+                pos = pos.play_joint(v[rng.gen_range(0..v.len())], w[rng.gen_range(0..w.len())]);
+            }
+        }
+    }
+}
+
+/// Reads openings: one position text per line; text after a `;` (perft
+/// suite counts) is dropped, and blank lines and lines starting with `#`
+/// are skipped, and so are positions where the game is over (suites hold
+/// some). A line that does not parse is an error.
+pub fn parse_openings<G: Game>(text: &str) -> Result<Vec<G>, ParseError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let body = line.split(';').next().unwrap_or("").trim();
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let pos = G::parse(body).map_err(|e| ParseError::new(format!("line {}: {e}", i + 1)))?;
+        if pos.node() != NodeKind::Terminal {
+            out.push(pos);
+        }
+    }
+    if out.is_empty() {
+        return Err(ParseError::new(
+            "no position of a game in progress in the openings file",
+        ));
+    }
+    Ok(out)
+}
+
+/// The default ply limit of a game, after which a tournament game is a
+/// draw: Aporia 500, Apart and Epaminondas 1000 (the rules' defaults),
+/// Empedocles and Spokes 1000 (a safeguard; their games end on their own
+/// far sooner).
+pub fn default_ply_limit(game: &str) -> u32 {
+    match game {
+        "aporia" => 500,
+        _ => 1000,
+    }
+}

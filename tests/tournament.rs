@@ -1,0 +1,531 @@
+//! `gamut tournament`, `tournament merge` and `replay`, checked on the built
+//! binary, and the tournament library's guarantees (reproducible games,
+//! honest intervals, records that replay).
+
+use gamut::games::aporia::Aporia;
+use gamut::games::empedocles::Empedocles;
+use gamut::games::epaminondas::Epaminondas;
+use gamut::games::spokes::Spokes;
+use gamut::tournament::records::{self, GameRecord};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn gamut(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(args)
+        .output()
+        .expect("the gamut binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = gamut(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).expect("utf-8 output")
+}
+
+/// Status 2, nothing on stdout, one line on stderr.
+fn assert_rejected(args: &[&str]) {
+    let o = gamut(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(o.stdout.is_empty(), "{args:?} printed on stdout");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gamut-tournament-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text.trim()).expect("one JSON object")
+}
+
+/// The records of a file with their timings set to zero.
+fn untimed(path: &PathBuf) -> Vec<GameRecord> {
+    let mut recs = records::read(path).unwrap();
+    for r in &mut recs {
+        r.time_ms = 0;
+    }
+    recs.sort_by_key(|r| r.number);
+    recs
+}
+
+#[test]
+fn bad_engine_specs_and_options_are_rejected_with_one_line() {
+    let base = ["tournament", "epaminondas", "--games", "2"];
+    for specs in [
+        ["name=a,depth=abc", "random"],
+        ["name=a,depth=0", "random"],
+        ["name=a,colour=red", "random"],
+        ["name=a,search=mcts,depth=2", "random"],
+        ["name=a", "random"],
+        ["random,depth=3", "greedy"],
+        ["name=a,depth=1,depth=2", "random"],
+        ["name=a,depth=1,eval_off=nosuchterm", "random"],
+        ["name=a,depth=1,parallel=everywhere", "random"],
+        ["name=a,depth=1,", "random"],
+        ["name=x,random", "name=x,greedy"],
+    ] {
+        let mut args: Vec<&str> = base.to_vec();
+        for s in specs {
+            args.extend(["--engine", s]);
+        }
+        assert_rejected(&args);
+    }
+    let two = ["--engine", "random", "--engine", "greedy"];
+    for extra in [
+        vec!["--games", "3"],
+        vec!["--shard", "4/3"],
+        vec!["--shard", "x"],
+        vec!["--sprt", "elo0=5,elo1=0"],
+        vec!["--openings", "/nonexistent/openings.txt"],
+    ] {
+        let mut args = vec!["tournament", "epaminondas"];
+        args.extend(two);
+        args.extend(extra);
+        assert_rejected(&args);
+    }
+    assert_rejected(&["tournament", "epaminondas", "--engine", "random"]);
+    assert_rejected(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--engine",
+        "name=r2,random",
+        "--sprt",
+        "elo0=0,elo1=5",
+    ]);
+    assert_rejected(&["replay", "/nonexistent/records.jsonl", "--game", "1"]);
+}
+
+#[test]
+fn a_seeded_tournament_is_reproducible_and_its_records_replay() {
+    let (a, b) = (temp("repro-a.jsonl"), temp("repro-b.jsonl"));
+    let run = |path: &PathBuf, concurrency: &str| {
+        ok(&[
+            "tournament",
+            "epaminondas",
+            "--engine",
+            "name=d1,depth=1",
+            "--engine",
+            "greedy",
+            "--engine",
+            "name=rnd,random",
+            "--games",
+            "2",
+            "--random-plies",
+            "3",
+            "--seed",
+            "11",
+            "--concurrency",
+            concurrency,
+            "--json",
+            "--records",
+            path.to_str().unwrap(),
+        ])
+    };
+    // Games at once change only the order games finish in.
+    let (ja, jb) = (json(&run(&a, "2")), json(&run(&b, "1")));
+    assert_eq!(ja, jb, "same seed, same report");
+    let (ra, rb) = (untimed(&a), untimed(&b));
+    assert_eq!(ra.len(), 6, "three encounters of one pair each");
+    assert_eq!(ra, rb, "same seed, same games, moves and results");
+    // Both games of a pair start from the same opening with sides swapped.
+    for pair in ra.chunks(2) {
+        assert_eq!(pair[0].opening, pair[1].opening);
+        assert_eq!(
+            pair[0].engines,
+            [pair[1].engines[1].clone(), pair[1].engines[0].clone()]
+        );
+    }
+    for r in &ra {
+        let steps = records::replay::<Epaminondas>(r).expect("the record replays");
+        assert_eq!(steps.len(), r.moves.len() + 1);
+    }
+    // Another seed gives other openings.
+    let c = temp("repro-c.jsonl");
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=d1,depth=1",
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+        "--random-plies",
+        "3",
+        "--seed",
+        "12",
+        "--records",
+        c.to_str().unwrap(),
+    ]);
+    assert_ne!(untimed(&c)[0].opening, ra[0].opening);
+    // The replay command steps through every position to the result.
+    let text = ok(&["replay", a.to_str().unwrap(), "--game", "2"]);
+    let r = &ra[1];
+    assert_eq!(text.matches("\nposition ").count(), r.moves.len() + 1);
+    assert!(text.contains(&format!(
+        "step {}: {}",
+        r.moves.len(),
+        r.moves.last().unwrap()
+    )));
+    assert!(text.trim_end().ends_with(&format!(
+        "result {} ({}), {} plies",
+        r.result, r.reason, r.plies
+    )));
+    assert_rejected(&["replay", a.to_str().unwrap(), "--game", "99"]);
+}
+
+#[test]
+fn depth_three_beats_random_in_every_game_of_epaminondas() {
+    // Without the capture search, which makes each game many times slower.
+    let out = ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=d3,depth=3,quiescence=off",
+        "--engine",
+        "name=rnd,random",
+        "--games",
+        "6",
+        "--random-plies",
+        "2",
+        "--seed",
+        "5",
+        "--json",
+    ]);
+    let v = json(&out);
+    let e = &v["encounters"][0];
+    assert_eq!(e["engines"][0], "d3");
+    assert_eq!(e["wdl"]["wins"], 6, "{e}");
+    assert_eq!(e["penta"], serde_json::json!([0, 0, 0, 0, 3]));
+    assert_eq!(v["ended"], "complete");
+}
+
+#[test]
+fn random_against_random_stays_within_the_interval_of_zero_elo() {
+    let out = ok(&[
+        "tournament",
+        "apart",
+        "--engine",
+        "name=r1,random",
+        "--engine",
+        "name=r2,random",
+        "--games",
+        "60",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let e = json(&out)["encounters"][0].clone();
+    assert_eq!(e["games"], 60);
+    for key in ["elo", "penta_elo"] {
+        let lo = e[key]["lower"].as_f64().unwrap();
+        let hi = e[key]["upper"].as_f64().unwrap();
+        assert!(lo < 0.0 && 0.0 < hi, "{key}: [{lo}, {hi}] misses 0");
+    }
+    let los = e["los"].as_f64().unwrap();
+    assert!(los > 0.025 && los < 0.975, "LOS {los}");
+}
+
+#[test]
+fn shards_merged_equal_one_unsharded_run() {
+    let common = [
+        "tournament",
+        "apart",
+        "--engine",
+        "name=d1,depth=1",
+        "--engine",
+        "greedy",
+        "--engine",
+        "name=rnd,random",
+        "--format",
+        "gauntlet",
+        "--games",
+        "4",
+        "--random-plies",
+        "2",
+        "--seed",
+        "9",
+        "--json",
+    ];
+    let whole = temp("whole.jsonl");
+    let mut args = common.to_vec();
+    args.extend(["--records", whole.to_str().unwrap()]);
+    let single = json(&ok(&args));
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let f = temp(&format!("shard{k}.jsonl"));
+        let shard = format!("{k}/3");
+        let mut args = common.to_vec();
+        args.extend(["--shard", &shard, "--records", f.to_str().unwrap()]);
+        ok(&args);
+        files.push(f);
+    }
+    let mut merge = vec!["tournament", "merge", "--json"];
+    merge.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let mut merged = json(&ok(&merge));
+    assert_eq!(merged["ended"], "merged");
+    merged["ended"] = single["ended"].clone();
+    assert_eq!(
+        merged, single,
+        "three shards merged give the unsharded report"
+    );
+    let mut sharded: Vec<GameRecord> = files.iter().flat_map(untimed).collect();
+    sharded.sort_by_key(|r| r.number);
+    assert_eq!(sharded, untimed(&whole), "and the same games");
+    // A shard given twice is refused.
+    assert_rejected(&[
+        "tournament",
+        "merge",
+        files[0].to_str().unwrap(),
+        files[0].to_str().unwrap(),
+    ]);
+    // The text report names the encounters of the gauntlet and the standings.
+    let mut text_args = vec!["tournament", "merge"];
+    text_args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let text = ok(&text_args);
+    assert!(text.contains("d1 vs greedy (4 games)"), "{text}");
+    assert!(text.contains("d1 vs rnd (4 games)"), "{text}");
+    assert!(text.contains("standings"), "{text}");
+}
+
+#[test]
+fn dice_are_the_same_in_both_games_of_a_pair() {
+    let f = temp("empedocles.jsonl");
+    ok(&[
+        "tournament",
+        "empedocles",
+        "--engine",
+        "greedy",
+        "--engine",
+        "name=rnd,random",
+        "--games",
+        "4",
+        "--seed",
+        "4",
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    let recs = untimed(&f);
+    assert_eq!(recs.len(), 4);
+    for pair in recs.chunks(2) {
+        let n = pair[0].rolls.len().min(pair[1].rolls.len());
+        assert!(n > 0, "the games rolled the die");
+        assert_eq!(
+            pair[0].rolls[..n],
+            pair[1].rolls[..n],
+            "same rolls in a pair"
+        );
+    }
+    assert_ne!(recs[0].rolls, recs[2].rolls, "other openings, other rolls");
+    for r in &recs {
+        records::replay::<Empedocles>(r).expect("the record replays");
+    }
+}
+
+#[test]
+fn sprt_stops_as_soon_as_a_bound_is_crossed() {
+    let f = temp("sprt.jsonl");
+    let out = ok(&[
+        "tournament",
+        "apart",
+        "--engine",
+        "name=d1,depth=1",
+        "--engine",
+        "name=rnd,random",
+        "--games",
+        "100",
+        "--random-plies",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=10",
+        "--json",
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    let v = json(&out);
+    assert_eq!(v["ended"], "sprt");
+    let e = &v["encounters"][0];
+    assert_eq!(e["sprt"]["state"], "h1");
+    let games = e["games"].as_u64().unwrap();
+    assert!(games < 100, "stopped early after {games} games");
+    assert_eq!(
+        records::read(&f).unwrap().len() as u64,
+        games,
+        "every game kept"
+    );
+}
+
+#[test]
+fn ply_limit_and_draw_adjudication_are_recorded() {
+    let f = temp("limits.jsonl");
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=r1,random",
+        "--engine",
+        "name=r2,random",
+        "--games",
+        "2",
+        "--ply-limit",
+        "6",
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    for r in untimed(&f) {
+        assert_eq!(
+            (r.reason.as_str(), r.plies, r.adjudicated),
+            ("ply limit", 6, true)
+        );
+        assert_eq!(r.result, "1/2-1/2");
+        records::replay::<Epaminondas>(&r).expect("an adjudicated record replays");
+    }
+    let out = ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=a,depth=1",
+        "--engine",
+        "name=b,depth=1",
+        "--games",
+        "2",
+        "--draw-score",
+        "30000",
+        "--draw-moves",
+        "2",
+        "--json",
+    ]);
+    let e = &json(&out)["encounters"][0];
+    assert_eq!(e["reasons"]["draw adjudication"], 2, "{e}");
+}
+
+#[test]
+fn points_are_reported_and_simultaneous_records_replay() {
+    let f = temp("spokes.jsonl");
+    let out = ok(&[
+        "tournament",
+        "spokes",
+        "--engine",
+        "greedy",
+        "--engine",
+        "name=rnd,random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--json",
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    let e = &json(&out)["encounters"][0];
+    let recs = untimed(&f);
+    // The report's points are the records' points, summed per engine.
+    let mut totals = [0u64; 2];
+    for r in &recs {
+        let p = r.points.expect("spokes scores points");
+        let side = r.side_of("greedy");
+        totals[0] += p[side] as u64;
+        totals[1] += p[1 - side] as u64;
+        assert_eq!(
+            r.joint.len(),
+            r.moves.iter().filter(|m| m.contains(',')).count()
+        );
+        for j in &r.joint {
+            for (s, strategy) in j.strategies.iter().enumerate() {
+                let sum: f64 = strategy.iter().map(|(_, p)| p).sum();
+                assert!((sum - 1.0).abs() < 1e-9, "a strategy sums to 1");
+                assert!(
+                    strategy.iter().any(|(a, _)| *a == j.actions[s]),
+                    "the action was in it"
+                );
+            }
+        }
+        records::replay::<Spokes>(r).expect("a simultaneous record replays");
+    }
+    assert_eq!(e["points"], serde_json::json!(totals));
+    let margin = (totals[0] as f64 - totals[1] as f64) / 4.0;
+    assert!((e["margin"]["value"].as_f64().unwrap() - margin).abs() < 1e-9);
+    let f = temp("aporia.jsonl");
+    ok(&[
+        "tournament",
+        "aporia",
+        "--engine",
+        "name=d1,depth=1",
+        "--engine",
+        "name=rnd,random",
+        "--games",
+        "2",
+        "--random-plies",
+        "2",
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    for r in untimed(&f) {
+        // Aporia scores 3/2 points; a tournament adjudication scores none.
+        assert_eq!(r.points.is_some(), !r.adjudicated, "{}", r.reason);
+        records::replay::<Aporia>(&r).expect("the record replays");
+    }
+}
+
+#[test]
+fn openings_come_from_a_perft_suite_in_turn() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/epaminondas.perft");
+    // Positions where the game is over (home-row wins) are skipped.
+    let lines: Vec<String> = std::fs::read_to_string(suite)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(';').next().unwrap().trim().to_string())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter(|l| {
+            use gamut::game::{Game, NodeKind};
+            Epaminondas::parse(l).unwrap().node() != NodeKind::Terminal
+        })
+        .collect();
+    let f = temp("openings.jsonl");
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=r1,random",
+        "--engine",
+        "name=r2,random",
+        "--games",
+        "4",
+        "--ply-limit",
+        "4",
+        "--openings",
+        suite,
+        "--records",
+        f.to_str().unwrap(),
+    ]);
+    let recs = untimed(&f);
+    assert_eq!(recs[0].opening, lines[0]);
+    assert_eq!(recs[1].opening, lines[0]);
+    assert_eq!(recs[2].opening, lines[1]);
+    let bad = temp("bad-openings.txt");
+    std::fs::write(&bad, "# one good line, one bad\nnot a position ;D1 3\n").unwrap();
+    assert_rejected(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--openings",
+        bad.to_str().unwrap(),
+    ]);
+}
