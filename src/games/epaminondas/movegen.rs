@@ -64,6 +64,10 @@ impl Epaminondas {
     pub(super) fn has_move(&self) -> bool {
         let own = self.own();
         let free = !(own | self.enemy()) & !self.far_row();
+        // Straight up or down settles nearly every position; then the rest.
+        if ((own.step(Dir(0)) | own.step(Dir(4))) & free).any() {
+            return true;
+        }
         let near = Dir::ALL
             .into_iter()
             .fold(Bitboard::EMPTY, |acc, d| acc | own.step(d));
