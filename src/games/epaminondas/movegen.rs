@@ -10,8 +10,9 @@
 //! of runs of at least `k`). Landings on the opponent's home row are checked
 //! one by one against the symmetry rule.
 
-use super::board::{Bitboard, Dir, Square};
+use super::board::{Bitboard, Dir, Square, RANKS};
 use super::{Epaminondas, Move};
+use crate::game::Player;
 
 /// Receives the landing squares of legal moves, grouped by direction,
 /// stone count `k` and distance `s`.
@@ -75,25 +76,46 @@ impl Epaminondas {
     }
 
     fn visit_all<V: Visitor>(&self, v: &mut V) {
-        self.visit_dir::<0, 4, V>(v);
-        self.visit_dir::<1, 5, V>(v);
-        self.visit_dir::<2, 6, V>(v);
-        self.visit_dir::<3, 7, V>(v);
-        self.visit_dir::<4, 0, V>(v);
-        self.visit_dir::<5, 1, V>(v);
-        self.visit_dir::<6, 2, V>(v);
-        self.visit_dir::<7, 3, V>(v);
+        if self.side == Player::FIRST {
+            self.visit_side::<true, V>(v);
+        } else {
+            self.visit_side::<false, V>(v);
+        }
+    }
+
+    /// Visits the moves of White (`WHITE`) or Black, whichever is to move:
+    /// knowing the side at compile time makes the far row a constant.
+    #[inline(always)]
+    fn visit_side<const WHITE: bool, V: Visitor>(&self, v: &mut V) {
+        self.visit_dir::<0, 4, WHITE, V>(v);
+        self.visit_dir::<1, 5, WHITE, V>(v);
+        self.visit_dir::<2, 6, WHITE, V>(v);
+        self.visit_dir::<3, 7, WHITE, V>(v);
+        self.visit_dir::<4, 0, WHITE, V>(v);
+        self.visit_dir::<5, 1, WHITE, V>(v);
+        self.visit_dir::<6, 2, WHITE, V>(v);
+        self.visit_dir::<7, 3, WHITE, V>(v);
     }
 
     /// Visits the moves in direction `D` (whose reverse is `R`).
     #[inline(always)]
-    fn visit_dir<const D: u8, const R: u8, V: Visitor>(&self, v: &mut V) {
+    fn visit_dir<const D: u8, const R: u8, const WHITE: bool, V: Visitor>(&self, v: &mut V) {
         let dir = Dir(D);
         let own = self.own();
         let enemy = self.enemy();
         let empty = !(own | enemy);
-        let far = self.far_row();
-        // Heads whose next square is empty or an enemy stone (on the board).
+        let far = if WHITE {
+            Bitboard::rank(RANKS - 1)
+        } else {
+            Bitboard::rank(0)
+        };
+        // Only moves towards the far row, or along it, can land on it.
+        let towards = if WHITE {
+            dir.offset().1 > 0
+        } else {
+            dir.offset().1 < 0
+        };
+        let check_far = towards || (dir.offset().1 == 0 && (own & far).any());
         let heads = own & (empty | enemy).step_raw::<R>();
         let mut run = own;
         let mut enemy_run = enemy;
@@ -109,7 +131,7 @@ impl Epaminondas {
                 p = p.step_raw::<D>();
                 let landings = p & open;
                 let on_far = landings & far;
-                if on_far.is_empty() {
+                if !check_far || on_far.is_empty() {
                     v.visit(dir, landings, k, s);
                 } else {
                     v.visit(dir, landings & !far, k, s);
