@@ -118,8 +118,8 @@ impl Epaminondas {
         // No square is its own mirror image (the board has an even number of
         // files), so a symmetric board has an even number of the mover's
         // stones, which a move does not change.
-        let check_far =
-            own.count() % 2 == 0 && (towards || (dir.offset().1 == 0 && (own & far).any()));
+        let check_far = own.count().is_multiple_of(2)
+            && (towards || (dir.offset().1 == 0 && (own & far).any()));
         let heads = own & (empty | enemy).step_raw::<R>();
         let mut run = own;
         let mut enemy_run = enemy;
