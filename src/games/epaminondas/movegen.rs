@@ -1,14 +1,15 @@
 //! Move generation: listing and counting the legal moves of a position with
 //! bitboards, one direction at a time.
 //!
-//! For a direction `d`, `run_k` holds the squares that end a line of at least
-//! `k` of the mover's stones (the line's head), and `heads` the stones whose
-//! next square in `d` is empty or an enemy stone. Stepping the heads of `run_k` forward
-//! `s ≤ k` times through empty squares gives the landing squares of the
-//! `k`-stone moves of distance `s`: empty, or an enemy stone that starts a
-//! run of fewer than `k` enemy stones in `d` (`enemy_run_k` holds the starts
-//! of runs of at least `k`). Landings on the opponent's home row are checked
-//! one by one against the symmetry rule.
+//! For a direction `d` and a stone count `k`, `run` holds the squares that
+//! end a line of at least `k` of the mover's stones, and `heads` the stones
+//! whose next square in `d` is empty or an enemy stone. Stepping the heads
+//! of `run` forward `s ≤ k` times through empty squares gives the landing
+//! squares of the `k`-stone moves of distance `s`: empty, or an enemy stone
+//! that starts a run of fewer than `k` enemy stones in `d` (`enemy_run`
+//! holds the starts of runs of at least `k`). Landings on the opponent's
+//! home row are checked one by one against the symmetry rule, unless the
+//! mover has an odd number of stones (a symmetric board cannot then arise).
 
 use super::board::{Bitboard, Dir, Square, RANKS};
 use super::{Epaminondas, Move};
