@@ -22,6 +22,11 @@ pub enum Command {
     Moves(PositionArgs),
     /// Draw a position with its side to move and state.
     Show(ShowArgs),
+    /// Search for the best move: one line per completed depth, then `bestmove`.
+    Analyze(AnalyzeArgs),
+    /// Measure speed: perft leaves/s and search nodes/s from start positions
+    /// (medians over several runs).
+    Bench(BenchArgs),
 }
 
 /// Which game and position a command works on.
@@ -65,6 +70,82 @@ pub struct ShowArgs {
     /// Also write an SVG picture of the board to this file (games that draw one).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
+}
+
+/// Options that set up a search (shared by `analyze`, `bench` and engine
+/// specs).
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Stop after completing this depth (plies).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Stop after this many milliseconds.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub time: Option<u64>,
+    /// Stop after this many nodes (over all threads).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// How threads share the work: lazysmp (all search, sharing the table)
+    /// or rootsplit (root moves spread over threads).
+    #[arg(long, value_name = "MODE", default_value = "lazysmp", value_parser = ["lazysmp", "rootsplit"])]
+    pub parallel: String,
+    /// Evaluation terms to switch off, comma-separated (names per game in
+    /// docs/rules/<game>.md).
+    #[arg(long, value_name = "TERMS")]
+    pub eval_off: Option<String>,
+    /// Ordering heuristics to switch off, comma-separated: tt, captures,
+    /// killers, history.
+    #[arg(long, value_name = "LIST")]
+    pub ordering_off: Option<String>,
+    /// Switch off the capture search at the leaves.
+    #[arg(long)]
+    pub no_quiescence: bool,
+    /// Switch off aspiration windows.
+    #[arg(long)]
+    pub no_aspiration: bool,
+    /// Switch off Star1 pruning at chance nodes (plain expectimax).
+    #[arg(long)]
+    pub no_star1: bool,
+}
+
+/// Options of `gamut analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The game and position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// The search's limits and settings.
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Print one JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `gamut bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The game to measure; default: every implemented game.
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameId>,
+    /// Runs per measurement; the median is reported.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    /// Perft depth (default: per game, about a second of work).
+    #[arg(long, value_name = "N")]
+    pub perft_depth: Option<u32>,
+    /// Search depth (default: per game).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub search_depth: Option<u32>,
+    /// Threads for both measurements.
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
 }
 
 /// Parses a game id for clap.

@@ -1,6 +1,8 @@
 //! The command line's actions: each subcommand, generic over the game.
 
+mod analyze;
 pub mod args;
+mod bench;
 mod commands;
 
 pub use commands::run;

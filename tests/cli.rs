@@ -1,0 +1,137 @@
+//! The command-line contract, checked on the built `gamut` binary.
+
+use std::process::{Command, Output};
+
+fn gamut(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(args)
+        .output()
+        .expect("the gamut binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+/// Asserts the contract for bad input: status 2, nothing on stdout, one
+/// line on stderr.
+fn assert_rejected(args: &[&str]) {
+    let o = gamut(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(o.stdout.is_empty(), "{args:?} printed {:?}", stdout(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+/// Each implemented game and its start position's number of children.
+const GAMES: [(&str, u64); 1] = [("epaminondas", 114)];
+
+#[test]
+fn perft_prints_the_count_last_and_divide_sums_to_it() {
+    for (game, n) in GAMES {
+        let o = gamut(&["perft", game, "--depth", "1"]);
+        assert!(o.status.success());
+        assert_eq!(stdout(&o), format!("nodes {n}\n"));
+        let o = gamut(&["perft", game, "--depth", "2", "--divide"]);
+        let text = stdout(&o);
+        let lines: Vec<&str> = text.lines().collect();
+        let (last, rows) = lines.split_last().unwrap();
+        assert_eq!(rows.len() as u64, n, "{game}: one divide line per child");
+        let mut sum = 0;
+        let mut names = Vec::new();
+        for row in rows {
+            let (name, count) = row.rsplit_once(": ").expect("'<child>: <count>'");
+            names.push(name.to_string());
+            sum += count.parse::<u64>().unwrap();
+        }
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted, "{game}: divide is sorted by child text");
+        assert_eq!(*last, format!("nodes {sum}"));
+        let threaded = gamut(&["perft", game, "--depth", "2", "--threads", "2"]);
+        assert_eq!(stdout(&threaded), format!("nodes {sum}\n"));
+    }
+}
+
+#[test]
+fn moves_lists_every_child_sorted_once() {
+    for (game, n) in GAMES {
+        let text = stdout(&gamut(&["moves", game]));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len() as u64, n, "{game}");
+        let mut sorted = lines.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(lines, sorted, "{game}");
+    }
+}
+
+#[test]
+fn show_prints_the_position_text_it_was_given() {
+    let fen =
+        "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w";
+    let o = gamut(&["show", "epaminondas", "--fen", fen]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains(&format!("position {fen}")), "{text}");
+    assert!(text.contains("player 1 to move"), "{text}");
+}
+
+#[test]
+fn analyze_reports_each_depth_then_a_legal_best_move() {
+    let o = gamut(&["analyze", "epaminondas", "--depth", "3"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    for (i, l) in lines[..3].iter().enumerate() {
+        assert!(l.starts_with(&format!("depth {} score ", i + 1)), "{l}");
+        assert!(l.contains(" nodes ") && l.contains(" nps ") && l.contains(" pv "));
+    }
+    let best = lines[3].strip_prefix("bestmove ").expect("bestmove last");
+    let moves = stdout(&gamut(&["moves", "epaminondas"]));
+    assert!(moves.lines().any(|m| m == best), "{best}");
+    let json = stdout(&gamut(&[
+        "analyze",
+        "epaminondas",
+        "--depth",
+        "2",
+        "--json",
+    ]));
+    assert!(json.lines().all(|l| l.starts_with('{') && l.ends_with('}')));
+    assert!(json.lines().last().unwrap().starts_with("{\"bestmove\":"));
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    assert_rejected(&["perft", "chess", "--depth", "1"]);
+    assert_rejected(&["perft", "epaminondas"]);
+    assert_rejected(&["perft", "epaminondas", "--depth", "x"]);
+    assert_rejected(&["perft", "epaminondas", "--depth", "1", "--fen", "nonsense"]);
+    assert_rejected(&["perft", "epaminondas", "--depth", "1", "--fen", "14 w"]);
+    assert_rejected(&["perft", "epaminondas", "--depth", "1", "--bogus"]);
+    assert_rejected(&["perft", "epaminondas", "--depth", "1", "--threads", "0"]);
+    assert_rejected(&["moves", "epaminondas", "--elements", "fire,water"]);
+    assert_rejected(&["analyze", "epaminondas"]);
+    assert_rejected(&[
+        "analyze",
+        "epaminondas",
+        "--depth",
+        "2",
+        "--eval-off",
+        "nope",
+    ]);
+    assert_rejected(&["show", "epaminondas", "--svg", "/nonexistent/dir/x.svg"]);
+    assert_rejected(&["frobnicate"]);
+    assert_rejected(&[]);
+}
+
+#[test]
+fn help_explains_every_subcommand() {
+    for sub in ["perft", "moves", "show", "analyze"] {
+        let o = gamut(&[sub, "--help"]);
+        assert!(o.status.success(), "{sub}");
+        assert!(stdout(&o).contains("Usage: gamut"), "{sub}");
+    }
+}
