@@ -309,7 +309,7 @@ fn generator_agrees_with_square_checks_along_random_games() {
         let mut p = Epaminondas::start();
         let mut ply = 0;
         while p.node() != NodeKind::Terminal {
-            if ply % 25 == 0 {
+            if ply % 40 == 0 {
                 generator_agrees_with_square_checks(&p);
             }
             p = common::random_child(&p, &mut rng, &mut buf);

@@ -64,7 +64,9 @@ impl Epaminondas {
 impl Evaluate for Epaminondas {
     const TERMS: &'static [&'static str] = &["material", "advancement", "home-row", "mobility"];
 
-    const QUIESCENCE: bool = true;
+    /// Captures are frequent and rarely forced in Epaminondas: following
+    /// every capture sequence at the leaves costs far more than it settles.
+    const QUIESCENCE: bool = false;
 
     fn evaluate(&self, terms: TermMask) -> i32 {
         let me = self.side;

@@ -1,17 +1,19 @@
 //! Move generation: listing and counting the legal moves of a position with
 //! bitboards, one direction at a time.
 //!
-//! For a direction `d`, `run_k` holds the squares that end a line of at least
-//! `k` of the mover's stones (the line's head), and `heads` the stones whose
-//! next square in `d` is empty or an enemy stone. Stepping the heads of `run_k` forward
-//! `s ≤ k` times through empty squares gives the landing squares of the
-//! `k`-stone moves of distance `s`: empty, or an enemy stone that starts a
-//! run of fewer than `k` enemy stones in `d` (`enemy_run_k` holds the starts
-//! of runs of at least `k`). Landings on the opponent's home row are checked
-//! one by one against the symmetry rule.
+//! For a direction `d` and a stone count `k`, `run` holds the squares that
+//! end a line of at least `k` of the mover's stones, and `heads` the stones
+//! whose next square in `d` is empty or an enemy stone. Stepping the heads
+//! of `run` forward `s ≤ k` times through empty squares gives the landing
+//! squares of the `k`-stone moves of distance `s`: empty, or an enemy stone
+//! that starts a run of fewer than `k` enemy stones in `d` (`enemy_run`
+//! holds the starts of runs of at least `k`). Landings on the opponent's
+//! home row are checked one by one against the symmetry rule, unless the
+//! mover has an odd number of stones (a symmetric board cannot then arise).
 
-use super::board::{Bitboard, Dir, Square};
+use super::board::{Bitboard, Dir, Square, RANKS};
 use super::{Epaminondas, Move};
+use crate::game::Player;
 
 /// Receives the landing squares of legal moves, grouped by direction,
 /// stone count `k` and distance `s`.
@@ -64,6 +66,10 @@ impl Epaminondas {
     pub(super) fn has_move(&self) -> bool {
         let own = self.own();
         let free = !(own | self.enemy()) & !self.far_row();
+        // Straight up or down settles nearly every position; then the rest.
+        if ((own.step(Dir(0)) | own.step(Dir(4))) & free).any() {
+            return true;
+        }
         let near = Dir::ALL
             .into_iter()
             .fold(Bitboard::EMPTY, |acc, d| acc | own.step(d));
@@ -71,25 +77,50 @@ impl Epaminondas {
     }
 
     fn visit_all<V: Visitor>(&self, v: &mut V) {
-        self.visit_dir::<0, 4, V>(v);
-        self.visit_dir::<1, 5, V>(v);
-        self.visit_dir::<2, 6, V>(v);
-        self.visit_dir::<3, 7, V>(v);
-        self.visit_dir::<4, 0, V>(v);
-        self.visit_dir::<5, 1, V>(v);
-        self.visit_dir::<6, 2, V>(v);
-        self.visit_dir::<7, 3, V>(v);
+        if self.side == Player::FIRST {
+            self.visit_side::<true, V>(v);
+        } else {
+            self.visit_side::<false, V>(v);
+        }
+    }
+
+    /// Visits the moves of White (`WHITE`) or Black, whichever is to move:
+    /// knowing the side at compile time makes the far row a constant.
+    #[inline(always)]
+    fn visit_side<const WHITE: bool, V: Visitor>(&self, v: &mut V) {
+        self.visit_dir::<0, 4, WHITE, V>(v);
+        self.visit_dir::<1, 5, WHITE, V>(v);
+        self.visit_dir::<2, 6, WHITE, V>(v);
+        self.visit_dir::<3, 7, WHITE, V>(v);
+        self.visit_dir::<4, 0, WHITE, V>(v);
+        self.visit_dir::<5, 1, WHITE, V>(v);
+        self.visit_dir::<6, 2, WHITE, V>(v);
+        self.visit_dir::<7, 3, WHITE, V>(v);
     }
 
     /// Visits the moves in direction `D` (whose reverse is `R`).
     #[inline(always)]
-    fn visit_dir<const D: u8, const R: u8, V: Visitor>(&self, v: &mut V) {
+    fn visit_dir<const D: u8, const R: u8, const WHITE: bool, V: Visitor>(&self, v: &mut V) {
         let dir = Dir(D);
         let own = self.own();
         let enemy = self.enemy();
         let empty = !(own | enemy);
-        let far = self.far_row();
-        // Heads whose next square is empty or an enemy stone (on the board).
+        let far = if WHITE {
+            Bitboard::rank(RANKS - 1)
+        } else {
+            Bitboard::rank(0)
+        };
+        // Only moves towards the far row, or along it, can land on it.
+        let towards = if WHITE {
+            dir.offset().1 > 0
+        } else {
+            dir.offset().1 < 0
+        };
+        // No square is its own mirror image (the board has an even number of
+        // files), so a symmetric board has an even number of the mover's
+        // stones, which a move does not change.
+        let check_far = own.count().is_multiple_of(2)
+            && (towards || (dir.offset().1 == 0 && (own & far).any()));
         let heads = own & (empty | enemy).step_raw::<R>();
         let mut run = own;
         let mut enemy_run = enemy;
@@ -105,7 +136,7 @@ impl Epaminondas {
                 p = p.step_raw::<D>();
                 let landings = p & open;
                 let on_far = landings & far;
-                if on_far.is_empty() {
+                if !check_far || on_far.is_empty() {
                     v.visit(dir, landings, k, s);
                 } else {
                     v.visit(dir, landings & !far, k, s);
