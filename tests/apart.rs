@@ -203,6 +203,38 @@ fn a_position_with_a_player_apart_is_over() {
 }
 
 #[test]
+fn a_side_that_is_not_apart_always_has_a_move() {
+    // docs/rules/apart.md: only a side filling the whole board is stuck.
+    // Dense random boards come closest; none may be a stuck decision node.
+    let mut x = 0x5eedu64;
+    let mut draw = || {
+        x = gamut::bits::splitmix64(x);
+        x
+    };
+    let mut tried = 0;
+    for i in 0..40_000 {
+        let holes = draw() & draw() & if i % 2 == 0 { draw() } else { u64::MAX };
+        // The side to move holds the dense set.
+        let (dense, sparse) = (!holes, holes & draw());
+        let side = Player::from_index(i);
+        let (white, black) = if side == Player::FIRST {
+            (dense, sparse)
+        } else {
+            (sparse, dense)
+        };
+        let p = Apart::new(white, black, side, false).unwrap();
+        if p.node() != NodeKind::Terminal {
+            tried += 1;
+            assert!(p.move_count() > 0, "{}", p.text());
+        }
+    }
+    assert!(tried > 200, "{tried}");
+    // The full board: Black has no pieces, so it is apart and the game over.
+    let full = pos("WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW b -");
+    assert_eq!(full.node(), NodeKind::Terminal);
+}
+
+#[test]
 fn bad_position_texts_are_rejected() {
     for bad in [
         "",
