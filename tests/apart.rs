@@ -1,7 +1,6 @@
 //! Apart: the perft suite, hand-made rule cases, text parsing, the
 //! evaluation, and random games with full checks.
 
-#[allow(clippy::type_complexity)]
 mod common;
 
 use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
