@@ -135,6 +135,9 @@ fn continue_jumps(rest: u64, m: Move, visited: u64, out: &mut Vec<Move>) {
 /// The number of moves [`generate`] would give, counted without a list:
 /// first legs by popcount over all pieces at once, continuations by a walk.
 pub fn count(own: u64, first: bool) -> usize {
+    // Jump landings next to an own piece are the only ones that can go on
+    // (the piece's old square is never next to its landing square).
+    let beside_own = Bitboard(own).neighbours().0;
     let mut n = 0;
     for a in 0..4 {
         for_each_length(own, a, |k, pieces| {
@@ -145,7 +148,7 @@ pub fn count(own: u64, first: bool) -> usize {
                 let land = shift(pieces, d, k) & !own;
                 n += land.count_ones() as usize;
                 if k >= 2 && !first {
-                    let mut go_on = land & Bitboard(own).neighbours().0;
+                    let mut go_on = land & beside_own;
                     while go_on != 0 {
                         let t = go_on.trailing_zeros() as usize;
                         go_on &= go_on - 1;
