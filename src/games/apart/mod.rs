@@ -195,7 +195,9 @@ impl Game for Apart {
     }
 
     fn node(&self) -> NodeKind {
-        if self.someone_apart() || !movegen::has_move(self.pieces[self.side.index()]) {
+        // A side that is not apart always has a move (docs/rules/apart.md,
+        // "No legal move"): a side without one fills the whole board.
+        if self.someone_apart() {
             NodeKind::Terminal
         } else {
             NodeKind::Decision(self.side)
@@ -212,8 +214,7 @@ impl Game for Apart {
             (true, true) => Some(Outcome::win(self.side, "both apart: the mover loses")),
             (true, false) => Some(Outcome::win(mover, "apart")),
             (false, true) => Some(Outcome::win(self.side, "made apart by the opponent")),
-            (false, false) => (!movegen::has_move(self.pieces[self.side.index()]))
-                .then(|| Outcome::win(mover, "no legal move")),
+            (false, false) => None,
         }
     }
 

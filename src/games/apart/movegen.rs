@@ -114,8 +114,8 @@ fn continue_jumps(rest: u64, m: Move, visited: u64, out: &mut Vec<Move>) {
     let at = m.to().0 as usize;
     let own = rest | 1 << at;
     let blocked = rest | visited;
-    for a in 0..4 {
-        if AXIS_NEIGHBOURS[at][a] & rest == 0 {
+    for (a, &next_to) in AXIS_NEIGHBOURS[at].iter().enumerate() {
+        if next_to & rest == 0 {
             continue;
         }
         let l = line_length(own, at, a);
@@ -135,6 +135,9 @@ fn continue_jumps(rest: u64, m: Move, visited: u64, out: &mut Vec<Move>) {
 /// The number of moves [`generate`] would give, counted without a list:
 /// first legs by popcount over all pieces at once, continuations by a walk.
 pub fn count(own: u64, first: bool) -> usize {
+    // Jump landings next to an own piece are the only ones that can go on
+    // (the piece's old square is never next to its landing square).
+    let beside_own = Bitboard(own).neighbours().0;
     let mut n = 0;
     for a in 0..4 {
         for_each_length(own, a, |k, pieces| {
@@ -145,7 +148,7 @@ pub fn count(own: u64, first: bool) -> usize {
                 let land = shift(pieces, d, k) & !own;
                 n += land.count_ones() as usize;
                 if k >= 2 && !first {
-                    let mut go_on = land & Bitboard(own).neighbours().0;
+                    let mut go_on = land & beside_own;
                     while go_on != 0 {
                         let t = go_on.trailing_zeros() as usize;
                         go_on &= go_on - 1;
@@ -165,8 +168,8 @@ fn count_continuations(rest: u64, at: usize, visited: u64) -> usize {
     let own = rest | 1 << at;
     let blocked = rest | visited;
     let mut n = 0;
-    for a in 0..4 {
-        if AXIS_NEIGHBOURS[at][a] & rest == 0 {
+    for (a, &next_to) in AXIS_NEIGHBOURS[at].iter().enumerate() {
+        if next_to & rest == 0 {
             continue;
         }
         let l = line_length(own, at, a);
@@ -181,16 +184,4 @@ fn count_continuations(rest: u64, at: usize, visited: u64) -> usize {
         }
     }
     n
-}
-
-/// Whether the side owning `own` has a move: first a cheap test for a
-/// single step (a piece with no own neighbour behind it on an axis and a
-/// free square ahead), then the full count of first legs.
-pub fn has_move(own: u64) -> bool {
-    for d in 0..8 {
-        if own & !shift(own, d, 1) & shift(!own, d ^ 4, 1) != 0 {
-            return true;
-        }
-    }
-    count(own, true) > 0
 }
