@@ -8,9 +8,9 @@ use gamut::games::empedocles::elements::Pairing;
 use gamut::games::empedocles::{Empedocles, Move};
 use gamut::perft::{divide, perft};
 
-/// Suite counts above this are left to `gamut perft` (about 10 s release
-/// for the whole suite on one core).
-const SUITE_BUDGET: u64 = 3_000_000;
+/// Suite counts above this are left to `gamut perft`: the test recounts 295
+/// of the 309 counts, about 100 million leaves.
+const SUITE_BUDGET: u64 = 10_000_000;
 
 fn pos(text: &str) -> Empedocles {
     Empedocles::parse(text).unwrap_or_else(|e| panic!("'{text}': {e}"))
@@ -43,7 +43,7 @@ fn after(text: &str, line: &[&str]) -> Empedocles {
 #[test]
 fn suite_counts_hold() {
     let checked = common::check_suite::<Empedocles>("empedocles.perft", SUITE_BUDGET);
-    assert!(checked >= 250, "only {checked} counts checked");
+    assert!(checked >= 290, "only {checked} counts checked");
 }
 
 #[test]
