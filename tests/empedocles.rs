@@ -5,7 +5,7 @@ mod common;
 
 use gamut::game::{Evaluate, Game, NodeKind, Player, StartOptions, TermMask, EVAL_LIMIT};
 use gamut::games::empedocles::elements::Pairing;
-use gamut::games::empedocles::{Empedocles, Move};
+use gamut::games::empedocles::{Empedocles, Move, Stage};
 use gamut::perft::{divide, perft};
 
 /// Suite counts above this are left to `gamut perft`: the test recounts 295
@@ -251,10 +251,12 @@ fn setup_places_three_each_then_the_first_turn_starts() {
         &["@a1", "@b1", "@c1", "@h8", "@g8"],
     );
     assert_eq!(p.text(), "6aa/8/8/8/8/8/8/WWW5 2 s2:water,air");
+    assert_eq!((p.side(), p.stage()), (Player::SECOND, Stage::Setup));
     // Setup is never over, even though a piece is alone on the board.
     assert_eq!(p.node(), NodeKind::Decision(Player::SECOND));
     let p = after(&p.text(), &["@a8"]);
     assert_eq!(p.text(), "a5aa/8/8/8/8/8/8/WWW5 1 r:water,air");
+    assert_eq!((p.side(), p.stage()), (Player::FIRST, Stage::Roll));
     assert_eq!(p.node(), NodeKind::Chance);
     let mut dice = Vec::new();
     p.moves(&mut dice);
@@ -274,6 +276,7 @@ fn start_with_honours_every_pairing_and_rejects_bad_ones() {
         };
         let p = Empedocles::start_with(&options).unwrap();
         assert_eq!(p.text(), format!("8/8/8/8/8/8/8/8 1 s1:{pairing}"));
+        assert_eq!(p.pairing(), pairing);
         assert!(!seen.contains(&p.hash()), "hash repeats for {pairing}");
         seen.push(p.hash());
     }
