@@ -3,6 +3,10 @@
 
 mod common;
 
+#[path = "naive/empedocles.rs"]
+#[allow(dead_code)]
+mod naive;
+
 use gamut::game::{Evaluate, Game, NodeKind, Player, StartOptions, TermMask, EVAL_LIMIT};
 use gamut::games::empedocles::elements::Pairing;
 use gamut::games::empedocles::{Empedocles, Move, Stage};
@@ -444,6 +448,39 @@ fn random_games_keep_every_invariant() {
     assert_eq!(finished, 2_000);
     let mid = pos("8/8/3ee3/3Fe3/3FF3/8/8/8 1 r:fire,earth");
     assert_eq!(common::random_games(&mid, 200, 2_000, 7, true), 200);
+}
+
+/// Along random games from the start, from the spec's mid-game position and
+/// from a block of six pieces, the children (texts, sorted) equal those of
+/// the plain reference model in `tests/naive/empedocles.rs`.
+#[test]
+fn random_positions_have_the_reference_model_children() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    let mut buf = Vec::new();
+    let mut compared = 0;
+    let pairings: Vec<Pairing> = Pairing::all().collect();
+    for (i, &pairing) in pairings.iter().cycle().take(600).enumerate() {
+        let [l1, l2] = [Player::FIRST, Player::SECOND].map(|p| pairing.of(p).letter());
+        let l2 = l2.to_ascii_lowercase();
+        let mut p = match i % 3 {
+            0 => pos("8/8/3ee3/3Fe3/3FF3/8/8/8 1 r:fire,earth"),
+            1 => Empedocles::new(pairing),
+            _ => pos(&format!(
+                "8/8/8/2{l2}{l2}{l2}3/2{l1}{l1}{l1}3/8/8/8 1 r:{pairing}"
+            )),
+        };
+        loop {
+            let mine: Vec<String> = divide(&p, 1, 1).into_iter().map(|(t, _)| t).collect();
+            assert_eq!(mine, naive::moves(&p.text()), "at '{}'", p.text());
+            compared += 1;
+            if p.node() == NodeKind::Terminal {
+                break;
+            }
+            p = common::random_child(&p, &mut rng, &mut buf);
+        }
+    }
+    assert!(compared > 5_000, "{compared}");
 }
 
 #[test]
