@@ -24,6 +24,9 @@ pub enum Command {
     Show(ShowArgs),
     /// Search for the best move: one line per completed depth, then `bestmove`.
     Analyze(AnalyzeArgs),
+    /// Measure speed: perft leaves/s and search nodes/s from start positions
+    /// (medians over several runs).
+    Bench(BenchArgs),
 }
 
 /// Which game and position a command works on.
@@ -106,6 +109,9 @@ pub struct SearchArgs {
     /// Switch off aspiration windows.
     #[arg(long)]
     pub no_aspiration: bool,
+    /// Switch off Star1 pruning at chance nodes (plain expectimax).
+    #[arg(long)]
+    pub no_star1: bool,
 }
 
 /// Options of `gamut analyze`.
@@ -120,6 +126,26 @@ pub struct AnalyzeArgs {
     /// Print one JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Options of `gamut bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The game to measure; default: every implemented game.
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameId>,
+    /// Runs per measurement; the median is reported.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    /// Perft depth (default: per game, about a second of work).
+    #[arg(long, value_name = "N")]
+    pub perft_depth: Option<u32>,
+    /// Search depth (default: per game).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub search_depth: Option<u32>,
+    /// Threads for both measurements.
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
 }
 
 /// Parses a game id for clap.

@@ -1,7 +1,7 @@
 //! What each subcommand does, written once over the [`Game`] trait.
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
-use super::{analyze, CliError};
+use super::{analyze, bench, CliError};
 use gamut::game::{Game, NodeKind, StartOptions};
 use gamut::perft::{self, Child};
 use gamut::with_game;
@@ -28,10 +28,11 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
             let id = a.position.game;
             with_game!(id, G => analyze::analyze::<G>(&a, out), unimplemented => not_yet(id))
         }
+        Command::Bench(a) => bench::bench(&a, out),
     }
 }
 
-fn not_yet(id: gamut::games::GameId) -> Result<(), CliError> {
+pub fn not_yet(id: gamut::games::GameId) -> Result<(), CliError> {
     Err(CliError(format!("game '{id}' is not implemented yet")))
 }
 

@@ -2,6 +2,7 @@
 
 mod analyze;
 pub mod args;
+mod bench;
 mod commands;
 
 pub use commands::run;

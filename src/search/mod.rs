@@ -52,6 +52,8 @@ pub struct Config {
     pub quiescence: bool,
     /// Whether iterations start with a narrow window around the last score.
     pub aspiration: bool,
+    /// Whether chance nodes prune with Star1 (else plain expectimax).
+    pub star1: bool,
     /// How threads share the work when `threads` > 1.
     pub parallel: Parallel,
 }
@@ -65,6 +67,7 @@ impl Config {
             ordering: ordering::Ordering::default(),
             quiescence: G::QUIESCENCE,
             aspiration: true,
+            star1: true,
             parallel: Parallel::LazySmp,
         }
     }
@@ -405,3 +408,95 @@ fn split_rest<G: Evaluate>(
 
 #[cfg(test)]
 mod tests;
+
+/// The result of searching a simultaneous node: the matrix game's value and
+/// both players' optimal mixed strategies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixedResult<M> {
+    /// The value for the first player.
+    pub value: f64,
+    /// The last depth completed (0 if none was).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Entries of all matrix games solved (at the root and below).
+    pub entries: u64,
+    /// How many of those entries the double oracle searched.
+    pub evaluated: u64,
+    /// Each player's actions with their probabilities, most likely first;
+    /// actions of probability zero are left out.
+    pub strategies: [Vec<(M, f64)>; 2],
+}
+
+/// Searches simultaneous node `pos` by iterative deepening: at each depth
+/// every joint action's continuation is searched and the matrix game of
+/// their values is solved exactly. `report` is called after each completed
+/// depth. Panics if `pos` is not a simultaneous node with actions for both.
+pub fn search_simultaneous<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    mut report: impl FnMut(&MixedResult<G::Move>),
+) -> MixedResult<G::Move> {
+    assert_eq!(pos.node(), NodeKind::Simultaneous);
+    tt.new_search();
+    let shared = Shared::new(tt, limits);
+    let mut w = Worker::<G>::new(&shared, config);
+    let mut best: Option<MixedResult<G::Move>> = None;
+    let max_depth = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
+    for depth in 1..=max_depth {
+        let (solution, [rows, cols]) = w.matrix_game(pos, depth as i32, 0);
+        assert!(
+            !rows.is_empty() && !cols.is_empty(),
+            "both players need actions"
+        );
+        let Some(s) = solution else {
+            break;
+        };
+        w.flush_nodes();
+        let pick = |acts: &[G::Move], p: &[f64]| {
+            let mut v: Vec<(G::Move, f64)> = acts
+                .iter()
+                .zip(p)
+                .filter(|(_, &q)| q > 1e-9)
+                .map(|(&m, &q)| (m, q))
+                .collect();
+            v.sort_by(|x, y| y.1.total_cmp(&x.1));
+            v
+        };
+        let r = MixedResult {
+            value: s.solution.value,
+            depth,
+            nodes: shared.nodes.load(Relaxed),
+            entries: w.matrix_entries,
+            evaluated: w.matrix_evaluated,
+            strategies: [pick(&rows, &s.solution.row), pick(&cols, &s.solution.col)],
+        };
+        report(&r);
+        best = Some(r);
+        if let Some(t) = limits.time {
+            if shared.start.elapsed() * 2 > t {
+                break;
+            }
+        }
+    }
+    let mut best = best.unwrap_or_else(|| {
+        // Not even depth 1 finished: play uniformly at random.
+        let mut rows = Vec::new();
+        let mut cols = Vec::new();
+        pos.actions(crate::game::Player::FIRST, &mut rows);
+        pos.actions(crate::game::Player::SECOND, &mut cols);
+        let uniform = |v: &[G::Move]| v.iter().map(|&m| (m, 1.0 / v.len() as f64)).collect();
+        MixedResult {
+            value: 0.0,
+            depth: 0,
+            nodes: 0,
+            entries: 0,
+            evaluated: 0,
+            strategies: [uniform(&rows), uniform(&cols)],
+        }
+    });
+    best.nodes = shared.nodes.load(Relaxed);
+    best
+}

@@ -202,6 +202,7 @@ fn config(threads: usize) -> Config {
         ordering: ordering::Ordering::default(),
         quiescence: false,
         aspiration: true,
+        star1: true,
         parallel: Parallel::LazySmp,
     }
 }
@@ -279,9 +280,13 @@ fn alpha_beta_equals_minimax_on_random_positions() {
     for dice in [false, true] {
         for p in positions(dice, 60) {
             for depth in 1..=4 {
-                let r = depth_search(&p, depth, &config(1));
                 let m = minimax(&p, depth as i32, 0);
-                assert_eq!(r.score as f64, m, "{p:?} depth {depth}");
+                for star1 in [false, true] {
+                    let mut cfg = config(1);
+                    cfg.star1 = star1;
+                    let r = depth_search(&p, depth, &cfg);
+                    assert_eq!(r.score as f64, m, "{p:?} depth {depth} star1 {star1}");
+                }
             }
         }
     }
@@ -338,4 +343,103 @@ fn node_and_time_limits_stop_the_search_with_a_legal_move() {
     assert!(r.best < 9);
     assert!(r.nodes < 500 + 2048, "{}", r.nodes);
     assert!(r.score.abs() < INFINITY);
+}
+
+/// Matching pennies as a one-round game: both show a side at once; the
+/// first player wins on a match, the second on a mismatch.
+#[derive(Clone, Debug, PartialEq)]
+struct Pennies {
+    shown: Option<(u8, u8)>,
+}
+
+impl Game for Pennies {
+    type Move = u8;
+    const ID: &'static str = "pennies";
+
+    fn start() -> Self {
+        Pennies { shown: None }
+    }
+    fn parse(_: &str) -> Result<Self, ParseError> {
+        Err(ParseError::new("no text"))
+    }
+    fn text(&self) -> String {
+        format!("{self:?}")
+    }
+    fn diagram(&self) -> String {
+        self.text()
+    }
+    fn node(&self) -> NodeKind {
+        match self.shown {
+            None => NodeKind::Simultaneous,
+            Some(_) => NodeKind::Terminal,
+        }
+    }
+    fn perspective(&self) -> Player {
+        Player::FIRST
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.shown.map(|(a, b)| {
+            Outcome::win(
+                if a == b {
+                    Player::FIRST
+                } else {
+                    Player::SECOND
+                },
+                "pennies",
+            )
+        })
+    }
+    fn moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+    }
+    fn actions(&self, _: Player, out: &mut Vec<u8>) {
+        out.clear();
+        if self.shown.is_none() {
+            out.extend([0, 1]);
+        }
+    }
+    fn play(&self, _: u8) -> Self {
+        unreachable!("pennies has no sequential moves")
+    }
+    fn play_joint(&self, a: u8, b: u8) -> Self {
+        Pennies {
+            shown: Some((a, b)),
+        }
+    }
+    fn move_text(&self, m: u8) -> String {
+        ["heads", "tails"][m as usize].to_string()
+    }
+    fn hash(&self) -> u64 {
+        self.hash_from_scratch()
+    }
+    fn hash_from_scratch(&self) -> u64 {
+        self.shown.map_or(0, |(a, b)| 1 + a as u64 * 2 + b as u64)
+    }
+}
+
+impl Evaluate for Pennies {
+    const TERMS: &'static [&'static str] = &[];
+    fn evaluate(&self, _: TermMask) -> i32 {
+        0
+    }
+}
+
+#[test]
+fn a_simultaneous_node_is_solved_as_a_matrix_game() {
+    let tt = Table::new(1);
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let cfg = config(1);
+    let r = search_simultaneous(&Pennies::start(), &limits, &cfg, &tt, |_| {});
+    assert!(r.value.abs() < 1e-6, "{}", r.value);
+    for s in &r.strategies {
+        assert_eq!(s.len(), 2);
+        assert!(s.iter().all(|&(_, p)| (p - 0.5).abs() < 1e-6));
+    }
+    // Inside the tree the same node is valued by the same matrix game.
+    let shared = Shared::new(&tt, &limits);
+    let mut w = Worker::<Pennies>::new(&shared, &cfg);
+    assert_eq!(w.negamax(&Pennies::start(), 1, -INFINITY, INFINITY, 0), 0);
 }
