@@ -322,14 +322,17 @@ impl Game for Empedocles {
                     }
                 }
             }
-            Stage::Roll => match m {
-                Move::Roll(Die::Transmute) => {
+            Stage::Roll => {
+                if m == Move::Roll(Die::Transmute) {
                     next.transmute();
-                    next.set_turn(self.side, Stage::OneAction);
                 }
-                Move::Roll(Die::Normal) => next.set_turn(self.side, Stage::OneAction),
-                _ => next.set_turn(self.side, Stage::TwoActions),
-            },
+                let stage = if m == Move::Roll(Die::Double) {
+                    Stage::TwoActions
+                } else {
+                    Stage::OneAction
+                };
+                next.set_turn(self.side, stage);
+            }
             Stage::TwoActions => {
                 next.act(m);
                 next.set_turn(self.side, Stage::OneAction);
