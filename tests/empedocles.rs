@@ -226,6 +226,7 @@ fn wins_are_reported_pyrrhic_when_the_winner_would_die_next() {
     let o = p.outcome().unwrap();
     assert_eq!(o.winner, Some(Player::FIRST));
     assert_eq!(o.reason, "pyrrhic: opponent has no pieces");
+    assert!(p.diagram().contains("game over: player 1 wins (pyrrhic"));
     // Three earths in a corner shape each keep two neighbours: a plain win.
     let o = pos("8/8/8/8/3EE3/3E4/8/8 2 r:earth,fire")
         .outcome()
