@@ -88,7 +88,7 @@ fn outcomes_of(position: &str, joint: &str) -> Vec<String> {
 #[test]
 fn a_push_straight_on_onto_an_opposite_single_makes_a_block() {
     // B1 pushing C1 sends it onto the black D1 (a block), never sideways to
-    // C2 or C8; C1 pushing B1 sends it on to A.
+    // C2 or C8; C1 pushing B1 sends it on to A, then a pull with D1.
     assert_eq!(
         outcomes_of("1/4/8/b15/16 1", "wB1,wC1"),
         [
@@ -98,6 +98,23 @@ fn a_push_straight_on_onto_an_opposite_single_makes_a_block() {
             "w/4/X7/16/16"
         ]
     );
+}
+
+#[test]
+fn a_position_awaiting_resolution_has_the_outcomes_as_children() {
+    let p = "1/w3/w7/b15/16 1 resolve";
+    let outcomes = [
+        "1/w3/8/X15/16",
+        "1/w3/X7/16/16",
+        "w/4/8/X15/16",
+        "w/4/X7/16/16",
+    ];
+    assert_eq!(naive::moves(p), outcomes);
+    assert_eq!(naive::perft(p, 1), 4);
+    let divide = naive::divide(p, 1);
+    assert_eq!(divide, outcomes.map(|o| (o.to_string(), 1)).to_vec());
+    // the same outcomes as from that joint placement
+    assert_eq!(outcomes_of("1/4/8/b15/16 1", "wB1,wC1"), outcomes);
 }
 
 #[test]

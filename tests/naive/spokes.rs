@@ -516,20 +516,33 @@ fn strongly_connected(edges: &[Vec<usize>]) -> Vec<usize> {
     component
 }
 
+/// Where a position stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// A round is about to start: both players place.
+    Placement,
+    /// Stones are placed and await resolution (`resolve` in the text).
+    Resolve,
+    /// The game ended by an unbreakable loop (`loop` in the text).
+    Loop,
+}
+
 #[derive(Clone, Debug)]
 struct Pos {
     board: Board,
+    /// The round being played (placed, or resolved when awaiting).
     round: u32,
-    /// Ended by an unbreakable loop.
-    looped: bool,
+    phase: Phase,
 }
 
 fn parse(text: &str) -> Pos {
     let fields: Vec<&str> = text.split(' ').collect();
-    assert!(
-        fields.len() == 2 || (fields.len() == 3 && fields[2] == "loop"),
-        "position needs '<nodes> <round> [loop]': {text}"
-    );
+    let phase = match fields.len() {
+        2 => Phase::Placement,
+        3 if fields[2] == "loop" => Phase::Loop,
+        3 if fields[2] == "resolve" => Phase::Resolve,
+        _ => panic!("position needs '<nodes> <round> [loop|resolve]': {text}"),
+    };
     let round: u32 = fields[1].parse().expect("round number");
     assert!(round >= 1, "rounds start at 1");
     let board = parse_nodes(fields[0]);
@@ -539,7 +552,7 @@ fn parse(text: &str) -> Pos {
     Pos {
         board,
         round,
-        looped: fields.len() == 3,
+        phase,
     }
 }
 
@@ -563,10 +576,8 @@ impl Pos {
         out
     }
 
+    /// Whether a round-start position ends the game.
     fn game_over(&self) -> bool {
-        if self.looped {
-            return true;
-        }
         for who in [1, 2] {
             let homes = home_nodes(who);
             if homes.iter().all(|&h| self.board[h] != Cell::Empty) {
@@ -587,45 +598,71 @@ impl Pos {
         self.placements().is_empty()
     }
 
-    /// Per joint placement: its text and its outcomes as positions.
-    fn children(&self) -> Vec<(String, Vec<Pos>)> {
-        if self.game_over() {
-            return Vec::new();
-        }
-        let options = self.placements();
-        let mut out = Vec::new();
-        for &(c1, n1) in &options {
-            for &(c2, n2) in &options {
-                let mut board = self.board;
-                if n1 == n2 {
-                    board[n1] = if c1 == c2 {
-                        Cell::Double(c1)
-                    } else {
-                        Cell::Block
-                    };
+    /// The outcomes of resolving this position's board, as the positions
+    /// of the next round.
+    fn resolutions(&self) -> Vec<Pos> {
+        outcomes(&self.board)
+            .into_iter()
+            .map(|(board, looped)| Pos {
+                board,
+                round: self.round + 1,
+                phase: if looped {
+                    Phase::Loop
                 } else {
-                    board[n1] = Cell::Single(c1);
-                    board[n2] = Cell::Single(c2);
+                    Phase::Placement
+                },
+            })
+            .collect()
+    }
+
+    /// The children grouped as `--divide` prints them: per joint placement
+    /// its text and its outcomes; when awaiting resolution, per outcome its
+    /// text and itself.
+    fn children(&self) -> Vec<(String, Vec<Pos>)> {
+        match self.phase {
+            Phase::Loop => Vec::new(),
+            Phase::Resolve => self
+                .resolutions()
+                .into_iter()
+                .map(|p| (outcome_text(&p), vec![p]))
+                .collect(),
+            Phase::Placement => {
+                if self.game_over() {
+                    return Vec::new();
                 }
-                let text = format!(
-                    "{}{},{}{}",
-                    c1.letter(),
-                    node_name(n1),
-                    c2.letter(),
-                    node_name(n2)
-                );
-                let results = outcomes(&board)
-                    .into_iter()
-                    .map(|(board, looped)| Pos {
-                        board,
-                        round: self.round + 1,
-                        looped,
-                    })
-                    .collect();
-                out.push((text, results));
+                let options = self.placements();
+                let mut out = Vec::new();
+                for &(c1, n1) in &options {
+                    for &(c2, n2) in &options {
+                        let mut board = self.board;
+                        if n1 == n2 {
+                            board[n1] = if c1 == c2 {
+                                Cell::Double(c1)
+                            } else {
+                                Cell::Block
+                            };
+                        } else {
+                            board[n1] = Cell::Single(c1);
+                            board[n2] = Cell::Single(c2);
+                        }
+                        let text = format!(
+                            "{}{},{}{}",
+                            c1.letter(),
+                            node_name(n1),
+                            c2.letter(),
+                            node_name(n2)
+                        );
+                        let placed = Pos {
+                            board,
+                            round: self.round,
+                            phase: Phase::Resolve,
+                        };
+                        out.push((text, placed.resolutions()));
+                    }
+                }
+                out
             }
         }
-        out
     }
 
     fn perft(&self, depth: u32) -> u64 {
@@ -645,8 +682,8 @@ pub fn perft(position: &str, depth: u32) -> u64 {
     parse(position).perft(depth)
 }
 
-/// Per joint placement: its text and the sum of its outcomes' perft at
-/// `depth - 1`, sorted by text.
+/// Per joint placement (per outcome when awaiting resolution): its text
+/// and the sum of its outcomes' perft at `depth - 1`, sorted by text.
 pub fn divide(position: &str, depth: u32) -> Vec<(String, u64)> {
     assert!(depth >= 1, "divide needs depth at least 1");
     let mut out: Vec<(String, u64)> = parse(position)
@@ -661,14 +698,25 @@ pub fn divide(position: &str, depth: u32) -> Vec<(String, u64)> {
     out
 }
 
-/// The sorted child texts of `position`: joint placement, resulting nodes
-/// field, and ` loop` for an unbreakable loop.
+/// A resolution outcome's text: the resulting nodes field, and ` loop`
+/// for an unbreakable loop.
+fn outcome_text(p: &Pos) -> String {
+    let suffix = if p.phase == Phase::Loop { " loop" } else { "" };
+    format!("{}{suffix}", nodes_text(&p.board))
+}
+
+/// The sorted child texts of `position`: joint placement and outcome text,
+/// or only the outcome text when the position awaits resolution.
 pub fn moves(position: &str) -> Vec<String> {
+    let pos = parse(position);
     let mut out = Vec::new();
-    for (text, results) in parse(position).children() {
+    for (text, results) in pos.children() {
         for r in results {
-            let suffix = if r.looped { " loop" } else { "" };
-            out.push(format!("{text} {}{suffix}", nodes_text(&r.board)));
+            if pos.phase == Phase::Resolve {
+                out.push(text.clone());
+            } else {
+                out.push(format!("{text} {}", outcome_text(&r)));
+            }
         }
     }
     out.sort();

@@ -152,11 +152,13 @@ impl Empedocles {
         Player::BOTH.map(|p| self.pieces(p) & counts.within(self.pairing.of(p).range()))
     }
 
+    /// Puts a piece of `p` on `s` or takes it off, keeping the hash.
     fn toggle(&mut self, p: Player, s: Square) {
         self.pieces[p.index()] ^= s.bb();
         self.hash ^= piece_key(p, s);
     }
 
+    /// Moves the turn to `side` at `stage`, keeping the hash.
     fn set_turn(&mut self, side: Player, stage: Stage) {
         if side != self.side {
             self.hash ^= SIDE_KEY;
@@ -193,7 +195,7 @@ impl Empedocles {
         }
     }
 
-    /// Whether the game is over at a non-setup position.
+    /// Whether the game is over (never during setup).
     fn is_over(&self) -> bool {
         match self.stage {
             Stage::Setup => false,
@@ -322,14 +324,17 @@ impl Game for Empedocles {
                     }
                 }
             }
-            Stage::Roll => match m {
-                Move::Roll(Die::Transmute) => {
+            Stage::Roll => {
+                if m == Move::Roll(Die::Transmute) {
                     next.transmute();
-                    next.set_turn(self.side, Stage::OneAction);
                 }
-                Move::Roll(Die::Normal) => next.set_turn(self.side, Stage::OneAction),
-                _ => next.set_turn(self.side, Stage::TwoActions),
-            },
+                let stage = if m == Move::Roll(Die::Double) {
+                    Stage::TwoActions
+                } else {
+                    Stage::OneAction
+                };
+                next.set_turn(self.side, stage);
+            }
             Stage::TwoActions => {
                 next.act(m);
                 next.set_turn(self.side, Stage::OneAction);

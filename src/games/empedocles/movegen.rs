@@ -16,7 +16,7 @@ const KING: [Bitboard; 64] = {
 };
 
 /// The king-step neighbours of `s`.
-pub const fn king(s: Square) -> Bitboard {
+const fn king(s: Square) -> Bitboard {
     KING[s.0 as usize]
 }
 

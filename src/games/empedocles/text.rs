@@ -136,8 +136,8 @@ pub(super) fn position_text(pos: &Empedocles) -> String {
 pub(super) fn diagram(pos: &Empedocles) -> String {
     let mut s = draw_board(8, 8, |i| cell(pos, i));
     let p = pos.side;
-    let next = match (pos.stage, pos.node()) {
-        (_, NodeKind::Terminal) => "the game is over".to_string(),
+    let next = match (pos.stage, pos.outcome()) {
+        (_, Some(outcome)) => format!("game over: {outcome}"),
         (Stage::Setup, _) => format!("{p} places a piece (setup)"),
         (Stage::Roll, _) => format!("{p} rolls the die"),
         (Stage::OneAction, _) => format!("{p} has one action"),
