@@ -15,8 +15,7 @@ pub fn check_suite<G: Game>(file: &str, max_count: u64) -> usize {
     let text = std::fs::read_to_string(&path).expect("suite file");
     let mut checked = 0;
     for e in parse_suite(&text).expect("suite parses") {
-        let pos = G::parse(&e.position)
-            .unwrap_or_else(|err| panic!("{path}:{}: {err}", e.line));
+        let pos = G::parse(&e.position).unwrap_or_else(|err| panic!("{path}:{}: {err}", e.line));
         assert_eq!(pos.text(), e.position, "{path}:{}: not canonical", e.line);
         for &(d, n) in &e.counts {
             if n <= max_count {
@@ -47,7 +46,11 @@ pub fn random_child<G: Game>(pos: &G, rng: &mut SmallRng, buf: &mut Vec<G::Move>
         NodeKind::Terminal => panic!("no child of a terminal position"),
         NodeKind::Decision(_) => {
             pos.moves(buf);
-            assert!(!buf.is_empty(), "decision node without moves: {}", pos.text());
+            assert!(
+                !buf.is_empty(),
+                "decision node without moves: {}",
+                pos.text()
+            );
             pos.play(buf[rng.gen_range(0..buf.len())])
         }
         NodeKind::Chance => {

@@ -78,7 +78,10 @@ impl Node {
         let letter = chars.next()?;
         let circle = CIRCLE_LETTER[1..].iter().position(|&c| c == letter)? + 1;
         let digits = chars.as_str();
-        if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        if digits.is_empty()
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
             return None;
         }
         Node::on_circle(circle, digits.parse().ok()?)

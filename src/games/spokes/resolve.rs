@@ -314,9 +314,7 @@ impl Resolver {
             }
         }
         let members = &self.stack[from..];
-        let terminal = members
-            .iter()
-            .all(|&m| self.flags[m as usize] & EXITS == 0);
+        let terminal = members.iter().all(|&m| self.flags[m as usize] & EXITS == 0);
         if terminal {
             if members.len() == 1 && sink {
                 let restless = self.flags[v] & RESTLESS != 0;

@@ -7,7 +7,13 @@ use super::tables::ADJACENT;
 use super::{Phase, Spokes};
 use crate::game::{Game, NodeKind, ParseError};
 
-const CIRCLE_NAME: [&str; 5] = ["centre A", "circle B", "circle C", "circle D", "home circle"];
+const CIRCLE_NAME: [&str; 5] = [
+    "centre A",
+    "circle B",
+    "circle C",
+    "circle D",
+    "home circle",
+];
 
 /// The `<nodes>` field: the five circles separated by `/`, every maximal
 /// run of empty nodes written as its length.
