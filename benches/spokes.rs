@@ -48,7 +48,7 @@ fn hardest_in_random_play(games: usize, seed: u64) -> (Spokes, usize, u64) {
 
 fn bench(c: &mut Criterion) {
     let t = Instant::now();
-    let (hard, states, rounds) = hardest_in_random_play(300, 0x5b0e5);
+    let (hard, states, rounds) = hardest_in_random_play(100, 0x5b0e5);
     let secs = t.elapsed().as_secs_f64();
     println!(
         "random play: {rounds} rounds in {secs:.2} s = {:.0} rounds/s",
