@@ -109,6 +109,9 @@ pub struct SearchArgs {
     /// Switch off aspiration windows.
     #[arg(long)]
     pub no_aspiration: bool,
+    /// Switch off Star1 pruning at chance nodes (plain expectimax).
+    #[arg(long)]
+    pub no_star1: bool,
 }
 
 /// Options of `gamut analyze`.

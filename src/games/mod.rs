@@ -1,5 +1,6 @@
 //! The five games, and the one place that maps a game id to its type.
 
+pub mod epaminondas;
 pub mod spokes;
 
 use std::fmt;
@@ -70,7 +71,10 @@ impl FromStr for GameId {
 macro_rules! with_game {
     ($id:expr, $G:ident => $body:expr, unimplemented => $unimpl:expr) => {
         match $id {
-            $crate::games::GameId::Epaminondas => $unimpl,
+            $crate::games::GameId::Epaminondas => {
+                type $G = $crate::games::epaminondas::Epaminondas;
+                $body
+            }
             $crate::games::GameId::Aporia => $unimpl,
             $crate::games::GameId::Apart => $unimpl,
             $crate::games::GameId::Empedocles => $unimpl,

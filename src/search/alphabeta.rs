@@ -2,8 +2,9 @@
 //! the transposition table, move ordering and quiescence at decision nodes,
 //! and expectimax at chance nodes.
 
+use super::matrix::{solve_lazy, LazySolution};
 use super::ordering::{Heuristics, CAPTURE_KEY, KILLER_KEY, TT_MOVE_KEY};
-use super::score::{self, outcome_score, INFINITY};
+use super::score::{self, outcome_score, INFINITY, WIN};
 use super::tt::{Bound, Entry};
 use super::{Config, Shared};
 use crate::game::{Evaluate, NodeKind, Player};
@@ -19,11 +20,17 @@ pub struct Worker<'a, G: Evaluate> {
     heuristics: Heuristics<G::Move>,
     scored: Vec<Vec<(i64, u32, G::Move)>>,
     scratch: Vec<G::Move>,
+    outcomes: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
     /// Nodes this worker visited since it last reported to `shared`.
     pending_nodes: u64,
     /// Nodes this worker visited in all.
     pub nodes: u64,
+    /// Entries of the matrix games solved so far, and how many of them the
+    /// double oracle had to search.
+    pub matrix_entries: u64,
+    /// See `matrix_entries`.
+    pub matrix_evaluated: u64,
 }
 
 impl<'a, G: Evaluate> Worker<'a, G> {
@@ -35,9 +42,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             heuristics: Heuristics::new(),
             scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scratch: Vec::new(),
+            outcomes: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pending_nodes: 0,
             nodes: 0,
+            matrix_entries: 0,
+            matrix_evaluated: 0,
         }
     }
 
@@ -111,7 +121,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 outcome_score(&o, pos.perspective(), ply)
             }
             _ if ply >= MAX_PLY => pos.evaluate(self.config.terms),
-            NodeKind::Chance => self.chance(pos, depth, ply),
+            NodeKind::Chance => self.chance(pos, depth, alpha, beta, ply),
             NodeKind::Simultaneous => self.simultaneous(pos, depth, ply),
             NodeKind::Decision(me) => {
                 if depth <= 0 {
@@ -276,43 +286,82 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// Expectimax: the probability-weighted mean of the outcomes' values.
-    fn chance(&mut self, pos: &G, depth: i32, ply: usize) -> i32 {
+    /// With `Config::star1`, Ballard's Star1 pruning: each outcome is
+    /// searched with the window that could still move the mean across
+    /// (`alpha`, `beta`), given that every value lies within ±[`WIN`], and
+    /// the node fails low or high as soon as the outcomes searched so far
+    /// decide it.
+    fn chance(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let me = pos.perspective();
-        let mut outcomes = Vec::new();
+        let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
         pos.moves(&mut outcomes);
+        let (lo, hi) = (-(WIN as f64), WIN as f64);
         let mut sum = 0.0;
+        let mut rest = 1.0;
+        let mut result = None;
         for &m in &outcomes {
+            let p = pos.probability(m);
+            rest -= p;
             let child = pos.play(m);
-            let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me);
+            let v = if self.config.star1 {
+                // The child's value must exceed `a` for the mean to exceed
+                // alpha, and stay below `b` for it to stay below beta.
+                let a = (alpha as f64 - sum - rest * hi) / p;
+                let b = (beta as f64 - sum - rest * lo) / p;
+                let ca = (a.floor() as i64 - 1).clamp(-INFINITY as i64, INFINITY as i64) as i32;
+                let cb = (b.ceil() as i64 + 1).clamp(-INFINITY as i64, INFINITY as i64) as i32;
+                let v = self.child_value(&child, depth, ca, cb, ply + 1, me);
+                if !self.stopped() && v as f64 <= a {
+                    result = Some(alpha);
+                } else if !self.stopped() && v as f64 >= b {
+                    result = Some(beta);
+                }
+                v
+            } else {
+                self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me)
+            };
             if self.stopped() {
-                return 0;
+                result = Some(0);
             }
-            sum += pos.probability(m) * v as f64;
+            if result.is_some() {
+                break;
+            }
+            sum += p * v as f64;
         }
-        sum.round() as i32
+        self.outcomes[ply] = outcomes;
+        result.unwrap_or(sum.round() as i32)
     }
 
     /// A simultaneous node: the value of the matrix game whose entries are
-    /// the joint actions' values, solved exactly.
+    /// the joint actions' values, solved exactly by the double oracle, which
+    /// searches only the entries it needs.
     fn simultaneous(&mut self, pos: &G, depth: i32, ply: usize) -> i32 {
-        let me = Player::FIRST;
+        let (value, _) = self.matrix_game(pos, depth, ply);
+        // The trait gives simultaneous nodes the first player's perspective.
+        value.map_or(0, |s| s.solution.value.round() as i32)
+    }
+
+    /// Solves simultaneous node `pos` searched `depth` deep: the solution
+    /// (`None` if the search was stopped) and both players' actions.
+    pub fn matrix_game(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+    ) -> (Option<LazySolution>, [Vec<G::Move>; 2]) {
         let mut rows = Vec::new();
         let mut cols = Vec::new();
         pos.actions(Player::FIRST, &mut rows);
         pos.actions(Player::SECOND, &mut cols);
-        let mut payoff = vec![0.0; rows.len() * cols.len()];
-        for (i, &a) in rows.iter().enumerate() {
-            for (j, &b) in cols.iter().enumerate() {
-                let child = pos.play_joint(a, b);
-                let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me);
-                if self.stopped() {
-                    return 0;
-                }
-                payoff[i * cols.len() + j] = v as f64;
-            }
+        let solution = solve_lazy(rows.len(), cols.len(), |i, j| {
+            let child = pos.play_joint(rows[i], cols[j]);
+            let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, Player::FIRST);
+            (!self.stopped()).then_some(v as f64)
+        });
+        if let Some(s) = &solution {
+            self.matrix_entries += (rows.len() * cols.len()) as u64;
+            self.matrix_evaluated += s.evaluated as u64;
         }
-        let value = super::matrix::solve(&payoff, rows.len(), cols.len()).value;
-        // The trait gives simultaneous nodes the first player's perspective.
-        value.round() as i32
+        (solution, [rows, cols])
     }
 }

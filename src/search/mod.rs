@@ -52,6 +52,8 @@ pub struct Config {
     pub quiescence: bool,
     /// Whether iterations start with a narrow window around the last score.
     pub aspiration: bool,
+    /// Whether chance nodes prune with Star1 (else plain expectimax).
+    pub star1: bool,
     /// How threads share the work when `threads` > 1.
     pub parallel: Parallel,
 }
@@ -65,6 +67,7 @@ impl Config {
             ordering: ordering::Ordering::default(),
             quiescence: G::QUIESCENCE,
             aspiration: true,
+            star1: true,
             parallel: Parallel::LazySmp,
         }
     }
@@ -416,6 +419,10 @@ pub struct MixedResult<M> {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Entries of all matrix games solved (at the root and below).
+    pub entries: u64,
+    /// How many of those entries the double oracle searched.
+    pub evaluated: u64,
     /// Each player's actions with their probabilities, most likely first;
     /// actions of probability zero are left out.
     pub strategies: [Vec<(M, f64)>; 2],
@@ -436,36 +443,18 @@ pub fn search_simultaneous<G: Evaluate>(
     tt.new_search();
     let shared = Shared::new(tt, limits);
     let mut w = Worker::<G>::new(&shared, config);
-    let mut rows = Vec::new();
-    let mut cols = Vec::new();
-    pos.actions(crate::game::Player::FIRST, &mut rows);
-    pos.actions(crate::game::Player::SECOND, &mut cols);
-    assert!(
-        !rows.is_empty() && !cols.is_empty(),
-        "both players need actions"
-    );
-    let uniform = |v: &[G::Move]| v.iter().map(|&m| (m, 1.0 / v.len() as f64)).collect();
-    let mut best = MixedResult {
-        value: 0.0,
-        depth: 0,
-        nodes: 0,
-        strategies: [uniform(&rows), uniform(&cols)],
-    };
+    let mut best: Option<MixedResult<G::Move>> = None;
     let max_depth = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
     for depth in 1..=max_depth {
-        let mut payoff = Vec::with_capacity(rows.len() * cols.len());
-        for &a in &rows {
-            for &b in &cols {
-                let child = pos.play_joint(a, b);
-                let v = w.root_child(&child, depth as i32, -INFINITY, INFINITY, pos.perspective());
-                payoff.push(v as f64);
-            }
-        }
-        if w.stopped() {
+        let (solution, [rows, cols]) = w.matrix_game(pos, depth as i32, 0);
+        assert!(
+            !rows.is_empty() && !cols.is_empty(),
+            "both players need actions"
+        );
+        let Some(s) = solution else {
             break;
-        }
+        };
         w.flush_nodes();
-        let s = matrix::solve(&payoff, rows.len(), cols.len());
         let pick = |acts: &[G::Move], p: &[f64]| {
             let mut v: Vec<(G::Move, f64)> = acts
                 .iter()
@@ -476,19 +465,38 @@ pub fn search_simultaneous<G: Evaluate>(
             v.sort_by(|x, y| y.1.total_cmp(&x.1));
             v
         };
-        best = MixedResult {
-            value: s.value,
+        let r = MixedResult {
+            value: s.solution.value,
             depth,
             nodes: shared.nodes.load(Relaxed),
-            strategies: [pick(&rows, &s.row), pick(&cols, &s.col)],
+            entries: w.matrix_entries,
+            evaluated: w.matrix_evaluated,
+            strategies: [pick(&rows, &s.solution.row), pick(&cols, &s.solution.col)],
         };
-        report(&best);
+        report(&r);
+        best = Some(r);
         if let Some(t) = limits.time {
             if shared.start.elapsed() * 2 > t {
                 break;
             }
         }
     }
+    let mut best = best.unwrap_or_else(|| {
+        // Not even depth 1 finished: play uniformly at random.
+        let mut rows = Vec::new();
+        let mut cols = Vec::new();
+        pos.actions(crate::game::Player::FIRST, &mut rows);
+        pos.actions(crate::game::Player::SECOND, &mut cols);
+        let uniform = |v: &[G::Move]| v.iter().map(|&m| (m, 1.0 / v.len() as f64)).collect();
+        MixedResult {
+            value: 0.0,
+            depth: 0,
+            nodes: 0,
+            entries: 0,
+            evaluated: 0,
+            strategies: [uniform(&rows), uniform(&cols)],
+        }
+    });
     best.nodes = shared.nodes.load(Relaxed);
     best
 }

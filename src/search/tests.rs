@@ -202,6 +202,7 @@ fn config(threads: usize) -> Config {
         ordering: ordering::Ordering::default(),
         quiescence: false,
         aspiration: true,
+        star1: true,
         parallel: Parallel::LazySmp,
     }
 }
@@ -279,9 +280,13 @@ fn alpha_beta_equals_minimax_on_random_positions() {
     for dice in [false, true] {
         for p in positions(dice, 60) {
             for depth in 1..=4 {
-                let r = depth_search(&p, depth, &config(1));
                 let m = minimax(&p, depth as i32, 0);
-                assert_eq!(r.score as f64, m, "{p:?} depth {depth}");
+                for star1 in [false, true] {
+                    let mut cfg = config(1);
+                    cfg.star1 = star1;
+                    let r = depth_search(&p, depth, &cfg);
+                    assert_eq!(r.score as f64, m, "{p:?} depth {depth} star1 {star1}");
+                }
             }
         }
     }

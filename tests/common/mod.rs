@@ -1,9 +1,11 @@
 //! Checks shared by every game's integration tests, generic over the
 //! [`Game`] trait.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::type_complexity)]
 
-use gamut::game::{Game, NodeKind, Player};
+use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask};
 use gamut::perft::perft;
+use gamut::search::matrix;
+use gamut::search::score::outcome_score;
 use gamut::suite::parse_suite;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -127,4 +129,62 @@ pub fn random_games<G: Game>(
         }
     }
     finished
+}
+
+/// Plain minimax with the searcher's depth rules and quiescence.
+pub fn minimax<G: Evaluate>(pos: &G, depth: i32, ply: usize, quiescence: bool) -> i32 {
+    let value = |child: &G, d: i32, me: Player| {
+        let v = minimax(child, d, ply + 1, quiescence);
+        if child.perspective() == me {
+            v
+        } else {
+            -v
+        }
+    };
+    let mut moves = Vec::new();
+    match pos.node() {
+        NodeKind::Terminal => outcome_score(&pos.outcome().unwrap(), pos.perspective(), ply),
+        NodeKind::Decision(me) => {
+            pos.moves(&mut moves);
+            if depth <= 0 {
+                let stand = pos.evaluate(TermMask::ALL);
+                if !quiescence {
+                    return stand;
+                }
+                return moves
+                    .iter()
+                    .filter(|&&m| pos.move_hint(m) > 0)
+                    .map(|&m| value(&pos.play(m), 0, me))
+                    .fold(stand, i32::max);
+            }
+            if moves.is_empty() {
+                return pos.evaluate(TermMask::ALL);
+            }
+            moves
+                .iter()
+                .map(|&m| value(&pos.play(m), depth - 1, me))
+                .max()
+                .unwrap()
+        }
+        NodeKind::Chance => {
+            let me = pos.perspective();
+            pos.moves(&mut moves);
+            let sum: f64 = moves
+                .iter()
+                .map(|&m| pos.probability(m) * value(&pos.play(m), depth, me) as f64)
+                .sum();
+            sum.round() as i32
+        }
+        NodeKind::Simultaneous => {
+            let (mut rows, mut cols) = (Vec::new(), Vec::new());
+            pos.actions(Player::FIRST, &mut rows);
+            pos.actions(Player::SECOND, &mut cols);
+            let payoff: Vec<f64> = rows
+                .iter()
+                .flat_map(|&a| cols.iter().map(move |&b| (a, b)))
+                .map(|(a, b)| value(&pos.play_joint(a, b), depth, Player::FIRST) as f64)
+                .collect();
+            matrix::solve(&payoff, rows.len(), cols.len()).value.round() as i32
+        }
+    }
 }

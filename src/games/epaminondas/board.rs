@@ -1,0 +1,367 @@
+//! Squares and bitboards of the 14×12 Epaminondas board.
+//!
+//! Each rank takes 16 bits (files `a`..`n` in bits 0..13, two padding bits),
+//! so the 12 ranks fill three `u64` words exactly, four ranks per word. A
+//! step in any of the eight directions is a shift by 1, 15, 16 or 17 bits;
+//! stones stepping off the left or right edge land in padding bits, which
+//! [`Bitboard::step`] clears, and stones stepping off the top or bottom fall
+//! out of the 192 bits.
+
+use crate::game::ParseError;
+use std::fmt;
+
+/// Number of files (`a`..`n`).
+pub const FILES: u8 = 14;
+/// Number of ranks (`1`..`12`).
+pub const RANKS: u8 = 12;
+/// Bits per rank in a [`Bitboard`].
+const STRIDE: u8 = 16;
+
+/// A square of the 14×12 board: `file + 16 * rank`, `a1` = 0, `n12` = 189.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(pub u8);
+
+impl Square {
+    /// The square on file `f` (0 = a) and rank `r` (0 = rank 1).
+    pub const fn new(f: u8, r: u8) -> Square {
+        Square(f + STRIDE * r)
+    }
+
+    /// The file, 0 for `a`.
+    pub const fn file(self) -> u8 {
+        self.0 % STRIDE
+    }
+
+    /// The rank, 0 for rank 1.
+    pub const fn rank(self) -> u8 {
+        self.0 / STRIDE
+    }
+
+    /// The square's bit.
+    pub const fn bb(self) -> Bitboard {
+        let mut w = [0u64; 3];
+        w[(self.0 >> 6) as usize] = 1 << (self.0 & 63);
+        Bitboard(w)
+    }
+
+    /// The square `n` steps away in direction `d`, assumed on the board.
+    pub const fn shifted(self, d: Dir, n: i32) -> Square {
+        Square((self.0 as i32 + d.delta() * n) as u8)
+    }
+
+    /// The square one step away in direction `d`, if on the board.
+    pub const fn step(self, d: Dir) -> Option<Square> {
+        let (df, dr) = d.offset();
+        let f = self.file() as i8 + df;
+        let r = self.rank() as i8 + dr;
+        if f < 0 || f >= FILES as i8 || r < 0 || r >= RANKS as i8 {
+            None
+        } else {
+            Some(Square::new(f as u8, r as u8))
+        }
+    }
+
+    /// Parses a square name (`a1`..`n12`).
+    pub fn parse(s: &str) -> Result<Square, ParseError> {
+        let b = s.as_bytes();
+        let bad = || ParseError::new(format!("'{s}' is not a square (a1..n12)"));
+        if b.len() < 2 || !(b'a'..b'a' + FILES).contains(&b[0]) {
+            return Err(bad());
+        }
+        let digits = &s[1..];
+        if digits.starts_with('0') || !digits.bytes().all(|c| c.is_ascii_digit()) {
+            return Err(bad());
+        }
+        match digits.parse::<u8>() {
+            Ok(r) if (1..=RANKS).contains(&r) => Ok(Square::new(b[0] - b'a', r - 1)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+/// One of the eight directions, in the order of [`crate::bits::DIRECTIONS`]:
+/// N, NE, E, SE, S, SW, W, NW (north is towards rank 12).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dir(pub u8);
+
+impl Dir {
+    /// All eight directions.
+    pub const ALL: [Dir; 8] = [
+        Dir(0),
+        Dir(1),
+        Dir(2),
+        Dir(3),
+        Dir(4),
+        Dir(5),
+        Dir(6),
+        Dir(7),
+    ];
+
+    /// (file step, rank step).
+    pub const fn offset(self) -> (i8, i8) {
+        crate::bits::DIRECTIONS[self.0 as usize]
+    }
+
+    /// The change of square index for one step.
+    pub const fn delta(self) -> i32 {
+        let (df, dr) = self.offset();
+        df as i32 + STRIDE as i32 * dr as i32
+    }
+
+    /// The opposite direction.
+    pub const fn reverse(self) -> Dir {
+        Dir((self.0 + 4) & 7)
+    }
+
+    /// The direction of one step from `from` to `to`, with the number of
+    /// steps, if `to` lies on a line from `from` (and differs from it).
+    pub fn between(from: Square, to: Square) -> Option<(Dir, u8)> {
+        let df = to.file() as i8 - from.file() as i8;
+        let dr = to.rank() as i8 - from.rank() as i8;
+        if (df, dr) == (0, 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            return None;
+        }
+        let n = df.abs().max(dr.abs());
+        let d = Dir::ALL
+            .into_iter()
+            .find(|d| d.offset() == (df.signum(), dr.signum()))?;
+        Some((d, n as u8))
+    }
+}
+
+/// A set of squares of the 14×12 board (see the module documentation).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub [u64; 3]);
+
+/// The 14 file bits of each 16-bit rank lane of a word.
+const LANES: u64 = 0x3fff_3fff_3fff_3fff;
+
+impl Bitboard {
+    /// No squares.
+    pub const EMPTY: Bitboard = Bitboard([0; 3]);
+    /// All 168 squares.
+    pub const FULL: Bitboard = Bitboard([LANES; 3]);
+
+    /// Every square of rank `r` (0 = rank 1).
+    pub const fn rank(r: u8) -> Bitboard {
+        let mut w = [0u64; 3];
+        w[(r / 4) as usize] = 0x3fff << (16 * (r % 4));
+        Bitboard(w)
+    }
+
+    /// Whether `s` is in the set.
+    pub const fn has(self, s: Square) -> bool {
+        self.0[(s.0 >> 6) as usize] >> (s.0 & 63) & 1 != 0
+    }
+
+    /// The number of squares in the set.
+    #[inline(always)]
+    pub const fn count(self) -> u32 {
+        self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
+    }
+
+    /// Whether the set is empty.
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        (self.0[0] | self.0[1] | self.0[2]) == 0
+    }
+
+    /// Whether the set has a square.
+    #[inline(always)]
+    pub const fn any(self) -> bool {
+        !self.is_empty()
+    }
+
+    /// The set shifted one step in direction `D` (an index into
+    /// [`Dir::ALL`]), without clearing padding bits: stones leaving the
+    /// board sideways land in padding bits. Callers intersect the result
+    /// with a set of real squares before using it.
+    #[inline(always)]
+    pub const fn step_raw<const D: u8>(self) -> Bitboard {
+        let delta = Dir(D).delta();
+        let [a, b, c] = self.0;
+        if delta > 0 {
+            let n = delta as u32;
+            Bitboard([
+                a << n,
+                (b << n) | (a >> (64 - n)),
+                (c << n) | (b >> (64 - n)),
+            ])
+        } else {
+            let n = (-delta) as u32;
+            Bitboard([
+                (a >> n) | (b << (64 - n)),
+                (b >> n) | (c << (64 - n)),
+                c >> n,
+            ])
+        }
+    }
+
+    /// The set shifted one step in direction `d`; squares leaving the board
+    /// are dropped.
+    pub fn step(self, d: Dir) -> Bitboard {
+        let r = match d.0 {
+            0 => self.step_raw::<0>(),
+            1 => self.step_raw::<1>(),
+            2 => self.step_raw::<2>(),
+            3 => self.step_raw::<3>(),
+            4 => self.step_raw::<4>(),
+            5 => self.step_raw::<5>(),
+            6 => self.step_raw::<6>(),
+            _ => self.step_raw::<7>(),
+        };
+        r & Bitboard::FULL
+    }
+
+    /// The set reflected left to right (file `a` ↔ `n` on each rank).
+    #[inline]
+    pub const fn mirror(self) -> Bitboard {
+        const fn word(x: u64) -> u64 {
+            // Reversing all 64 bits reverses each 16-bit lane and the lane
+            // order; swap the lanes back, then move the 14 files down over
+            // the two padding bits.
+            let r = x.reverse_bits().rotate_left(32);
+            let r = ((r & 0x0000_ffff_0000_ffff) << 16) | ((r >> 16) & 0x0000_ffff_0000_ffff);
+            (r >> 2) & LANES
+        }
+        Bitboard([word(self.0[0]), word(self.0[1]), word(self.0[2])])
+    }
+
+    /// The lowest square of a non-empty set.
+    #[inline]
+    pub const fn first(self) -> Square {
+        if self.0[0] != 0 {
+            Square(self.0[0].trailing_zeros() as u8)
+        } else if self.0[1] != 0 {
+            Square(64 + self.0[1].trailing_zeros() as u8)
+        } else {
+            Square(128 + self.0[2].trailing_zeros() as u8)
+        }
+    }
+}
+
+impl std::ops::BitOr for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn bitor(self, o: Bitboard) -> Bitboard {
+        Bitboard([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+    }
+}
+
+impl std::ops::BitAnd for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn bitand(self, o: Bitboard) -> Bitboard {
+        Bitboard([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+    }
+}
+
+impl std::ops::BitXor for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn bitxor(self, o: Bitboard) -> Bitboard {
+        Bitboard([self.0[0] ^ o.0[0], self.0[1] ^ o.0[1], self.0[2] ^ o.0[2]])
+    }
+}
+
+impl std::ops::Not for Bitboard {
+    type Output = Bitboard;
+    /// The complement within the 168 squares.
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard([!self.0[0] & LANES, !self.0[1] & LANES, !self.0[2] & LANES])
+    }
+}
+
+impl std::ops::BitOrAssign for Bitboard {
+    #[inline(always)]
+    fn bitor_assign(&mut self, o: Bitboard) {
+        *self = *self | o;
+    }
+}
+
+impl std::ops::BitAndAssign for Bitboard {
+    #[inline(always)]
+    fn bitand_assign(&mut self, o: Bitboard) {
+        *self = *self & o;
+    }
+}
+
+impl std::ops::BitXorAssign for Bitboard {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, o: Bitboard) {
+        *self = *self ^ o;
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Square;
+
+    /// Yields the squares of the set from lowest to highest, emptying it.
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        for (i, w) in self.0.iter_mut().enumerate() {
+            if *w != 0 {
+                let s = Square(64 * i as u8 + w.trailing_zeros() as u8);
+                *w &= *w - 1;
+                return Some(s);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_squares() -> impl Iterator<Item = Square> {
+        (0..RANKS).flat_map(|r| (0..FILES).map(move |f| Square::new(f, r)))
+    }
+
+    #[test]
+    fn steps_match_square_offsets() {
+        for d in Dir::ALL {
+            for s in all_squares() {
+                let expect = s.step(d).map_or(Bitboard::EMPTY, |t| t.bb());
+                assert_eq!(s.bb().step(d), expect, "{s} {d:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn mirror_reflects_files() {
+        for s in all_squares() {
+            let m = Square::new(FILES - 1 - s.file(), s.rank());
+            assert_eq!(s.bb().mirror(), m.bb(), "{s}");
+        }
+        assert_eq!(Bitboard::FULL.mirror(), Bitboard::FULL);
+    }
+
+    #[test]
+    fn squares_parse_and_print() {
+        for s in all_squares() {
+            assert_eq!(Square::parse(&s.to_string()), Ok(s));
+        }
+        for bad in ["a0", "o1", "a13", "a01", "A1", "a", "", "a1x", "a+1"] {
+            assert!(Square::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Square::parse("n12"), Ok(Square(189)));
+    }
+
+    #[test]
+    fn between_finds_lines() {
+        let a1 = Square::parse("a1").unwrap();
+        let c3 = Square::parse("c3").unwrap();
+        assert_eq!(Dir::between(a1, c3), Some((Dir(1), 2)));
+        assert_eq!(Dir::between(c3, a1), Some((Dir(5), 2)));
+        assert_eq!(Dir::between(a1, Square::parse("b3").unwrap()), None);
+        assert_eq!(Dir::between(a1, a1), None);
+    }
+}

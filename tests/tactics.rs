@@ -1,0 +1,98 @@
+//! Forced results: every line of `positions/<game>.tactics` is a position,
+//! a depth, the set of best moves and the score. The searcher must find a
+//! move of the set with exactly that score, and plain minimax must agree
+//! that the set is complete: the listed moves, and only they, reach the
+//! root's value.
+//!
+//! Line format: `<position> ; depth <d> ; best <move> [<move> …] ; score <score>`
+//! where `<score>` is `win in N`, `loss in N` or a number.
+
+mod common;
+
+use gamut::game::{Evaluate, NodeKind};
+use gamut::search::score::Score;
+use gamut::search::{self, Config, Limits, Table};
+
+struct Tactic {
+    line: usize,
+    position: String,
+    depth: u32,
+    best: Vec<String>,
+    score: String,
+}
+
+fn read(file: &str) -> Vec<Tactic> {
+    let path = format!("{}/positions/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("tactics file");
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = raw.split(';').map(str::trim).collect();
+        assert_eq!(f.len(), 4, "{path}:{}: four fields", i + 1);
+        out.push(Tactic {
+            line: i + 1,
+            position: f[0].to_string(),
+            depth: f[1].strip_prefix("depth ").unwrap().parse().unwrap(),
+            best: f[2]
+                .strip_prefix("best ")
+                .unwrap()
+                .split_whitespace()
+                .map(String::from)
+                .collect(),
+            score: f[3].strip_prefix("score ").unwrap().to_string(),
+        });
+    }
+    out
+}
+
+fn check<G: Evaluate>(file: &str, at_least: usize) {
+    let tactics = read(file);
+    assert!(
+        tactics.len() >= at_least,
+        "{file}: {} positions",
+        tactics.len()
+    );
+    for t in tactics {
+        let here = format!("{file}:{}", t.line);
+        let pos = G::parse(&t.position).unwrap_or_else(|e| panic!("{here}: {e}"));
+        let me = match pos.node() {
+            NodeKind::Decision(p) => p,
+            k => panic!("{here}: not a decision node ({k:?})"),
+        };
+        let config = Config::for_game::<G>(1);
+        let limits = Limits {
+            depth: Some(t.depth),
+            ..Limits::default()
+        };
+        let r = search::search(&pos, &limits, &config, &Table::new(16), |_| {});
+        assert_eq!(Score(r.score).to_string(), t.score, "{here}: score");
+        let best = pos.move_text(r.best);
+        assert!(t.best.contains(&best), "{here}: searcher chose {best}");
+        // Independent check by plain minimax over every root move.
+        let root = common::minimax(&pos, t.depth as i32, 0, config.quiescence);
+        assert_eq!(root, r.score, "{here}: minimax value");
+        let mut moves = Vec::new();
+        pos.moves(&mut moves);
+        let mut reaching: Vec<String> = moves
+            .iter()
+            .filter(|&&m| {
+                let c = pos.play(m);
+                let v = common::minimax(&c, t.depth as i32 - 1, 1, config.quiescence);
+                (if c.perspective() == me { v } else { -v }) == root
+            })
+            .map(|&m| pos.move_text(m))
+            .collect();
+        reaching.sort();
+        let mut listed = t.best.clone();
+        listed.sort();
+        assert_eq!(reaching, listed, "{here}: the set of best moves");
+    }
+}
+
+#[test]
+fn epaminondas_tactics() {
+    check::<gamut::games::epaminondas::Epaminondas>("epaminondas.tactics", 10);
+}
