@@ -31,9 +31,13 @@ fn hardest_in_random_play(games: usize, seed: u64) -> (Spokes, usize, u64) {
                     pos = pos.play_joint(a, b);
                 }
                 _ => {
-                    let r = pos
-                        .outcomes_limited(DEFAULT_STATE_LIMIT)
-                        .expect("within the state limit");
+                    let Ok(r) = pos.outcomes_limited(DEFAULT_STATE_LIMIT) else {
+                        println!(
+                            "beyond the state limit of {DEFAULT_STATE_LIMIT}: '{}' (game dropped)",
+                            pos.text()
+                        );
+                        break;
+                    };
                     if r.states > hardest.1 {
                         hardest = (pos.clone(), r.states, hardest.2);
                     }

@@ -407,6 +407,12 @@ fn the_state_limit_gives_an_error() {
     let mut v = Vec::new();
     p.moves(&mut v);
     assert_eq!(full.outcomes, v);
+    // A placement met in random play whose graph is enormous.
+    let huge = Spokes::parse("b/1X2/2bbw1b1/b1b4b1b3bX1/3b1b5b1b2 9 resolve").unwrap();
+    assert_eq!(
+        huge.outcomes_limited(20_000),
+        Err(StateLimitExceeded { limit: 20_000 })
+    );
     assert_eq!(
         StateLimitExceeded { limit: 3 }.to_string(),
         "resolution reaches more than 3 boards; raise the state limit"
