@@ -12,7 +12,7 @@ pub mod movegen;
 pub mod resolve;
 pub mod score;
 pub mod tables;
-mod text;
+pub mod text;
 
 use crate::bits::{splitmix64, zobrist_table};
 use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
@@ -96,8 +96,21 @@ fn board_delta(a: &Board, b: &Board) -> u64 {
         .fold(0, |h, k| h ^ k)
 }
 
+/// A resolver's work space and the outcomes of the last board it resolved,
+/// so that asking again for the same node's moves (listing, counting,
+/// parsing a move) resolves once.
+struct Workspace {
+    resolver: Resolver,
+    board: Option<Board>,
+    outcomes: Vec<Resolved>,
+}
+
 thread_local! {
-    static RESOLVER: RefCell<Resolver> = RefCell::new(Resolver::new());
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace {
+        resolver: Resolver::new(),
+        board: None,
+        outcomes: Vec::new(),
+    });
 }
 
 impl Spokes {
@@ -148,8 +161,8 @@ impl Spokes {
             });
         }
         let mut found = Vec::new();
-        let states = RESOLVER.with(|r| {
-            let mut r = r.borrow_mut();
+        let states = WORKSPACE.with(|w| {
+            let r = &mut w.borrow_mut().resolver;
             r.outcomes(&self.board, limit, &mut found)
                 .map(|()| r.last_states)
         })?;
@@ -162,6 +175,7 @@ impl Spokes {
     /// The resolution outcomes under the default limit. Beyond it the
     /// placement is declared unresolvable: the only outcome is the loop
     /// removal applied to the board as placed (see the rules document).
+<<<<<<< HEAD
     fn resolved(&self, out: &mut Vec<Resolved>) {
         RESOLVER.with(|r| {
             if r.borrow_mut()
@@ -173,8 +187,26 @@ impl Spokes {
                     board: loop_removal(&self.board),
                     looped: true,
                 });
+=======
+    fn with_resolved<R>(&self, f: impl FnOnce(&[Resolved]) -> R) -> R {
+        WORKSPACE.with(|w| {
+            let w = &mut *w.borrow_mut();
+            if w.board != Some(self.board) {
+                w.board = Some(self.board);
+                if w.resolver
+                    .outcomes(&self.board, DEFAULT_STATE_LIMIT, &mut w.outcomes)
+                    .is_err()
+                {
+                    w.outcomes.clear();
+                    w.outcomes.push(Resolved {
+                        board: loop_removal(&self.board),
+                        looped: true,
+                    });
+                }
+>>>>>>> spokes
             }
-        });
+            f(&w.outcomes)
+        })
     }
 
     /// Why the game is over at a placement node, if it is.
@@ -250,18 +282,48 @@ impl Game for Spokes {
         if self.phase != Phase::Resolution {
             return;
         }
-        let mut found = Vec::new();
-        self.resolved(&mut found);
-        out.extend(found.into_iter().map(Move::Outcome));
+        self.with_resolved(|found| out.extend(found.iter().map(|&r| Move::Outcome(r))));
     }
 
     fn move_count(&self) -> usize {
         if self.phase != Phase::Resolution {
             return 0;
         }
-        let mut found = Vec::new();
-        self.resolved(&mut found);
-        found.len()
+        self.with_resolved(|found| found.len())
+    }
+
+    /// Parses a placement (`wD12`) at a round start, or an outcome (a
+    /// nodes field, then ` loop` for a loop) at a resolution node.
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        let illegal = || ParseError::new(format!("'{text}' is not a legal move here"));
+        match self.phase {
+            Phase::Resolution => {
+                let (nodes, looped) = match text.strip_suffix(" loop") {
+                    Some(n) => (n, true),
+                    None => (text, false),
+                };
+                let board = text::parse_nodes(nodes)?;
+                if text::nodes_field(&board) != nodes {
+                    return Err(ParseError::new(format!(
+                        "'{nodes}' is not in canonical form ('{}')",
+                        text::nodes_field(&board)
+                    )));
+                }
+                let r = Resolved { board, looped };
+                if self.with_resolved(|found| found.binary_search(&r).is_ok()) {
+                    Ok(Move::Outcome(r))
+                } else {
+                    Err(illegal())
+                }
+            }
+            _ => {
+                let mut v = Vec::new();
+                self.actions(Player::FIRST, &mut v);
+                v.into_iter()
+                    .find(|&m| self.move_text(m) == text)
+                    .ok_or_else(illegal)
+            }
+        }
     }
 
     /// Plays a resolution outcome; a placement played alone puts just that

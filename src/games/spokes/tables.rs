@@ -22,7 +22,7 @@ const fn angle(n: usize) -> usize {
 /// The node of circle `c` (1..=4) at `angle`, or `NONE`.
 const fn at(c: usize, angle: usize) -> usize {
     let step = 16 / CIRCLE_LEN[c];
-    if angle % step != 0 {
+    if !angle.is_multiple_of(step) {
         NONE
     } else {
         CIRCLE_START[c] + angle / step
