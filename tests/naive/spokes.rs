@@ -409,16 +409,18 @@ type Key = [u64; 3];
 
 fn key(board: &Board) -> Key {
     let mut k = [0u64; 3];
-    for (i, &cell) in board.iter().enumerate() {
-        let code = match cell {
-            Cell::Empty => 0,
-            Cell::Single(Colour::White) => 1,
-            Cell::Single(Colour::Black) => 2,
-            Cell::Block => 3,
-            Cell::Double(Colour::White) => 4,
-            Cell::Double(Colour::Black) => 5,
-        };
-        k[i / 15] |= code << (4 * (i % 15));
+    for (word, cells) in k.iter_mut().zip(board.chunks(15)) {
+        for &cell in cells.iter().rev() {
+            let code = match cell {
+                Cell::Empty => 0,
+                Cell::Single(Colour::White) => 1,
+                Cell::Single(Colour::Black) => 2,
+                Cell::Block => 3,
+                Cell::Double(Colour::White) => 4,
+                Cell::Double(Colour::Black) => 5,
+            };
+            *word = (*word << 4) | code;
+        }
     }
     k
 }
