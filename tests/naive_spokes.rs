@@ -136,6 +136,30 @@ fn a_push_with_nothing_beyond_goes_sideways() {
 }
 
 #[test]
+fn a_push_through_the_centre_goes_on_to_the_opposite_b() {
+    // B1 pushes A on to B3; A pushes B1 out to C1.
+    assert_eq!(
+        outcomes_of("1/1X1X/8/16/16 1", "wA,wB1"),
+        ["1/wXwX/8/16/16", "w/1X1X/w7/16/16"]
+    );
+    // B3, B2 and B4 blocked: A cannot be pushed at all.
+    assert_eq!(
+        outcomes_of("1/1XXX/8/16/16 1", "wA,wB1"),
+        ["w/1XXX/w7/16/16"]
+    );
+    // A black single on B3 attracts A when pushed, as a pull would.
+    assert_eq!(
+        outcomes_of("1/1XbX/8/16/16 1", "wA,wB1"),
+        [
+            "1/1XXX/w7/16/16",
+            "1/wXXX/8/16/16",
+            "X/1X1X/w7/16/16",
+            "X/wX1X/8/16/16"
+        ]
+    );
+}
+
+#[test]
 fn a_double_moves_its_top_stone_first() {
     // From A to any B; then either the centre stone pushes it out to C or
     // it pushes the centre stone through to the opposite B.

@@ -8,6 +8,7 @@
 //! malformed input.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// What a node holds.
@@ -403,6 +404,49 @@ fn remove_loop(board: &Board) -> Board {
     out
 }
 
+/// A board packed four bits a node into three words, to key the graph.
+type Key = [u64; 3];
+
+fn key(board: &Board) -> Key {
+    let mut k = [0u64; 3];
+    for (word, cells) in k.iter_mut().zip(board.chunks(15)) {
+        for &cell in cells.iter().rev() {
+            let code = match cell {
+                Cell::Empty => 0,
+                Cell::Single(Colour::White) => 1,
+                Cell::Single(Colour::Black) => 2,
+                Cell::Block => 3,
+                Cell::Double(Colour::White) => 4,
+                Cell::Double(Colour::Black) => 5,
+            };
+            *word = (*word << 4) | code;
+        }
+    }
+    k
+}
+
+/// A plain multiply-and-rotate hasher for packed boards.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(31);
+    }
+}
+
 /// The distinct outcomes of resolving `start`: (board, ended by a loop).
 fn outcomes(start: &Board) -> Vec<(Board, bool)> {
     if steps(start).is_empty() && !singles_adjacent(start) {
@@ -410,15 +454,15 @@ fn outcomes(start: &Board) -> Vec<(Board, bool)> {
         return vec![(*start, false)];
     }
     // the whole reachable graph
-    let mut index: HashMap<Board, usize> = HashMap::new();
+    let mut index: HashMap<Key, usize, BuildHasherDefault<KeyHasher>> = HashMap::default();
     let mut states: Vec<Board> = vec![*start];
     let mut edges: Vec<Vec<usize>> = Vec::new();
-    index.insert(*start, 0);
+    index.insert(key(start), 0);
     let mut i = 0;
     while i < states.len() {
         let mut out = Vec::new();
         for b in steps(&states[i]) {
-            let id = *index.entry(b).or_insert_with(|| {
+            let id = *index.entry(key(&b)).or_insert_with(|| {
                 states.push(b);
                 states.len() - 1
             });
@@ -631,6 +675,8 @@ impl Pos {
                     return Vec::new();
                 }
                 let options = self.placements();
+                // (a, b) and (b, a) place the same stones: resolve once
+                let mut resolved: HashMap<Board, Vec<Pos>> = HashMap::new();
                 let mut out = Vec::new();
                 for &(c1, n1) in &options {
                     for &(c2, n2) in &options {
@@ -657,7 +703,11 @@ impl Pos {
                             round: self.round,
                             phase: Phase::Resolve,
                         };
-                        out.push((text, placed.resolutions()));
+                        let results = resolved
+                            .entry(board)
+                            .or_insert_with(|| placed.resolutions())
+                            .clone();
+                        out.push((text, results));
                     }
                 }
                 out
