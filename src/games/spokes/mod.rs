@@ -175,19 +175,6 @@ impl Spokes {
     /// The resolution outcomes under the default limit. Beyond it the
     /// placement is declared unresolvable: the only outcome is the loop
     /// removal applied to the board as placed (see the rules document).
-<<<<<<< HEAD
-    fn resolved(&self, out: &mut Vec<Resolved>) {
-        RESOLVER.with(|r| {
-            if r.borrow_mut()
-                .outcomes(&self.board, DEFAULT_STATE_LIMIT, out)
-                .is_err()
-            {
-                out.clear();
-                out.push(Resolved {
-                    board: loop_removal(&self.board),
-                    looped: true,
-                });
-=======
     fn with_resolved<R>(&self, f: impl FnOnce(&[Resolved]) -> R) -> R {
         WORKSPACE.with(|w| {
             let w = &mut *w.borrow_mut();
@@ -203,7 +190,6 @@ impl Spokes {
                         looped: true,
                     });
                 }
->>>>>>> spokes
             }
             f(&w.outcomes)
         })
