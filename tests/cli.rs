@@ -25,7 +25,13 @@ fn assert_rejected(args: &[&str]) {
 }
 
 /// Each implemented game and its start position's number of children.
-const GAMES: [(&str, u64); 1] = [("epaminondas", 114)];
+const GAMES: [(&str, u64); 5] = [
+    ("aporia", 16),
+    ("apart", 40),
+    ("empedocles", 64),
+    ("spokes", 4046),
+    ("epaminondas", 114),
+];
 
 #[test]
 fn perft_prints_the_count_last_and_divide_sums_to_it() {
@@ -33,11 +39,16 @@ fn perft_prints_the_count_last_and_divide_sums_to_it() {
         let o = gamut(&["perft", game, "--depth", "1"]);
         assert!(o.status.success());
         assert_eq!(stdout(&o), format!("nodes {n}\n"));
-        let o = gamut(&["perft", game, "--depth", "2", "--divide"]);
+        // Spokes divides by joint placement (several outcomes each), at
+        // depth 1 to stay quick.
+        let depth = if game == "spokes" { "1" } else { "2" };
+        let o = gamut(&["perft", game, "--depth", depth, "--divide"]);
         let text = stdout(&o);
         let lines: Vec<&str> = text.lines().collect();
         let (last, rows) = lines.split_last().unwrap();
-        assert_eq!(rows.len() as u64, n, "{game}: one divide line per child");
+        if game != "spokes" {
+            assert_eq!(rows.len() as u64, n, "{game}: one divide line per child");
+        }
         let mut sum = 0;
         let mut names = Vec::new();
         for row in rows {
@@ -49,7 +60,7 @@ fn perft_prints_the_count_last_and_divide_sums_to_it() {
         sorted.sort();
         assert_eq!(names, sorted, "{game}: divide is sorted by child text");
         assert_eq!(*last, format!("nodes {sum}"));
-        let threaded = gamut(&["perft", game, "--depth", "2", "--threads", "2"]);
+        let threaded = gamut(&["perft", game, "--depth", depth, "--threads", "2"]);
         assert_eq!(stdout(&threaded), format!("nodes {sum}\n"));
     }
 }

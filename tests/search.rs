@@ -74,3 +74,21 @@ fn epaminondas_alpha_beta_equals_minimax() {
     check_against_minimax::<gamut::games::epaminondas::Epaminondas>(30, 1, true);
     check_deterministic::<gamut::games::epaminondas::Epaminondas>(5);
 }
+
+#[test]
+fn aporia_alpha_beta_equals_minimax() {
+    check_against_minimax::<gamut::games::aporia::Aporia>(100, 4, true);
+    check_deterministic::<gamut::games::aporia::Aporia>(8);
+}
+
+#[test]
+fn apart_alpha_beta_equals_minimax() {
+    check_against_minimax::<gamut::games::apart::Apart>(40, 2, true);
+    check_deterministic::<gamut::games::apart::Apart>(4);
+}
+
+#[test]
+fn empedocles_expectimax_with_star1_equals_plain_expectimax() {
+    check_against_minimax::<gamut::games::empedocles::Empedocles>(100, 3, true);
+    check_deterministic::<gamut::games::empedocles::Empedocles>(3);
+}

@@ -49,7 +49,7 @@ fn json(text: &str) -> Value {
 }
 
 /// The records of a file with their timings set to zero.
-fn untimed(path: &PathBuf) -> Vec<GameRecord> {
+fn untimed(path: &std::path::Path) -> Vec<GameRecord> {
     let mut recs = records::read(path).unwrap();
     for r in &mut recs {
         r.time_ms = 0;
@@ -283,7 +283,7 @@ fn shards_merged_equal_one_unsharded_run() {
         merged, single,
         "three shards merged give the unsharded report"
     );
-    let mut sharded: Vec<GameRecord> = files.iter().flat_map(untimed).collect();
+    let mut sharded: Vec<GameRecord> = files.iter().flat_map(|f| untimed(f)).collect();
     sharded.sort_by_key(|r| r.number);
     assert_eq!(sharded, untimed(&whole), "and the same games");
     // A shard given twice is refused.

@@ -236,7 +236,7 @@ fn play<G: Evaluate>(a: &TournamentArgs, out: &mut impl Write) -> Result<(), Cli
         return Err(CliError("a tournament needs at least two --engine".into()));
     }
     check_names(&engines)?;
-    if a.games % 2 != 0 {
+    if !a.games.is_multiple_of(2) {
         return Err(CliError(
             "--games must be even: games are played in pairs with sides swapped".into(),
         ));
