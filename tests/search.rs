@@ -6,7 +6,7 @@
 
 mod common;
 
-use gamut::game::{Evaluate, NodeKind};
+use gamut::game::{Evaluate, Game, NodeKind};
 use gamut::search::{self, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -91,4 +91,33 @@ fn apart_alpha_beta_equals_minimax() {
 fn empedocles_expectimax_with_star1_equals_plain_expectimax() {
     check_against_minimax::<gamut::games::empedocles::Empedocles>(100, 3, true);
     check_deterministic::<gamut::games::empedocles::Empedocles>(3);
+}
+
+#[test]
+fn spokes_double_oracle_equals_the_full_matrix_game() {
+    use gamut::games::spokes::Spokes;
+    // Resolution choices one round deep, then whole rounds solved exactly.
+    check_against_minimax::<Spokes>(30, 1, true);
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut buf = Vec::new();
+    let mut pos = Spokes::start();
+    let mut checked = 0;
+    while checked < 6 {
+        if pos.node() == NodeKind::Terminal {
+            pos = Spokes::start();
+        }
+        if pos.node() == NodeKind::Simultaneous {
+            let limits = Limits {
+                depth: Some(1),
+                ..Limits::default()
+            };
+            let config = Config::for_game::<Spokes>(1);
+            let r = search::search_simultaneous(&pos, &limits, &config, &Table::new(4), |_| {});
+            let m = common::minimax(&pos, 1, 0, config.quiescence);
+            assert_eq!(r.value.round() as i32, m, "{}", pos.text());
+            assert!(r.evaluated <= r.entries);
+            checked += 1;
+        }
+        pos = common::random_child(&pos, &mut rng, &mut buf);
+    }
 }

@@ -122,6 +122,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             _ if ply >= MAX_PLY => pos.evaluate(self.config.terms),
             NodeKind::Chance => self.chance(pos, depth, alpha, beta, ply),
+            // A round of secret choices at the horizon is valued statically:
+            // solving its matrix game would search a whole round more.
+            NodeKind::Simultaneous if depth <= 0 => pos.evaluate(self.config.terms),
             NodeKind::Simultaneous => self.simultaneous(pos, depth, ply),
             NodeKind::Decision(me) => {
                 if depth <= 0 {

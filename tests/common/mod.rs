@@ -175,6 +175,7 @@ pub fn minimax<G: Evaluate>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
                 .sum();
             sum.round() as i32
         }
+        NodeKind::Simultaneous if depth <= 0 => pos.evaluate(TermMask::ALL),
         NodeKind::Simultaneous => {
             let (mut rows, mut cols) = (Vec::new(), Vec::new());
             pos.actions(Player::FIRST, &mut rows);
