@@ -163,3 +163,13 @@ fn find<G: Evaluate>(depth: u32) {
         pos = common::random_child(&pos, &mut rng, &mut buf);
     }
 }
+
+#[test]
+fn aporia_tactics() {
+    check::<gamut::games::aporia::Aporia>("aporia.tactics", 10);
+}
+
+#[test]
+fn apart_tactics() {
+    check::<gamut::games::apart::Apart>("apart.tactics", 10);
+}
