@@ -3,6 +3,8 @@
 
 #[path = "naive/apart.rs"]
 mod naive;
+#[path = "naive/suite.rs"]
+mod suite;
 
 const START: &str = "1BBBBBB1/1BBBBBB1/8/8/8/8/1WWWWWW1/1WWWWWW1 w 1";
 
@@ -95,63 +97,7 @@ fn a_position_with_a_player_apart_is_over() {
     assert_eq!(naive::perft("8/8/8/8/8/8/8/WW6 b -", 1), 0);
 }
 
-/// One entry of a perft suite: its line, position text and (depth, count) pairs.
-struct SuiteEntry {
-    line: usize,
-    position: String,
-    counts: Vec<(u32, u64)>,
-}
-
-/// The entries of a perft suite text: `<position> ;D1 <n> ;D2 <n> ...` per
-/// line, `#` starting a comment line.
-fn suite(text: &str) -> Vec<SuiteEntry> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let raw = raw.trim();
-        if raw.is_empty() || raw.starts_with('#') {
-            continue;
-        }
-        let mut fields = raw.split(';');
-        let position = fields.next().unwrap().trim().to_string();
-        let counts = fields
-            .map(|f| {
-                let (d, n) = f.trim()[1..].split_once(' ').unwrap();
-                (d.parse().unwrap(), n.trim().parse().unwrap())
-            })
-            .collect();
-        out.push(SuiteEntry {
-            line: i + 1,
-            position,
-            counts,
-        });
-    }
-    out
-}
-
 #[test]
 fn suite_counts_agree_with_the_naive_generator() {
-    let path = format!("{}/positions/apart.perft", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{path}: {e} (the suite comes with the Apart move generator; this check needs it)")
-    });
-    let mut checked = 0;
-    let mut wrong = Vec::new();
-    for entry in suite(&text) {
-        let (line, pos) = (entry.line, &entry.position);
-        for &(depth, expected) in &entry.counts {
-            if depth > 3 || expected > 3_000_000 {
-                continue;
-            }
-            let got = naive::perft(pos, depth);
-            checked += 1;
-            if got != expected {
-                wrong.push(format!(
-                    "line {line} depth {depth}: suite {expected}, naive {got}; naive divide: {:?}",
-                    naive::divide(pos, depth)
-                ));
-            }
-        }
-    }
-    assert!(wrong.is_empty(), "{path}:\n{}", wrong.join("\n"));
-    assert!(checked > 0, "{path} has no count to check");
+    suite::cross_check("apart", 3, 3_000_000, naive::perft, naive::divide);
 }
