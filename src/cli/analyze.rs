@@ -70,18 +70,9 @@ pub fn pv_texts<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
     out
 }
 
+/// `s` as a JSON string literal.
 fn json_string(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    serde_json::Value::from(s).to_string()
 }
 
 fn iteration_line<G: Game>(pos: &G, it: &Iteration<G::Move>, json: bool) -> String {
