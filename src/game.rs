@@ -6,6 +6,18 @@
 //! (both players pick an action in secret, then the joint action is applied),
 //! or a *terminal* node (the game is over). Perft, search and tournaments are
 //! written once over this trait and handle all four kinds.
+//!
+//! Only decision and terminal nodes are common to every game. A game names
+//! its chance rules ([`Game::Chance`]) and simultaneous rules
+//! ([`Game::Simultaneous`]) as associated types: either the game itself,
+//! which must then implement every method of [`ChanceRules`] or
+//! [`SimultaneousRules`] (none has a default), or [`NoChance`] /
+//! [`NoSimultaneous`], which panic if ever asked. So no game can get a
+//! silent probability of 1 or an empty action list by forgetting a method.
+//!
+//! Everything else the layers above need to know about a game (its name,
+//! its sides' names, its tournament ply limit, its bench positions, what
+//! `--setup` text it takes) is in [`Game::INFO`].
 
 use std::fmt;
 use std::hash::Hash;
@@ -67,8 +79,8 @@ pub struct Outcome {
     pub winner: Option<Player>,
     /// Why the game ended, in a few words (`"home row"`, `"second lock"`).
     pub reason: &'static str,
-    /// Match points per player where the game scores (Aporia 3/2, Spokes
-    /// stones on home nodes); `None` where a result is only win/draw/loss.
+    /// Match points per player where the game scores its results; `None`
+    /// where a result is only win/draw/loss.
     pub points: Option<[u32; 2]>,
 }
 
@@ -101,16 +113,25 @@ impl Outcome {
     }
 }
 
+impl Outcome {
+    /// The result in words with the sides named `sides` (a game's
+    /// [`GameInfo::sides`]): `White wins (home row)`, `draw (…) 3-3`.
+    pub fn describe(&self, sides: [&str; 2]) -> String {
+        let mut s = match self.winner {
+            Some(p) => format!("{} wins ({})", sides[p.index()], self.reason),
+            None => format!("draw ({})", self.reason),
+        };
+        if let Some([a, b]) = self.points {
+            s.push_str(&format!(" {a}-{b}"));
+        }
+        s
+    }
+}
+
+/// The result with the sides named `player 1` and `player 2`.
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.winner {
-            Some(p) => write!(f, "{} wins ({})", p, self.reason)?,
-            None => write!(f, "draw ({})", self.reason)?,
-        }
-        if let Some([a, b]) = self.points {
-            write!(f, " {a}-{b}")?;
-        }
-        Ok(())
+        f.write_str(&self.describe(["player 1", "player 2"]))
     }
 }
 
@@ -134,11 +155,89 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Options that choose a game's starting position beyond the default.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StartOptions {
-    /// Empedocles' element pairing, e.g. `fire,water`.
-    pub elements: Option<String>,
+/// What a game tells the layers above about itself beyond its rules: how
+/// to name it and its sides, how long a tournament game may run, and where
+/// `gamut bench` measures it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The game's name for people (`Empedocles' Stones`).
+    pub name: &'static str,
+    /// The sides' names as the game's rules and diagrams use them, first
+    /// player's first (`["White", "Black"]`, `["player 1", "player 2"]`).
+    pub sides: [&'static str; 2],
+    /// What `--setup` text [`Game::start_with`] accepts, for help and
+    /// errors; `None` for a game whose start position has no options.
+    pub setup: Option<&'static str>,
+    /// The ply count after which a tournament game is adjudicated a draw.
+    pub ply_limit: u32,
+    /// The positions `gamut bench` measures.
+    pub bench: &'static [BenchCase],
+}
+
+impl GameInfo {
+    /// The name of side `p` (`White`, `player 2`).
+    pub const fn side(&self, p: Player) -> &'static str {
+        self.sides[p.index()]
+    }
+}
+
+/// A position `gamut bench` measures, with depths chosen for well under a
+/// second of perft and of search on one core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchCase {
+    /// The position text.
+    pub position: &'static str,
+    /// Perft depth.
+    pub perft_depth: u32,
+    /// Search depth.
+    pub search_depth: u32,
+}
+
+/// How a game's chance nodes are played: the game type itself, or
+/// [`NoChance`] for a game without chance nodes. Named by
+/// [`Game::Chance`], so every game states whether it has chance nodes, and
+/// one that does cannot leave out their probabilities.
+pub trait ChanceRules<G: Game> {
+    /// The probability of chance outcome `m` of `pos`; the outcomes from
+    /// [`Game::moves`] at a chance node sum to 1.
+    fn probability(pos: &G, m: G::Move) -> f64;
+}
+
+/// The [`Game::Chance`] of a game without chance nodes.
+#[derive(Debug)]
+pub enum NoChance {}
+
+impl<G: Game> ChanceRules<G> for NoChance {
+    fn probability(_: &G, _: G::Move) -> f64 {
+        panic!("{} has no chance nodes", G::ID)
+    }
+}
+
+/// How a game's simultaneous nodes are played: the game type itself, or
+/// [`NoSimultaneous`] for a game without them. Named by
+/// [`Game::Simultaneous`], so a game with simultaneous nodes must give
+/// both players' actions and how a pair of them is applied.
+pub trait SimultaneousRules<G: Game> {
+    /// Appends `player`'s actions at simultaneous node `pos` to `out`
+    /// (cleared first).
+    fn actions(pos: &G, player: Player, out: &mut Vec<G::Move>);
+
+    /// The child of simultaneous node `pos` after both players' actions.
+    fn play_joint(pos: &G, first: G::Move, second: G::Move) -> G;
+}
+
+/// The [`Game::Simultaneous`] of a game without simultaneous nodes.
+#[derive(Debug)]
+pub enum NoSimultaneous {}
+
+impl<G: Game> SimultaneousRules<G> for NoSimultaneous {
+    fn actions(_: &G, _: Player, _: &mut Vec<G::Move>) {
+        panic!("{} has no simultaneous nodes", G::ID)
+    }
+
+    fn play_joint(_: &G, _: G::Move, _: G::Move) -> G {
+        panic!("{} has no simultaneous nodes", G::ID)
+    }
 }
 
 /// A game: its positions are values of the implementing type.
@@ -149,21 +248,30 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// A move, a chance outcome, or one player's simultaneous action.
     type Move: Copy + Eq + Hash + Send + Sync + fmt::Debug + 'static;
 
+    /// How chance nodes are played: `Self` (implementing [`ChanceRules`])
+    /// or [`NoChance`].
+    type Chance: ChanceRules<Self>;
+
+    /// How simultaneous nodes are played: `Self` (implementing
+    /// [`SimultaneousRules`]) or [`NoSimultaneous`].
+    type Simultaneous: SimultaneousRules<Self>;
+
     /// The game id used on the command line and in files (`epaminondas`).
     const ID: &'static str;
+
+    /// The game's names, defaults and bench positions.
+    const INFO: GameInfo;
 
     /// The default initial position.
     fn start() -> Self;
 
-    /// The initial position with options; rejects options that do not apply.
-    fn start_with(options: &StartOptions) -> Result<Self, ParseError> {
-        match &options.elements {
-            Some(_) => Err(ParseError::new(format!(
-                "--elements applies only to empedocles, not to {}",
-                Self::ID
-            ))),
-            None => Ok(Self::start()),
-        }
+    /// The initial position chosen by `setup` text (`gamut --setup`), in the
+    /// form [`GameInfo::setup`] describes. A game without setup options
+    /// keeps this default, which rejects every text.
+    fn start_with(setup: &str) -> Result<Self, ParseError> {
+        Err(ParseError::new(format!(
+            "the start position has no setup options, so '{setup}' does not apply"
+        )))
     }
 
     /// Parses position text strictly (see the game's rules document).
@@ -230,20 +338,22 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
             .ok_or_else(|| ParseError::new(format!("'{text}' is not a legal move here")))
     }
 
-    /// The probability of chance outcome `m` (chance nodes only).
-    fn probability(&self, _m: Self::Move) -> f64 {
-        1.0
+    /// The probability of chance outcome `m` (chance nodes only), as
+    /// [`Game::Chance`] gives it.
+    fn probability(&self, m: Self::Move) -> f64 {
+        Self::Chance::probability(self, m)
     }
 
     /// Appends `player`'s actions at a simultaneous node to `out` (cleared
-    /// first); empty elsewhere.
-    fn actions(&self, _player: Player, out: &mut Vec<Self::Move>) {
-        out.clear();
+    /// first), as [`Game::Simultaneous`] gives them.
+    fn actions(&self, player: Player, out: &mut Vec<Self::Move>) {
+        Self::Simultaneous::actions(self, player, out)
     }
 
-    /// The child after both players' actions at a simultaneous node.
-    fn play_joint(&self, first: Self::Move, _second: Self::Move) -> Self {
-        self.play(first)
+    /// The child after both players' actions at a simultaneous node, as
+    /// [`Game::Simultaneous`] gives it.
+    fn play_joint(&self, first: Self::Move, second: Self::Move) -> Self {
+        Self::Simultaneous::play_joint(self, first, second)
     }
 
     /// The text of a joint action (`wD12,bB3`).

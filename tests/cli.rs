@@ -86,7 +86,78 @@ fn show_prints_the_position_text_it_was_given() {
     assert!(o.status.success());
     let text = stdout(&o);
     assert!(text.contains(&format!("position {fen}")), "{text}");
-    assert!(text.contains("player 1 to move"), "{text}");
+    assert!(text.contains("state    White to move"), "{text}");
+}
+
+#[test]
+fn show_names_the_side_to_move_once_in_each_games_own_words() {
+    for (game, fen, state) in [
+        ("aporia", None, "player 1 to move"),
+        ("apart", None, "White to move"),
+        (
+            "apart",
+            Some("1BBBBBB1/1BBBBBB1/8/8/8/8/1WWWWWW1/1WWWWWW1 b -"),
+            "Black to move",
+        ),
+        ("empedocles", None, "player 1 to move"),
+        (
+            "empedocles",
+            Some("8/8/3ee3/3Fe3/3FF3/8/8/8 2 r:fire,earth"),
+            "player 2 to roll",
+        ),
+        ("spokes", None, "player 1 and player 2 choose in secret"),
+        (
+            "spokes",
+            Some("w/bb2/5b1b/4b2w5b2/16 4 resolve"),
+            "player 2 to move",
+        ),
+        ("epaminondas", None, "White to move"),
+    ] {
+        let mut args = vec!["show", game];
+        if let Some(f) = fen {
+            args.extend(["--fen", f]);
+        }
+        let o = gamut(&args);
+        assert!(o.status.success(), "{args:?}");
+        let text = stdout(&o);
+        assert!(text.contains(&format!("\nstate    {state}\n")), "{text}");
+        let mentions = text.lines().filter(|l| l.contains(" to move")).count();
+        assert_eq!(mentions, usize::from(state.ends_with("to move")), "{text}");
+    }
+}
+
+#[test]
+fn setup_chooses_the_start_position_and_elements_is_its_alias() {
+    for flag in ["--setup", "--elements"] {
+        let o = gamut(&["show", "empedocles", flag, "water,air"]);
+        assert!(o.status.success(), "{flag}");
+        assert!(
+            stdout(&o).contains("position 8/8/8/8/8/8/8/8 1 s1:water,air\n"),
+            "{flag}"
+        );
+        let o = gamut(&["perft", "empedocles", flag, "air,fire", "--depth", "1"]);
+        assert_eq!(stdout(&o), "nodes 64\n", "{flag}");
+    }
+    assert_rejected(&["show", "empedocles", "--setup", "fire,fire"]);
+    assert_rejected(&["show", "empedocles", "--setup", "fire"]);
+    assert_rejected(&[
+        "show",
+        "empedocles",
+        "--setup",
+        "fire,water",
+        "--fen",
+        "8/8/8/8/8/8/8/8 1 s1:fire,earth",
+    ]);
+    for (game, _) in GAMES {
+        if game != "empedocles" {
+            assert_rejected(&["show", game, "--setup", "fire,water"]);
+            assert_rejected(&["perft", game, "--setup", "", "--depth", "1"]);
+        }
+    }
+    let o = gamut(&["show", "aporia", "--setup", "x"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with("error: bad setup for aporia: "), "{err}");
+    assert!(err.contains("no setup options"), "{err}");
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 #[allow(dead_code)]
 mod naive;
 
-use gamut::game::{Evaluate, Game, NodeKind, Player, StartOptions, TermMask, EVAL_LIMIT};
+use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
 use gamut::games::empedocles::elements::Pairing;
 use gamut::games::empedocles::{Empedocles, Move, Stage};
 use gamut::perft::{divide, perft};
@@ -276,18 +276,15 @@ fn setup_places_three_each_then_the_first_turn_starts() {
 fn start_with_honours_every_pairing_and_rejects_bad_ones() {
     let mut seen = Vec::new();
     for pairing in Pairing::all() {
-        let options = StartOptions {
-            elements: Some(pairing.to_string()),
-        };
-        let p = Empedocles::start_with(&options).unwrap();
+        let p = Empedocles::start_with(&pairing.to_string()).unwrap();
         assert_eq!(p.text(), format!("8/8/8/8/8/8/8/8 1 s1:{pairing}"));
         assert_eq!(p.pairing(), pairing);
         assert!(!seen.contains(&p.hash()), "hash repeats for {pairing}");
         seen.push(p.hash());
     }
     assert_eq!(seen.len(), 12);
-    let default = Empedocles::start_with(&StartOptions::default()).unwrap();
-    assert_eq!(default, Empedocles::start());
+    let default = Empedocles::start();
+    assert_eq!(Empedocles::start_with("fire,earth"), Ok(default.clone()));
     assert_eq!(default.text(), "8/8/8/8/8/8/8/8 1 s1:fire,earth");
     for (bad, says) in [
         ("fire,fire", "must differ"),
@@ -295,10 +292,7 @@ fn start_with_honours_every_pairing_and_rejects_bad_ones() {
         ("fire", "separated by a comma"),
         ("fire,earth,air", "unknown element 'earth,air'"),
     ] {
-        let e = Empedocles::start_with(&StartOptions {
-            elements: Some(bad.to_string()),
-        })
-        .unwrap_err();
+        let e = Empedocles::start_with(bad).unwrap_err();
         assert!(e.0.contains(says), "'{bad}': {e}");
         assert!(!e.0.contains('\n'));
     }

@@ -111,7 +111,7 @@ fn find_tactics() {
         .and_then(|d| d.parse().ok())
         .unwrap_or(4);
     let id: gamut::games::GameId = game.parse().unwrap();
-    gamut::with_game!(id, G => find::<G>(depth), unimplemented => panic!("{game} not implemented"));
+    gamut::with_game!(id, G => find::<G>(depth));
 }
 
 fn find<G: Evaluate>(depth: u32) {

@@ -1,10 +1,12 @@
 //! The command line's grammar (clap derive): every subcommand and option.
 
 use clap::{Args, Parser, Subcommand};
+use gamut::game::Game;
 use gamut::games::GameId;
+use gamut::with_game;
 
-/// gamut: best moves, perft counts and self-play tournaments for Aporia,
-/// Apart, Empedocles' Stones, Spokes and Epaminondas.
+/// gamut: best moves, perft counts and self-play tournaments for abstract
+/// board games.
 #[derive(Parser, Debug)]
 #[command(name = "gamut", version, about, long_about = None)]
 pub struct Cli {
@@ -37,16 +39,16 @@ pub enum Command {
 /// Which game and position a command works on.
 #[derive(Args, Debug)]
 pub struct PositionArgs {
-    /// The game: aporia, apart, empedocles, spokes or epaminondas.
-    #[arg(value_parser = parse_game)]
+    /// The game.
+    #[arg(value_parser = parse_game, help = game_help())]
     pub game: GameId,
     /// The position text (see the game's rules); default: the start position.
     #[arg(long, value_name = "POSITION")]
     pub fen: Option<String>,
-    /// Empedocles only: the element pairing of the start position, player 1's
-    /// first (e.g. fire,water); default fire,earth. Not with --fen.
-    #[arg(long, value_name = "E1,E2")]
-    pub elements: Option<String>,
+    /// Options of the start position, for games that take them (also
+    /// spelt --elements). Not with --fen.
+    #[arg(long, alias = "elements", value_name = "TEXT", long_help = setup_help())]
+    pub setup: Option<String>,
 }
 
 /// Options of `gamut perft`.
@@ -55,7 +57,8 @@ pub struct PerftArgs {
     /// The game and position.
     #[command(flatten)]
     pub position: PositionArgs,
-    /// How many plies (rounds, for Spokes) to count.
+    /// How many plies to count (chance outcomes and simultaneous joint
+    /// actions use none).
     #[arg(long, value_name = "N")]
     pub depth: u32,
     /// First print each child with its own count, sorted by child text.
@@ -156,4 +159,23 @@ pub struct BenchArgs {
 /// Parses a game id for clap.
 pub fn parse_game(s: &str) -> Result<GameId, String> {
     s.parse()
+}
+
+/// The help of the game argument: every game id.
+fn game_help() -> String {
+    format!("The game: {}", GameId::names())
+}
+
+/// The long help of `--setup`: what each game that has setup options takes.
+fn setup_help() -> String {
+    let mut help = String::from(
+        "Options of the start position, for games that take them (also spelt \
+         --elements). Not with --fen.",
+    );
+    for &id in GameId::ALL {
+        if let Some(setup) = with_game!(id, G => G::INFO.setup) {
+            help.push_str(&format!("\n{id}: {setup}"));
+        }
+    }
+    help
 }

@@ -1,28 +1,16 @@
-//! `gamut bench`: perft and search speed from each game's start position,
-//! as medians of several runs.
+//! `gamut bench`: perft and search speed at each game's bench positions
+//! ([`GameInfo::bench`](gamut::game::GameInfo::bench)), as medians of
+//! several runs.
 
 use super::args::BenchArgs;
-use super::commands::not_yet;
 use super::CliError;
-use gamut::game::{Evaluate, NodeKind};
+use gamut::game::{BenchCase, Evaluate, Game, NodeKind};
 use gamut::games::GameId;
 use gamut::perft::perft_threads;
 use gamut::search::{self, Config, Limits, Table};
 use gamut::with_game;
 use std::io::Write;
 use std::time::Instant;
-
-/// Default (perft depth, search depth) per game: about a second of work
-/// each on one core.
-fn defaults(id: GameId) -> (u32, u32) {
-    match id {
-        GameId::Aporia => (7, 9),
-        GameId::Apart => (3, 4),
-        GameId::Empedocles => (3, 3),
-        GameId::Spokes => (1, 1),
-        GameId::Epaminondas => (4, 5),
-    }
-}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -41,23 +29,25 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         "game", "perft", "leaves", "leaves/s", "search", "nodes", "nodes/s"
     )?;
     for id in games {
-        let row: Option<Result<String, CliError>> =
-            with_game!(id, G => Some(bench_game::<G>(id, a)), unimplemented => None);
-        match row {
-            Some(row) => writeln!(out, "{}", row?)?,
-            None if a.game.is_some() => return not_yet(id),
-            None => {}
-        }
+        with_game!(id, G => {
+            for case in G::INFO.bench {
+                writeln!(out, "{}", bench_game::<G>(id, case, a)?)?;
+            }
+        });
     }
     Ok(())
 }
 
-fn bench_game<G: Evaluate>(id: GameId, a: &BenchArgs) -> Result<String, CliError> {
-    let (pd, sd) = defaults(id);
-    let pd = a.perft_depth.unwrap_or(pd);
-    let sd = a.search_depth.unwrap_or(sd);
+fn bench_game<G: Evaluate>(
+    id: GameId,
+    case: &BenchCase,
+    a: &BenchArgs,
+) -> Result<String, CliError> {
+    let pd = a.perft_depth.unwrap_or(case.perft_depth);
+    let sd = a.search_depth.unwrap_or(case.search_depth);
     let threads = a.threads as usize;
-    let start = G::start();
+    let start = G::parse(case.position)
+        .map_err(|e| CliError(format!("bad bench position for {id}: {e}")))?;
     let mut leaves = 0;
     let mut perft_rates = Vec::new();
     for _ in 0..a.runs {
@@ -65,16 +55,7 @@ fn bench_game<G: Evaluate>(id: GameId, a: &BenchArgs) -> Result<String, CliError
         leaves = perft_threads(&start, pd, threads);
         perft_rates.push(leaves as f64 / t.elapsed().as_secs_f64().max(1e-9));
     }
-    // Search from the first decision node on the way from the start.
-    let mut pos = start;
-    while !matches!(pos.node(), NodeKind::Decision(_)) {
-        let mut moves = Vec::new();
-        pos.moves(&mut moves);
-        match moves.first() {
-            Some(&m) => pos = pos.play(m),
-            None => break,
-        }
-    }
+    let pos = start;
     let mut nodes = 0;
     let mut search_rates = Vec::new();
     if matches!(pos.node(), NodeKind::Decision(_)) {

@@ -2,7 +2,7 @@
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
 use super::{analyze, bench, tournament, CliError};
-use gamut::game::{Game, NodeKind, StartOptions};
+use gamut::game::{Game, NodeKind};
 use gamut::perft::{self, Child};
 use gamut::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,19 +14,19 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
     match cli.command {
         Command::Perft(a) => {
             let id = a.position.game;
-            with_game!(id, G => perft_cmd::<G>(&a, out), unimplemented => not_yet(id))
+            with_game!(id, G => perft_cmd::<G>(&a, out))
         }
         Command::Moves(a) => {
             let id = a.game;
-            with_game!(id, G => moves_cmd::<G>(&a, out), unimplemented => not_yet(id))
+            with_game!(id, G => moves_cmd::<G>(&a, out))
         }
         Command::Show(a) => {
             let id = a.position.game;
-            with_game!(id, G => show_cmd::<G>(&a, out), unimplemented => not_yet(id))
+            with_game!(id, G => show_cmd::<G>(&a, out))
         }
         Command::Analyze(a) => {
             let id = a.position.game;
-            with_game!(id, G => analyze::analyze::<G>(&a, out), unimplemented => not_yet(id))
+            with_game!(id, G => analyze::analyze::<G>(&a, out))
         }
         Command::Tournament(a) => tournament::tournament(&a, out),
         Command::Replay(a) => tournament::replay(&a, out),
@@ -34,22 +34,20 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
     }
 }
 
-pub fn not_yet(id: gamut::games::GameId) -> Result<(), CliError> {
-    Err(CliError(format!("game '{id}' is not implemented yet")))
-}
-
-/// The position a command starts from: `--fen`, or the start position.
+/// The position a command starts from: `--fen`, the start position set up
+/// by `--setup`, or the start position.
 pub fn position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
-    match (&a.fen, &a.elements) {
+    match (&a.fen, &a.setup) {
         (Some(_), Some(_)) => Err(CliError(
-            "--elements sets up the start position; give it or --fen, not both".into(),
+            "--setup chooses the start position; give it or --fen, not both".into(),
         )),
         (Some(f), None) => {
             G::parse(f).map_err(|e| CliError(format!("bad position for {}: {e}", G::ID)))
         }
-        (None, e) => Ok(G::start_with(&StartOptions {
-            elements: e.clone(),
-        })?),
+        (None, Some(s)) => {
+            G::start_with(s).map_err(|e| CliError(format!("bad setup for {}: {e}", G::ID)))
+        }
+        (None, None) => Ok(G::start()),
     }
 }
 
@@ -136,12 +134,13 @@ fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError>
 
 /// What `show` prints for a position: its diagram, state, text and hash.
 pub fn show_text<G: Game>(pos: &G) -> String {
+    let sides = G::INFO.sides;
     let state = match pos.node() {
-        NodeKind::Decision(p) => format!("{p} to move"),
-        NodeKind::Chance => format!("{} to roll", pos.perspective()),
-        NodeKind::Simultaneous => "both players choose in secret".to_string(),
+        NodeKind::Decision(p) => format!("{} to move", sides[p.index()]),
+        NodeKind::Chance => format!("{} to roll", sides[pos.perspective().index()]),
+        NodeKind::Simultaneous => format!("{} and {} choose in secret", sides[0], sides[1]),
         NodeKind::Terminal => match pos.outcome() {
-            Some(o) => format!("game over: {o}"),
+            Some(o) => format!("game over: {}", o.describe(sides)),
             None => "game over".to_string(),
         },
     };

@@ -30,7 +30,7 @@ pub struct TournamentArgs {
     /// `merge`: rebuild the report from record files.
     #[command(subcommand)]
     pub command: Option<TournamentCommand>,
-    /// The game: aporia, apart, empedocles, spokes or epaminondas.
+    /// The game (`gamut show --help` lists the ids).
     #[arg(value_parser = parse_game, required = true)]
     pub game: Option<GameId>,
     /// An engine: `name=d4,search=alphabeta,depth=4`, `name=fast,time=50`,
@@ -56,8 +56,8 @@ pub struct TournamentArgs {
     /// Openings made by this many random plies from the start.
     #[arg(long, value_name = "N", conflicts_with = "openings")]
     pub random_plies: Option<u32>,
-    /// Plies after which a game is a draw (default: 500 for aporia, 1000
-    /// for the others).
+    /// Plies after which a game is a draw (default: the game's own limit,
+    /// from its rules).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub ply_limit: Option<u32>,
     /// Resign adjudication: a side loses when both engines agree it is at
@@ -215,7 +215,7 @@ pub fn tournament(a: &TournamentArgs, out: &mut impl Write) -> Result<(), CliErr
         return merge(m, out);
     }
     let id = a.game.expect("clap requires the game");
-    with_game!(id, G => play::<G>(a, out), unimplemented => Err(CliError(format!("game '{id}' is not implemented yet"))))
+    with_game!(id, G => play::<G>(a, out))
 }
 
 /// What the records callback shares between the game threads.
@@ -265,7 +265,7 @@ fn play<G: Evaluate>(a: &TournamentArgs, out: &mut impl Write) -> Result<(), Cli
         },
     };
     let rules = Rules {
-        ply_limit: a.ply_limit.unwrap_or_else(|| default_ply_limit(G::ID)),
+        ply_limit: a.ply_limit.unwrap_or_else(|| default_ply_limit::<G>()),
         resign: a.resign_score.map(|score| Threshold {
             score,
             moves: a.resign_moves,
@@ -424,7 +424,7 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         ))
     })?;
     let id: GameId = rec.game.parse().map_err(CliError)?;
-    with_game!(id, G => replay_game::<G>(rec, out), unimplemented => Err(CliError(format!("game '{id}' is not implemented yet"))))
+    with_game!(id, G => replay_game::<G>(rec, out))
 }
 
 fn replay_game<G: Game>(rec: &GameRecord, out: &mut impl Write) -> Result<(), CliError> {

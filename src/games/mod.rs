@@ -1,4 +1,7 @@
-//! The five games, and the one place that maps a game id to its type.
+//! The five games, and the one place that lists them: [`GameId`], its ids
+//! and the [`with_game!`](crate::with_game) dispatch are all generated from
+//! the single `registry!` invocation below. Adding a game is one module and
+//! one line there.
 
 pub mod apart;
 pub mod aporia;
@@ -6,43 +9,70 @@ pub mod empedocles;
 pub mod epaminondas;
 pub mod spokes;
 
+use crate::game::Game;
 use std::fmt;
 use std::str::FromStr;
 
-/// Which game: the ids used on the command line and in files.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameId {
+/// Generates [`GameId`] and `with_game!` from one list of
+/// `Variant => module::Type` lines. `$d` is a literal `$`, which the
+/// generated macro needs for its own metavariables.
+macro_rules! registry {
+    ($d:tt $( $(#[$doc:meta])* $variant:ident => $module:ident :: $ty:ident, )*) => {
+        /// Which game: the ids used on the command line and in files.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum GameId {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl GameId {
+            /// Every game, in the order the rules list them.
+            pub const ALL: &'static [GameId] = &[$( GameId::$variant, )*];
+
+            /// The id text (`epaminondas`): the game's [`Game::ID`].
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( GameId::$variant => <$module::$ty as Game>::ID, )*
+                }
+            }
+        }
+
+        /// Runs `$body` with the type alias `$G` bound to the game type of
+        /// `$id` (a [`GameId`](crate::games::GameId)).
+        #[macro_export]
+        macro_rules! with_game {
+            ($d id:expr, $d G:ident => $d body:expr) => {
+                match $d id {
+                    $( $crate::games::GameId::$variant => {
+                        type $d G = $crate::games::$module::$ty;
+                        $d body
+                    } )*
+                }
+            };
+        }
+    };
+}
+
+registry! {$
     /// Aporia: 4×4 nodes on four platforms.
-    Aporia,
+    Aporia => aporia::Aporia,
     /// Apart (Kanare Kato): 8×8, lines jump their own length.
-    Apart,
+    Apart => apart::Apart,
     /// Empedocles' Stones: elements and a die.
-    Empedocles,
+    Empedocles => empedocles::Empedocles,
     /// Spokes: secret simultaneous placement on a polar board.
-    Spokes,
+    Spokes => spokes::Spokes,
     /// Epaminondas (Robert Abbott): phalanxes on 14×12.
-    Epaminondas,
+    Epaminondas => epaminondas::Epaminondas,
 }
 
 impl GameId {
-    /// Every game, in the order the rules list them.
-    pub const ALL: [GameId; 5] = [
-        GameId::Aporia,
-        GameId::Apart,
-        GameId::Empedocles,
-        GameId::Spokes,
-        GameId::Epaminondas,
-    ];
-
-    /// The id text (`epaminondas`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameId::Aporia => "aporia",
-            GameId::Apart => "apart",
-            GameId::Empedocles => "empedocles",
-            GameId::Spokes => "spokes",
-            GameId::Epaminondas => "epaminondas",
-        }
+    /// Every id text, comma-separated (`aporia, apart, …`).
+    pub fn names() -> String {
+        GameId::ALL
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -57,43 +87,82 @@ impl FromStr for GameId {
 
     fn from_str(s: &str) -> Result<GameId, String> {
         GameId::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|g| g.name() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown game '{s}' (games: aporia, apart, empedocles, spokes, epaminondas)"
-                )
-            })
+            .ok_or_else(|| format!("unknown game '{s}' (games: {})", GameId::names()))
     }
 }
 
-/// Runs `$body` with the type alias `$G` bound to the game type of `$id`
-/// (a [`GameId`]); games not implemented yet give `$unimplemented`, an
-/// expression that may use the id.
-#[macro_export]
-macro_rules! with_game {
-    ($id:expr, $G:ident => $body:expr, unimplemented => $unimpl:expr) => {
-        match $id {
-            $crate::games::GameId::Epaminondas => {
-                type $G = $crate::games::epaminondas::Epaminondas;
-                $body
-            }
-            $crate::games::GameId::Aporia => {
-                type $G = $crate::games::aporia::Aporia;
-                $body
-            }
-            $crate::games::GameId::Apart => {
-                type $G = $crate::games::apart::Apart;
-                $body
-            }
-            $crate::games::GameId::Empedocles => {
-                type $G = $crate::games::empedocles::Empedocles;
-                $body
-            }
-            $crate::games::GameId::Spokes => {
-                type $G = $crate::games::spokes::Spokes;
-                $body
+#[cfg(test)]
+mod tests {
+    use super::GameId;
+    use crate::game::{Game, NodeKind};
+
+    /// What every registered game's descriptor must satisfy.
+    fn check_info<G: Game>() {
+        let info = G::INFO;
+        assert!(!info.name.is_empty(), "{}", G::ID);
+        assert!(info.sides.iter().all(|s| !s.is_empty()), "{}", G::ID);
+        assert_ne!(info.sides[0], info.sides[1], "{}", G::ID);
+        assert!(!info.bench.is_empty(), "{} has no bench position", G::ID);
+        for case in info.bench {
+            let pos = G::parse(case.position)
+                .unwrap_or_else(|e| panic!("{}: bench '{}': {e}", G::ID, case.position));
+            assert_eq!(pos.text(), case.position, "{}: not canonical", G::ID);
+            assert!(
+                matches!(pos.node(), NodeKind::Decision(_)),
+                "{}: bench '{}' is no decision node, so search would not run",
+                G::ID,
+                case.position
+            );
+            assert!(case.perft_depth >= 1 && case.search_depth >= 1);
+        }
+        match info.setup {
+            Some(_) => assert_eq!(G::start_with("no such setup").ok(), None),
+            None => {
+                let e = G::start_with("x").expect_err("no setup options");
+                assert!(e.0.contains("no setup options"), "{}: {e}", G::ID);
             }
         }
-    };
+    }
+
+    #[test]
+    fn every_game_describes_itself() {
+        for &id in GameId::ALL {
+            with_game!(id, G => check_info::<G>());
+            assert_eq!(id.name().parse::<GameId>(), Ok(id));
+        }
+        assert_eq!(
+            GameId::names(),
+            "aporia, apart, empedocles, spokes, epaminondas"
+        );
+    }
+
+    #[test]
+    fn ply_limits_are_the_rules_defaults() {
+        let limits: Vec<(&str, u32)> = GameId::ALL
+            .iter()
+            .map(|&id| (id.name(), with_game!(id, G => G::INFO.ply_limit)))
+            .collect();
+        assert_eq!(
+            limits,
+            [
+                ("aporia", 500),
+                ("apart", 1000),
+                ("empedocles", 1000),
+                ("spokes", 1000),
+                ("epaminondas", 1000)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unknown_id_names_every_game() {
+        let e = "chess".parse::<GameId>().unwrap_err();
+        assert_eq!(
+            e,
+            "unknown game 'chess' (games: aporia, apart, empedocles, spokes, epaminondas)"
+        );
+    }
 }

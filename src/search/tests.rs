@@ -5,7 +5,10 @@
 
 use super::score::{outcome_score, Score, INFINITY, WIN};
 use super::*;
-use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
+use crate::game::{
+    ChanceRules, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+    SimultaneousRules,
+};
 
 const LINES: [u16; 8] = [
     0b000_000_111,
@@ -51,7 +54,16 @@ impl Ttt {
 
 impl Game for Ttt {
     type Move = u8;
+    type Chance = Self;
+    type Simultaneous = NoSimultaneous;
     const ID: &'static str = "ttt";
+    const INFO: GameInfo = GameInfo {
+        name: "tic-tac-toe",
+        sides: ["X", "O"],
+        setup: None,
+        ply_limit: 20,
+        bench: &[],
+    };
 
     fn start() -> Self {
         Ttt::new(false)
@@ -112,13 +124,6 @@ impl Game for Ttt {
         }
         next
     }
-    fn probability(&self, m: u8) -> f64 {
-        if m == ACT {
-            2.0 / 3.0
-        } else {
-            1.0 / 3.0
-        }
-    }
     fn move_text(&self, m: u8) -> String {
         m.to_string()
     }
@@ -133,6 +138,16 @@ impl Game for Ttt {
                 | (self.rolled as u64) << 19
                 | (self.dice as u64) << 20,
         )
+    }
+}
+
+impl ChanceRules<Ttt> for Ttt {
+    fn probability(_: &Ttt, m: u8) -> f64 {
+        if m == ACT {
+            2.0 / 3.0
+        } else {
+            1.0 / 3.0
+        }
     }
 }
 
@@ -354,7 +369,16 @@ struct Pennies {
 
 impl Game for Pennies {
     type Move = u8;
+    type Chance = NoChance;
+    type Simultaneous = Self;
     const ID: &'static str = "pennies";
+    const INFO: GameInfo = GameInfo {
+        name: "matching pennies",
+        sides: ["even", "odd"],
+        setup: None,
+        ply_limit: 1,
+        bench: &[],
+    };
 
     fn start() -> Self {
         Pennies { shown: None }
@@ -392,19 +416,8 @@ impl Game for Pennies {
     fn moves(&self, out: &mut Vec<u8>) {
         out.clear();
     }
-    fn actions(&self, _: Player, out: &mut Vec<u8>) {
-        out.clear();
-        if self.shown.is_none() {
-            out.extend([0, 1]);
-        }
-    }
     fn play(&self, _: u8) -> Self {
         unreachable!("pennies has no sequential moves")
-    }
-    fn play_joint(&self, a: u8, b: u8) -> Self {
-        Pennies {
-            shown: Some((a, b)),
-        }
     }
     fn move_text(&self, m: u8) -> String {
         ["heads", "tails"][m as usize].to_string()
@@ -414,6 +427,20 @@ impl Game for Pennies {
     }
     fn hash_from_scratch(&self) -> u64 {
         self.shown.map_or(0, |(a, b)| 1 + a as u64 * 2 + b as u64)
+    }
+}
+
+impl SimultaneousRules<Pennies> for Pennies {
+    fn actions(pos: &Pennies, _: Player, out: &mut Vec<u8>) {
+        out.clear();
+        if pos.shown.is_none() {
+            out.extend([0, 1]);
+        }
+    }
+    fn play_joint(_: &Pennies, a: u8, b: u8) -> Pennies {
+        Pennies {
+            shown: Some((a, b)),
+        }
     }
 }
 

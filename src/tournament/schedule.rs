@@ -204,13 +204,8 @@ pub fn parse_openings<G: Game>(text: &str) -> Result<Vec<G>, ParseError> {
     Ok(out)
 }
 
-/// The default ply limit of a game, after which a tournament game is a
-/// draw: Aporia 500, Apart and Epaminondas 1000 (the rules' defaults),
-/// Empedocles and Spokes 1000 (a safeguard; their games end on their own
-/// far sooner).
-pub fn default_ply_limit(game: &str) -> u32 {
-    match game {
-        "aporia" => 500,
-        _ => 1000,
-    }
+/// The default ply limit of game `G`, after which a tournament game is a
+/// draw: the game's [`GameInfo::ply_limit`](crate::game::GameInfo::ply_limit).
+pub fn default_ply_limit<G: Game>() -> u32 {
+    G::INFO.ply_limit
 }

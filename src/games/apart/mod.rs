@@ -7,7 +7,9 @@ pub mod lines;
 pub mod movegen;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table, Square};
-use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
+use crate::game::{
+    BenchCase, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+};
 pub use movegen::Move;
 
 /// Zobrist keys: one per colour and square (`colour * 64 + square`).
@@ -123,8 +125,22 @@ impl Apart {
 
 impl Game for Apart {
     type Move = Move;
+    type Chance = NoChance;
+    type Simultaneous = NoSimultaneous;
 
     const ID: &'static str = "apart";
+
+    const INFO: GameInfo = GameInfo {
+        name: "Apart",
+        sides: ["White", "Black"],
+        setup: None,
+        ply_limit: 1000,
+        bench: &[BenchCase {
+            position: "1BBBBBB1/1BBBBBB1/8/8/8/8/1WWWWWW1/1WWWWWW1 w 1",
+            perft_depth: 4,
+            search_depth: 5,
+        }],
+    };
 
     fn start() -> Apart {
         let rank = |r: u32| 0x7eu64 << (8 * r);
@@ -181,16 +197,9 @@ impl Game for Apart {
 
     fn diagram(&self) -> String {
         let mut s = draw_board(8, 8, |i| self.cell(i));
-        let side = if self.side == Player::FIRST {
-            "White"
-        } else {
-            "Black"
-        };
-        s.push_str(&format!("{side} to move"));
         if self.first {
-            s.push_str(" (first move of the game: no continuous jump)");
+            s.push_str("first move of the game: no continuous jump\n");
         }
-        s.push('\n');
         s
     }
 

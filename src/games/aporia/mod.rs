@@ -8,7 +8,9 @@ mod eval;
 pub mod movegen;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
-use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
+use crate::game::{
+    BenchCase, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+};
 use board::{Move, Node, NodeSet, PLATFORMS, PLATFORM_NAMES, PLATFORM_OF};
 
 /// Zobrist keys: a piece of each colour on each node (white 0..16, black
@@ -150,8 +152,22 @@ impl Aporia {
 
 impl Game for Aporia {
     type Move = Move;
+    type Chance = NoChance;
+    type Simultaneous = NoSimultaneous;
 
     const ID: &'static str = "aporia";
+
+    const INFO: GameInfo = GameInfo {
+        name: "Aporia",
+        sides: ["player 1", "player 2"],
+        setup: None,
+        ply_limit: 500,
+        bench: &[BenchCase {
+            position: "W2W/1BB1/1BB1/W2W 1 - -",
+            perft_depth: 7,
+            search_depth: 9,
+        }],
+    };
 
     fn start() -> Self {
         Aporia::parse("W2W/1BB1/1BB1/W2W 1 - -").expect("the start position parses")
@@ -243,8 +259,7 @@ impl Game for Aporia {
             .map(|(_, name)| name)
             .collect();
         s.push_str(&format!(
-            "to move: {}; last move {}; own last move {}; locked: {}\n",
-            self.side,
+            "last move {}; own last move {}; locked: {}\n",
             move_field(self.last),
             move_field(self.own_last),
             if locked.is_empty() {

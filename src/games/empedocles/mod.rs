@@ -7,7 +7,9 @@ pub mod movegen;
 mod text;
 
 use crate::bits::{zobrist_table, Bitboard, Square};
-use crate::game::{Game, NodeKind, Outcome, ParseError, Player, StartOptions};
+use crate::game::{
+    BenchCase, ChanceRules, Game, GameInfo, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+};
 use elements::Pairing;
 use movegen::{NeighbourCounts, Sides};
 
@@ -210,18 +212,34 @@ impl Empedocles {
 
 impl Game for Empedocles {
     type Move = Move;
+    type Chance = Self;
+    type Simultaneous = NoSimultaneous;
 
     const ID: &'static str = "empedocles";
+
+    const INFO: GameInfo = GameInfo {
+        name: "Empedocles' Stones",
+        sides: ["player 1", "player 2"],
+        setup: Some(
+            "the element pairing, player 1's element first \
+             (e.g. fire,water; default fire,earth)",
+        ),
+        ply_limit: 1000,
+        bench: &[BenchCase {
+            position: "8/8/3ee3/3Fe3/3FF3/8/8/8 1 a1:fire,earth",
+            perft_depth: 5,
+            search_depth: 4,
+        }],
+    };
 
     fn start() -> Self {
         Empedocles::new(Pairing::DEFAULT)
     }
 
-    fn start_with(options: &StartOptions) -> Result<Self, ParseError> {
-        match &options.elements {
-            Some(text) => Ok(Empedocles::new(Pairing::parse(text)?)),
-            None => Ok(Self::start()),
-        }
+    /// The empty board in setup for the element pairing `setup`
+    /// (`fire,water`).
+    fn start_with(setup: &str) -> Result<Self, ParseError> {
+        Ok(Empedocles::new(Pairing::parse(setup)?))
     }
 
     fn parse(text: &str) -> Result<Self, ParseError> {
@@ -367,13 +385,6 @@ impl Game for Empedocles {
         text::parse_move(self, text)
     }
 
-    fn probability(&self, m: Move) -> f64 {
-        match m {
-            Move::Roll(d) => d.probability(),
-            _ => 1.0,
-        }
-    }
-
     fn hash(&self) -> u64 {
         self.hash
     }
@@ -389,5 +400,15 @@ impl Game for Empedocles {
             }
         }
         h
+    }
+}
+
+/// Chance nodes are die rolls: each class has its probability.
+impl ChanceRules<Empedocles> for Empedocles {
+    fn probability(_: &Empedocles, m: Move) -> f64 {
+        match m {
+            Move::Roll(d) => d.probability(),
+            Move::Place(_) | Move::Step(..) | Move::Pass => 0.0,
+        }
     }
 }

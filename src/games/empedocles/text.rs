@@ -135,9 +135,9 @@ pub(super) fn position_text(pos: &Empedocles) -> String {
 /// The board with a line naming the elements and what happens next.
 pub(super) fn diagram(pos: &Empedocles) -> String {
     let mut s = draw_board(8, 8, |i| cell(pos, i));
-    let p = pos.side;
+    let p = Empedocles::INFO.side(pos.side);
     let next = match (pos.stage, pos.outcome()) {
-        (_, Some(outcome)) => format!("game over: {outcome}"),
+        (_, Some(outcome)) => format!("game over: {}", outcome.describe(Empedocles::INFO.sides)),
         (Stage::Setup, _) => format!("{p} places a piece (setup)"),
         (Stage::Roll, _) => format!("{p} rolls the die"),
         (Stage::OneAction, _) => format!("{p} has one action"),

@@ -8,7 +8,9 @@ mod eval;
 mod movegen;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
-use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
+use crate::game::{
+    BenchCase, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+};
 use board::{Bitboard, Dir, Square, FILES, RANKS};
 
 /// Stones each side starts with; no position holds more.
@@ -176,8 +178,22 @@ impl Epaminondas {
 
 impl Game for Epaminondas {
     type Move = Move;
+    type Chance = NoChance;
+    type Simultaneous = NoSimultaneous;
 
     const ID: &'static str = "epaminondas";
+
+    const INFO: GameInfo = GameInfo {
+        name: "Epaminondas",
+        sides: ["White", "Black"],
+        setup: None,
+        ply_limit: 1000,
+        bench: &[BenchCase {
+            position: "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w",
+            perft_depth: 4,
+            search_depth: 4,
+        }],
+    };
 
     fn start() -> Self {
         let white = Bitboard::rank(0) | Bitboard::rank(1);
@@ -232,14 +248,7 @@ impl Game for Epaminondas {
     }
 
     fn diagram(&self) -> String {
-        let mut s = draw_board(FILES as usize, RANKS as usize, |i| self.cell(i));
-        let side = if self.side == Player::FIRST {
-            "White"
-        } else {
-            "Black"
-        };
-        s.push_str(&format!("{side} to move\n"));
-        s
+        draw_board(FILES as usize, RANKS as usize, |i| self.cell(i))
     }
 
     fn node(&self) -> NodeKind {

@@ -15,7 +15,9 @@ pub mod tables;
 pub mod text;
 
 use crate::bits::{splitmix64, zobrist_table};
-use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
+use crate::game::{
+    BenchCase, Game, GameInfo, NoChance, NodeKind, Outcome, ParseError, Player, SimultaneousRules,
+};
 use board::{Board, Colour, Content, Node};
 use resolve::{loop_removal, Resolved, Resolver, StateLimitExceeded, DEFAULT_STATE_LIMIT};
 use std::cell::RefCell;
@@ -213,7 +215,22 @@ impl Spokes {
 
 impl Game for Spokes {
     type Move = Move;
+    type Chance = NoChance;
+    type Simultaneous = Self;
+
     const ID: &'static str = "spokes";
+
+    const INFO: GameInfo = GameInfo {
+        name: "Spokes",
+        sides: ["player 1", "player 2"],
+        setup: None,
+        ply_limit: 1000,
+        bench: &[BenchCase {
+            position: "w/bb2/5b1b/4b2w5b2/16 4 resolve",
+            perft_depth: 2,
+            search_depth: 2,
+        }],
+    };
 
     fn start() -> Self {
         Spokes::from_parts(Board::EMPTY, 1, Phase::Placement)
@@ -356,18 +373,33 @@ impl Game for Spokes {
         }
     }
 
-    fn actions(&self, _player: Player, out: &mut Vec<Move>) {
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        board::NodeSet::ALL
+            .iter()
+            .map(|n| content_key(n, self.board.content(n)))
+            .fold(round_key(self.round) ^ phase_key(self.phase), |h, k| h ^ k)
+    }
+}
+
+/// A round's placement is simultaneous: both players choose where to put
+/// a stone of either colour.
+impl SimultaneousRules<Spokes> for Spokes {
+    fn actions(pos: &Spokes, _player: Player, out: &mut Vec<Move>) {
         out.clear();
-        if self.node() != NodeKind::Simultaneous {
+        if pos.node() != NodeKind::Simultaneous {
             return;
         }
-        let nodes = movegen::placeable_nodes(&self.board);
-        for colour in movegen::placeable_colours(&self.board) {
+        let nodes = movegen::placeable_nodes(&pos.board);
+        for colour in movegen::placeable_colours(&pos.board) {
             out.extend(nodes.iter().map(|node| Move::Place { colour, node }));
         }
     }
 
-    fn play_joint(&self, first: Move, second: Move) -> Self {
+    fn play_joint(pos: &Spokes, first: Move, second: Move) -> Spokes {
         match (first, second) {
             (
                 Move::Place {
@@ -378,20 +410,9 @@ impl Game for Spokes {
                     colour: c2,
                     node: n2,
                 },
-            ) => self.after_placement(movegen::place(&self.board, (c1, n1), (c2, n2))),
-            _ => self.play(first),
+            ) => pos.after_placement(movegen::place(&pos.board, (c1, n1), (c2, n2))),
+            _ => pos.play(first),
         }
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        board::NodeSet::ALL
-            .iter()
-            .map(|n| content_key(n, self.board.content(n)))
-            .fold(round_key(self.round) ^ phase_key(self.phase), |h, k| h ^ k)
     }
 }
 

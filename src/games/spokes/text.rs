@@ -184,10 +184,10 @@ pub fn diagram(p: &Spokes) -> String {
     }
     let left = |c| STONES_PER_COLOUR - b.stones_of(c);
     let state = match p.node() {
-        NodeKind::Decision(r) => format!("resolution by {r}"),
+        NodeKind::Decision(r) => format!("resolution by {}", Spokes::INFO.side(r)),
         NodeKind::Simultaneous => "placement".to_string(),
         _ => match p.outcome() {
-            Some(o) => format!("game over: {o}"),
+            Some(o) => format!("game over: {}", o.describe(Spokes::INFO.sides)),
             None => "game over".to_string(),
         },
     };
