@@ -228,7 +228,7 @@ impl Game for Empedocles {
         bench: &[BenchCase {
             position: "8/8/3ee3/3Fe3/3FF3/8/8/8 1 a1:fire,earth",
             perft_depth: 5,
-            search_depth: 4,
+            search_depth: 5,
         }],
     };
 
