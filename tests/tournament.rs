@@ -50,7 +50,11 @@ fn json(text: &str) -> Value {
 
 /// The records of a file with their timings set to zero.
 fn untimed(path: &std::path::Path) -> Vec<GameRecord> {
-    let mut recs = records::read(path).unwrap();
+    let mut recs: Vec<GameRecord> = records::read(path)
+        .unwrap()
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
     for r in &mut recs {
         r.time_ms = 0;
     }

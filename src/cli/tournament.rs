@@ -10,18 +10,18 @@ use gamut::games::GameId;
 use gamut::tournament::engine::{check_names, Engine, Kind, PlayerKind, SpecText};
 use gamut::tournament::play::{Plan, Rules, Threshold};
 use gamut::tournament::records::{self, GameRecord};
-use gamut::tournament::report::Report;
+use gamut::tournament::report::{Report, Tally};
 use gamut::tournament::schedule::{
     default_ply_limit, pairings, parse_openings, Format, Openings, Shard,
 };
-use gamut::tournament::stats::{Sprt, SprtState, Wdl};
+use gamut::tournament::session::{self, check_previous, Ended, Finished, RecordsFile};
+use gamut::tournament::stats::Sprt;
 use gamut::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::collections::HashMap;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
-use std::sync::Mutex;
 
 /// Options of `gamut tournament`.
 #[derive(Args, Debug)]
@@ -82,9 +82,17 @@ pub struct TournamentArgs {
     /// (two engines only).
     #[arg(long, value_name = "TEST")]
     pub sprt: Option<String>,
-    /// Write every game as one JSON line to this file.
+    /// Write every game as one JSON line to this file (which must not
+    /// exist, unless --resume or --overwrite is given).
     #[arg(long, value_name = "FILE")]
     pub records: Option<PathBuf>,
+    /// Continue the tournament in the --records file: its games are checked
+    /// and kept, and only the rest of the schedule is played.
+    #[arg(long, requires = "records", conflicts_with = "overwrite")]
+    pub resume: bool,
+    /// Replace the --records file if it exists.
+    #[arg(long, requires = "records")]
+    pub overwrite: bool,
     /// Play only share K of N of the pairs (same seed, same pairs).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
@@ -206,7 +214,8 @@ fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
     })
 }
 
-/// Raised by Ctrl-C: no new moves are started, finished games are kept.
+/// Raised by Ctrl-C or SIGTERM: no new moves are started, finished games
+/// are kept.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs `gamut tournament` (or `merge`).
@@ -218,15 +227,25 @@ pub fn tournament(a: &TournamentArgs, out: &mut impl Write) -> Result<(), CliErr
     with_game!(id, G => play::<G>(a, out))
 }
 
-/// What the records callback shares between the game threads.
-struct Progress {
-    records: Vec<GameRecord>,
-    file: Option<BufWriter<File>>,
-    io_error: Option<String>,
-    sprt_done: bool,
+fn play<G: Evaluate>(a: &TournamentArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let plan = plan::<G>(a)?;
+    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if sprt.is_some() && plan.engines.len() != 2 {
+        return Err(CliError("--sprt needs exactly two engines".into()));
+    }
+    let (mut records, previous) = open_records(a, &plan)?;
+    let finished = run_games(a, &plan, sprt, &previous, records.as_mut(), out)?;
+    print_report(
+        &finished.tally.report(),
+        finished.ended.as_str(),
+        a.json,
+        out,
+    )
 }
 
-fn play<G: Evaluate>(a: &TournamentArgs, out: &mut impl Write) -> Result<(), CliError> {
+/// The engines, the schedule (this shard's pairs), the openings and the
+/// adjudication rules from the options.
+fn plan<G: Evaluate>(a: &TournamentArgs) -> Result<Plan<G>, CliError> {
     let engines = a
         .engines
         .iter()
@@ -240,10 +259,6 @@ fn play<G: Evaluate>(a: &TournamentArgs, out: &mut impl Write) -> Result<(), Cli
         return Err(CliError(
             "--games must be even: games are played in pairs with sides swapped".into(),
         ));
-    }
-    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
-    if sprt.is_some() && engines.len() != 2 {
-        return Err(CliError("--sprt needs exactly two engines".into()));
     }
     let format = match a.format.as_str() {
         "gauntlet" => Format::Gauntlet,
@@ -276,98 +291,119 @@ fn play<G: Evaluate>(a: &TournamentArgs, out: &mut impl Write) -> Result<(), Cli
         }),
         draw_after: a.draw_after,
     };
-    let pairs: Vec<_> = pairings(engines.len(), format, a.games / 2)
+    let pairs = pairings(engines.len(), format, a.games / 2)
         .into_iter()
         .filter(|p| shard.is_none_or(|s| s.has(p.pair)))
         .collect();
-    let file = match &a.records {
-        Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| {
-                CliError(format!("cannot write {}: {e}", path.display()))
-            })?))
-        }
-        None => None,
-    };
-    let total = 2 * pairs.len() as u64;
-    let plan = Plan {
+    Ok(Plan {
         engines,
         pairs,
         openings,
         rules,
         seed: a.seed,
+    })
+}
+
+/// The records file, if one was asked for: a new file (an existing one only
+/// with `--overwrite`), or with `--resume` the file so far and its games,
+/// checked against the plan.
+fn open_records<G: Evaluate>(
+    a: &TournamentArgs,
+    plan: &Plan<G>,
+) -> Result<(Option<RecordsFile>, Vec<GameRecord>), CliError> {
+    let Some(path) = &a.records else {
+        return Ok((None, Vec::new()));
     };
+    if a.resume {
+        let r = RecordsFile::reopen(path, |previous| check_previous(plan, previous))?;
+        if let Some(line) = r.dropped {
+            eprintln!(
+                "warning: {} line {line}: dropped a cut-off last record; that game is played again",
+                path.display()
+            );
+        }
+        let previous: Vec<GameRecord> = r.previous.into_iter().map(|(_, rec)| rec).collect();
+        return Ok((Some(r.file), previous));
+    }
+    if !a.overwrite && path.exists() {
+        return Err(CliError(format!(
+            "{} already exists: --resume continues it, --overwrite replaces it",
+            path.display()
+        )));
+    }
+    Ok((Some(RecordsFile::create(path)?), Vec::new()))
+}
+
+/// Plays what remains of the plan with a progress bar; in text mode each
+/// finished game's line is written to `out` at once.
+fn run_games<G: Evaluate>(
+    a: &TournamentArgs,
+    plan: &Plan<G>,
+    sprt: Option<Sprt>,
+    previous: &[GameRecord],
+    records: Option<&mut RecordsFile>,
+    out: &mut impl Write,
+) -> Result<Finished, CliError> {
     // A second handler cannot be installed (tests call this more than once
     // in one process); the first one raises the same flag.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
     INTERRUPTED.store(false, SeqCst);
+    let total = plan.game_count() as u64;
     let bar = ProgressBar::new(total).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} {elapsed}")
             .expect("a valid progress template"),
     );
-    let state = Mutex::new(Progress {
-        records: Vec::new(),
-        file,
-        io_error: None,
-        sprt_done: false,
-    });
-    let single = (plan.engines.len() == 2).then(|| plan.engines[0].name.clone());
-    let done = |rec: GameRecord| {
-        let mut st = state.lock().expect("the progress state");
-        if let Some(f) = &mut st.file {
-            if let Err(e) = writeln!(f, "{}", rec.to_json()).and_then(|_| f.flush()) {
-                st.io_error = Some(e.to_string());
-                INTERRUPTED.store(true, SeqCst);
-            }
+    bar.set_position(previous.len() as u64);
+    let mut each = |rec: &GameRecord, tally: &Tally| -> io::Result<()> {
+        if !a.json {
+            bar.suspend(|| {
+                writeln!(out, "{}", game_line(rec, total))?;
+                out.flush()
+            })?;
         }
-        st.records.push(rec);
         bar.inc(1);
-        if let Some(first) = &single {
-            let mut wdl = Wdl::default();
-            for r in st.records.iter().filter(|r| r.encounter[0] == *first) {
-                wdl.add(r.score_of_first_engine());
-            }
+        if let [(engines, wdl)] = tally.wdl().as_slice() {
             let elo = wdl.elo().map_or(String::new(), |e| {
                 format!(" Elo {:.0} [{:.0}, {:.0}]", e.value, e.lower, e.upper)
             });
             bar.set_message(format!(
-                "{first}: +{} ={} -{} ({:.1}%){elo}",
+                "{}: +{} ={} -{} ({:.1}%){elo}",
+                engines[0],
                 wdl.wins,
                 wdl.draws,
                 wdl.losses,
                 100.0 * wdl.score()
             ));
         }
-        if let Some(test) = sprt {
-            let report = Report::new(&st.records, Some(test));
-            if report.encounters[0]
-                .sprt
-                .as_ref()
-                .is_some_and(|s| s.state != SprtState::Continue)
-            {
-                st.sprt_done = true;
-                INTERRUPTED.store(true, SeqCst);
-            }
-        }
+        Ok(())
     };
-    let result = plan.run(a.concurrency as usize, &INTERRUPTED, &done);
+    let finished = session::run(
+        plan,
+        a.concurrency as usize,
+        sprt,
+        previous,
+        records,
+        &INTERRUPTED,
+        &mut each,
+    );
     bar.finish_and_clear();
-    let st = state.into_inner().expect("the progress state");
-    if let Some(e) = st.io_error {
-        return Err(CliError(format!("cannot write the records: {e}")));
-    }
-    result?;
-    let ended = if st.sprt_done {
-        "sprt"
-    } else if INTERRUPTED.load(SeqCst) {
+    let finished = finished?;
+    if finished.ended == Ended::Interrupted {
         eprintln!(
             "interrupted: {} of {total} games finished and kept",
-            st.records.len()
+            finished.tally.games()
         );
-        "interrupted"
-    } else {
-        "complete"
-    };
-    print_report(&Report::new(&st.records, sprt), ended, a.json, out)
+    }
+    Ok(finished)
+}
+
+/// The line printed when a game ends: number, engines by side, result,
+/// reason and length.
+fn game_line(rec: &GameRecord, total: u64) -> String {
+    format!(
+        "game {} of {total}: {} - {} {} ({}, {} plies)",
+        rec.number, rec.engines[0], rec.engines[1], rec.result, rec.reason, rec.plies
+    )
 }
 
 fn print_report(
@@ -389,40 +425,53 @@ fn print_report(
     Ok(())
 }
 
+/// Runs `gamut tournament merge`: every record of every file checked, no
+/// game number twice, one game throughout, then the report.
 fn merge(m: &MergeArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let mut all: Vec<GameRecord> = Vec::new();
-    for path in &m.files {
-        all.extend(records::read(path)?);
-    }
-    if let Some(r) = all.iter().find(|r| r.game != all[0].game) {
-        return Err(CliError(format!(
-            "the records mix games: {} and {}",
-            all[0].game, r.game
-        )));
-    }
-    all.sort_by_key(|r| r.number);
-    if let Some(w) = all.windows(2).find(|w| w[0].number == w[1].number) {
-        return Err(CliError(format!(
-            "game {} appears twice in the records",
-            w[0].number
-        )));
-    }
     let sprt = m.sprt.as_deref().map(Sprt::parse).transpose()?;
-    print_report(&Report::new(&all, sprt), "merged", m.json, out)
+    let mut seen: HashMap<u64, (&PathBuf, usize)> = HashMap::new();
+    let mut tally = Tally::new(sprt);
+    let mut game: Option<String> = None;
+    for path in &m.files {
+        for (line, rec) in records::read(path)? {
+            let at = format!("{} line {line}: game {}", path.display(), rec.number);
+            if let Some((first, first_line)) = seen.insert(rec.number, (path, line)) {
+                return Err(CliError(format!(
+                    "{at} appears twice (also {} line {first_line})",
+                    first.display()
+                )));
+            }
+            match &game {
+                Some(g) if *g != rec.game => {
+                    return Err(CliError(format!(
+                        "{at}: the records mix games: {g} and {}",
+                        rec.game
+                    )))
+                }
+                Some(_) => {}
+                None => game = Some(rec.game.clone()),
+            }
+            tally.add(&rec);
+        }
+    }
+    print_report(&tally.report(), "merged", m.json, out)
 }
 
-/// Runs `gamut replay`: every position of the game in turn, as `show`
-/// draws it, then the result.
+/// Runs `gamut replay`: every record of the file checked, then every
+/// position of the game in turn, as `show` draws it, and the result.
 pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
     let all = records::read(&a.file)?;
-    let rec = all.iter().find(|r| r.number == a.game).ok_or_else(|| {
-        CliError(format!(
-            "no game {} in {} ({} games)",
-            a.game,
-            a.file.display(),
-            all.len()
-        ))
-    })?;
+    let (_, rec) = all
+        .iter()
+        .find(|(_, r)| r.number == a.game)
+        .ok_or_else(|| {
+            CliError(format!(
+                "no game {} in {} ({} games)",
+                a.game,
+                a.file.display(),
+                all.len()
+            ))
+        })?;
     let id: GameId = rec.game.parse().map_err(CliError)?;
     with_game!(id, G => replay_game::<G>(rec, out))
 }

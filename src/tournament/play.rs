@@ -3,12 +3,13 @@
 
 use crate::game::{Evaluate, NodeKind, ParseError, Player};
 use crate::tournament::engine::{pick, Engine, Instance};
-use crate::tournament::records::{GameRecord, JointStep};
+use crate::tournament::records::{Adjudication, GameRecord, JointStep};
 use crate::tournament::schedule::{seed_for, Openings, Pairing, Stream};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 /// Ends a game when both engines agree on the score for long enough.
@@ -92,8 +93,11 @@ pub fn play_game<G: Evaluate>(
                 moves.push(pos.move_text(c.mv));
                 scores.push(c.score.map(|s| if side == Player::FIRST { s } else { -s }));
                 pos = pos.play(c.mv);
-                if let Some(w) = adjudicate(&scores, rules) {
-                    break w;
+                // A move that ends the game by the rules is not adjudicated.
+                if pos.outcome().is_none() {
+                    if let Some(w) = adjudicate(&scores, rules) {
+                        break w;
+                    }
                 }
             }
             NodeKind::Chance => {
@@ -158,7 +162,7 @@ fn adjudicate(scores: &[Option<i32>], rules: &Rules) -> Option<Ending> {
             if v.iter().all(|&s| s >= t.score) {
                 return Some((
                     Some(Player::FIRST),
-                    "resign adjudication".into(),
+                    Adjudication::Resign.reason().into(),
                     None,
                     true,
                 ));
@@ -166,7 +170,7 @@ fn adjudicate(scores: &[Option<i32>], rules: &Rules) -> Option<Ending> {
             if v.iter().all(|&s| s <= -t.score) {
                 return Some((
                     Some(Player::SECOND),
-                    "resign adjudication".into(),
+                    Adjudication::Resign.reason().into(),
                     None,
                     true,
                 ));
@@ -177,7 +181,7 @@ fn adjudicate(scores: &[Option<i32>], rules: &Rules) -> Option<Ending> {
         if scores.len() as u32 >= rules.draw_after {
             if let Some(v) = last(t) {
                 if v.iter().all(|&s| s.abs() <= t.score) {
-                    return Some((None, "draw adjudication".into(), None, true));
+                    return Some((None, Adjudication::Draw.reason().into(), None, true));
                 }
             }
         }
@@ -200,24 +204,44 @@ pub struct Plan<G> {
     pub seed: u64,
 }
 
+impl<G> Plan<G> {
+    /// The number of the `i`-th game of the plan (from 0): both games of
+    /// each pair in turn.
+    pub fn number(&self, i: usize) -> u64 {
+        2 * self.pairs[i / 2].pair + 1 + (i % 2) as u64
+    }
+
+    /// The number of games in the plan.
+    pub fn game_count(&self) -> usize {
+        2 * self.pairs.len()
+    }
+}
+
 impl<G: Evaluate> Plan<G> {
-    /// Plays both games of every pair (in order of game number) on
-    /// `concurrency` threads, handing each finished game to `done` in the
-    /// order they finish. Stops starting games when `stop` is raised (by
-    /// `done` or from outside); games in progress then end unfinished and
-    /// are dropped. Fails if an opening cannot be made.
+    /// Plays both games of every pair (in order of game number) except
+    /// those `skip` holds, on `concurrency` threads, handing each finished
+    /// game to `done` on the calling thread in the order they finish. Stops
+    /// starting games when `stop` is raised (by `done` or from outside);
+    /// games in progress then end unfinished and are dropped. Fails if an
+    /// opening cannot be made.
     pub fn run(
         &self,
         concurrency: usize,
+        skip: &BTreeSet<u64>,
         stop: &AtomicBool,
-        done: &(dyn Fn(GameRecord) + Sync),
+        done: &mut dyn FnMut(GameRecord),
     ) -> Result<(), ParseError> {
         let next = AtomicUsize::new(0);
         let error = Mutex::new(None);
-        let worker = || loop {
+        let (send, receive) = mpsc::channel();
+        let worker = |finished: mpsc::Sender<GameRecord>| loop {
             let i = next.fetch_add(1, Relaxed);
-            if i >= 2 * self.pairs.len() || stop.load(Relaxed) {
+            if i >= self.game_count() || stop.load(Relaxed) {
                 return;
+            }
+            let number = self.number(i);
+            if skip.contains(&number) {
+                continue;
             }
             let pairing = self.pairs[i / 2];
             let opening = match self.openings.get(pairing.opening, self.seed) {
@@ -235,20 +259,27 @@ impl<G: Evaluate> Plan<G> {
                 [encounter[1], encounter[0]]
             };
             let setup = Setup {
-                number: 2 * pairing.pair + 1 + (i % 2) as u64,
+                number,
                 pairing,
                 opening,
                 seed: self.seed,
             };
             if let Some(rec) = play_game(&setup, by_side, encounter, &self.rules, stop) {
-                done(rec);
+                if finished.send(rec).is_err() {
+                    return;
+                }
             }
         };
+        let worker = &worker;
         std::thread::scope(|s| {
-            for _ in 1..concurrency.max(1) {
-                s.spawn(worker);
+            for _ in 0..concurrency.max(1) {
+                let send = send.clone();
+                s.spawn(move || worker(send));
             }
-            worker();
+            drop(send);
+            for rec in receive {
+                done(rec);
+            }
         });
         match error.into_inner().expect("the error slot") {
             Some(e) => Err(e),

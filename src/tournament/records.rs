@@ -2,6 +2,8 @@
 //! rebuild the tournament's report (`gamut tournament merge`).
 
 use crate::game::{Game, NodeKind, ParseError, Player};
+use crate::games::GameId;
+use crate::with_game;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -102,44 +104,177 @@ impl GameRecord {
     }
 }
 
-/// Reads a records file: one JSON record per line, blank lines skipped.
-pub fn read(path: &Path) -> Result<Vec<GameRecord>, ParseError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
-    parse(&text).map_err(|e| ParseError::new(format!("{}: {e}", path.display())))
+/// How the tournament, rather than the rules, ended a game: the reasons an
+/// adjudicated record may give.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Adjudication {
+    /// The ply limit was reached: a draw.
+    PlyLimit,
+    /// Both engines agreed one side was lost: a win.
+    Resign,
+    /// Both engines agreed the game was level: a draw.
+    Draw,
 }
 
-/// Parses the lines of a records file.
-pub fn parse(text: &str) -> Result<Vec<GameRecord>, ParseError> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .map_err(|e| ParseError::new(format!("line {}: not a game record: {e}", i + 1)))
-        })
-        .collect()
+impl Adjudication {
+    /// The reason text of a record.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Adjudication::PlyLimit => "ply limit",
+            Adjudication::Resign => "resign adjudication",
+            Adjudication::Draw => "draw adjudication",
+        }
+    }
+
+    /// The adjudication a reason text names.
+    pub fn from_reason(reason: &str) -> Option<Adjudication> {
+        [
+            Adjudication::PlyLimit,
+            Adjudication::Resign,
+            Adjudication::Draw,
+        ]
+        .into_iter()
+        .find(|a| a.reason() == reason)
+    }
+
+    /// Whether it ends the game with a winner (otherwise a draw).
+    pub fn has_winner(self) -> bool {
+        self == Adjudication::Resign
+    }
+}
+
+/// A record as a line of a records file: its line number (from 1) and the
+/// record.
+pub type Line = (usize, GameRecord);
+
+/// A records file read line by line: every complete record, and where a
+/// last line cut off by a crash starts.
+#[derive(Clone, Debug)]
+pub struct Scan {
+    /// The records with their line numbers.
+    pub records: Vec<Line>,
+    /// A last line with no newline that is not a record (a write cut off
+    /// part way): its line number and the byte offset it starts at.
+    pub torn: Option<(usize, u64)>,
+    /// Whether the file's text ends without a newline after its last
+    /// complete record.
+    pub unterminated: bool,
+}
+
+/// Reads the lines of a records file, checking that each is a record of a
+/// known game whose every step replays and whose result is the one its
+/// last position (or its adjudication) gives. Blank lines are skipped. A
+/// last line without a newline that is not JSON is reported in
+/// [`Scan::torn`], not as an error. Errors read `line N: problem`.
+pub fn scan(text: &str) -> Result<Scan, ParseError> {
+    let mut records = Vec::new();
+    let mut torn = None;
+    let mut offset = 0u64;
+    let mut lines = text.split_inclusive('\n').enumerate().peekable();
+    while let Some((i, raw)) = lines.next() {
+        let start = offset;
+        offset += raw.len() as u64;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let fail = |msg: String| ParseError::new(format!("line {}: {msg}", i + 1));
+        let last = lines.peek().is_none() && !raw.ends_with('\n');
+        let rec: GameRecord = match serde_json::from_str(line) {
+            Ok(r) => r,
+            Err(e) if last && e.is_eof() => {
+                torn = Some((i + 1, start));
+                break;
+            }
+            Err(e) => return Err(fail(format!("not a game record: {e}"))),
+        };
+        verify(&rec).map_err(|e| fail(e.0))?;
+        records.push((i + 1, rec));
+    }
+    let unterminated = torn.is_none() && !text.is_empty() && !text.ends_with('\n');
+    Ok(Scan {
+        records,
+        torn,
+        unterminated,
+    })
+}
+
+/// Reads a records file for `merge` and `replay`: every line must be a
+/// valid record (see [`scan`]), a cut-off last line is an error and so is
+/// a file without records. Errors name the file and the line.
+pub fn read(path: &Path) -> Result<Vec<Line>, ParseError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
+    let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
+    let scan = scan(&text).map_err(at)?;
+    if let Some((line, _)) = scan.torn {
+        return Err(at(ParseError::new(format!(
+            "line {line}: the last record is cut off (the file ends part way through it)"
+        ))));
+    }
+    if scan.records.is_empty() {
+        return Err(ParseError::new(format!(
+            "{}: no game records in the file",
+            path.display()
+        )));
+    }
+    Ok(scan.records)
+}
+
+/// Checks a record of any game: see [`replay`].
+pub fn verify(rec: &GameRecord) -> Result<(), ParseError> {
+    let id: GameId = rec
+        .game
+        .parse()
+        .map_err(|e: String| ParseError::new(format!("game {}: {e}", rec.number)))?;
+    with_game!(id, G => replay::<G>(rec).map(|_| ()), unimplemented => Err(ParseError::new(format!("game {}: '{id}' is not implemented", rec.number))))
 }
 
 /// The positions of a recorded game from its opening, each with the text of
-/// the step that led to it (`None` for the opening), after checking every
-/// step is legal and, for games the rules ended, that the last position's
-/// outcome is the recorded one.
+/// the step that led to it (`None` for the opening), after checking the
+/// record throughout: its number, pair and sides agree; every step is legal
+/// and its chance outcomes and joint actions are the ones listed; the
+/// plies are counted right; the winner is 1, 2 or none and the result text
+/// says the same; a game the rules ended replays to the recorded outcome,
+/// and a game the tournament ended is not over by the rules and ends as
+/// its adjudication does.
 pub fn replay<G: Game>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, ParseError> {
+    let n = rec.number;
+    let fail = |msg: String| Err(ParseError::new(format!("game {n}: {msg}")));
     if rec.game != G::ID {
-        return Err(ParseError::new(format!(
-            "game {} is a {} game, not {}",
-            rec.number,
-            rec.game,
-            G::ID
-        )));
+        return fail(format!("a {} game, not {}", rec.game, G::ID));
+    }
+    if n == 0 || rec.pair != (n - 1) / 2 {
+        return fail(format!(
+            "pair {} does not hold game {n} (pair p holds games 2p+1 and 2p+2)",
+            rec.pair
+        ));
+    }
+    let swapped = [rec.encounter[1].clone(), rec.encounter[0].clone()];
+    let expected = if n % 2 == 1 { &rec.encounter } else { &swapped };
+    if rec.engines != *expected || rec.encounter[0] == rec.encounter[1] {
+        return fail(format!(
+            "engines {:?} by side do not match encounter {:?} (first player in the pair's first game)",
+            rec.engines, rec.encounter
+        ));
+    }
+    let winner = match rec.winner {
+        None => None,
+        Some(w @ (1 | 2)) => Some(Player::from_index(w as usize - 1)),
+        Some(w) => return fail(format!("winner {w} is not 1, 2 or null")),
+    };
+    if rec.result != GameRecord::result_text(winner) {
+        return fail(format!(
+            "result '{}' does not match winner {:?}",
+            rec.result, rec.winner
+        ));
     }
     let mut pos = G::parse(&rec.opening)
-        .map_err(|e| ParseError::new(format!("game {}: bad opening: {e}", rec.number)))?;
+        .map_err(|e| ParseError::new(format!("game {n}: bad opening: {e}")))?;
     let mut out = vec![(None, pos.clone())];
+    let (mut plies, mut rolls, mut joints) = (0u32, Vec::new(), 0usize);
     for (i, text) in rec.moves.iter().enumerate() {
-        let bad =
-            |e: ParseError| ParseError::new(format!("game {} step {}: {e}", rec.number, i + 1));
+        let bad = |e: ParseError| ParseError::new(format!("game {n} step {}: {e}", i + 1));
         pos = match pos.node() {
             NodeKind::Simultaneous => {
                 let step = rec
@@ -149,36 +284,79 @@ pub fn replay<G: Game>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, Par
                     .ok_or_else(|| bad(ParseError::new("no recorded joint action")))?;
                 let [a, b] =
                     [0, 1].map(|s| action::<G>(&pos, Player::from_index(s), &step.actions[s]));
-                pos.play_joint(a.map_err(bad)?, b.map_err(bad)?)
+                let (a, b) = (a.map_err(bad)?, b.map_err(bad)?);
+                if pos.joint_text(a, b) != *text {
+                    return Err(bad(ParseError::new(format!(
+                        "'{text}' is not the joint action {}",
+                        pos.joint_text(a, b)
+                    ))));
+                }
+                joints += 1;
+                pos.play_joint(a, b)
             }
             NodeKind::Terminal => {
                 return Err(bad(ParseError::new("the game was already over")));
             }
-            _ => pos.play(pos.parse_move(text).map_err(bad)?),
+            NodeKind::Chance => {
+                rolls.push(text.clone());
+                pos.play(pos.parse_move(text).map_err(bad)?)
+            }
+            NodeKind::Decision(_) => {
+                plies += 1;
+                pos.play(pos.parse_move(text).map_err(bad)?)
+            }
         };
         out.push((Some(text.clone()), pos.clone()));
     }
-    if !rec.adjudicated {
-        let winner = rec.winner.map(|w| Player::from_index(w as usize - 1));
-        match pos.outcome() {
-            Some(o) if o.winner == winner && o.points == rec.points && o.reason == rec.reason => {}
-            Some(o) => {
-                return Err(ParseError::new(format!(
-                    "game {} replays to {o}, not the recorded {} ({})",
-                    rec.number, rec.result, rec.reason
-                )))
-            }
-            None => {
-                return Err(ParseError::new(format!(
-                    "game {} does not end where its record does",
-                    rec.number
-                )))
-            }
+    if rolls != rec.rolls {
+        return fail(format!(
+            "rolls {:?} are not the chance steps {rolls:?}",
+            rec.rolls
+        ));
+    }
+    if joints != rec.joint.len() {
+        return fail(format!(
+            "{} joint entries for {joints} simultaneous steps",
+            rec.joint.len()
+        ));
+    }
+    if plies != rec.plies {
+        return fail(format!(
+            "{} plies recorded, {plies} decision steps played",
+            rec.plies
+        ));
+    }
+    match (pos.outcome(), rec.adjudicated) {
+        (Some(o), false)
+            if o.winner == winner && o.points == rec.points && o.reason == rec.reason => {}
+        (Some(o), false) => {
+            return fail(format!(
+                "replays to {o}, not the recorded {} ({})",
+                rec.result, rec.reason
+            ))
         }
+        (None, false) => return fail("does not end where its record does".into()),
+        (Some(o), true) => {
+            return fail(format!(
+                "recorded as ended by {}, but the rules ended it: {o}",
+                rec.reason
+            ))
+        }
+        (None, true) => match Adjudication::from_reason(&rec.reason) {
+            None => return fail(format!("'{}' is not an adjudication", rec.reason)),
+            Some(a) if a.has_winner() != winner.is_some() || rec.points.is_some() => {
+                return fail(format!(
+                    "{} {} is not an ending of {}",
+                    rec.result,
+                    rec.points.map_or(String::new(), |p| format!("{p:?}")),
+                    rec.reason
+                ))
+            }
+            Some(_) => {}
+        },
     }
     Ok(out)
 }
-
 /// Player `side`'s action with text `text` at simultaneous node `pos`.
 fn action<G: Game>(pos: &G, side: Player, text: &str) -> Result<G::Move, ParseError> {
     let mut acts = Vec::new();

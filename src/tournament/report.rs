@@ -1,12 +1,13 @@
 //! The tournament's report, built from game records alone (so a merged set
 //! of shards gives the same report as one run): per encounter W/D/L, score,
 //! Elo with its interval, LOS, pentanomial counts, normalised Elo, points,
-//! the SPRT; per engine the standings.
+//! the SPRT; per engine the standings. A [`Tally`] counts each game once as
+//! it finishes; the report is made from the tally.
 
 use crate::tournament::records::GameRecord;
-use crate::tournament::stats::{margin, Interval, Penta, Sprt, SprtState, Wdl};
+use crate::tournament::stats::{Interval, Margins, Penta, Sprt, SprtState, Wdl};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// The results of one engine against another, counted for the first.
@@ -84,54 +85,11 @@ impl Report {
     /// The report of `records` (any order), with the SPRT `sprt` applied to
     /// every encounter.
     pub fn new(records: &[GameRecord], sprt: Option<Sprt>) -> Report {
-        let mut recs: Vec<&GameRecord> = records.iter().collect();
-        recs.sort_by_key(|r| r.number);
-        let mut order: Vec<[String; 2]> = Vec::new();
-        for r in &recs {
-            if !order.contains(&r.encounter) {
-                order.push(r.encounter.clone());
-            }
+        let mut tally = Tally::new(sprt);
+        for r in records {
+            tally.add(r);
         }
-        let encounters: Vec<EncounterReport> = order
-            .iter()
-            .map(|enc| {
-                let games: Vec<&GameRecord> = recs
-                    .iter()
-                    .copied()
-                    .filter(|r| &r.encounter == enc)
-                    .collect();
-                encounter(enc, &games, sprt)
-            })
-            .collect();
-        let mut standings: Vec<Standing> = Vec::new();
-        for e in &encounters {
-            for (i, name) in e.engines.iter().enumerate() {
-                let s = e.wdl.wins as f64 + 0.5 * e.wdl.draws as f64;
-                let s = if i == 0 { s } else { e.games as f64 - s };
-                match standings.iter_mut().find(|x| &x.engine == name) {
-                    Some(x) => {
-                        x.games += e.games;
-                        x.score += s;
-                    }
-                    None => standings.push(Standing {
-                        engine: name.clone(),
-                        games: e.games,
-                        score: s,
-                    }),
-                }
-            }
-        }
-        standings.sort_by(|a, b| {
-            let pa = a.score / a.games.max(1) as f64;
-            let pb = b.score / b.games.max(1) as f64;
-            pb.total_cmp(&pa)
-        });
-        Report {
-            game: recs.first().map_or(String::new(), |r| r.game.clone()),
-            games: recs.len() as u64,
-            encounters,
-            standings,
-        }
+        tally.report()
     }
 
     /// The report as readable text: a table per encounter and, for more
@@ -229,53 +187,185 @@ fn num(x: f64) -> String {
     }
 }
 
-fn encounter(enc: &[String; 2], games: &[&GameRecord], sprt: Option<Sprt>) -> EncounterReport {
-    let mut wdl = Wdl::default();
-    let mut reasons = BTreeMap::new();
-    let mut by_pair: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-    let mut points: Option<[u64; 2]> = None;
-    let mut margins = Vec::new();
-    for r in games {
+/// The running counts of a tournament: each finished game is added once,
+/// in any order, and the report is made from the counts.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    sprt: Option<Sprt>,
+    game: Option<(u64, String)>,
+    games: u64,
+    encounters: Vec<EncounterTally>,
+}
+
+/// The running counts of one encounter.
+#[derive(Clone, Debug)]
+struct EncounterTally {
+    engines: [String; 2],
+    /// The lowest game number seen: encounters are reported in this order.
+    first_game: u64,
+    wdl: Wdl,
+    /// The first engine's score in pairs with one game counted so far.
+    half_pairs: HashMap<u64, f64>,
+    penta: Penta,
+    points: Option<[u64; 2]>,
+    margins: Margins,
+    reasons: BTreeMap<String, u64>,
+}
+
+impl Tally {
+    /// No games yet; `sprt` is applied to every encounter.
+    pub fn new(sprt: Option<Sprt>) -> Tally {
+        Tally {
+            sprt,
+            game: None,
+            games: 0,
+            encounters: Vec::new(),
+        }
+    }
+
+    /// Counts one finished game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        if self.game.as_ref().is_none_or(|(n, _)| r.number < *n) {
+            self.game = Some((r.number, r.game.clone()));
+        }
+        let i = match self
+            .encounters
+            .iter()
+            .position(|e| e.engines == r.encounter)
+        {
+            Some(i) => i,
+            None => {
+                self.encounters.push(EncounterTally {
+                    engines: r.encounter.clone(),
+                    first_game: r.number,
+                    wdl: Wdl::default(),
+                    half_pairs: HashMap::new(),
+                    penta: Penta::default(),
+                    points: None,
+                    margins: Margins::default(),
+                    reasons: BTreeMap::new(),
+                });
+                self.encounters.len() - 1
+            }
+        };
+        let e = &mut self.encounters[i];
+        e.first_game = e.first_game.min(r.number);
         let s = r.score_of_first_engine();
-        wdl.add(s);
-        *reasons.entry(r.reason.clone()).or_insert(0) += 1;
-        by_pair.entry(r.pair).or_default().push(s);
+        e.wdl.add(s);
+        *e.reasons.entry(r.reason.clone()).or_insert(0) += 1;
+        match e.half_pairs.remove(&r.pair) {
+            Some(other) => e.penta.0[((other + s) * 2.0).round() as usize] += 1,
+            None => {
+                e.half_pairs.insert(r.pair, s);
+            }
+        }
         if let Some(p) = r.points {
-            let side = r.side_of(&enc[0]);
-            let t = points.get_or_insert([0, 0]);
-            t[0] += p[side] as u64;
-            t[1] += p[1 - side] as u64;
+            let side = r.side_of(&e.engines[0]);
+            let t = e.points.get_or_insert([0, 0]);
+            t[0] += u64::from(p[side]);
+            t[1] += u64::from(p[1 - side]);
         }
         if let Some(m) = r.margin_of_first_engine() {
-            margins.push(m);
+            e.margins.add(m);
         }
     }
-    let mut penta = Penta::default();
-    for scores in by_pair.values().filter(|v| v.len() == 2) {
-        penta.0[((scores[0] + scores[1]) * 2.0).round() as usize] += 1;
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.games
     }
-    EncounterReport {
-        engines: enc.clone(),
-        games: wdl.games(),
-        wdl,
-        score: wdl.score(),
-        elo: wdl.elo(),
-        los: wdl.los(),
-        pairs: penta.pairs(),
-        penta,
-        penta_elo: penta.elo(),
-        nelo: penta.nelo(),
-        points,
-        margin: margin(&margins),
-        reasons,
-        sprt: sprt.map(|test| {
-            let llr = test.llr(&penta);
-            SprtReport {
-                test,
-                llr,
-                bounds: test.bounds(),
-                state: test.state(llr),
+
+    /// The first engine's wins, draws and losses in each encounter, in the
+    /// order of the report.
+    pub fn wdl(&self) -> Vec<([String; 2], Wdl)> {
+        self.ordered()
+            .into_iter()
+            .map(|e| (e.engines.clone(), e.wdl))
+            .collect()
+    }
+
+    /// Whether the SPRT has accepted a hypothesis in some encounter.
+    pub fn sprt_decided(&self) -> bool {
+        self.sprt.is_some_and(|test| {
+            self.encounters
+                .iter()
+                .any(|e| test.state(test.llr(&e.penta)) != SprtState::Continue)
+        })
+    }
+
+    /// The encounters in order of their first game.
+    fn ordered(&self) -> Vec<&EncounterTally> {
+        let mut v: Vec<&EncounterTally> = self.encounters.iter().collect();
+        v.sort_by_key(|e| e.first_game);
+        v
+    }
+
+    /// The report of the games counted so far.
+    pub fn report(&self) -> Report {
+        let encounters: Vec<EncounterReport> = self
+            .ordered()
+            .into_iter()
+            .map(|e| e.report(self.sprt))
+            .collect();
+        let mut standings: Vec<Standing> = Vec::new();
+        for e in &encounters {
+            for (i, name) in e.engines.iter().enumerate() {
+                let s = e.wdl.wins as f64 + 0.5 * e.wdl.draws as f64;
+                let s = if i == 0 { s } else { e.games as f64 - s };
+                match standings.iter_mut().find(|x| &x.engine == name) {
+                    Some(x) => {
+                        x.games += e.games;
+                        x.score += s;
+                    }
+                    None => standings.push(Standing {
+                        engine: name.clone(),
+                        games: e.games,
+                        score: s,
+                    }),
+                }
             }
-        }),
+        }
+        standings.sort_by(|a, b| {
+            let pa = a.score / a.games.max(1) as f64;
+            let pb = b.score / b.games.max(1) as f64;
+            pb.total_cmp(&pa)
+        });
+        Report {
+            game: self.game.as_ref().map_or(String::new(), |(_, g)| g.clone()),
+            games: self.games,
+            encounters,
+            standings,
+        }
+    }
+}
+
+impl EncounterTally {
+    fn report(&self, sprt: Option<Sprt>) -> EncounterReport {
+        let (wdl, penta) = (self.wdl, self.penta);
+        EncounterReport {
+            engines: self.engines.clone(),
+            games: wdl.games(),
+            wdl,
+            score: wdl.score(),
+            elo: wdl.elo(),
+            los: wdl.los(),
+            pairs: penta.pairs(),
+            penta,
+            penta_elo: penta.elo(),
+            nelo: penta.nelo(),
+            points: self.points,
+            margin: self.margins.interval(),
+            reasons: self.reasons.clone(),
+            sprt: sprt.map(|test| {
+                let llr = test.llr(&penta);
+                SprtReport {
+                    test,
+                    llr,
+                    bounds: test.bounds(),
+                    state: test.state(llr),
+                }
+            }),
+        }
     }
 }

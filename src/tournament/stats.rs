@@ -338,26 +338,50 @@ impl Sprt {
     }
 }
 
-/// The mean of per-game score margins with the 95% interval of the mean
-/// (`mean ± 1.96 s/√n`, `s` the sample standard deviation). `None` for no
-/// games; a single game gives a zero-width interval.
-pub fn margin(values: &[i64]) -> Option<Interval> {
-    let n = values.len() as f64;
-    if values.is_empty() {
-        return None;
+/// A running sum of per-game score margins: enough for their mean and the
+/// 95% interval of the mean, added to one game at a time. The sums are
+/// exact integers, so the order games are added in does not matter.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Margins {
+    /// Games counted.
+    pub games: u64,
+    /// The sum of the margins.
+    pub sum: i128,
+    /// The sum of their squares.
+    pub sum_of_squares: i128,
+}
+
+impl Margins {
+    /// Counts one game's margin.
+    pub fn add(&mut self, margin: i64) {
+        self.games += 1;
+        self.sum += i128::from(margin);
+        self.sum_of_squares += i128::from(margin) * i128::from(margin);
     }
-    let mean = values.iter().sum::<i64>() as f64 / n;
-    let half = if values.len() > 1 {
-        let ss: f64 = values.iter().map(|&v| (v as f64 - mean).powi(2)).sum();
-        Z95 * (ss / (n - 1.0)).sqrt() / n.sqrt()
-    } else {
-        0.0
-    };
-    Some(Interval {
-        value: mean,
-        lower: mean - half,
-        upper: mean + half,
-    })
+
+    /// The mean margin with the 95% interval of the mean
+    /// (`mean ± 1.96 s/√n`, `s` the sample standard deviation). `None` for
+    /// no games; a single game gives a zero-width interval.
+    pub fn interval(&self) -> Option<Interval> {
+        if self.games == 0 {
+            return None;
+        }
+        let n = self.games as f64;
+        let mean = self.sum as f64 / n;
+        let half = if self.games > 1 {
+            // Σ(v - mean)² = (n Σv² - (Σv)²) / n, exact in integers.
+            let n_ss = i128::from(self.games) * self.sum_of_squares - self.sum * self.sum;
+            let ss = n_ss as f64 / n;
+            Z95 * (ss / (n - 1.0)).sqrt() / n.sqrt()
+        } else {
+            0.0
+        };
+        Some(Interval {
+            value: mean,
+            lower: mean - half,
+            upper: mean + half,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -491,10 +515,24 @@ mod tests {
     fn margin_worked_example() {
         // Margins 3, -1, 2, 0: mean 1; sample variance ((2² + 2² + 1² + 1²)/3) = 10/3,
         // s = 1.825742; half width = 1.959964·1.825742/√4 = 1.789194.
-        let m = margin(&[3, -1, 2, 0]).unwrap();
+        let mut sums = Margins::default();
+        for v in [3, -1, 2, 0] {
+            sums.add(v);
+        }
+        let m = sums.interval().unwrap();
         close(m.value, 1.0, 1e-12);
         close(m.lower, 1.0 - 1.789_194, 1e-5);
         close(m.upper, 1.0 + 1.789_194, 1e-5);
-        assert_eq!(margin(&[]), None);
+        assert_eq!(Margins::default().interval(), None);
+        let mut one = Margins::default();
+        one.add(-4);
+        assert_eq!(
+            one.interval(),
+            Some(Interval {
+                value: -4.0,
+                lower: -4.0,
+                upper: -4.0
+            })
+        );
     }
 }

@@ -1,0 +1,247 @@
+//! A tournament session: plays what remains of a plan, appending each
+//! finished game to the records file and counting it in the running tally
+//! as soon as it ends, until the plan is done, the SPRT decides or the
+//! session is interrupted.
+
+use crate::game::{Evaluate, Game, ParseError};
+use crate::tournament::play::Plan;
+use crate::tournament::records::{self, GameRecord, Line};
+use crate::tournament::report::Tally;
+use crate::tournament::stats::Sprt;
+use std::collections::{BTreeSet, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+
+/// Why a session stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Every game of the plan was played.
+    Complete,
+    /// The SPRT accepted a hypothesis.
+    Sprt,
+    /// Stopped from outside before the plan was done.
+    Interrupted,
+}
+
+impl Ended {
+    /// The word the report uses (`"ended"` in JSON).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ended::Complete => "complete",
+            Ended::Sprt => "sprt",
+            Ended::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// A records file open for appending: each game is written as one line and
+/// flushed as soon as it finishes, so a crash loses at most the line being
+/// written.
+#[derive(Debug)]
+pub struct RecordsFile {
+    file: File,
+    path: PathBuf,
+}
+
+/// A records file reopened to continue a tournament.
+#[derive(Debug)]
+pub struct Reopened {
+    /// The file, positioned after its last complete record.
+    pub file: RecordsFile,
+    /// The records already in it, checked, with their line numbers.
+    pub previous: Vec<Line>,
+    /// The line number of a cut-off last record that was dropped (its game
+    /// is played again).
+    pub dropped: Option<usize>,
+}
+
+impl RecordsFile {
+    /// Creates the file, replacing any file of that name.
+    pub fn create(path: &Path) -> Result<RecordsFile, ParseError> {
+        let file = File::create(path).map_err(|e| cannot_write(path, e))?;
+        Ok(RecordsFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Opens the file to continue it: every record is checked as
+    /// [`records::scan`] checks them, then by `check` (against the plan);
+    /// only then is a last line cut off by a crash cut from the file (and
+    /// reported in [`Reopened::dropped`]). A missing file is created empty.
+    pub fn reopen(
+        path: &Path,
+        check: impl FnOnce(&[Line]) -> Result<(), ParseError>,
+    ) -> Result<Reopened, ParseError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(e) => {
+                return Err(ParseError::new(format!(
+                    "cannot read {}: {e}",
+                    path.display()
+                )))
+            }
+        };
+        let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
+        let scan = records::scan(&text).map_err(at)?;
+        check(&scan.records).map_err(at)?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| cannot_write(path, e))?;
+        if let Some((_, start)) = scan.torn {
+            file.set_len(start).map_err(|e| cannot_write(path, e))?;
+        }
+        if scan.unterminated {
+            file.write_all(b"\n").map_err(|e| cannot_write(path, e))?;
+        }
+        Ok(Reopened {
+            file: RecordsFile {
+                file,
+                path: path.to_path_buf(),
+            },
+            previous: scan.records,
+            dropped: scan.torn.map(|(line, _)| line),
+        })
+    }
+
+    /// Appends one record as a line and flushes it.
+    pub fn append(&mut self, rec: &GameRecord) -> Result<(), ParseError> {
+        let mut line = rec.to_json();
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|_| self.file.flush())
+            .map_err(|e| cannot_write(&self.path, e))
+    }
+}
+
+fn cannot_write(path: &Path, e: io::Error) -> ParseError {
+    ParseError::new(format!("cannot write {}: {e}", path.display()))
+}
+
+/// Checks that records read back from a file are games of `plan`: each
+/// number is in its schedule once, with the pair's engines, specs and
+/// opening (so the seed, engines and openings are the ones it was started
+/// with). Errors read `line N: problem`.
+pub fn check_previous<G: Game>(plan: &Plan<G>, previous: &[Line]) -> Result<(), ParseError> {
+    let index: HashMap<u64, usize> = (0..plan.game_count())
+        .map(|i| (plan.number(i), i))
+        .collect();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for (line, rec) in previous {
+        let fail = |msg: String| {
+            Err(ParseError::new(format!(
+                "line {line}: game {}: {msg}",
+                rec.number
+            )))
+        };
+        if let Some(first) = seen.insert(rec.number, *line) {
+            return fail(format!("appears twice (also line {first})"));
+        }
+        let Some(&i) = index.get(&rec.number) else {
+            return fail("is not in this tournament's schedule".into());
+        };
+        if rec.game != G::ID {
+            return fail(format!("a {} game, not {}", rec.game, G::ID));
+        }
+        let pairing = plan.pairs[i / 2];
+        let encounter = pairing.engines.map(|e| &plan.engines[e]);
+        let by_side = if i % 2 == 0 {
+            encounter
+        } else {
+            [encounter[1], encounter[0]]
+        };
+        if rec.engines != by_side.map(|e| e.name.clone())
+            || rec.specs != by_side.map(|e| e.spec.clone())
+        {
+            return fail(format!(
+                "played by {} vs {}, not by this tournament's {} vs {}",
+                rec.specs[0], rec.specs[1], by_side[0].spec, by_side[1].spec
+            ));
+        }
+        let opening = plan.openings.get(pairing.opening, plan.seed)?.text();
+        if rec.opening_index != pairing.opening || rec.opening != opening {
+            return fail(format!(
+                "opening {} '{}' is not this tournament's opening {} '{opening}' (another seed or openings file?)",
+                rec.opening_index, rec.opening, pairing.opening
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// How a session ended: the tally of every game (the previous ones and
+/// those played now) and why it stopped.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// Every game counted.
+    pub tally: Tally,
+    /// Why the session stopped.
+    pub ended: Ended,
+}
+
+/// Plays the games of `plan` not among `previous` on `concurrency`
+/// threads. Each finished game is appended to `records` (if any), counted
+/// in the tally and handed with the tally to `each` at once, on the
+/// calling thread. Stops starting games when `stop` is raised (from outside,
+/// or here when the SPRT decides or a write fails). `previous` must have
+/// passed [`check_previous`].
+pub fn run<G: Evaluate>(
+    plan: &Plan<G>,
+    concurrency: usize,
+    sprt: Option<Sprt>,
+    previous: &[GameRecord],
+    mut records: Option<&mut RecordsFile>,
+    stop: &AtomicBool,
+    each: &mut dyn FnMut(&GameRecord, &Tally) -> io::Result<()>,
+) -> Result<Finished, ParseError> {
+    let mut tally = Tally::new(sprt);
+    for rec in previous {
+        tally.add(rec);
+    }
+    if tally.sprt_decided() {
+        return Ok(Finished {
+            tally,
+            ended: Ended::Sprt,
+        });
+    }
+    let skip: BTreeSet<u64> = previous.iter().map(|r| r.number).collect();
+    let mut failure: Option<ParseError> = None;
+    let mut done = |rec: GameRecord| {
+        if failure.is_some() {
+            return;
+        }
+        let written = match records.as_deref_mut() {
+            Some(f) => f.append(&rec),
+            None => Ok(()),
+        };
+        tally.add(&rec);
+        let shown = written.and_then(|_| {
+            each(&rec, &tally).map_err(|e| ParseError::new(format!("cannot write the output: {e}")))
+        });
+        if let Err(e) = shown {
+            failure = Some(e);
+            stop.store(true, SeqCst);
+        } else if tally.sprt_decided() {
+            stop.store(true, SeqCst);
+        }
+    };
+    let played = plan.run(concurrency, &skip, stop, &mut done);
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    played?;
+    let ended = if tally.sprt_decided() {
+        Ended::Sprt
+    } else if tally.games() < plan.game_count() as u64 {
+        Ended::Interrupted
+    } else {
+        Ended::Complete
+    };
+    Ok(Finished { tally, ended })
+}
