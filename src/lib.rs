@@ -6,6 +6,7 @@
 
 pub mod bits;
 pub mod game;
+#[macro_use]
 pub mod games;
 pub mod perft;
 pub mod search;
