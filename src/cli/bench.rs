@@ -4,10 +4,10 @@
 use super::args::BenchArgs;
 use super::commands::not_yet;
 use super::CliError;
-use gamut::game::{Evaluate, NodeKind};
+use gamut::game::Evaluate;
 use gamut::games::GameId;
 use gamut::perft::perft_threads;
-use gamut::search::{self, Config, Limits, Table};
+use gamut::search::{self, Config, Limits, Table, Verdict};
 use gamut::with_game;
 use std::io::Write;
 use std::time::Instant;
@@ -58,37 +58,33 @@ fn bench_game<G: Evaluate>(id: GameId, a: &BenchArgs) -> Result<String, CliError
     let sd = a.search_depth.unwrap_or(sd);
     let threads = a.threads as usize;
     let start = G::start();
+    let perft_start = start.clone();
     let mut leaves = 0;
     let mut perft_rates = Vec::new();
     for _ in 0..a.runs {
         let t = Instant::now();
-        leaves = perft_threads(&start, pd, threads);
+        leaves = perft_threads(&perft_start, pd, threads);
         perft_rates.push(leaves as f64 / t.elapsed().as_secs_f64().max(1e-9));
     }
-    // Search from the first decision node on the way from the start.
-    let mut pos = start;
-    while !matches!(pos.node(), NodeKind::Decision(_)) {
-        let mut moves = Vec::new();
-        pos.moves(&mut moves);
-        match moves.first() {
-            Some(&m) => pos = pos.play(m),
-            None => break,
-        }
-    }
+    // Search the start position, whatever its kind: the entry point
+    // handles decision, chance and simultaneous roots alike.
+    let config = Config::for_game::<G>(threads);
+    let limits = Limits {
+        depth: Some(sd),
+        ..Limits::default()
+    };
     let mut nodes = 0;
     let mut search_rates = Vec::new();
-    if matches!(pos.node(), NodeKind::Decision(_)) {
-        let config = Config::for_game::<G>(threads);
-        let limits = Limits {
-            depth: Some(sd),
-            ..Limits::default()
+    for _ in 0..a.runs {
+        let tt = Table::try_new(64)?;
+        let t = Instant::now();
+        nodes = match search::run(&start, &limits, &config, &tt, None, &mut |_| {}) {
+            Verdict::Over(_) => 0,
+            Verdict::Decision(r) => r.nodes,
+            Verdict::Chance(r) => r.nodes,
+            Verdict::Simultaneous(r) => r.nodes,
         };
-        for _ in 0..a.runs {
-            let tt = Table::new(64);
-            let t = Instant::now();
-            nodes = search::search(&pos, &limits, &config, &tt, |_| {}).nodes;
-            search_rates.push(nodes as f64 / t.elapsed().as_secs_f64().max(1e-9));
-        }
+        search_rates.push(nodes as f64 / t.elapsed().as_secs_f64().max(1e-9));
     }
     let nps = if search_rates.is_empty() {
         0.0
