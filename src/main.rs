@@ -1,40 +1,71 @@
 //! The `gamut` command: parses the command line, runs it, and turns every
-//! failure into one line on stderr with exit status 2.
+//! failure into one line on stderr with exit status 2. What a command
+//! prints goes straight to standard output, each line as soon as it is
+//! known.
 
 mod cli;
 
 use clap::error::ErrorKind;
-use clap::Parser;
-use std::io::Write;
+use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
 
+/// A clap error as one line: its message lines (up to the usage block)
+/// joined, so a list of missing arguments stays on the line that names it.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    if parts.is_empty() {
+        "error: bad command line".to_string()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// The one-line usage printed when no command is given.
+fn usage() -> String {
+    let names: Vec<String> = cli::args::Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    format!(
+        "usage: gamut <{}> ... (gamut --help, or gamut <command> --help)",
+        names.join("|")
+    )
+}
+
 fn main() -> ExitCode {
+    cli::mark_start();
     let parsed = match cli::args::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
-            }
-            let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: bad command line");
-            eprintln!("{first}");
-            return ExitCode::from(2);
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = e.print();
+                    ExitCode::SUCCESS
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                    if std::env::args_os().len() <= 1 =>
+                {
+                    eprintln!("{}", usage());
+                    ExitCode::from(2)
+                }
+                _ => {
+                    eprintln!("{}", one_line(&e));
+                    ExitCode::from(2)
+                }
+            };
         }
     };
-    // Output is buffered and written only on success, so a failure prints
-    // nothing on stdout.
-    let mut out = Vec::new();
+    let mut out = std::io::stdout().lock();
     match cli::run(parsed, &mut out) {
-        Ok(()) => {
-            let mut stdout = std::io::stdout().lock();
-            if stdout.write_all(&out).and_then(|_| stdout.flush()).is_err() {
-                return ExitCode::from(2);
-            }
-            ExitCode::SUCCESS
-        }
+        Ok(()) => ExitCode::SUCCESS,
         Err(cli::CliError(msg)) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", cli::one_line(&msg));
             ExitCode::from(2)
         }
     }

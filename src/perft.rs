@@ -7,7 +7,8 @@
 //! no depth). At the last ply of a decision node the moves are only counted.
 
 use crate::game::{Game, NodeKind, Player};
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc;
 
 /// One child of a position as perft and `gamut moves` see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,47 +147,84 @@ pub fn child_cost<G: Game>(pos: &G) -> u32 {
 }
 
 /// Perft divided by child: `(child text, count)` sorted by text, as
-/// `gamut perft --divide` prints it. `threads` > 1 counts the children on a
-/// rayon pool of that size.
+/// `gamut perft --divide` prints it, counted on `threads` threads.
 pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
-    divide_with(pos, depth, threads, || {})
+    let mut rows = Vec::new();
+    divide_each(pos, depth, threads, |text, n| {
+        rows.push((text.to_string(), n))
+    });
+    rows
 }
 
-/// [`divide`], calling `done` after each child is counted (for progress
-/// bars).
-pub fn divide_with<G: Game>(
+/// Counts `pos` at `depth` child by child, calling `each` with every
+/// child's text and count in the order of the texts, as soon as that child
+/// and all before it are counted (so a caller can print them as they come).
+/// `threads` > 1 count several children at once, taking them in order.
+/// Returns the total.
+pub fn divide_each<G: Game>(
     pos: &G,
     depth: u32,
     threads: usize,
-    done: impl Fn() + Sync,
-) -> Vec<(String, u64)> {
+    mut each: impl FnMut(&str, u64),
+) -> u64 {
     if depth == 0 {
-        return Vec::new();
+        return 1;
     }
     let kids = children(pos);
     let cost = child_cost(pos);
-    let work = |(text, child): &(String, Child<G::Move>)| {
-        let next = child_position(pos, child);
-        let n = count(&next, depth - cost, 0, &mut Buffers::default());
-        done();
-        (text.clone(), n)
+    let count_child = |child: &Child<G::Move>| {
+        count(
+            &child_position(pos, child),
+            depth - cost,
+            0,
+            &mut Buffers::default(),
+        )
     };
+    let mut total = 0;
     if threads <= 1 {
-        kids.iter().map(work).collect()
-    } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a rayon pool of the requested size");
-        pool.install(|| kids.par_iter().map(work).collect())
+        for (text, child) in &kids {
+            let n = count_child(child);
+            each(text, n);
+            total += n;
+        }
+        return total;
     }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, u64)>();
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(kids.len()) {
+            let tx = tx.clone();
+            let (next, kids, count_child) = (&next, &kids, &count_child);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Relaxed);
+                let Some((_, child)) = kids.get(i) else {
+                    break;
+                };
+                if tx.send((i, count_child(child))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut counted: Vec<Option<u64>> = vec![None; kids.len()];
+        let mut shown = 0;
+        for (i, n) in rx {
+            counted[i] = Some(n);
+            while let Some(Some(n)) = counted.get(shown) {
+                each(&kids[shown].0, *n);
+                total += n;
+                shown += 1;
+            }
+        }
+    });
+    total
 }
 
 /// The perft count of `pos` at `depth`, with the root's children spread over
 /// `threads` threads.
 pub fn perft_threads<G: Game>(pos: &G, depth: u32, threads: usize) -> u64 {
-    if threads <= 1 || depth == 0 {
+    if threads <= 1 {
         return perft(pos, depth);
     }
-    divide(pos, depth, threads).iter().map(|(_, n)| n).sum()
+    divide_each(pos, depth, threads, |_, _| {})
 }

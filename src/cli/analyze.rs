@@ -1,14 +1,22 @@
-//! `gamut analyze`: iterative-deepening search with one line per iteration.
+//! `gamut analyze`: the search's iterations, one line each as soon as it
+//! completes, then the verdict (`bestmove`, a chance root's plans, or a
+//! simultaneous root's mixed strategies).
 
 use super::args::{AnalyzeArgs, SearchArgs};
 use super::commands::position;
+use super::interrupt::Interrupt;
 use super::CliError;
-use gamut::game::{Evaluate, Game, NodeKind, TermMask};
-use gamut::search::score::outcome_score;
+use gamut::game::{Evaluate, Game, TermMask};
 use gamut::search::score::Score;
-use gamut::search::{self, Config, Iteration, Limits, Parallel, SearchResult, Table};
+use gamut::search::{
+    self, ChanceIteration, Config, Iteration, Limits, MixedResult, Parallel, Progress, Table,
+    Verdict,
+};
 use std::io::Write;
 use std::time::Duration;
+
+/// The part of a `--time` budget kept for printing the verdict.
+const OUTPUT_MARGIN: Duration = Duration::from_millis(10);
 
 /// The search configuration and limits the options ask for.
 pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), CliError> {
@@ -75,30 +83,44 @@ fn json_string(s: &str) -> String {
     serde_json::Value::from(s).to_string()
 }
 
+/// Nodes per second.
+fn nps(nodes: u64, time: Duration) -> u64 {
+    (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64
+}
+
+/// A score as JSON fields: the number, its text, and the plies to a proven
+/// end (or null).
+fn json_score(key: &str, score: i32) -> String {
+    let s = Score(score);
+    let end = s
+        .plies_to_end()
+        .map_or_else(|| "null".to_string(), |n| n.to_string());
+    format!(
+        "\"{key}\":{score},\"{key}_text\":{},\"plies_to_end\":{end}",
+        json_string(&s.to_string())
+    )
+}
+
+/// One completed iteration at a decision root.
 fn iteration_line<G: Game>(pos: &G, it: &Iteration<G::Move>, json: bool) -> String {
     let ms = it.time.as_millis();
-    let nps = (it.nodes as f64 / it.time.as_secs_f64().max(1e-6)) as u64;
+    let nps = nps(it.nodes, it.time);
     let pv = pv_texts(pos, &it.pv);
-    let score = Score(it.score);
     if json {
         let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
-        let end = match score.plies_to_end() {
-            Some(n) => n.to_string(),
-            None => "null".into(),
-        };
         format!(
-            "{{\"depth\":{},\"score\":{},\"score_text\":{},\"plies_to_end\":{end},\"nodes\":{},\"nps\":{nps},\"hashfull\":{},\"time_ms\":{ms},\"pv\":[{}]}}",
+            "{{\"depth\":{},{},\"nodes\":{},\"nps\":{nps},\"hashfull\":{},\"time_ms\":{ms},\"pv\":[{}]}}",
             it.depth,
-            it.score,
-            json_string(&score.to_string()),
+            json_score("score", it.score),
             it.nodes,
             it.hashfull,
             pv.join(",")
         )
     } else {
         format!(
-            "depth {} score {score} nodes {} nps {nps} hashfull {} time {ms} pv {}",
+            "depth {} score {} nodes {} nps {nps} hashfull {} time {ms} pv {}",
             it.depth,
+            Score(it.score),
             it.nodes,
             it.hashfull,
             pv.join(" ")
@@ -106,208 +128,212 @@ fn iteration_line<G: Game>(pos: &G, it: &Iteration<G::Move>, json: bool) -> Stri
     }
 }
 
-/// Runs `gamut analyze`.
+/// One completed iteration at a chance root: the expected value.
+fn chance_line<M>(it: &ChanceIteration<M>, json: bool) -> String {
+    let ms = it.time.as_millis();
+    let nps = nps(it.nodes, it.time);
+    if json {
+        format!(
+            "{{\"depth\":{},{},\"nodes\":{},\"nps\":{nps},\"time_ms\":{ms}}}",
+            it.depth,
+            json_score("expected", it.expected),
+            it.nodes
+        )
+    } else {
+        format!(
+            "depth {} expected {} nodes {} nps {nps} time {ms}",
+            it.depth,
+            Score(it.expected),
+            it.nodes
+        )
+    }
+}
+
+/// One completed depth at a simultaneous root: the matrix game's value.
+fn mixed_line<M>(m: &MixedResult<M>, json: bool) -> String {
+    let ms = m.time.as_millis();
+    if json {
+        format!(
+            "{{\"depth\":{},\"value\":{:.3},\"nodes\":{},\"matrix_entries\":{},\"matrix_searched\":{},\"time_ms\":{ms}}}",
+            m.depth, m.value, m.nodes, m.entries, m.evaluated
+        )
+    } else {
+        format!(
+            "depth {} value {:.3} nodes {} matrix entries {} searched {} time {ms}",
+            m.depth, m.value, m.nodes, m.entries, m.evaluated
+        )
+    }
+}
+
+/// Writes `line` and flushes it at once.
+fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
+    writeln!(out, "{line}")?;
+    out.flush()
+}
+
+/// Runs `gamut analyze`: without `--depth`, `--time` or `--nodes` (or with
+/// `--infinite`) until interrupted. Ctrl-C or SIGTERM stop the search; the
+/// verdict is still printed, then the command exits with the signal's
+/// shell status.
 pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let pos: G = position(&a.position)?;
     let s = &a.search;
-    if s.depth.is_none() && s.time.is_none() && s.nodes.is_none() {
-        return Err(CliError("analyze needs --depth, --time or --nodes".into()));
+    if a.infinite && (s.depth.is_some() || s.time.is_some() || s.nodes.is_some()) {
+        return Err(CliError(
+            "--infinite analyses until interrupted; drop --depth, --time and --nodes".into(),
+        ));
     }
-    let (config, limits) = search_setup::<G>(s)?;
-    let tt = Table::new(s.hash as usize);
-    match pos.node() {
-        NodeKind::Terminal => {
-            let o = pos.outcome().map(|o| o.to_string()).unwrap_or_default();
-            Err(CliError(format!(
-                "the game is over ({o}): nothing to search"
-            )))
-        }
-        NodeKind::Decision(_) => {
-            let best = decision(&pos, &limits, &config, &tt, a.json, "", out)?;
-            let text = pos.move_text(best.best);
-            if a.json {
-                writeln!(
-                    out,
-                    "{{\"bestmove\":{},\"score\":{},\"depth\":{},\"nodes\":{}}}",
-                    json_string(&text),
-                    best.score,
-                    best.depth,
-                    best.nodes
-                )?;
-            } else {
-                writeln!(out, "bestmove {text}")?;
-            }
-            Ok(())
-        }
-        NodeKind::Chance => chance(&pos, &limits, &config, &tt, a.json, out),
-        NodeKind::Simultaneous => simultaneous(&pos, &limits, &config, &tt, a.json, out),
+    let (config, mut limits) = search_setup::<G>(s)?;
+    // The budget counts from the start of the process, and leaves time to
+    // print the verdict.
+    if let Some(t) = limits.time {
+        let spent = super::since_start() + OUTPUT_MARGIN;
+        limits.time = Some(t.saturating_sub(spent).max(Duration::from_millis(1)));
     }
-}
-
-/// Searches decision node `pos`, printing each iteration with `prefix`.
-fn decision<G: Evaluate>(
-    pos: &G,
-    limits: &Limits,
-    config: &Config,
-    tt: &Table,
-    json: bool,
-    prefix: &str,
-    out: &mut impl Write,
-) -> Result<SearchResult<G::Move>, CliError> {
+    if let Some(o) = pos.outcome() {
+        return Err(CliError(format!(
+            "the game is over ({o}): nothing to search"
+        )));
+    }
+    let tt = Table::try_new(s.hash as usize)?;
+    let interrupt = Interrupt::install()?;
+    let json = a.json;
     let mut io_err = None;
-    let result = search::search(pos, limits, config, tt, |it| {
-        let line = iteration_line(pos, it, json);
-        let line = if json {
-            line.replacen('{', &format!("{{{prefix}"), 1)
-        } else {
-            format!("{prefix}{line}")
+    let mut observe = |p: Progress<'_, G::Move>| {
+        let line = match p {
+            Progress::Decision(it) => iteration_line(&pos, it, json),
+            Progress::Chance(it) => chance_line(it, json),
+            Progress::Simultaneous(m) => mixed_line(m, json),
         };
-        if let Err(e) = writeln!(out, "{line}") {
-            io_err = Some(e);
+        if let Err(e) = emit(out, &line) {
+            io_err.get_or_insert(e);
         }
-    });
-    match io_err {
-        Some(e) => Err(e.into()),
-        None => Ok(result),
-    }
-}
-
-/// A chance node (a die to roll): each outcome's best plan and value, then
-/// the expected value for the player about to roll. Time is shared equally
-/// between the outcomes.
-fn chance<G: Evaluate>(
-    pos: &G,
-    limits: &Limits,
-    config: &Config,
-    tt: &Table,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    let me = pos.perspective();
-    let mut outcomes = Vec::new();
-    pos.moves(&mut outcomes);
-    let share = Limits {
-        time: limits.time.map(|t| t / outcomes.len().max(1) as u32),
-        ..limits.clone()
     };
-    let mut expected = 0.0;
-    for &m in &outcomes {
-        let child = pos.play(m);
-        let name = pos.move_text(m);
-        let p = pos.probability(m);
-        let (score, best) = match child.node() {
-            NodeKind::Decision(_) => {
-                let prefix = if json {
-                    format!("\"outcome\":{},\"probability\":{p:.6},", json_string(&name))
-                } else {
-                    format!("outcome {name} probability {p:.6} ")
-                };
-                let r = decision(&child, &share, config, tt, json, &prefix, out)?;
-                (r.score, Some(child.move_text(r.best)))
-            }
-            NodeKind::Terminal => {
-                let o = child.outcome().expect("terminal positions have an outcome");
-                (outcome_score(&o, child.perspective(), 1), None)
-            }
-            _ => {
-                return Err(CliError(format!(
-                    "outcome {name} leads to a node analyze cannot search"
-                )))
-            }
-        };
-        let score = if child.perspective() == me {
-            score
-        } else {
-            -score
-        };
-        expected += p * score as f64;
-        let best = best.unwrap_or_else(|| "none".into());
-        if json {
-            writeln!(
-                out,
-                "{{\"outcome\":{},\"probability\":{p:.6},\"score\":{score},\"bestmove\":{}}}",
-                json_string(&name),
-                json_string(&best)
-            )?;
-        } else {
-            writeln!(
-                out,
-                "outcome {name} probability {p:.6} score {} bestmove {best}",
-                Score(score)
-            )?;
-        }
-    }
-    if json {
-        writeln!(out, "{{\"expected\":{expected:.3}}}")?;
-    } else {
-        writeln!(out, "expected {expected:.3}")?;
-    }
-    Ok(())
-}
-
-/// A simultaneous node: the matrix game's value at each depth, then both
-/// players' mixed strategies (actions of probability at least 1%), and the
-/// most likely joint action.
-fn simultaneous<G: Evaluate>(
-    pos: &G,
-    limits: &Limits,
-    config: &Config,
-    tt: &Table,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    let mut io_err = None;
-    let r = search::search_simultaneous(pos, limits, config, tt, |m| {
-        let line = if json {
-            format!(
-                "{{\"depth\":{},\"value\":{:.3},\"nodes\":{},\"matrix_entries\":{},\"matrix_searched\":{}}}",
-                m.depth, m.value, m.nodes, m.entries, m.evaluated
-            )
-        } else {
-            format!(
-                "depth {} value {:.3} nodes {} matrix entries {} searched {}",
-                m.depth, m.value, m.nodes, m.entries, m.evaluated
-            )
-        };
-        if let Err(e) = writeln!(out, "{line}") {
-            io_err = Some(e);
-        }
-    });
+    let verdict = search::run(
+        &pos,
+        &limits,
+        &config,
+        &tt,
+        Some(interrupt.flag()),
+        &mut observe,
+    );
     if let Some(e) = io_err {
         return Err(e.into());
     }
+    match verdict {
+        Verdict::Over(o) => {
+            return Err(CliError(format!(
+                "the game is over ({o}): nothing to search"
+            )))
+        }
+        Verdict::Decision(best) => {
+            let text = pos.move_text(best.best);
+            let line = if json {
+                format!(
+                    "{{\"bestmove\":{},{},\"depth\":{},\"nodes\":{}}}",
+                    json_string(&text),
+                    json_score("score", best.score),
+                    best.depth,
+                    best.nodes
+                )
+            } else {
+                format!("bestmove {text}")
+            };
+            emit(out, &line)?;
+        }
+        Verdict::Chance(it) => chance_verdict(&pos, &it, json, out)?,
+        Verdict::Simultaneous(r) => mixed_verdict(&pos, &r, json, out)?,
+    }
+    interrupt.exit_if_signalled();
+    Ok(())
+}
+
+/// A chance root's verdict: each outcome's value and plan, then the
+/// expected value for the player about to roll.
+fn chance_verdict<G: Game>(
+    pos: &G,
+    it: &ChanceIteration<G::Move>,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    for plan in &it.outcomes {
+        let name = pos.move_text(plan.outcome);
+        let child = pos.play(plan.outcome);
+        let pv = pv_texts(&child, &plan.pv);
+        let best = pv.first().cloned().unwrap_or_else(|| "none".into());
+        let line = if json {
+            let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
+            format!(
+                "{{\"outcome\":{},\"probability\":{:.6},{},\"bestmove\":{},\"pv\":[{}]}}",
+                json_string(&name),
+                plan.probability,
+                json_score("score", plan.score),
+                json_string(&best),
+                pv.join(",")
+            )
+        } else {
+            format!(
+                "outcome {name} probability {:.6} score {} bestmove {best} pv {}",
+                plan.probability,
+                Score(plan.score),
+                pv.join(" ")
+            )
+        };
+        emit(out, &line)?;
+    }
+    let line = if json {
+        format!(
+            "{{{},\"depth\":{}}}",
+            json_score("expected", it.expected),
+            it.depth
+        )
+    } else {
+        format!("expected {}", Score(it.expected))
+    };
+    emit(out, &line)?;
+    Ok(())
+}
+
+/// A simultaneous root's verdict: both players' mixed strategies (actions
+/// of probability at least 1%), then the most likely joint action.
+fn mixed_verdict<G: Game>(
+    pos: &G,
+    r: &MixedResult<G::Move>,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     for (i, strategy) in r.strategies.iter().enumerate() {
         let shown: Vec<(String, f64)> = strategy
             .iter()
             .filter(|(_, p)| *p >= 0.01)
             .map(|&(m, p)| (pos.move_text(m), p))
             .collect();
-        if json {
+        let line = if json {
             let items: Vec<String> = shown
                 .iter()
                 .map(|(t, p)| format!("[{},{p:.4}]", json_string(t)))
                 .collect();
-            writeln!(
-                out,
+            format!(
                 "{{\"player\":{},\"strategy\":[{}]}}",
                 i + 1,
                 items.join(",")
-            )?;
+            )
         } else {
             let items: Vec<String> = shown.iter().map(|(t, p)| format!("{t} {p:.4}")).collect();
-            writeln!(out, "strategy {} {}", i + 1, items.join(" "))?;
-        }
+            format!("strategy {} {}", i + 1, items.join(" "))
+        };
+        emit(out, &line)?;
     }
     let joint = pos.joint_text(r.strategies[0][0].0, r.strategies[1][0].0);
-    if json {
-        writeln!(
-            out,
+    let line = if json {
+        format!(
             "{{\"bestmove\":{},\"value\":{:.3}}}",
             json_string(&joint),
             r.value
-        )?;
+        )
     } else {
-        writeln!(out, "bestmove {joint}")?;
-    }
+        format!("bestmove {joint}")
+    };
+    emit(out, &line)?;
     Ok(())
 }

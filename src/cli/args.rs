@@ -13,6 +13,9 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Draw no progress bars (they are drawn only on a terminal anyway).
+    #[arg(long, global = true)]
+    pub quiet: bool,
 }
 
 /// The subcommands.
@@ -49,6 +52,12 @@ pub struct PositionArgs {
     /// spelt --elements). Not with --fen.
     #[arg(long, alias = "elements", value_name = "TEXT", long_help = setup_help())]
     pub setup: Option<String>,
+    /// Moves to play from the position, in order, in their canonical text,
+    /// separated by `;` (no game's move text contains one), e.g.
+    /// "b2-a3; c3-c2". A Spokes round is its joint placement then its
+    /// resolution outcome: "wD12,bB3; <nodes>".
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
 }
 
 /// Options of `gamut perft`.
@@ -87,7 +96,7 @@ pub struct SearchArgs {
     /// Stop after completing this depth (plies).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
-    /// Stop after this many milliseconds.
+    /// Stop after this many milliseconds (the best move comes by then).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub time: Option<u64>,
     /// Stop after this many nodes (over all threads).
@@ -134,6 +143,10 @@ pub struct AnalyzeArgs {
     /// Print one JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Analyse until interrupted (Ctrl-C), printing every iteration; the
+    /// same as giving no --depth, --time or --nodes.
+    #[arg(long)]
+    pub infinite: bool,
 }
 
 /// Options of `gamut bench`.

@@ -4,10 +4,10 @@
 
 use super::args::BenchArgs;
 use super::CliError;
-use gamut::game::{BenchCase, Evaluate, Game, NodeKind};
+use gamut::game::{BenchCase, Evaluate, Game};
 use gamut::games::GameId;
 use gamut::perft::perft_threads;
-use gamut::search::{self, Config, Limits, Table};
+use gamut::search::{self, Config, Limits, Table, Verdict};
 use gamut::with_game;
 use std::io::Write;
 use std::time::Instant;
@@ -48,28 +48,33 @@ fn bench_game<G: Evaluate>(
     let threads = a.threads as usize;
     let start = G::parse(case.position)
         .map_err(|e| CliError(format!("bad bench position for {id}: {e}")))?;
+    let perft_start = start.clone();
     let mut leaves = 0;
     let mut perft_rates = Vec::new();
     for _ in 0..a.runs {
         let t = Instant::now();
-        leaves = perft_threads(&start, pd, threads);
+        leaves = perft_threads(&perft_start, pd, threads);
         perft_rates.push(leaves as f64 / t.elapsed().as_secs_f64().max(1e-9));
     }
-    let pos = start;
+    // Search the position, whatever its kind: the entry point handles
+    // decision, chance and simultaneous roots alike.
+    let config = Config::for_game::<G>(threads);
+    let limits = Limits {
+        depth: Some(sd),
+        ..Limits::default()
+    };
     let mut nodes = 0;
     let mut search_rates = Vec::new();
-    if matches!(pos.node(), NodeKind::Decision(_)) {
-        let config = Config::for_game::<G>(threads);
-        let limits = Limits {
-            depth: Some(sd),
-            ..Limits::default()
+    for _ in 0..a.runs {
+        let tt = Table::try_new(64)?;
+        let t = Instant::now();
+        nodes = match search::run(&start, &limits, &config, &tt, None, &mut |_| {}) {
+            Verdict::Over(_) => 0,
+            Verdict::Decision(r) => r.nodes,
+            Verdict::Chance(r) => r.nodes,
+            Verdict::Simultaneous(r) => r.nodes,
         };
-        for _ in 0..a.runs {
-            let tt = Table::new(64);
-            let t = Instant::now();
-            nodes = search::search(&pos, &limits, &config, &tt, |_| {}).nodes;
-            search_rates.push(nodes as f64 / t.elapsed().as_secs_f64().max(1e-9));
-        }
+        search_rates.push(nodes as f64 / t.elapsed().as_secs_f64().max(1e-9));
     }
     let nps = if search_rates.is_empty() {
         0.0

@@ -1,11 +1,11 @@
 //! What each subcommand does, written once over the [`Game`] trait.
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
+use super::progress::Progress;
 use super::{analyze, bench, tournament, CliError};
 use gamut::game::{Game, NodeKind};
 use gamut::perft::{self, Child};
 use gamut::with_game;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::time::Instant;
 
@@ -14,7 +14,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
     match cli.command {
         Command::Perft(a) => {
             let id = a.position.game;
-            with_game!(id, G => perft_cmd::<G>(&a, out))
+            let quiet = cli.quiet;
+            with_game!(id, G => perft_cmd::<G>(&a, quiet, out))
         }
         Command::Moves(a) => {
             let id = a.game;
@@ -35,8 +36,44 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
 }
 
 /// The position a command starts from: `--fen`, the start position set up
-/// by `--setup`, or the start position.
+/// by `--setup`, or the start position; then `--moves` played on it.
 pub fn position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
+    let pos = base_position(a)?;
+    match &a.moves {
+        Some(list) => play_moves(pos, list),
+        None => Ok(pos),
+    }
+}
+
+/// `pos` after the moves of `list`, separated by `;`; an illegal move is an
+/// error naming it and its place in the list.
+pub fn play_moves<G: Game>(mut pos: G, list: &str) -> Result<G, CliError> {
+    for (i, item) in list.split(';').enumerate() {
+        let text = item.trim();
+        let fail = |why: String| CliError(format!("move {} '{text}' of --moves: {why}", i + 1));
+        if text.is_empty() {
+            return Err(fail("empty (moves are separated by ';')".into()));
+        }
+        pos = match pos.node() {
+            NodeKind::Terminal => return Err(fail("the game is already over".into())),
+            NodeKind::Simultaneous => {
+                let joint = perft::children(&pos)
+                    .into_iter()
+                    .find(|(t, _)| t == text)
+                    .ok_or_else(|| fail("not a legal joint action here".into()))?;
+                perft::child_position(&pos, &joint.1)
+            }
+            _ => {
+                let m = pos.parse_move(text).map_err(|e| fail(e.to_string()))?;
+                pos.play(m)
+            }
+        };
+    }
+    Ok(pos)
+}
+
+/// The position given by `--fen` or the start options, before `--moves`.
+fn base_position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
     match (&a.fen, &a.setup) {
         (Some(_), Some(_)) => Err(CliError(
             "--setup chooses the start position; give it or --fen, not both".into(),
@@ -51,20 +88,33 @@ pub fn position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
     }
 }
 
-fn perft_cmd<G: Game>(a: &PerftArgs, out: &mut impl Write) -> Result<(), CliError> {
+/// `gamut perft`: with `--divide` one line per child, printed as soon as
+/// it and the children before it are counted; a progress bar over the
+/// root's children on a terminal once counting takes a second.
+fn perft_cmd<G: Game>(a: &PerftArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     let pos: G = position(&a.position)?;
     let threads = a.threads as usize;
     let started = Instant::now();
-    let total = if a.divide {
-        let rows = divide_with_progress(&pos, a.depth, threads);
-        for (text, n) in &rows {
-            writeln!(out, "{text}: {n}")?;
+    let progress = Progress::new(
+        perft::children(&pos).len() as u64,
+        "{bar:40} {pos}/{len} children {elapsed}",
+        quiet,
+    );
+    let mut io_err = None;
+    let total = perft::divide_each(&pos, a.depth, threads, |text, n| {
+        progress.inc();
+        if a.divide {
+            if let Err(e) = writeln!(out, "{text}: {n}").and_then(|_| out.flush()) {
+                io_err.get_or_insert(e);
+            }
         }
-        rows.iter().map(|(_, n)| n).sum()
-    } else {
-        perft::perft_threads(&pos, a.depth, threads)
-    };
+    });
+    progress.finish();
+    if let Some(e) = io_err {
+        return Err(e.into());
+    }
     writeln!(out, "nodes {total}")?;
+    out.flush()?;
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "time {:.3} s, {:.0} leaves/s, {threads} thread{}",
@@ -73,18 +123,6 @@ fn perft_cmd<G: Game>(a: &PerftArgs, out: &mut impl Write) -> Result<(), CliErro
         if threads == 1 { "" } else { "s" }
     );
     Ok(())
-}
-
-/// `perft::divide` with a progress bar over the root's children on stderr
-/// (drawn only when stderr is a terminal).
-fn divide_with_progress<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
-    let bar = ProgressBar::new(perft::children(pos).len() as u64).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} children {elapsed}")
-            .expect("a valid progress template"),
-    );
-    let rows = perft::divide_with(pos, depth, threads, || bar.inc(1));
-    bar.finish_and_clear();
-    rows
 }
 
 fn moves_cmd<G: Game>(a: &PositionArgs, out: &mut impl Write) -> Result<(), CliError> {

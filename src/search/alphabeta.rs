@@ -4,10 +4,10 @@
 
 use super::matrix::{solve_lazy, LazySolution};
 use super::ordering::{Heuristics, CAPTURE_KEY, KILLER_KEY, TT_MOVE_KEY};
-use super::score::{self, outcome_score, INFINITY, WIN};
+use super::score::{self, chance_value, outcome_score, INFINITY};
 use super::tt::{Bound, Entry};
 use super::{Config, Shared};
-use crate::game::{Evaluate, NodeKind, Player};
+use crate::game::{Evaluate, NodeKind, Player, EVAL_LIMIT};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The deepest a line may go (main search plus quiescence).
@@ -21,6 +21,7 @@ pub struct Worker<'a, G: Evaluate> {
     scored: Vec<Vec<(i64, u32, G::Move)>>,
     scratch: Vec<G::Move>,
     outcomes: Vec<Vec<G::Move>>,
+    chance_values: Vec<Vec<(f64, i32)>>,
     pv: Vec<Vec<G::Move>>,
     /// Nodes this worker visited since it last reported to `shared`.
     pending_nodes: u64,
@@ -43,6 +44,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scratch: Vec::new(),
             outcomes: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            chance_values: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pending_nodes: 0,
             nodes: 0,
@@ -56,20 +58,33 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.shared
     }
 
+    /// How this worker searches.
+    pub fn config(&self) -> &'a Config {
+        self.config
+    }
+
     /// The principal variation below the root move searched last.
     pub fn child_pv(&self) -> impl Iterator<Item = G::Move> + '_ {
         self.pv[1].iter().copied()
     }
 
     /// The value for `me` of `child`, a child of the root, searched `depth`
-    /// plies deep with window (`alpha`, `beta`) from `me`'s point of view.
-    pub fn root_child(&mut self, child: &G, depth: i32, alpha: i32, beta: i32, me: Player) -> i32 {
-        self.child_value(child, depth, alpha, beta, 1, me)
+    /// plies deep by principal-variation search (see [`Worker::pvs`]).
+    pub fn root_child(
+        &mut self,
+        child: &G,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        me: Player,
+        first: bool,
+    ) -> i32 {
+        self.pvs(child, depth, alpha, beta, 1, me, first)
     }
 
     /// Whether the search has been told to stop.
     pub fn stopped(&self) -> bool {
-        self.shared.stop.load(Relaxed)
+        self.shared.stopped()
     }
 
     fn count_node(&mut self) {
@@ -103,6 +118,31 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             self.negamax(child, depth, alpha, beta, ply)
         } else {
             -self.negamax(child, depth, -beta, -alpha, ply)
+        }
+    }
+
+    /// Principal-variation search of one child: the first move with the
+    /// full window; a later move with a null window first, searched again
+    /// with the full window only if it lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs(
+        &mut self,
+        child: &G,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        me: Player,
+        first: bool,
+    ) -> i32 {
+        if first {
+            return self.child_value(child, depth, alpha, beta, ply, me);
+        }
+        let v = self.child_value(child, depth, alpha, alpha + 1, ply, me);
+        if v > alpha && v < beta && !self.stopped() {
+            self.child_value(child, depth, alpha, beta, ply, me)
+        } else {
+            v
         }
     }
 
@@ -195,17 +235,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut best = -INFINITY;
         let mut best_move = None;
         for (n, &(k, index, m)) in moves.iter().enumerate() {
-            let child = pos.play(m);
-            let v = if n == 0 {
-                self.child_value(&child, depth - 1, alpha, beta, ply + 1, me)
-            } else {
-                let v = self.child_value(&child, depth - 1, alpha, alpha + 1, ply + 1, me);
-                if v > alpha && v < beta {
-                    self.child_value(&child, depth - 1, alpha, beta, ply + 1, me)
-                } else {
-                    v
-                }
-            };
+            let v = self.pvs(&pos.play(m), depth - 1, alpha, beta, ply + 1, me, n == 0);
             if self.stopped() {
                 self.scored[ply] = moves;
                 return 0;
@@ -288,51 +318,70 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         best
     }
 
-    /// Expectimax: the probability-weighted mean of the outcomes' values.
-    /// With `Config::star1`, Ballard's Star1 pruning: each outcome is
-    /// searched with the window that could still move the mean across
-    /// (`alpha`, `beta`), given that every value lies within ±[`WIN`], and
-    /// the node fails low or high as soon as the outcomes searched so far
-    /// decide it.
+    /// Expectimax: the outcomes' values combined by
+    /// [`chance_value`](score::chance_value) (the probability-weighted mean,
+    /// with proven results counting ±[`EVAL_LIMIT`]). With `Config::star1`
+    /// and a window inside ±`EVAL_LIMIT`, Ballard's Star1 pruning: each
+    /// outcome is searched with the window that could still move the mean
+    /// across (`alpha`, `beta`), and the node fails low or high as soon as
+    /// the outcomes searched so far decide it.
     fn chance(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let me = pos.perspective();
         let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
+        let mut values = std::mem::take(&mut self.chance_values[ply]);
         pos.moves(&mut outcomes);
-        let (lo, hi) = (-(WIN as f64), WIN as f64);
+        values.clear();
+        let limit = EVAL_LIMIT as f64;
+        let star1 = self.config.star1 && alpha > -EVAL_LIMIT && beta < EVAL_LIMIT;
         let mut sum = 0.0;
         let mut rest = 1.0;
-        let mut result = None;
+        let mut cut = None;
         for &m in &outcomes {
             let p = pos.probability(m);
             rest -= p;
             let child = pos.play(m);
-            let v = if self.config.star1 {
-                // The child's value must exceed `a` for the mean to exceed
-                // alpha, and stay below `b` for it to stay below beta.
-                let a = (alpha as f64 - sum - rest * hi) / p;
-                let b = (beta as f64 - sum - rest * lo) / p;
-                let ca = (a.floor() as i64 - 1).clamp(-INFINITY as i64, INFINITY as i64) as i32;
-                let cb = (b.ceil() as i64 + 1).clamp(-INFINITY as i64, INFINITY as i64) as i32;
+            let v = if star1 {
+                // The mean stays at most alpha if this outcome's (clamped)
+                // value is at most `a`, and reaches beta if it is at least
+                // `b`, whatever the outcomes still to come.
+                let a = (alpha as f64 - sum - rest * limit) / p;
+                let b = (beta as f64 - sum + rest * limit) / p;
+                if a >= limit {
+                    cut = Some(alpha);
+                    break;
+                }
+                if b <= -limit {
+                    cut = Some(beta);
+                    break;
+                }
+                let lo = -(EVAL_LIMIT as i64) - 1;
+                let hi = EVAL_LIMIT as i64 + 1;
+                let ca = (a.floor() as i64 - 1).clamp(lo, hi) as i32;
+                let cb = (b.ceil() as i64 + 1).clamp(lo, hi) as i32;
                 let v = self.child_value(&child, depth, ca, cb, ply + 1, me);
-                if !self.stopped() && v as f64 <= a {
-                    result = Some(alpha);
-                } else if !self.stopped() && v as f64 >= b {
-                    result = Some(beta);
+                let c = score::chance_clamp(v) as f64;
+                if c <= a {
+                    cut = Some(alpha);
+                } else if c >= b {
+                    cut = Some(beta);
                 }
                 v
             } else {
                 self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, me)
             };
             if self.stopped() {
-                result = Some(0);
+                cut = Some(0);
             }
-            if result.is_some() {
+            if cut.is_some() {
                 break;
             }
-            sum += p * v as f64;
+            sum += p * score::chance_clamp(v) as f64;
+            values.push((p, v));
         }
+        let value = cut.unwrap_or_else(|| chance_value(values.iter().copied()));
         self.outcomes[ply] = outcomes;
-        result.unwrap_or(sum.round() as i32)
+        self.chance_values[ply] = values;
+        value
     }
 
     /// A simultaneous node: the value of the matrix game whose entries are

@@ -1,23 +1,34 @@
-//! The generic searcher: iterative deepening over negamax alpha-beta
-//! ([`alphabeta`]), a shared transposition table ([`tt`]), move ordering
-//! ([`ordering`]), exact matrix games for simultaneous nodes ([`matrix`]),
-//! and two ways to use several threads (Lazy SMP and root splitting).
+//! The generic searcher, with one entry point: [`run`] searches any
+//! position within [`Limits`] and reports each completed iteration to an
+//! observer, whatever the kind of the root:
+//!
+//! - a decision root by iterative deepening over negamax alpha-beta
+//!   ([`alphabeta`]) with a shared transposition table ([`tt`]), move
+//!   ordering ([`ordering`]) and two ways to use several threads (Lazy SMP
+//!   and root splitting), in [`root`];
+//! - a chance root (a die to roll) by deepening every outcome's decision
+//!   together and averaging their values (see [`score::chance_value`]);
+//! - a simultaneous root by solving the matrix game of the joint actions
+//!   ([`matrix`]) at each depth.
+//!
+//! [`search`] and [`search_simultaneous`] are typed views of [`run`] for
+//! callers that know the kind of their root.
 
 pub mod alphabeta;
 pub mod matrix;
 pub mod ordering;
+pub mod root;
 pub mod score;
 pub mod tt;
 
-use crate::game::{Evaluate, NodeKind, TermMask};
+use crate::game::{Evaluate, NodeKind, Outcome, TermMask};
 use alphabeta::Worker;
-use rayon::prelude::*;
-use score::{INFINITY, WIN_THRESHOLD};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
-pub use tt::Table;
+pub use tt::{Table, TableAllocError};
 
-/// When to stop: whichever limit is reached first.
+/// When to stop: whichever limit is reached first. With none, the search
+/// runs until it is interrupted (or reaches the deepest ply it can).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// The deepest iteration to complete.
@@ -78,6 +89,7 @@ impl Config {
 pub struct Shared<'t> {
     tt: &'t Table,
     stop: AtomicBool,
+    interrupt: Option<&'t AtomicBool>,
     nodes: AtomicU64,
     start: Instant,
     time: Option<Duration>,
@@ -85,10 +97,11 @@ pub struct Shared<'t> {
 }
 
 impl<'t> Shared<'t> {
-    fn new(tt: &'t Table, limits: &Limits) -> Self {
+    fn new(tt: &'t Table, limits: &Limits, interrupt: Option<&'t AtomicBool>) -> Self {
         Shared {
             tt,
             stop: AtomicBool::new(false),
+            interrupt,
             nodes: AtomicU64::new(0),
             start: Instant::now(),
             time: limits.time,
@@ -96,17 +109,29 @@ impl<'t> Shared<'t> {
         }
     }
 
-    /// Raises the stop flag if `nodes` or the elapsed time passed a limit.
+    /// Raises the stop flag if `nodes` or the elapsed time passed a limit,
+    /// or the search was interrupted from outside.
     fn check_limits(&self, nodes: u64) {
         if self.max_nodes.is_some_and(|m| nodes >= m)
             || self.time.is_some_and(|t| self.start.elapsed() >= t)
+            || self.interrupt.is_some_and(|i| i.load(Relaxed))
         {
             self.stop.store(true, Relaxed);
         }
     }
+
+    /// Whether the search has been told to stop.
+    fn stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// Nodes so far over all threads.
+    fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
 }
 
-/// One completed iteration, as `gamut analyze` reports it.
+/// One completed iteration at a decision root.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Iteration<M> {
     /// The depth completed.
@@ -123,7 +148,7 @@ pub struct Iteration<M> {
     pub pv: Vec<M>,
 }
 
-/// The result of a search.
+/// The result of a search at a decision root.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult<M> {
     /// The move to play.
@@ -138,276 +163,36 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
 }
 
-/// Searches decision node `pos` within `limits`, calling `report` after
-/// every completed iteration. Panics if `pos` is not a decision node with
-/// at least one move (callers check).
-pub fn search<G: Evaluate>(
-    pos: &G,
-    limits: &Limits,
-    config: &Config,
-    tt: &Table,
-    mut report: impl FnMut(&Iteration<G::Move>),
-) -> SearchResult<G::Move> {
-    assert!(matches!(pos.node(), NodeKind::Decision(_)));
-    tt.new_search();
-    let shared = Shared::new(tt, limits);
-    let result = if config.threads > 1 && config.parallel == Parallel::LazySmp {
-        std::thread::scope(|s| {
-            for id in 1..config.threads {
-                let shared = &shared;
-                s.spawn(move || {
-                    let mut w = Worker::<G>::new(shared, config);
-                    iterate(&mut w, pos, limits, config, id, &mut |_| {});
-                });
-            }
-            let mut w = Worker::<G>::new(&shared, config);
-            let r = iterate(&mut w, pos, limits, config, 0, &mut report);
-            shared.stop.store(true, Relaxed);
-            r
-        })
-    } else {
-        let mut w = Worker::<G>::new(&shared, config);
-        iterate(&mut w, pos, limits, config, 0, &mut report)
-    };
-    SearchResult {
-        nodes: shared.nodes.load(Relaxed),
-        ..result
-    }
+/// One chance outcome of a chance root with the best plan after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomePlan<M> {
+    /// The outcome (a die class).
+    pub outcome: M,
+    /// Its probability.
+    pub probability: f64,
+    /// Its value for the player at the chance root.
+    pub score: i32,
+    /// The principal variation after the outcome (empty when the outcome
+    /// ends the game).
+    pub pv: Vec<M>,
 }
 
-/// A root move with the score of its last search.
-#[derive(Clone, Debug)]
-struct RootMove<M> {
-    mv: M,
-    score: i32,
-    pv: Vec<M>,
+/// One completed iteration at a chance root: every outcome searched to the
+/// same depth, and their expected value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChanceIteration<M> {
+    /// The depth completed (decision plies after the outcome).
+    pub depth: u32,
+    /// The expected value for the player at the chance root, in the same
+    /// unit as decision scores (see [`score::chance_value`]).
+    pub expected: i32,
+    /// Nodes so far, over all threads.
+    pub nodes: u64,
+    /// Time so far.
+    pub time: Duration,
+    /// Each outcome with its probability, value and plan.
+    pub outcomes: Vec<OutcomePlan<M>>,
 }
-
-/// Iterative deepening for one thread. Thread `id` 0 reports; helper
-/// threads of Lazy SMP start one ply deeper on odd ids to spread the work.
-fn iterate<G: Evaluate>(
-    w: &mut Worker<G>,
-    pos: &G,
-    limits: &Limits,
-    config: &Config,
-    id: usize,
-    report: &mut dyn FnMut(&Iteration<G::Move>),
-) -> SearchResult<G::Move> {
-    let mut moves = Vec::new();
-    pos.moves(&mut moves);
-    assert!(!moves.is_empty(), "search needs a position with moves");
-    // Captures first before the first iteration sets the order.
-    let mut root: Vec<RootMove<G::Move>> = moves
-        .iter()
-        .map(|&m| RootMove {
-            mv: m,
-            score: -INFINITY,
-            pv: vec![m],
-        })
-        .collect();
-    root.sort_by_key(|r| -(pos.move_hint(r.mv) as i64));
-    let mut best = SearchResult {
-        best: root[0].mv,
-        score: 0,
-        depth: 0,
-        nodes: 0,
-        pv: vec![root[0].mv],
-    };
-    let max_depth = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
-    let mut depth = 1 + (id as u32 & 1);
-    while depth <= max_depth {
-        let mut delta = 40;
-        let (mut alpha, mut beta) = if config.aspiration && depth >= 4 {
-            (best.score - delta, best.score + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            let (score, complete) = search_root(w, pos, &mut root, depth, alpha, beta, config);
-            if !complete {
-                // Stopped: keep the partial iteration's move only if its
-                // first move was searched fully and another did better.
-                if root[0].score > -INFINITY
-                    && root[0].score > best.score
-                    && root[0].mv != best.best
-                {
-                    best.best = root[0].mv;
-                    best.pv = root[0].pv.clone();
-                }
-                w.flush_nodes();
-                return best;
-            }
-            if score <= alpha && alpha > -INFINITY {
-                alpha = (score - delta).max(-INFINITY);
-                delta *= 2;
-            } else if score >= beta && beta < INFINITY {
-                beta = (score + delta).min(INFINITY);
-                delta *= 2;
-            } else {
-                break;
-            }
-        }
-        w.flush_nodes();
-        best = SearchResult {
-            best: root[0].mv,
-            score: root[0].score,
-            depth,
-            nodes: 0,
-            pv: root[0].pv.clone(),
-        };
-        let shared = w.shared();
-        if id == 0 {
-            report(&Iteration {
-                depth,
-                score: best.score,
-                nodes: shared.nodes.load(Relaxed),
-                time: shared.start.elapsed(),
-                hashfull: shared.tt.hashfull(),
-                pv: best.pv.clone(),
-            });
-        }
-        // A proven result within the horizon will not change.
-        if best.score.abs() > WIN_THRESHOLD
-            && score::Score(best.score)
-                .plies_to_end()
-                .unwrap()
-                .unsigned_abs()
-                <= depth
-        {
-            break;
-        }
-        if let Some(t) = limits.time {
-            if shared.start.elapsed() * 2 > t {
-                break;
-            }
-        }
-        depth += 1;
-    }
-    best
-}
-
-/// Searches the root moves at `depth` with window (`alpha`, `beta`),
-/// scoring each and moving the best to the front. Returns the best score and
-/// whether the iteration completed (it did not if the search was stopped).
-fn search_root<G: Evaluate>(
-    w: &mut Worker<G>,
-    pos: &G,
-    root: &mut [RootMove<G::Move>],
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-    config: &Config,
-) -> (i32, bool) {
-    let me = pos.perspective();
-    let d = depth as i32 - 1;
-    for r in root.iter_mut() {
-        r.score = -INFINITY;
-    }
-    let mut best = -INFINITY;
-    let split = config.threads > 1 && config.parallel == Parallel::RootSplit;
-    for n in 0..root.len() {
-        if split && n == 1 {
-            return split_rest(w, pos, root, d, best, alpha, beta, config);
-        }
-        let m = root[n].mv;
-        let child = pos.play(m);
-        let v = if n == 0 {
-            w.root_child(&child, d, alpha, beta, me)
-        } else {
-            let v = w.root_child(&child, d, alpha, alpha + 1, me);
-            if v > alpha && v < beta {
-                w.root_child(&child, d, alpha, beta, me)
-            } else {
-                v
-            }
-        };
-        if w.stopped() {
-            sort_root(root);
-            return (best, false);
-        }
-        root[n].score = if v > alpha || n == 0 { v } else { -INFINITY };
-        if v > alpha || n == 0 {
-            root[n].pv = std::iter::once(m).chain(w.child_pv()).collect();
-        }
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    sort_root(root);
-    (best, true)
-}
-
-/// Puts the best-scored root move first, keeping the others in order.
-fn sort_root<M>(root: &mut [RootMove<M>]) {
-    root.sort_by_key(|r| std::cmp::Reverse(r.score));
-}
-
-/// Root splitting: the moves after the first, searched in parallel with a
-/// shared, rising alpha.
-#[allow(clippy::too_many_arguments)]
-fn split_rest<G: Evaluate>(
-    w: &mut Worker<G>,
-    pos: &G,
-    root: &mut [RootMove<G::Move>],
-    d: i32,
-    best: i32,
-    alpha: i32,
-    beta: i32,
-    config: &Config,
-) -> (i32, bool) {
-    let me = pos.perspective();
-    let shared_alpha = AtomicI32::new(alpha);
-    let shared = w.shared();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
-        .build()
-        .expect("a rayon pool of the requested size");
-    let results: Vec<(usize, i32, Vec<G::Move>)> = pool.install(|| {
-        (1..root.len())
-            .into_par_iter()
-            .map_init(
-                || Worker::<G>::new(shared, config),
-                |worker, n| {
-                    let m = root[n].mv;
-                    let child = pos.play(m);
-                    let a = shared_alpha.load(Relaxed);
-                    let mut v = worker.root_child(&child, d, a, a + 1, me);
-                    if v > a && v < beta {
-                        v = worker.root_child(&child, d, a, beta, me);
-                    }
-                    worker.flush_nodes();
-                    if v > a {
-                        shared_alpha.fetch_max(v, Relaxed);
-                        let pv = std::iter::once(m).chain(worker.child_pv()).collect();
-                        (n, v, pv)
-                    } else {
-                        (n, -INFINITY, Vec::new())
-                    }
-                },
-            )
-            .collect()
-    });
-    let stopped = w.stopped();
-    let mut best = best;
-    for (n, v, pv) in results {
-        if v > -INFINITY && !stopped {
-            root[n].score = v;
-            root[n].pv = pv;
-            best = best.max(v);
-        }
-    }
-    sort_root(root);
-    (best, !stopped)
-}
-
-#[cfg(test)]
-mod tests;
 
 /// The result of searching a simultaneous node: the matrix game's value and
 /// both players' optimal mixed strategies.
@@ -419,6 +204,8 @@ pub struct MixedResult<M> {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Time so far.
+    pub time: Duration,
     /// Entries of all matrix games solved (at the root and below).
     pub entries: u64,
     /// How many of those entries the double oracle searched.
@@ -428,10 +215,87 @@ pub struct MixedResult<M> {
     pub strategies: [Vec<(M, f64)>; 2],
 }
 
-/// Searches simultaneous node `pos` by iterative deepening: at each depth
-/// every joint action's continuation is searched and the matrix game of
-/// their values is solved exactly. `report` is called after each completed
-/// depth. Panics if `pos` is not a simultaneous node with actions for both.
+/// A completed iteration, as the observer of [`run`] receives it.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a, M> {
+    /// At a decision root.
+    Decision(&'a Iteration<M>),
+    /// At a chance root.
+    Chance(&'a ChanceIteration<M>),
+    /// At a simultaneous root.
+    Simultaneous(&'a MixedResult<M>),
+}
+
+/// What a search found, by the kind of its root.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict<M> {
+    /// The game is over at the root: nothing to search.
+    Over(Outcome),
+    /// A decision root: the move to play.
+    Decision(SearchResult<M>),
+    /// A chance root: the plan for every outcome (the last completed
+    /// iteration, or depth 0 with each outcome's first move if none was).
+    Chance(ChanceIteration<M>),
+    /// A simultaneous root: both players' mixed strategies.
+    Simultaneous(MixedResult<M>),
+}
+
+/// Searches `pos` within `limits`, calling `observe` after every completed
+/// iteration, until a limit is reached, the result is proven, or
+/// `interrupt` (if given) becomes true; the search then ends within about a
+/// millisecond and returns the best it knows. This is the one entry point
+/// of the searcher: every command and engine goes through it.
+pub fn run<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    interrupt: Option<&AtomicBool>,
+    observe: &mut dyn FnMut(Progress<'_, G::Move>),
+) -> Verdict<G::Move> {
+    tt.new_search();
+    let shared = Shared::new(tt, limits, interrupt);
+    match pos.node() {
+        NodeKind::Terminal => {
+            Verdict::Over(pos.outcome().expect("a terminal position has an outcome"))
+        }
+        NodeKind::Decision(_) => {
+            let mut report = |it: &Iteration<G::Move>| observe(Progress::Decision(it));
+            Verdict::Decision(root::decision(pos, limits, config, &shared, &mut report))
+        }
+        NodeKind::Chance => {
+            let mut report = |it: &ChanceIteration<G::Move>| observe(Progress::Chance(it));
+            Verdict::Chance(root::chance(pos, limits, config, &shared, &mut report))
+        }
+        NodeKind::Simultaneous => {
+            let mut report = |r: &MixedResult<G::Move>| observe(Progress::Simultaneous(r));
+            Verdict::Simultaneous(simultaneous(pos, limits, config, &shared, &mut report))
+        }
+    }
+}
+
+/// [`run`] at a decision root, reporting each iteration. Panics if `pos` is
+/// not a decision node with at least one move (callers check).
+pub fn search<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    mut report: impl FnMut(&Iteration<G::Move>),
+) -> SearchResult<G::Move> {
+    let mut observe = |p: Progress<'_, G::Move>| {
+        if let Progress::Decision(it) = p {
+            report(it)
+        }
+    };
+    match run(pos, limits, config, tt, None, &mut observe) {
+        Verdict::Decision(r) => r,
+        _ => panic!("search needs a decision node"),
+    }
+}
+
+/// [`run`] at a simultaneous root, reporting each depth. Panics if `pos` is
+/// not a simultaneous node with actions for both players.
 pub fn search_simultaneous<G: Evaluate>(
     pos: &G,
     limits: &Limits,
@@ -439,10 +303,28 @@ pub fn search_simultaneous<G: Evaluate>(
     tt: &Table,
     mut report: impl FnMut(&MixedResult<G::Move>),
 ) -> MixedResult<G::Move> {
-    assert_eq!(pos.node(), NodeKind::Simultaneous);
-    tt.new_search();
-    let shared = Shared::new(tt, limits);
-    let mut w = Worker::<G>::new(&shared, config);
+    let mut observe = |p: Progress<'_, G::Move>| {
+        if let Progress::Simultaneous(r) = p {
+            report(r)
+        }
+    };
+    match run(pos, limits, config, tt, None, &mut observe) {
+        Verdict::Simultaneous(r) => r,
+        _ => panic!("search_simultaneous needs a simultaneous node"),
+    }
+}
+
+/// Iterative deepening at a simultaneous root: at each depth every joint
+/// action's continuation is searched and the matrix game of their values is
+/// solved exactly. A stopped depth falls back to the last completed one.
+fn simultaneous<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    shared: &Shared<'_>,
+    report: &mut dyn FnMut(&MixedResult<G::Move>),
+) -> MixedResult<G::Move> {
+    let mut w = Worker::<G>::new(shared, config);
     let mut best: Option<MixedResult<G::Move>> = None;
     let max_depth = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
     for depth in 1..=max_depth {
@@ -468,17 +350,16 @@ pub fn search_simultaneous<G: Evaluate>(
         let r = MixedResult {
             value: s.solution.value,
             depth,
-            nodes: shared.nodes.load(Relaxed),
+            nodes: shared.nodes(),
+            time: shared.start.elapsed(),
             entries: w.matrix_entries,
             evaluated: w.matrix_evaluated,
             strategies: [pick(&rows, &s.solution.row), pick(&cols, &s.solution.col)],
         };
         report(&r);
         best = Some(r);
-        if let Some(t) = limits.time {
-            if shared.start.elapsed() * 2 > t {
-                break;
-            }
+        if shared.stopped() {
+            break;
         }
     }
     let mut best = best.unwrap_or_else(|| {
@@ -492,11 +373,15 @@ pub fn search_simultaneous<G: Evaluate>(
             value: 0.0,
             depth: 0,
             nodes: 0,
+            time: shared.start.elapsed(),
             entries: 0,
             evaluated: 0,
             strategies: [uniform(&rows), uniform(&cols)],
         }
     });
-    best.nodes = shared.nodes.load(Relaxed);
+    best.nodes = shared.nodes();
     best
 }
+
+#[cfg(test)]
+mod tests;

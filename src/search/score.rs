@@ -1,7 +1,7 @@
 //! Search scores: evaluation units, with proven wins and losses above
 //! [`EVAL_LIMIT`](crate::game::EVAL_LIMIT) that remember their distance.
 
-use crate::game::{Outcome, Player};
+use crate::game::{Outcome, Player, EVAL_LIMIT};
 use std::fmt;
 
 /// The score of a win on the spot; a win in `n` plies scores `WIN - n`.
@@ -17,6 +17,41 @@ pub fn outcome_score(outcome: &Outcome, me: Player, ply: usize) -> i32 {
         Some(w) if w == me => WIN - ply as i32,
         Some(_) => -(WIN - ply as i32),
         None => 0,
+    }
+}
+
+/// A value as it enters a chance node's mean: a proven win counts
+/// +[`EVAL_LIMIT`], a proven loss -`EVAL_LIMIT`, an evaluation itself.
+pub fn chance_clamp(v: i32) -> i32 {
+    v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The value of a chance node from its outcomes' `(probability, value)`
+/// pairs, in the unit of decision scores: when every outcome is a proven
+/// win it is a proven win at the distance of the slowest one (what the
+/// player can be sure of), and likewise a proven loss when every outcome is
+/// one; otherwise the probability-weighted mean of the values with proven wins
+/// and losses counted as ±[`EVAL_LIMIT`] (see [`chance_clamp`]), so that
+/// averages stay readable: never an average of win scores.
+pub fn chance_value(values: impl Iterator<Item = (f64, i32)>) -> i32 {
+    let mut all_won = true;
+    let mut all_lost = true;
+    let mut slowest_win = i32::MAX;
+    let mut slowest_loss = i32::MIN;
+    let mut mean = 0.0;
+    for (p, v) in values {
+        all_won &= v > WIN_THRESHOLD;
+        all_lost &= v < -WIN_THRESHOLD;
+        slowest_win = slowest_win.min(v);
+        slowest_loss = slowest_loss.max(v);
+        mean += p * chance_clamp(v) as f64;
+    }
+    if all_won && slowest_win != i32::MAX {
+        slowest_win
+    } else if all_lost && slowest_loss != i32::MIN {
+        slowest_loss
+    } else {
+        mean.round() as i32
     }
 }
 
@@ -82,6 +117,30 @@ mod tests {
         assert_eq!(from_tt(stored, 5), WIN - 9);
         assert_eq!(from_tt(to_tt(-s, 3), 3), -s);
         assert_eq!(to_tt(123, 9), 123);
+    }
+
+    #[test]
+    fn chance_values_average_in_evaluation_units() {
+        let win = WIN - 5;
+        // A third of a win and two thirds of an even position.
+        let v = chance_value([(1.0 / 3.0, win), (2.0 / 3.0, 0)].into_iter());
+        assert_eq!(v, (EVAL_LIMIT as f64 / 3.0).round() as i32);
+        assert!(v.abs() < WIN_THRESHOLD);
+        // All wins: a proven win, as slow as the slowest.
+        assert_eq!(
+            chance_value([(0.5, WIN - 3), (0.5, WIN - 7)].into_iter()),
+            WIN - 7
+        );
+        // All losses: a proven loss, as slow as the slowest.
+        assert_eq!(
+            chance_value([(0.5, -(WIN - 3)), (0.5, -(WIN - 7))].into_iter()),
+            -(WIN - 7)
+        );
+        // A win and a loss cancel out.
+        assert_eq!(
+            chance_value([(0.5, WIN - 2), (0.5, -(WIN - 9))].into_iter()),
+            0
+        );
     }
 
     #[test]

@@ -3,11 +3,11 @@
 //! the player to move must pass, and the opponent then moves without a
 //! roll), which exercises chance nodes.
 
-use super::score::{outcome_score, Score, INFINITY, WIN};
+use super::score::{outcome_score, Score, INFINITY, WIN, WIN_THRESHOLD};
 use super::*;
 use crate::game::{
     ChanceRules, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
-    SimultaneousRules,
+    SimultaneousRules, EVAL_LIMIT,
 };
 
 const LINES: [u16; 8] = [
@@ -195,16 +195,36 @@ fn minimax(pos: &Ttt, depth: i32, ply: usize) -> f64 {
                 .fold(f64::NEG_INFINITY, f64::max)
         }
         NodeKind::Chance => {
+            // All wins: the slowest; all losses: the slowest; else the mean
+            // with proven results counted as the evaluation limit.
             let me = pos.perspective();
-            [ACT, PASS]
+            let values: Vec<(f64, f64)> = [ACT, PASS]
                 .iter()
                 .map(|&m| {
                     let c = pos.play(m);
                     let v = minimax(&c, depth, ply + 1).round();
-                    pos.probability(m) * if c.perspective() == me { v } else { -v }
+                    (
+                        pos.probability(m),
+                        if c.perspective() == me { v } else { -v },
+                    )
                 })
-                .sum::<f64>()
-                .round()
+                .collect();
+            let proven = WIN_THRESHOLD as f64;
+            let limit = EVAL_LIMIT as f64;
+            if values.iter().all(|&(_, v)| v > proven) {
+                values.iter().map(|&(_, v)| v).fold(f64::INFINITY, f64::min)
+            } else if values.iter().all(|&(_, v)| v < -proven) {
+                values
+                    .iter()
+                    .map(|&(_, v)| v)
+                    .fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                values
+                    .iter()
+                    .map(|&(p, v)| p * v.clamp(-limit, limit))
+                    .sum::<f64>()
+                    .round()
+            }
         }
         NodeKind::Simultaneous => unreachable!(),
     }
@@ -466,7 +486,7 @@ fn a_simultaneous_node_is_solved_as_a_matrix_game() {
         assert!(s.iter().all(|&(_, p)| (p - 0.5).abs() < 1e-6));
     }
     // Inside the tree the same node is valued by the same matrix game.
-    let shared = Shared::new(&tt, &limits);
+    let shared = Shared::new(&tt, &limits, None);
     let mut w = Worker::<Pennies>::new(&shared, &cfg);
     assert_eq!(w.negamax(&Pennies::start(), 1, -INFINITY, INFINITY, 0), 0);
 }

@@ -35,14 +35,86 @@ const NO_MOVE: u64 = 0xffff;
 const ENTRIES: usize = 4;
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Bucket {
     words: [[AtomicU64; 2]; ENTRIES],
 }
 
+/// Zeroed buckets aligned to cache lines. The memory is asked of the
+/// allocator with the alignment of a `u64` (and one bucket more, to align
+/// by hand), because the allocator zeroes over-aligned requests by writing
+/// every byte, while a plain zeroed request of this size is met with fresh
+/// pages from the operating system that cost nothing until touched.
+struct Buckets {
+    base: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    first: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the buckets are atomics, shared like a `[Bucket]`.
+unsafe impl Send for Buckets {}
+// SAFETY: as above.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `len` empty buckets, or `None` if the memory cannot be had.
+    fn zeroed(len: usize) -> Option<Buckets> {
+        let size = len
+            .checked_add(1)?
+            .checked_mul(std::mem::size_of::<Bucket>())?;
+        let layout = std::alloc::Layout::from_size_align(size, std::mem::align_of::<u64>()).ok()?;
+        // SAFETY: the layout's size is non-zero.
+        let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        let offset = base.as_ptr().align_offset(std::mem::align_of::<Bucket>());
+        // SAFETY: `offset` is less than one bucket, and one bucket more than
+        // `len` was allocated, so `len` buckets fit from there; all-zero
+        // bytes are valid atomics (empty entries).
+        let first =
+            unsafe { std::ptr::NonNull::new_unchecked(base.as_ptr().add(offset) as *mut Bucket) };
+        Some(Buckets {
+            base,
+            layout,
+            first,
+            len,
+        })
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `zeroed` made `len` valid buckets at `first`, alive until
+        // drop.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+    }
+}
+
+/// The machine could not give the memory a table asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    /// The size asked for, in MiB.
+    pub mib: usize,
+}
+
+impl std::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate {} MiB for the hash table", self.mib)
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
 /// A lock-free transposition table.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     age: AtomicU8,
 }
 
@@ -77,15 +149,25 @@ fn unpack(d: u64) -> Option<(Entry, u8)> {
 }
 
 impl Table {
-    /// A table of about `mib` mebibytes (at least one bucket).
+    /// A table of about `mib` mebibytes (at least one bucket). Panics if the
+    /// memory cannot be had; [`Table::try_new`] reports it instead.
     pub fn new(mib: usize) -> Table {
-        let n = (mib * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, Bucket::default);
-        Table {
-            buckets,
+        Table::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` mebibytes, or an error if the machine cannot
+    /// give that much. The memory is requested zeroed, so the operating
+    /// system supplies its pages lazily: a large table costs no time until
+    /// the search writes to it.
+    pub fn try_new(mib: usize) -> Result<Table, TableAllocError> {
+        let bytes = mib
+            .checked_mul(1024 * 1024)
+            .ok_or(TableAllocError { mib })?;
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        Ok(Table {
+            buckets: Buckets::zeroed(n).ok_or(TableAllocError { mib })?,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
@@ -100,7 +182,7 @@ impl Table {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for w in &b.words {
                 w[0].store(0, Relaxed);
                 w[1].store(0, Relaxed);
@@ -189,6 +271,13 @@ mod tests {
         assert_eq!(t.probe(0xdead_beee), None);
         t.clear();
         assert_eq!(t.probe(0xdead_beef), None);
+    }
+
+    #[test]
+    fn a_table_larger_than_memory_is_an_error_not_an_abort() {
+        let e = Table::try_new(usize::MAX / (1 << 20)).err();
+        assert!(e.is_some());
+        assert!(e.unwrap().to_string().starts_with("cannot allocate"));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::game::{Evaluate, NodeKind, ParseError, Player, TermMask};
 use crate::search::score::outcome_score;
-use crate::search::{self, Config, Limits, Table};
+use crate::search::{self, Config, Limits, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -164,10 +164,12 @@ impl<'e> Instance<'e> {
         pos.moves(&mut moves);
         match (&self.engine.kind, &self.table) {
             (Kind::Search { config, limits, .. }, Some(tt)) => {
-                let r = search::search(pos, limits, config, tt, |_| {});
-                Choice {
-                    mv: r.best,
-                    score: Some(r.score),
+                match search::run(pos, limits, config, tt, None, &mut |_| {}) {
+                    Verdict::Decision(r) => Choice {
+                        mv: r.best,
+                        score: Some(r.score),
+                    },
+                    _ => unreachable!("a decision node searches to a move"),
                 }
             }
             (Kind::Greedy { terms }, _) => {
@@ -202,8 +204,10 @@ impl<'e> Instance<'e> {
         };
         match (&self.engine.kind, &self.table) {
             (Kind::Search { config, limits, .. }, Some(tt)) => {
-                let r = search::search_simultaneous(pos, limits, config, tt, |_| {});
-                r.strategies[side.index()].clone()
+                match search::run(pos, limits, config, tt, None, &mut |_| {}) {
+                    Verdict::Simultaneous(r) => r.strategies[side.index()].clone(),
+                    _ => unreachable!("a simultaneous node searches to strategies"),
+                }
             }
             (Kind::Greedy { terms }, _) => {
                 let mut theirs = Vec::new();

@@ -2,10 +2,10 @@
 //! [`Game`] trait.
 #![allow(dead_code, clippy::type_complexity)]
 
-use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask};
+use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
 use gamut::perft::perft;
 use gamut::search::matrix;
-use gamut::search::score::outcome_score;
+use gamut::search::score::{outcome_score, WIN_THRESHOLD};
 use gamut::suite::parse_suite;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -131,6 +131,25 @@ pub fn random_games<G: Game>(
     finished
 }
 
+/// A chance node's value from its outcomes' probabilities and values, by
+/// the rule of `docs/architecture.md`: all proven wins give the slowest
+/// win, all proven losses the slowest loss, anything else the mean with
+/// proven results counted as plus or minus the evaluation limit.
+pub fn chance_mean(values: &[(f64, i32)]) -> i32 {
+    let proven = WIN_THRESHOLD;
+    if values.iter().all(|&(_, v)| v > proven) {
+        return values.iter().map(|&(_, v)| v).min().unwrap();
+    }
+    if values.iter().all(|&(_, v)| v < -proven) {
+        return values.iter().map(|&(_, v)| v).max().unwrap();
+    }
+    let mean: f64 = values
+        .iter()
+        .map(|&(p, v)| p * v.clamp(-EVAL_LIMIT, EVAL_LIMIT) as f64)
+        .sum();
+    mean.round() as i32
+}
+
 /// Plain minimax with the searcher's depth rules and quiescence.
 pub fn minimax<G: Evaluate>(pos: &G, depth: i32, ply: usize, quiescence: bool) -> i32 {
     let value = |child: &G, d: i32, me: Player| {
@@ -169,11 +188,11 @@ pub fn minimax<G: Evaluate>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
         NodeKind::Chance => {
             let me = pos.perspective();
             pos.moves(&mut moves);
-            let sum: f64 = moves
+            let values: Vec<(f64, i32)> = moves
                 .iter()
-                .map(|&m| pos.probability(m) * value(&pos.play(m), depth, me) as f64)
-                .sum();
-            sum.round() as i32
+                .map(|&m| (pos.probability(m), value(&pos.play(m), depth, me)))
+                .collect();
+            chance_mean(&values)
         }
         NodeKind::Simultaneous if depth <= 0 => pos.evaluate(TermMask::ALL),
         NodeKind::Simultaneous => {

@@ -13,6 +13,10 @@ const SURVIVOR: i32 = 30;
 const PLACEMENT: i32 = 8;
 /// Weight per enemy piece the player could capture now.
 const THREAT: i32 = 20;
+/// The pieces each player places during setup: while it lasts, the pieces
+/// still to be placed count as material, so that a placement does not
+/// swing the score.
+const SETUP_PIECES: u32 = 3;
 
 impl Evaluate for Empedocles {
     const TERMS: &'static [&'static str] = &["pieces", "survivors", "placements", "threats"];
@@ -23,7 +27,11 @@ impl Evaluate for Empedocles {
         let diff = |f: &dyn Fn(crate::game::Player) -> u32| f(me) as i32 - f(you) as i32;
         let mut score = 0;
         if terms.has(0) {
-            score += PIECE * diff(&|p| self.pieces(p).count());
+            let material = |p| match self.stage() {
+                super::Stage::Setup => SETUP_PIECES.max(self.pieces(p).count()),
+                _ => self.pieces(p).count(),
+            };
+            score += PIECE * diff(&material);
         }
         if terms.has(1) {
             let alive = self.survivors();

@@ -1,0 +1,442 @@
+//! Iterative deepening at the root: the root moves kept in order between
+//! iterations, aspiration windows, the threads that share a search (Lazy SMP
+//! or root splitting), and chance roots, whose outcomes are deepened
+//! together.
+
+use super::alphabeta::{Worker, MAX_PLY};
+use super::score::{self, chance_value, outcome_score, INFINITY, WIN_THRESHOLD};
+use super::{
+    ChanceIteration, Config, Iteration, Limits, OutcomePlan, Parallel, SearchResult, Shared,
+};
+use crate::game::{Evaluate, NodeKind};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+
+/// A root move with the score and principal variation of its last search.
+#[derive(Clone, Debug)]
+struct RootMove<M> {
+    mv: M,
+    score: i32,
+    pv: Vec<M>,
+}
+
+/// A decision root's moves, best first, deepened one iteration at a time.
+struct RootMoves<'p, G: Evaluate> {
+    pos: &'p G,
+    moves: Vec<RootMove<G::Move>>,
+    /// The result of the last completed iteration (or of a stopped one
+    /// that found a better move).
+    best: SearchResult<G::Move>,
+}
+
+impl<'p, G: Evaluate> RootMoves<'p, G> {
+    /// The moves of `pos`, captures first until the first iteration orders
+    /// them. Panics if `pos` has no moves.
+    fn new(pos: &'p G) -> Self {
+        let mut list = Vec::new();
+        pos.moves(&mut list);
+        assert!(!list.is_empty(), "search needs a position with moves");
+        let mut moves: Vec<RootMove<G::Move>> = list
+            .iter()
+            .map(|&m| RootMove {
+                mv: m,
+                score: -INFINITY,
+                pv: vec![m],
+            })
+            .collect();
+        moves.sort_by_key(|r| -(pos.move_hint(r.mv) as i64));
+        let first = moves[0].mv;
+        RootMoves {
+            pos,
+            moves,
+            best: SearchResult {
+                best: first,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: vec![first],
+            },
+        }
+    }
+
+    /// Completes the iteration at `depth`, starting from an aspiration
+    /// window around the last score and widening it until the score falls
+    /// inside. Returns false if the search was stopped first; a stopped
+    /// iteration's best move is kept when at least one move was searched,
+    /// since the previous best move is always searched first.
+    fn deepen(
+        &mut self,
+        w: &mut Worker<'_, G>,
+        depth: u32,
+        config: &Config,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> bool {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = if config.aspiration && depth >= 4 {
+            (self.best.score - delta, self.best.score + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let (score, complete) = self.search(w, depth, alpha, beta, pool);
+            if !complete {
+                let first = &self.moves[0];
+                if first.score > -INFINITY && first.mv != self.best.best {
+                    self.best.best = first.mv;
+                    self.best.score = first.score;
+                    self.best.pv = first.pv.clone();
+                }
+                w.flush_nodes();
+                return false;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (score - delta).max(-INFINITY);
+                delta *= 2;
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+                delta *= 2;
+            } else {
+                break;
+            }
+        }
+        w.flush_nodes();
+        let first = &self.moves[0];
+        self.best = SearchResult {
+            best: first.mv,
+            score: first.score,
+            depth,
+            nodes: 0,
+            pv: first.pv.clone(),
+        };
+        true
+    }
+
+    /// Whether the last completed iteration proved a result within its
+    /// horizon, which deeper iterations cannot change.
+    fn proven(&self) -> bool {
+        self.best.score.abs() > WIN_THRESHOLD
+            && score::Score(self.best.score)
+                .plies_to_end()
+                .is_some_and(|n| n.unsigned_abs() <= self.best.depth)
+    }
+
+    /// Searches the root moves at `depth` with window (`alpha`, `beta`),
+    /// scoring each and moving the best to the front. Returns the best score
+    /// and whether the iteration completed.
+    fn search(
+        &mut self,
+        w: &mut Worker<'_, G>,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> (i32, bool) {
+        let pos = self.pos;
+        let me = pos.perspective();
+        let d = depth as i32 - 1;
+        for r in self.moves.iter_mut() {
+            r.score = -INFINITY;
+        }
+        let mut best = -INFINITY;
+        for n in 0..self.moves.len() {
+            if let (Some(pool), 1) = (pool, n) {
+                return self.split_rest(w, pool, d, best, alpha, beta);
+            }
+            let m = self.moves[n].mv;
+            let v = w.root_child(&pos.play(m), d, alpha, beta, me, n == 0);
+            if w.stopped() {
+                sort(&mut self.moves);
+                return (best, false);
+            }
+            if v > alpha || n == 0 {
+                self.moves[n].score = v;
+                self.moves[n].pv = std::iter::once(m).chain(w.child_pv()).collect();
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        sort(&mut self.moves);
+        (best, true)
+    }
+
+    /// Root splitting: the moves after the first, searched on `pool` with a
+    /// shared, rising alpha.
+    fn split_rest(
+        &mut self,
+        w: &Worker<'_, G>,
+        pool: &rayon::ThreadPool,
+        d: i32,
+        best: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
+        let pos = self.pos;
+        let me = pos.perspective();
+        let shared_alpha = AtomicI32::new(alpha);
+        let shared = w.shared();
+        let config = w.config();
+        let moves = &self.moves;
+        let results: Vec<(usize, i32, Vec<G::Move>)> = pool.install(|| {
+            (1..moves.len())
+                .into_par_iter()
+                .map_init(
+                    || Worker::<G>::new(shared, config),
+                    |worker, n| {
+                        let m = moves[n].mv;
+                        let a = shared_alpha.load(Relaxed);
+                        let v = worker.root_child(&pos.play(m), d, a, beta, me, false);
+                        worker.flush_nodes();
+                        if v > a {
+                            shared_alpha.fetch_max(v, Relaxed);
+                            let pv = std::iter::once(m).chain(worker.child_pv()).collect();
+                            (n, v, pv)
+                        } else {
+                            (n, -INFINITY, Vec::new())
+                        }
+                    },
+                )
+                .collect()
+        });
+        let stopped = w.stopped();
+        let mut best = best;
+        for (n, v, pv) in results {
+            if v > -INFINITY && !stopped {
+                self.moves[n].score = v;
+                self.moves[n].pv = pv;
+                best = best.max(v);
+            }
+        }
+        sort(&mut self.moves);
+        (best, !stopped)
+    }
+}
+
+/// Puts the best-scored root move first, keeping the others in order.
+fn sort<M>(moves: &mut [RootMove<M>]) {
+    moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+}
+
+/// The deepest iteration `limits` allow.
+fn max_depth(limits: &Limits) -> u32 {
+    limits.depth.unwrap_or(MAX_PLY as u32 - 1)
+}
+
+/// Runs `main` on this thread and `helper` on `helpers` more threads
+/// (numbered from 1), each with its own worker on `shared`; the helpers are
+/// told to stop when `main` returns.
+fn on_threads<G: Evaluate, R>(
+    shared: &Shared<'_>,
+    config: &Config,
+    helpers: usize,
+    helper: impl Fn(&mut Worker<'_, G>, usize) + Sync,
+    main: impl FnOnce(&mut Worker<'_, G>) -> R,
+) -> R {
+    std::thread::scope(|s| {
+        for id in 1..=helpers {
+            let helper = &helper;
+            s.spawn(move || helper(&mut Worker::new(shared, config), id));
+        }
+        let r = main(&mut Worker::new(shared, config));
+        shared.stop.store(true, Relaxed);
+        r
+    })
+}
+
+/// Iterative deepening at decision root `pos` on every thread of `config`,
+/// reporting each iteration the main thread completes.
+pub fn decision<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    shared: &Shared<'_>,
+    report: &mut dyn FnMut(&Iteration<G::Move>),
+) -> SearchResult<G::Move> {
+    let pool = (config.threads > 1 && config.parallel == Parallel::RootSplit)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(config.threads)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let helpers = if config.parallel == Parallel::LazySmp {
+        config.threads.saturating_sub(1)
+    } else {
+        0
+    };
+    let result = on_threads(
+        shared,
+        config,
+        helpers,
+        |w, id| {
+            deepen_decision(w, pos, limits, config, id, None, &mut |_| {});
+        },
+        |w| deepen_decision(w, pos, limits, config, 0, pool.as_ref(), report),
+    );
+    SearchResult {
+        nodes: shared.nodes(),
+        ..result
+    }
+}
+
+/// One thread's iterative deepening at a decision root. Thread `id` 0
+/// reports; Lazy SMP helpers with odd ids start one ply deeper to spread
+/// the work.
+fn deepen_decision<G: Evaluate>(
+    w: &mut Worker<'_, G>,
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    id: usize,
+    pool: Option<&rayon::ThreadPool>,
+    report: &mut dyn FnMut(&Iteration<G::Move>),
+) -> SearchResult<G::Move> {
+    let mut root = RootMoves::new(pos);
+    let shared = w.shared();
+    let mut depth = 1 + (id as u32 & 1);
+    while depth <= max_depth(limits) {
+        if !root.deepen(w, depth, config, pool) {
+            break;
+        }
+        if id == 0 {
+            report(&Iteration {
+                depth,
+                score: root.best.score,
+                nodes: shared.nodes(),
+                time: shared.start.elapsed(),
+                hashfull: shared.tt.hashfull(),
+                pv: root.best.pv.clone(),
+            });
+        }
+        if root.proven() {
+            break;
+        }
+        depth += 1;
+    }
+    root.best
+}
+
+/// Iterative deepening at chance root `pos`: at each depth every outcome's
+/// decision is searched to that depth and the outcomes' values are averaged
+/// by [`chance_value`], so every iteration's expected value is in the unit
+/// of decision scores. Several threads share the work as Lazy SMP.
+pub fn chance<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    shared: &Shared<'_>,
+    report: &mut dyn FnMut(&ChanceIteration<G::Move>),
+) -> ChanceIteration<G::Move> {
+    let helpers = config.threads.saturating_sub(1);
+    let result = on_threads(
+        shared,
+        config,
+        helpers,
+        |w, id| {
+            deepen_chance(w, pos, limits, config, id, &mut |_| {});
+        },
+        |w| deepen_chance(w, pos, limits, config, 0, report),
+    );
+    ChanceIteration {
+        nodes: shared.nodes(),
+        time: shared.start.elapsed(),
+        ..result
+    }
+}
+
+/// One thread's iterative deepening at a chance root; see [`chance`].
+fn deepen_chance<G: Evaluate>(
+    w: &mut Worker<'_, G>,
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    id: usize,
+    report: &mut dyn FnMut(&ChanceIteration<G::Move>),
+) -> ChanceIteration<G::Move> {
+    let me = pos.perspective();
+    let shared = w.shared();
+    let mut outcomes = Vec::new();
+    pos.moves(&mut outcomes);
+    let children: Vec<G> = outcomes.iter().map(|&m| pos.play(m)).collect();
+    let mut roots: Vec<Option<RootMoves<'_, G>>> = children
+        .iter()
+        .map(|c| matches!(c.node(), NodeKind::Decision(_)).then(|| RootMoves::new(c)))
+        .collect();
+    let mut last: Option<ChanceIteration<G::Move>> = None;
+    let mut depth = 1 + (id as u32 & 1);
+    'deepening: while depth <= max_depth(limits) {
+        let mut plans = Vec::with_capacity(outcomes.len());
+        for (i, &m) in outcomes.iter().enumerate() {
+            let child = &children[i];
+            let (value, pv) = match &mut roots[i] {
+                Some(root) => {
+                    if !root.deepen(w, depth, config, None) {
+                        break 'deepening;
+                    }
+                    (root.best.score, root.best.pv.clone())
+                }
+                None => {
+                    let v = match child.outcome() {
+                        Some(o) => outcome_score(&o, child.perspective(), 1),
+                        None => w.negamax(child, depth as i32, -INFINITY, INFINITY, 1),
+                    };
+                    if w.stopped() {
+                        break 'deepening;
+                    }
+                    (v, Vec::new())
+                }
+            };
+            let score = if child.perspective() == me {
+                value
+            } else {
+                -value
+            };
+            plans.push(OutcomePlan {
+                outcome: m,
+                probability: pos.probability(m),
+                score,
+                pv,
+            });
+        }
+        let expected = chance_value(plans.iter().map(|p| (p.probability, p.score)));
+        let it = ChanceIteration {
+            depth,
+            expected,
+            nodes: shared.nodes(),
+            time: shared.start.elapsed(),
+            outcomes: plans,
+        };
+        if id == 0 {
+            report(&it);
+        }
+        let proven = roots.iter().all(|r| r.as_ref().is_none_or(|r| r.proven()));
+        last = Some(it);
+        if proven {
+            break;
+        }
+        depth += 1;
+    }
+    last.unwrap_or_else(|| ChanceIteration {
+        depth: 0,
+        expected: 0,
+        nodes: 0,
+        time: shared.start.elapsed(),
+        outcomes: outcomes
+            .iter()
+            .zip(&roots)
+            .map(|(&m, r)| OutcomePlan {
+                outcome: m,
+                probability: pos.probability(m),
+                score: 0,
+                pv: r.as_ref().map(|r| r.best.pv.clone()).unwrap_or_default(),
+            })
+            .collect(),
+    })
+}

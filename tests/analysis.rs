@@ -1,0 +1,275 @@
+//! `gamut analyze` as a person watches it: lines arrive as they are known,
+//! the time budget is used, an interruption still gives a best move, and
+//! `--moves` reaches positions by their moves. Timings are checked on the
+//! child's output as it arrives, with the margins the command promises.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// A running `gamut` with its stdout lines and their arrival times.
+struct Running {
+    child: Child,
+    lines: mpsc::Receiver<(Duration, String)>,
+    started: Instant,
+}
+
+fn spawn(args: &[&str]) -> Running {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gamut starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send((started.elapsed(), line)).is_err() {
+                break;
+            }
+        }
+    });
+    Running {
+        child,
+        lines,
+        started,
+    }
+}
+
+impl Running {
+    /// Every line until stdout closes, with arrival times.
+    fn rest(&self) -> Vec<(Duration, String)> {
+        self.lines.iter().collect()
+    }
+
+    /// Sends `signal` (a `kill` name such as `INT`) to the child.
+    fn signal(&self, signal: &str) {
+        let ok = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill runs")
+            .success();
+        assert!(ok, "kill -{signal} failed");
+    }
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+#[test]
+fn iterations_stream_and_the_time_budget_is_used() {
+    let mut run = spawn(&["analyze", "epaminondas", "--time", "3000"]);
+    let lines = run.rest();
+    let status = run.child.wait().unwrap();
+    assert!(status.success());
+    let (first_at, first) = &lines[0];
+    assert!(first.starts_with("depth 1 "), "{first}");
+    assert!(secs(*first_at) < 1.0, "first iteration at {first_at:?}");
+    let (last_at, last) = lines.last().unwrap();
+    assert!(last.starts_with("bestmove "), "{last}");
+    assert!(
+        (2.7..=3.05).contains(&secs(*last_at)),
+        "bestmove at {last_at:?}"
+    );
+    // Iterations came one by one, not all at the end.
+    let iterations: Vec<&Duration> = lines
+        .iter()
+        .filter(|(_, l)| l.starts_with("depth "))
+        .map(|(t, _)| t)
+        .collect();
+    assert!(iterations.len() >= 3, "{lines:?}");
+    assert!(secs(*iterations[0]) + 0.2 < secs(*last_at));
+}
+
+#[test]
+fn an_interrupted_analysis_still_names_its_best_move() {
+    for (signal, status) in [("INT", 130), ("TERM", 143)] {
+        let mut run = spawn(&["analyze", "epaminondas", "--infinite"]);
+        let first = run.lines.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(first.1.starts_with("depth 1 "), "{first:?}");
+        std::thread::sleep(Duration::from_secs(2).saturating_sub(run.started.elapsed()));
+        let sent = run.started.elapsed();
+        run.signal(signal);
+        let lines = run.rest();
+        let code = run.child.wait().unwrap().code();
+        let (at, last) = lines.last().expect("a best move after the signal");
+        assert!(last.starts_with("bestmove "), "{signal}: {lines:?}");
+        assert!(
+            secs(*at) - secs(sent) < 0.5,
+            "{signal}: bestmove {:?} after the signal",
+            *at - sent
+        );
+        assert_eq!(code, Some(status), "{signal}");
+    }
+}
+
+#[test]
+fn perft_divide_lines_arrive_before_the_count_ends() {
+    // Depth 5 from the Epaminondas start takes many seconds: the first
+    // children's lines come long before, and an interruption keeps them.
+    let mut run = spawn(&["perft", "epaminondas", "--depth", "5", "--divide"]);
+    let (at, first) = run
+        .lines
+        .recv_timeout(Duration::from_secs(30))
+        .expect("a first divide line");
+    let (child, count) = first.split_once(": ").expect("<child>: <count>");
+    assert!(!child.is_empty() && count.parse::<u64>().unwrap() > 0);
+    run.signal("INT");
+    let rest = run.rest();
+    let status = run.child.wait().unwrap();
+    assert!(!status.success());
+    assert!(
+        rest.iter().all(|(_, l)| l.contains(": ")),
+        "only whole divide lines, no total: {rest:?}"
+    );
+    assert!(secs(at) < 30.0);
+}
+
+/// `show`'s position line after `--moves`.
+fn position_after(game: &str, fen: Option<&str>, moves: &str) -> String {
+    let mut args = vec!["show", game, "--moves", moves];
+    if let Some(f) = fen {
+        args.extend(["--fen", f]);
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{game} {moves}: {:?}", o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("position "))
+        .expect("a position line")
+        .to_string()
+}
+
+#[test]
+fn moves_reach_the_positions_the_rules_give() {
+    // Aporia: white b2 to a3 (the start has white on b2; the move is then
+    // the last move, which the position text remembers).
+    let after = position_after("aporia", None, "b2-a3");
+    assert!(after.ends_with(" 2 b2-a3 -"), "{after}");
+    // Apart: the piece on b1 steps to a2; Black to move.
+    let apart = position_after("apart", None, "b1-a2");
+    assert!(
+        apart.starts_with("1BBBBBB1/1BBBBBB1/8/8/8/8/WWWWWWW1/2WWWWW1 b "),
+        "{apart}"
+    );
+    // Empedocles: the six setup placements, then the die is to be rolled.
+    let emp = position_after("empedocles", None, "@a1; @b1; @c1; @h8; @g8; @f8");
+    assert_eq!(emp, "5eee/8/8/8/8/8/8/FFF5 1 r:fire,earth");
+    // Epaminondas: the stone on a2 steps to a3; Black to move.
+    let epa = position_after("epaminondas", None, "a2-a3");
+    let row = "B".repeat(14);
+    let white = "W".repeat(14);
+    let empty = ["14"; 7].join("/");
+    assert_eq!(
+        epa,
+        format!("{row}/{row}/{empty}/W13/1{}/{white} b", "W".repeat(13))
+    );
+    // Spokes: both players place on A, a block; its resolution is that block.
+    let spokes = position_after("spokes", None, "wA,bA; X/4/8/16/16");
+    assert_eq!(spokes, "X/4/8/16/16 2");
+}
+
+#[test]
+fn an_illegal_move_names_itself_and_its_place() {
+    for (game, moves, index) in [
+        ("aporia", "b2-a3; b2-a3", "2"),
+        ("epaminondas", "a1-a9", "1"),
+        ("spokes", "wA,bA; nonsense", "2"),
+        ("empedocles", "@a1;;@b1", "2"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+            .args(["moves", game, "--moves", moves])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{game} {moves}");
+        assert!(o.stdout.is_empty());
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(&format!("error: move {index} ")), "{err}");
+    }
+}
+
+#[test]
+fn hash_sizes_never_abort() {
+    for mib in ["65536", "32768"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+            .args(["analyze", "aporia", "--depth", "1", "--hash", mib])
+            .output()
+            .unwrap();
+        // Either the machine has the memory (granted lazily) or it says so.
+        match o.status.code() {
+            Some(0) => assert!(String::from_utf8_lossy(&o.stdout).contains("bestmove")),
+            Some(2) => assert_eq!(
+                String::from_utf8_lossy(&o.stderr).trim(),
+                format!("error: cannot allocate {mib} MiB for the hash table")
+            ),
+            other => panic!("--hash {mib}: status {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn scores_at_consecutive_depths_stay_within_a_stone() {
+    // One stone (or piece) is worth 100 in every game's evaluation unit
+    // that has material; Aporia and Apart have no captures that matter at
+    // the start, and are held to the same bound.
+    for (game, depth) in [
+        ("aporia", "8"),
+        ("apart", "4"),
+        ("empedocles", "4"),
+        ("epaminondas", "4"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+            .args(["analyze", game, "--depth", depth])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(o.stdout).unwrap();
+        let scores: Vec<i32> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("depth "))
+            .map(|l| {
+                let f: Vec<&str> = l.split(' ').collect();
+                f[2].parse().expect("a numeric score at the start")
+            })
+            .collect();
+        assert!(scores.len() >= 3, "{game}: {text}");
+        for w in scores.windows(2) {
+            assert!((w[0] - w[1]).abs() < 100, "{game}: {scores:?}");
+        }
+    }
+}
+
+#[test]
+fn chance_roots_report_expected_values_in_evaluation_units() {
+    // After the setup the die is to be rolled: depth and time limits give
+    // the same kind of number, never an average of win scores.
+    let fen = "5eee/8/8/8/8/8/8/FFF5 1 r:fire,earth";
+    for limit in [["--depth", "3"], ["--time", "700"]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+            .args(["analyze", "empedocles", "--fen", fen])
+            .args(limit)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let text = String::from_utf8(o.stdout).unwrap();
+        let expected = text
+            .lines()
+            .find_map(|l| l.strip_prefix("expected "))
+            .expect("an expected line");
+        let v: i32 = expected.parse().expect("a number, not a proven result");
+        assert!(v.abs() <= 10_000, "{limit:?}: {v}");
+        assert!(text.lines().any(|l| l.starts_with("depth 1 expected ")));
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("outcome ")).count(),
+            3
+        );
+    }
+}
