@@ -1,8 +1,263 @@
-//! Building blocks shared by the games: 8×8 squares and bitboards, board
-//! text, and Zobrist keys.
+//! Building blocks shared by the games: bitsets of any width, 8×8 squares
+//! and bitboards, board text, and Zobrist keys.
 
 use crate::game::ParseError;
 use std::fmt;
+
+/// The storage of a bitset: one unsigned integer, or an array of `u64`
+/// words with bit `i` in word `i / 64`.
+pub trait Word: Copy + Eq {
+    /// No bits set.
+    const ZERO: Self;
+    /// Bitwise or.
+    fn or(self, o: Self) -> Self;
+    /// Bitwise and.
+    fn and(self, o: Self) -> Self;
+    /// Bitwise exclusive or.
+    fn xor(self, o: Self) -> Self;
+    /// The bits of `self` not in `o`.
+    fn and_not(self, o: Self) -> Self;
+    /// Bitwise complement.
+    fn not(self) -> Self;
+    /// The number of set bits.
+    fn count(self) -> u32;
+    /// Whether no bit is set.
+    fn is_zero(self) -> bool;
+    /// Whether bit `i` is set.
+    fn bit(self, i: u32) -> bool;
+    /// The index of the lowest set bit of a non-zero word.
+    fn lowest(self) -> u32;
+    /// Clears the lowest set bit and returns its index, if any is set.
+    fn pop_lowest(&mut self) -> Option<u32>;
+}
+
+/// [`Word`] for the unsigned integer types.
+macro_rules! int_word {
+    ($($t:ty),*) => {$(
+        impl Word for $t {
+            const ZERO: $t = 0;
+            #[inline(always)]
+            fn or(self, o: $t) -> $t {
+                self | o
+            }
+            #[inline(always)]
+            fn and(self, o: $t) -> $t {
+                self & o
+            }
+            #[inline(always)]
+            fn xor(self, o: $t) -> $t {
+                self ^ o
+            }
+            #[inline(always)]
+            fn and_not(self, o: $t) -> $t {
+                self & !o
+            }
+            #[inline(always)]
+            fn not(self) -> $t {
+                !self
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn is_zero(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn bit(self, i: u32) -> bool {
+                self >> i & 1 != 0
+            }
+            #[inline(always)]
+            fn lowest(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn pop_lowest(&mut self) -> Option<u32> {
+                if *self == 0 {
+                    None
+                } else {
+                    let i = self.trailing_zeros();
+                    *self &= *self - 1;
+                    Some(i)
+                }
+            }
+        }
+    )*};
+}
+
+int_word!(u16, u64);
+
+/// Applies `f` word by word.
+#[inline(always)]
+fn zip<const N: usize>(a: [u64; N], b: [u64; N], f: impl Fn(u64, u64) -> u64) -> [u64; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = f(a[i], b[i]);
+        i += 1;
+    }
+    out
+}
+
+impl<const N: usize> Word for [u64; N] {
+    const ZERO: [u64; N] = [0; N];
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        zip(self, o, |x, y| x | y)
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        zip(self, o, |x, y| x & y)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        zip(self, o, |x, y| x ^ y)
+    }
+    #[inline(always)]
+    fn and_not(self, o: Self) -> Self {
+        zip(self, o, |x, y| x & !y)
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        zip(self, self, |x, _| !x)
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self.iter().fold(0, |a, w| a | w) == 0
+    }
+    #[inline(always)]
+    fn bit(self, i: u32) -> bool {
+        self[(i / 64) as usize] >> (i % 64) & 1 != 0
+    }
+    #[inline(always)]
+    fn lowest(self) -> u32 {
+        let mut i = 0;
+        while self[i] == 0 {
+            i += 1;
+        }
+        64 * i as u32 + self[i].trailing_zeros()
+    }
+    #[inline(always)]
+    fn pop_lowest(&mut self) -> Option<u32> {
+        for (i, w) in self.iter_mut().enumerate() {
+            if *w != 0 {
+                let b = w.trailing_zeros();
+                *w &= *w - 1;
+                return Some(64 * i as u32 + b);
+            }
+        }
+        None
+    }
+}
+
+/// Defines a bitset newtype `$name(pub $word)` whose members are `$item`
+/// (a newtype over the `u8` bit index), with `all` the bits of real members:
+/// set operators (`|`, `&`, `^`, `-` for and-not, `!` as the complement
+/// within `all`), counting, membership, and iteration from the lowest member
+/// up (a set is its own iterator, emptying itself).
+macro_rules! bitset {
+    ($(#[$doc:meta])* $name:ident($word:ty) of $item:ident, all $all:expr) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct $name(pub $word);
+
+        impl $name {
+            /// No members.
+            pub const EMPTY: $name = $name(<$word as $crate::bits::Word>::ZERO);
+            /// Every member.
+            pub const ALL: $name = $name($all);
+
+            /// Whether `x` is in the set.
+            #[inline(always)]
+            pub fn has(self, x: $item) -> bool {
+                $crate::bits::Word::bit(self.0, x.0 as u32)
+            }
+
+            /// The number of members.
+            #[inline(always)]
+            pub fn count(self) -> u32 {
+                $crate::bits::Word::count(self.0)
+            }
+
+            /// Whether the set is empty.
+            #[inline(always)]
+            pub fn is_empty(self) -> bool {
+                $crate::bits::Word::is_zero(self.0)
+            }
+
+            /// Whether every member of `other` is in the set.
+            #[inline(always)]
+            pub fn contains(self, other: $name) -> bool {
+                self & other == other
+            }
+
+            /// The lowest member of a non-empty set.
+            #[inline(always)]
+            pub fn first(self) -> $item {
+                $item($crate::bits::Word::lowest(self.0) as u8)
+            }
+
+            /// The members, lowest first.
+            #[inline(always)]
+            pub fn iter(self) -> $name {
+                self
+            }
+        }
+
+        $crate::bits::set_operator!($name, BitOr, bitor, BitOrAssign, bitor_assign, or);
+        $crate::bits::set_operator!($name, BitAnd, bitand, BitAndAssign, bitand_assign, and);
+        $crate::bits::set_operator!($name, BitXor, bitxor, BitXorAssign, bitxor_assign, xor);
+        $crate::bits::set_operator!($name, Sub, sub, SubAssign, sub_assign, and_not);
+
+        impl std::ops::Not for $name {
+            type Output = $name;
+            /// The complement within [`Self::ALL`].
+            #[inline(always)]
+            fn not(self) -> $name {
+                $name($crate::bits::Word::not(self.0)) & $name::ALL
+            }
+        }
+
+        impl Iterator for $name {
+            type Item = $item;
+
+            /// The lowest member, removed from the set.
+            #[inline(always)]
+            fn next(&mut self) -> Option<$item> {
+                $crate::bits::Word::pop_lowest(&mut self.0).map(|i| $item(i as u8))
+            }
+        }
+    };
+}
+
+/// Implements the binary operator `$op` (and its assigning form) on the
+/// bitset `$name` with the word operation `$word_fn`.
+macro_rules! set_operator {
+    ($name:ident, $op:ident, $f:ident, $op_assign:ident, $f_assign:ident, $word_fn:ident) => {
+        impl std::ops::$op for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn $f(self, o: $name) -> $name {
+                $name($crate::bits::Word::$word_fn(self.0, o.0))
+            }
+        }
+
+        impl std::ops::$op_assign for $name {
+            #[inline(always)]
+            fn $f_assign(&mut self, o: $name) {
+                *self = std::ops::$op::$f(*self, o);
+            }
+        }
+    };
+}
+
+pub(crate) use bitset;
+pub(crate) use set_operator;
 
 /// A square of an 8×8 board: `file + 8 * rank`, `a1` = 0, `h8` = 63.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,9 +312,10 @@ impl fmt::Display for Square {
     }
 }
 
-/// A set of squares of an 8×8 board, one bit per square.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u64);
+bitset! {
+    /// A set of squares of an 8×8 board, one bit per square.
+    Bitboard(u64) of Square, all u64::MAX
+}
 
 /// The eight king directions as (file step, rank step): N, NE, E, SE, S, SW, W, NW.
 pub const DIRECTIONS: [(i8, i8); 8] = [
@@ -77,26 +333,6 @@ const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
 const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
 impl Bitboard {
-    /// No squares.
-    pub const EMPTY: Bitboard = Bitboard(0);
-    /// All 64 squares.
-    pub const FULL: Bitboard = Bitboard(u64::MAX);
-
-    /// Whether `s` is in the set.
-    pub const fn has(self, s: Square) -> bool {
-        self.0 >> s.0 & 1 != 0
-    }
-
-    /// The number of squares in the set.
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set is empty.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
     /// The set shifted one step in direction `d` (an index into
     /// [`DIRECTIONS`]); squares leaving the board are dropped.
     pub const fn step(self, d: usize) -> Bitboard {
@@ -120,72 +356,6 @@ impl Bitboard {
         let h = ((b & NOT_H) << 1) | ((b & NOT_A) >> 1);
         let row = h | b;
         Bitboard(h | (row << 8) | (row >> 8))
-    }
-
-    /// The lowest square of a non-empty set.
-    pub const fn first(self) -> Square {
-        Square(self.0.trailing_zeros() as u8)
-    }
-}
-
-impl std::ops::BitOr for Bitboard {
-    type Output = Bitboard;
-    fn bitor(self, o: Bitboard) -> Bitboard {
-        Bitboard(self.0 | o.0)
-    }
-}
-
-impl std::ops::BitAnd for Bitboard {
-    type Output = Bitboard;
-    fn bitand(self, o: Bitboard) -> Bitboard {
-        Bitboard(self.0 & o.0)
-    }
-}
-
-impl std::ops::BitXor for Bitboard {
-    type Output = Bitboard;
-    fn bitxor(self, o: Bitboard) -> Bitboard {
-        Bitboard(self.0 ^ o.0)
-    }
-}
-
-impl std::ops::Not for Bitboard {
-    type Output = Bitboard;
-    fn not(self) -> Bitboard {
-        Bitboard(!self.0)
-    }
-}
-
-impl std::ops::BitOrAssign for Bitboard {
-    fn bitor_assign(&mut self, o: Bitboard) {
-        self.0 |= o.0;
-    }
-}
-
-impl std::ops::BitAndAssign for Bitboard {
-    fn bitand_assign(&mut self, o: Bitboard) {
-        self.0 &= o.0;
-    }
-}
-
-impl std::ops::BitXorAssign for Bitboard {
-    fn bitxor_assign(&mut self, o: Bitboard) {
-        self.0 ^= o.0;
-    }
-}
-
-impl Iterator for Bitboard {
-    type Item = Square;
-
-    /// Yields the squares of the set from lowest to highest, emptying it.
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            let s = Square(self.0.trailing_zeros() as u8);
-            self.0 &= self.0 - 1;
-            Some(s)
-        }
     }
 }
 
@@ -328,6 +498,27 @@ pub fn draw_board(files: usize, ranks: usize, cell: impl Fn(usize) -> Option<cha
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    bitset! {
+        /// A two-word set of 72 members, to test the word-array storage.
+        Wide([u64; 2]) of Square, all [u64::MAX, 0xff]
+    }
+
+    #[test]
+    fn word_array_sets_cross_word_boundaries() {
+        let set = Wide([1 << 3, 1 << 0 | 1 << 6]);
+        assert_eq!(set.count(), 3);
+        assert_eq!(set.first(), Square(3));
+        assert_eq!(set.map(|s| s.0).collect::<Vec<_>>(), [3, 64, 70]);
+        assert!(set.has(Square(64)) && !set.has(Square(65)));
+        let rest = !set;
+        assert_eq!(rest.count(), 72 - 3);
+        assert!(rest.has(Square(71)) && !rest.has(Square(72)) && !rest.has(Square(70)));
+        assert_eq!(Wide::ALL - rest, set);
+        assert!(Wide::ALL.contains(set) && !set.contains(Wide::ALL));
+        assert!((set & rest).is_empty() && (set ^ rest) == Wide::ALL);
+        assert_eq!(Wide::EMPTY.iter().next(), None);
+    }
 
     #[test]
     fn board_text_round_trips_and_rejects_bad_rows() {

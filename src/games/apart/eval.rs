@@ -7,6 +7,7 @@
 use super::lines::{is_apart, shift};
 use super::movegen;
 use super::Apart;
+use crate::bits::Bitboard;
 use crate::game::{Evaluate, TermMask, EVAL_LIMIT};
 
 /// Weight of one unit of [`closeness`].
@@ -25,17 +26,17 @@ const CAPTURE_HINT: i32 = 100;
 
 /// How far the pieces `own` are from being apart: the number of adjacent
 /// pairs plus the number of pieces with an own neighbour (0 when apart).
-pub fn closeness(own: u64) -> i32 {
+pub fn closeness(own: Bitboard) -> i32 {
     let mut pairs = 0;
-    let mut touching = 0;
+    let mut touching = Bitboard::EMPTY;
     for d in 0..4 {
         let joined = own & shift(own, d, 1);
-        pairs += joined.count_ones();
+        pairs += joined.count();
         // Both ends of each pair: the piece the pair reaches and the one it
         // starts from.
         touching |= joined | shift(joined, d ^ 4, 1);
     }
-    (pairs + touching.count_ones()) as i32
+    (pairs + touching.count()) as i32
 }
 
 impl Evaluate for Apart {
@@ -54,20 +55,20 @@ impl Evaluate for Apart {
             v += MOBILITY_WEIGHT * (mobility(mine) - mobility(theirs));
         }
         if terms.has(2) {
-            v += MATERIAL_WEIGHT * (theirs.count_ones() as i32 - mine.count_ones() as i32);
+            v += MATERIAL_WEIGHT * (theirs.count() as i32 - mine.count() as i32);
         }
         v.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
     }
 
     fn move_hint(&self, m: Self::Move) -> i32 {
         let me = self.side().index();
-        let mine = self.pieces[me] ^ (m.from().bb().0 | m.to().bb().0);
-        let captured = self.pieces[1 - me] & m.landed().0;
+        let mine = self.pieces[me] ^ (m.from().bb() | m.to().bb());
+        let captured = self.pieces[1 - me] & m.landed();
         let theirs = self.pieces[1 - me] ^ captured;
         match (is_apart(mine), is_apart(theirs)) {
             (true, false) => WINNING_HINT,
             (_, true) => -WINNING_HINT,
-            (false, false) => CAPTURE_HINT * captured.count_ones() as i32,
+            (false, false) => CAPTURE_HINT * captured.count() as i32,
         }
     }
 }
@@ -78,6 +79,7 @@ mod tests {
 
     #[test]
     fn closeness_counts_pairs_and_touching_pieces() {
+        let closeness = |b: u64| closeness(Bitboard(b));
         assert_eq!(closeness(0), 0);
         // a1, c1: apart.
         assert_eq!(closeness(0b101), 0);

@@ -3,28 +3,17 @@
 //!
 //! Directions are indices into [`crate::bits::DIRECTIONS`] (N, NE, E, SE, S,
 //! SW, W, NW): direction `d` and `d ^ 4` are opposite and share the axis
-//! `d & 3` (0 file, 1 diagonal, 2 rank, 3 anti-diagonal). Bitboards here are
-//! raw `u64` masks (bit `file + 8 * rank`), the form the hot loops work in.
+//! `d & 3` (0 file, 1 diagonal, 2 rank, 3 anti-diagonal).
+
+use crate::bits::{Bitboard, DIRECTIONS};
 
 /// The square-index step of each direction.
 pub const DELTA: [i32; 8] = [8, 9, 1, -7, -8, -9, -1, 7];
 
-/// The file and rank step of each direction.
-const STEP: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
-
 /// The square `k` steps from `s` in direction `d`, if on the board.
 const fn walk(s: usize, d: usize, k: i32) -> Option<usize> {
-    let f = (s % 8) as i32 + STEP[d].0 * k;
-    let r = (s / 8) as i32 + STEP[d].1 * k;
+    let f = (s % 8) as i32 + DIRECTIONS[d].0 as i32 * k;
+    let r = (s / 8) as i32 + DIRECTIONS[d].1 as i32 * k;
     if f < 0 || f > 7 || r < 0 || r > 7 {
         None
     } else {
@@ -57,14 +46,10 @@ const SOURCE: [[u64; 8]; 8] = {
 /// Every square of `b` moved `k` (0..=7) steps in direction `d`; squares
 /// that would leave the board are dropped.
 #[inline(always)]
-pub fn shift(b: u64, d: usize, k: usize) -> u64 {
-    let m = b & SOURCE[d][k];
+pub fn shift(b: Bitboard, d: usize, k: usize) -> Bitboard {
+    let m = b.0 & SOURCE[d][k];
     let n = DELTA[d] * k as i32;
-    if n >= 0 {
-        m << n
-    } else {
-        m >> -n
-    }
+    Bitboard(if n >= 0 { m << n } else { m >> -n })
 }
 
 /// Calls `f(k, pieces)` for every length `k` for which some pieces of `own`
@@ -74,12 +59,12 @@ pub fn shift(b: u64, d: usize, k: usize) -> u64 {
 /// consecutive pieces in the axis' forward direction, and spreading it
 /// `k - 1` steps forward gives every piece in a line at least `k` long.
 #[inline(always)]
-pub fn for_each_length(own: u64, a: usize, mut f: impl FnMut(usize, u64)) {
+pub fn for_each_length(own: Bitboard, a: usize, mut f: impl FnMut(usize, Bitboard)) {
     let back = a ^ 4;
     let mut window = own;
     let mut at_least = own;
     let mut k = 1;
-    while at_least != 0 {
+    while !at_least.is_empty() {
         window &= shift(window, back, 1);
         let mut longer = window;
         let mut i = 0;
@@ -87,7 +72,7 @@ pub fn for_each_length(own: u64, a: usize, mut f: impl FnMut(usize, u64)) {
             longer |= shift(longer, a, 1);
             i += 1;
         }
-        f(k, at_least & !longer);
+        f(k, at_least - longer);
         at_least = longer;
         k += 1;
     }
@@ -152,7 +137,8 @@ const FILE_TO_TOP: u64 = 0x0102_0408_1020_4080;
 /// The length of the line of `own` through `s` (which `own` holds) on axis
 /// `a`: one byte of the line gathered by a multiplication, then a table.
 #[inline(always)]
-pub fn line_length(own: u64, s: usize, a: usize) -> usize {
+pub fn line_length(own: Bitboard, s: usize, a: usize) -> usize {
+    let own = own.0;
     let (byte, at) = match a {
         0 => (
             ((own >> (s & 7)) & FILE_A).wrapping_mul(FILE_TO_TOP) >> 56,
@@ -192,17 +178,17 @@ pub const TARGET: [[[u8; 9]; 8]; 64] = {
 /// `AXIS_NEIGHBOURS[s][a]`: the (up to two) squares next to `s` on axis `a`;
 /// a piece on `s` has a line longer than 1 on `a` only if one of them is
 /// its own.
-pub const AXIS_NEIGHBOURS: [[u64; 4]; 64] = {
-    let mut t = [[0u64; 4]; 64];
+pub const AXIS_NEIGHBOURS: [[Bitboard; 4]; 64] = {
+    let mut t = [[Bitboard::EMPTY; 4]; 64];
     let mut s = 0;
     while s < 64 {
         let mut a = 0;
         while a < 4 {
             if let Some(x) = walk(s, a, 1) {
-                t[s][a] |= 1 << x;
+                t[s][a].0 |= 1 << x;
             }
             if let Some(x) = walk(s, a + 4, 1) {
-                t[s][a] |= 1 << x;
+                t[s][a].0 |= 1 << x;
             }
             a += 1;
         }
@@ -212,14 +198,16 @@ pub const AXIS_NEIGHBOURS: [[u64; 4]; 64] = {
 };
 
 /// `NEIGHBOURS[s]`: the up to eight squares king-adjacent to `s`.
-pub const NEIGHBOURS: [u64; 64] = {
-    let mut t = [0u64; 64];
+pub const NEIGHBOURS: [Bitboard; 64] = {
+    let mut t = [Bitboard::EMPTY; 64];
     let mut s = 0;
     while s < 64 {
-        t[s] = AXIS_NEIGHBOURS[s][0]
-            | AXIS_NEIGHBOURS[s][1]
-            | AXIS_NEIGHBOURS[s][2]
-            | AXIS_NEIGHBOURS[s][3];
+        t[s] = Bitboard(
+            AXIS_NEIGHBOURS[s][0].0
+                | AXIS_NEIGHBOURS[s][1].0
+                | AXIS_NEIGHBOURS[s][2].0
+                | AXIS_NEIGHBOURS[s][3].0,
+        );
         s += 1;
     }
     t
@@ -227,21 +215,22 @@ pub const NEIGHBOURS: [u64; 64] = {
 
 /// Whether no two squares of `own` are king-adjacent (an empty set is).
 #[inline(always)]
-pub fn is_apart(own: u64) -> bool {
-    own & crate::bits::Bitboard(own).neighbours().0 == 0
+pub fn is_apart(own: Bitboard) -> bool {
+    (own & own.neighbours()).is_empty()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::Square;
 
     /// The line length by walking square by square.
-    fn walked_length(own: u64, s: usize, a: usize) -> usize {
+    fn walked_length(own: Bitboard, s: usize, a: usize) -> usize {
         let mut n = 1;
         for d in [a, a + 4] {
             let mut k = 1;
             while let Some(x) = walk(s, d, k) {
-                if own >> x & 1 == 0 {
+                if !own.has(Square(x as u8)) {
                     break;
                 }
                 n += 1;
@@ -251,7 +240,7 @@ mod tests {
         n
     }
 
-    fn sample_boards() -> Vec<u64> {
+    fn sample_boards() -> Vec<Bitboard> {
         let mut x = 0x1234_5678_9abc_def1u64;
         let mut v = vec![0, u64::MAX, 0x7e7e, 0xff00_ff00_ff00_ff00];
         for i in 0..400 {
@@ -264,17 +253,16 @@ mod tests {
                 _ => x | y,
             });
         }
-        v
+        v.into_iter().map(Bitboard).collect()
     }
 
     #[test]
     fn line_length_matches_walking() {
         for own in sample_boards() {
-            for s in 0..64 {
-                if own >> s & 1 == 1 {
-                    for a in 0..4 {
-                        assert_eq!(line_length(own, s, a), walked_length(own, s, a));
-                    }
+            for s in own {
+                for a in 0..4 {
+                    let s = s.0 as usize;
+                    assert_eq!(line_length(own, s, a), walked_length(own, s, a));
                 }
             }
         }
@@ -284,14 +272,12 @@ mod tests {
     fn lengths_for_all_pieces_match_walking() {
         for own in sample_boards() {
             for a in 0..4 {
-                let mut seen = 0u64;
+                let mut seen = Bitboard::EMPTY;
                 for_each_length(own, a, |k, set| {
-                    assert_eq!(seen & set, 0, "a piece has two lengths");
+                    assert!((seen & set).is_empty(), "a piece has two lengths");
                     seen |= set;
-                    for s in 0..64 {
-                        if set >> s & 1 == 1 {
-                            assert_eq!(walked_length(own, s, a), k, "{own:x} {s} {a}");
-                        }
+                    for s in set {
+                        assert_eq!(walked_length(own, s.0 as usize, a), k, "{own:?} {s} {a}");
                     }
                 });
                 assert_eq!(seen, own);
@@ -304,12 +290,10 @@ mod tests {
         for own in sample_boards() {
             for d in 0..8 {
                 for k in 0..8 {
-                    let mut expect = 0u64;
-                    for s in 0..64 {
-                        if own >> s & 1 == 1 {
-                            if let Some(x) = walk(s, d, k as i32) {
-                                expect |= 1 << x;
-                            }
+                    let mut expect = Bitboard::EMPTY;
+                    for s in own {
+                        if let Some(x) = walk(s.0 as usize, d, k as i32) {
+                            expect |= Square(x as u8).bb();
                         }
                     }
                     assert_eq!(shift(own, d, k), expect);

@@ -6,7 +6,7 @@ pub mod eval;
 pub mod lines;
 pub mod movegen;
 
-use crate::bits::{draw_board, parse_board, write_board, zobrist_table, Square};
+use crate::bits::{draw_board, parse_board, write_board, zobrist_table, Bitboard, Square};
 use crate::game::{
     BenchCase, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
 };
@@ -23,17 +23,18 @@ const STATE_KEYS: [u64; 2] = zobrist_table(0xa9a8);
 /// jump).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Apart {
-    pieces: [u64; 2],
+    pieces: [Bitboard; 2],
     side: Player,
     first: bool,
     hash: u64,
 }
 
 impl Apart {
-    /// A position from its parts; `first` is only allowed with White to
-    /// move.
+    /// A position from its parts (the pieces as bits `file + 8 * rank`);
+    /// `first` is only allowed with White to move.
     pub fn new(white: u64, black: u64, side: Player, first: bool) -> Result<Apart, ParseError> {
-        if white & black != 0 {
+        let (white, black) = (Bitboard(white), Bitboard(black));
+        if !(white & black).is_empty() {
             return Err(ParseError::new(
                 "a square holds both a white and a black piece",
             ));
@@ -54,8 +55,8 @@ impl Apart {
     }
 
     /// The pieces of `player` (White is [`Player::FIRST`]).
-    pub fn pieces(&self, player: Player) -> crate::bits::Bitboard {
-        crate::bits::Bitboard(self.pieces[player.index()])
+    pub fn pieces(&self, player: Player) -> Bitboard {
+        self.pieces[player.index()]
     }
 
     /// The side to move.
@@ -82,22 +83,28 @@ impl Apart {
     /// there: the start first (never a capture).
     pub fn path(&self, m: Move) -> Vec<(Square, bool)> {
         let me = self.side.index();
-        let rest = self.pieces[me] & !m.from().bb().0;
+        let rest = self.pieces[me] - m.from().bb();
         let enemy = self.pieces[1 - me];
         let mut at = m.from();
         let mut out = vec![(at, false)];
         for i in 0..m.legs() {
             let d = m.direction(i);
-            let l = lines::line_length(rest | at.bb().0, at.0 as usize, d & 3);
+            let l = lines::line_length(rest | at.bb(), at.0 as usize, d & 3);
             at = Square(lines::TARGET[at.0 as usize][d][l]);
-            out.push((at, enemy >> at.0 & 1 == 1));
+            out.push((at, enemy.has(at)));
         }
         out
     }
 
     /// Checks one leg of a move being parsed: from `at` to `to` with the
     /// other own pieces `rest`; returns the leg's direction.
-    fn parse_leg(&self, rest: u64, at: Square, to: Square, leg: usize) -> Result<usize, String> {
+    fn parse_leg(
+        &self,
+        rest: Bitboard,
+        at: Square,
+        to: Square,
+        leg: usize,
+    ) -> Result<usize, String> {
         let df = to.file() as i32 - at.file() as i32;
         let dr = to.rank() as i32 - at.rank() as i32;
         let dist = df.abs().max(dr.abs());
@@ -108,7 +115,7 @@ impl Apart {
             .iter()
             .position(|&(x, y)| x as i32 == df.signum() && y as i32 == dr.signum())
             .expect("a unit step is one of the eight directions");
-        let l = lines::line_length(rest | at.bb().0, at.0 as usize, d & 3);
+        let l = lines::line_length(rest | at.bb(), at.0 as usize, d & 3);
         if dist as usize != l {
             return Err(format!(
                 "the piece on {at} moves {l} squares along that line, not {dist}"
@@ -244,7 +251,7 @@ impl Game for Apart {
 
     fn play(&self, m: Move) -> Apart {
         let me = self.side.index();
-        let captured = self.pieces[1 - me] & m.landed().0;
+        let captured = self.pieces[1 - me] & m.landed();
         let mut hash = self.hash
             ^ PIECE_KEYS[me * 64 + m.from().0 as usize]
             ^ PIECE_KEYS[me * 64 + m.to().0 as usize]
@@ -252,11 +259,11 @@ impl Game for Apart {
         if self.first {
             hash ^= STATE_KEYS[1];
         }
-        for c in crate::bits::Bitboard(captured) {
+        for c in captured {
             hash ^= PIECE_KEYS[(1 - me) * 64 + c.0 as usize];
         }
         let mut pieces = self.pieces;
-        pieces[me] ^= m.from().bb().0 | m.to().bb().0;
+        pieces[me] ^= m.from().bb() | m.to().bb();
         pieces[1 - me] ^= captured;
         Apart {
             pieces,
@@ -296,12 +303,12 @@ impl Game for Apart {
         };
         let me = self.side.index();
         let from = square_at(0)?;
-        if self.pieces[me] >> from.0 & 1 == 0 {
+        if !self.pieces[me].has(from) {
             return Err(err(format!("no piece of the side to move on {from}")));
         }
-        let rest = self.pieces[me] & !from.bb().0;
+        let rest = self.pieces[me] - from.bb();
         let enemy = self.pieces[1 - me];
-        let mut visited = from.bb().0;
+        let mut visited = from.bb();
         let mut at = from;
         let mut m: Option<Move> = None;
         for (leg, i) in (2..bytes.len()).step_by(3).enumerate() {
@@ -322,15 +329,15 @@ impl Game for Apart {
                 ));
             }
             let d = self.parse_leg(rest, at, to, leg).map_err(err)?;
-            if rest >> to.0 & 1 == 1 {
+            if rest.has(to) {
                 return Err(err(format!("{to} holds an own piece")));
             }
-            if visited >> to.0 & 1 == 1 {
+            if visited.has(to) {
                 return Err(err(format!(
                     "{to} was already visited this turn (the start square counts)"
                 )));
             }
-            let takes = enemy >> to.0 & 1 == 1;
+            let takes = enemy.has(to);
             if takes != capture {
                 return Err(err(if takes {
                     format!("landing on {to} captures: write 'x{to}'")
@@ -338,7 +345,7 @@ impl Game for Apart {
                     format!("nothing to capture on {to}: write '-{to}'")
                 }));
             }
-            visited |= to.bb().0;
+            visited |= to.bb();
             m = Some(match m {
                 None => Move::first_leg(from, d, to),
                 Some(m) => m.then(d, to),
@@ -355,7 +362,7 @@ impl Game for Apart {
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
         for (c, &bb) in self.pieces.iter().enumerate() {
-            for s in crate::bits::Bitboard(bb) {
+            for s in bb {
                 h ^= PIECE_KEYS[c * 64 + s.0 as usize];
             }
         }
@@ -372,9 +379,10 @@ impl Game for Apart {
 impl Apart {
     /// The character of square `i` in board text: `W`, `B` or none.
     fn cell(&self, i: usize) -> Option<char> {
-        if self.pieces[0] >> i & 1 == 1 {
+        let s = Square(i as u8);
+        if self.pieces[0].has(s) {
             Some('W')
-        } else if self.pieces[1] >> i & 1 == 1 {
+        } else if self.pieces[1].has(s) {
             Some('B')
         } else {
             None

@@ -85,22 +85,19 @@ fn origin(t: usize, d: usize, k: usize) -> usize {
 
 /// Appends every move of the side owning `own` to `out`; with `first` set
 /// (the game's first move) a move has one leg only.
-pub fn generate(own: u64, first: bool, out: &mut Vec<Move>) {
+pub fn generate(own: Bitboard, first: bool, out: &mut Vec<Move>) {
     for a in 0..4 {
         for_each_length(own, a, |k, pieces| {
             if k >= 8 {
                 return;
             }
             for d in [a, a ^ 4] {
-                let mut land = shift(pieces, d, k) & !own;
-                while land != 0 {
-                    let t = land.trailing_zeros() as usize;
-                    land &= land - 1;
-                    let s = origin(t, d, k);
-                    let m = Move::first_leg(Square(s as u8), d, Square(t as u8));
+                for to in shift(pieces, d, k) - own {
+                    let from = Square(origin(to.0 as usize, d, k) as u8);
+                    let m = Move::first_leg(from, d, to);
                     out.push(m);
-                    if k >= 2 && !first && NEIGHBOURS[t] & own != 0 {
-                        continue_jumps(own ^ 1 << s, m, 1 << s | 1 << t, out);
+                    if k >= 2 && !first && !(NEIGHBOURS[to.0 as usize] & own).is_empty() {
+                        continue_jumps(own ^ from.bb(), m, from.bb() | to.bb(), out);
                     }
                 }
             }
@@ -110,22 +107,22 @@ pub fn generate(own: u64, first: bool, out: &mut Vec<Move>) {
 
 /// Appends every continuation of `m` (whose piece stands on `m.to()`, the
 /// other own pieces being `rest`), never landing on `visited`.
-fn continue_jumps(rest: u64, m: Move, visited: u64, out: &mut Vec<Move>) {
+fn continue_jumps(rest: Bitboard, m: Move, visited: Bitboard, out: &mut Vec<Move>) {
     let at = m.to().0 as usize;
-    let own = rest | 1 << at;
+    let own = rest | m.to().bb();
     let blocked = rest | visited;
     for (a, &next_to) in AXIS_NEIGHBOURS[at].iter().enumerate() {
-        if next_to & rest == 0 {
+        if (next_to & rest).is_empty() {
             continue;
         }
         let l = line_length(own, at, a);
         for d in [a, a ^ 4] {
             let u = TARGET[at][d][l];
-            if u != OFF && blocked >> u & 1 == 0 {
+            if u != OFF && !blocked.has(Square(u)) {
                 let next = m.then(d, Square(u));
                 out.push(next);
-                if NEIGHBOURS[u as usize] & rest != 0 {
-                    continue_jumps(rest, next, visited | 1 << u, out);
+                if !(NEIGHBOURS[u as usize] & rest).is_empty() {
+                    continue_jumps(rest, next, visited | Square(u).bb(), out);
                 }
             }
         }
@@ -134,10 +131,10 @@ fn continue_jumps(rest: u64, m: Move, visited: u64, out: &mut Vec<Move>) {
 
 /// The number of moves [`generate`] would give, counted without a list:
 /// first legs by popcount over all pieces at once, continuations by a walk.
-pub fn count(own: u64, first: bool) -> usize {
+pub fn count(own: Bitboard, first: bool) -> usize {
     // Jump landings next to an own piece are the only ones that can go on
     // (the piece's old square is never next to its landing square).
-    let beside_own = Bitboard(own).neighbours().0;
+    let beside_own = own.neighbours();
     let mut n = 0;
     for a in 0..4 {
         for_each_length(own, a, |k, pieces| {
@@ -145,15 +142,12 @@ pub fn count(own: u64, first: bool) -> usize {
                 return;
             }
             for d in [a, a ^ 4] {
-                let land = shift(pieces, d, k) & !own;
-                n += land.count_ones() as usize;
+                let land = shift(pieces, d, k) - own;
+                n += land.count() as usize;
                 if k >= 2 && !first {
-                    let mut go_on = land & beside_own;
-                    while go_on != 0 {
-                        let t = go_on.trailing_zeros() as usize;
-                        go_on &= go_on - 1;
-                        let s = origin(t, d, k);
-                        n += count_continuations(own ^ 1 << s, t, 1 << s | 1 << t);
+                    for to in land & beside_own {
+                        let from = Square(origin(to.0 as usize, d, k) as u8);
+                        n += count_continuations(own ^ from.bb(), to, from.bb() | to.bb());
                     }
                 }
             }
@@ -164,21 +158,22 @@ pub fn count(own: u64, first: bool) -> usize {
 
 /// The number of continuations of a jump that landed on `at`, the other own
 /// pieces being `rest`, never landing on `visited`.
-fn count_continuations(rest: u64, at: usize, visited: u64) -> usize {
-    let own = rest | 1 << at;
+fn count_continuations(rest: Bitboard, at: Square, visited: Bitboard) -> usize {
+    let own = rest | at.bb();
     let blocked = rest | visited;
+    let at = at.0 as usize;
     let mut n = 0;
     for (a, &next_to) in AXIS_NEIGHBOURS[at].iter().enumerate() {
-        if next_to & rest == 0 {
+        if (next_to & rest).is_empty() {
             continue;
         }
         let l = line_length(own, at, a);
         for d in [a, a ^ 4] {
             let u = TARGET[at][d][l];
-            if u != OFF && blocked >> u & 1 == 0 {
+            if u != OFF && !blocked.has(Square(u)) {
                 n += 1;
-                if NEIGHBOURS[u as usize] & rest != 0 {
-                    n += count_continuations(rest, u as usize, visited | 1 << u);
+                if !(NEIGHBOURS[u as usize] & rest).is_empty() {
+                    n += count_continuations(rest, Square(u), visited | Square(u).bb());
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! the move generator reads (diagonal targets per node, jump landings per
 //! line occupancy, source masks for counting moves in bulk).
 
+use crate::bits::bitset;
 use crate::game::ParseError;
 use std::fmt;
 
@@ -52,88 +53,9 @@ impl fmt::Display for Node {
     }
 }
 
-/// A set of nodes, bit `n` for node `n`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct NodeSet(pub u16);
-
-impl NodeSet {
-    /// No nodes.
-    pub const EMPTY: NodeSet = NodeSet(0);
-
-    /// Whether `n` is in the set.
-    pub const fn has(self, n: Node) -> bool {
-        self.0 >> n.0 & 1 != 0
-    }
-
-    /// The number of nodes in the set.
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set is empty.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Whether every node of `other` is in the set.
-    pub const fn contains(self, other: NodeSet) -> bool {
-        self.0 & other.0 == other.0
-    }
-}
-
-impl std::ops::BitOr for NodeSet {
-    type Output = NodeSet;
-    fn bitor(self, o: NodeSet) -> NodeSet {
-        NodeSet(self.0 | o.0)
-    }
-}
-
-impl std::ops::BitAnd for NodeSet {
-    type Output = NodeSet;
-    fn bitand(self, o: NodeSet) -> NodeSet {
-        NodeSet(self.0 & o.0)
-    }
-}
-
-impl std::ops::BitXor for NodeSet {
-    type Output = NodeSet;
-    fn bitxor(self, o: NodeSet) -> NodeSet {
-        NodeSet(self.0 ^ o.0)
-    }
-}
-
-impl std::ops::Not for NodeSet {
-    type Output = NodeSet;
-    fn not(self) -> NodeSet {
-        NodeSet(!self.0)
-    }
-}
-
-impl std::ops::BitOrAssign for NodeSet {
-    fn bitor_assign(&mut self, o: NodeSet) {
-        self.0 |= o.0;
-    }
-}
-
-impl std::ops::BitXorAssign for NodeSet {
-    fn bitxor_assign(&mut self, o: NodeSet) {
-        self.0 ^= o.0;
-    }
-}
-
-impl Iterator for NodeSet {
-    type Item = Node;
-
-    /// Yields the nodes of the set from lowest to highest, emptying it.
-    fn next(&mut self) -> Option<Node> {
-        if self.0 == 0 {
-            None
-        } else {
-            let n = Node(self.0.trailing_zeros() as u8);
-            self.0 &= self.0 - 1;
-            Some(n)
-        }
-    }
+bitset! {
+    /// A set of nodes, bit `n` for node `n`.
+    NodeSet(u16) of Node, all 0xffff
 }
 
 /// The four platforms, in the order SW, SE, NW, NE.
@@ -190,7 +112,7 @@ impl Move {
     }
 
     /// Whether the move is a diagonal step onto another platform.
-    pub const fn is_diagonal_step(self) -> bool {
+    pub fn is_diagonal_step(self) -> bool {
         DIAGONAL[self.from.0 as usize].has(self.to)
     }
 
@@ -346,7 +268,7 @@ pub const fn diagonal_sources(delta: i8) -> u16 {
     let mut n = 0i8;
     while n < 16 {
         let t = n + delta;
-        if t >= 0 && t < 16 && DIAGONAL[n as usize].has(Node(t as u8)) {
+        if t >= 0 && t < 16 && DIAGONAL[n as usize].0 >> t & 1 != 0 {
             set |= 1 << n;
         }
         n += 1;

@@ -148,7 +148,7 @@ impl Sides {
                 // Captures at t = s + d need t + d off the board or own.
                 for d in 0..8 {
                     let back = (d + 4) % 8;
-                    let anvil = !Bitboard::FULL.step(back) | self.own.step(back);
+                    let anvil = !Bitboard::ALL.step(back) | self.own.step(back);
                     let hits = self.own.step(d) & self.opp & anvil;
                     for t in hits {
                         let s = t.bb().step(back).first();

@@ -7,6 +7,7 @@
 //! [`Bitboard::step`] clears, and stones stepping off the top or bottom fall
 //! out of the 192 bits.
 
+use crate::bits::bitset;
 use crate::game::ParseError;
 use std::fmt;
 
@@ -135,47 +136,20 @@ impl Dir {
     }
 }
 
-/// A set of squares of the 14×12 board (see the module documentation).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub [u64; 3]);
+bitset! {
+    /// A set of squares of the 14×12 board (see the module documentation).
+    Bitboard([u64; 3]) of Square, all [LANES; 3]
+}
 
 /// The 14 file bits of each 16-bit rank lane of a word.
 const LANES: u64 = 0x3fff_3fff_3fff_3fff;
 
 impl Bitboard {
-    /// No squares.
-    pub const EMPTY: Bitboard = Bitboard([0; 3]);
-    /// All 168 squares.
-    pub const FULL: Bitboard = Bitboard([LANES; 3]);
-
     /// Every square of rank `r` (0 = rank 1).
     pub const fn rank(r: u8) -> Bitboard {
         let mut w = [0u64; 3];
         w[(r / 4) as usize] = 0x3fff << (16 * (r % 4));
         Bitboard(w)
-    }
-
-    /// Whether `s` is in the set.
-    pub const fn has(self, s: Square) -> bool {
-        self.0[(s.0 >> 6) as usize] >> (s.0 & 63) & 1 != 0
-    }
-
-    /// The number of squares in the set.
-    #[inline(always)]
-    pub const fn count(self) -> u32 {
-        self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
-    }
-
-    /// Whether the set is empty.
-    #[inline(always)]
-    pub const fn is_empty(self) -> bool {
-        (self.0[0] | self.0[1] | self.0[2]) == 0
-    }
-
-    /// Whether the set has a square.
-    #[inline(always)]
-    pub const fn any(self) -> bool {
-        !self.is_empty()
     }
 
     /// The set shifted one step in direction `D` (an index into
@@ -216,7 +190,7 @@ impl Bitboard {
             6 => self.step_raw::<6>(),
             _ => self.step_raw::<7>(),
         };
-        r & Bitboard::FULL
+        r & Bitboard::ALL
     }
 
     /// The set reflected left to right (file `a` ↔ `n` on each rank).
@@ -231,89 +205,6 @@ impl Bitboard {
             (r >> 2) & LANES
         }
         Bitboard([word(self.0[0]), word(self.0[1]), word(self.0[2])])
-    }
-
-    /// The lowest square of a non-empty set.
-    #[inline]
-    pub const fn first(self) -> Square {
-        if self.0[0] != 0 {
-            Square(self.0[0].trailing_zeros() as u8)
-        } else if self.0[1] != 0 {
-            Square(64 + self.0[1].trailing_zeros() as u8)
-        } else {
-            Square(128 + self.0[2].trailing_zeros() as u8)
-        }
-    }
-}
-
-impl std::ops::BitOr for Bitboard {
-    type Output = Bitboard;
-    #[inline(always)]
-    fn bitor(self, o: Bitboard) -> Bitboard {
-        Bitboard([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
-    }
-}
-
-impl std::ops::BitAnd for Bitboard {
-    type Output = Bitboard;
-    #[inline(always)]
-    fn bitand(self, o: Bitboard) -> Bitboard {
-        Bitboard([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
-    }
-}
-
-impl std::ops::BitXor for Bitboard {
-    type Output = Bitboard;
-    #[inline(always)]
-    fn bitxor(self, o: Bitboard) -> Bitboard {
-        Bitboard([self.0[0] ^ o.0[0], self.0[1] ^ o.0[1], self.0[2] ^ o.0[2]])
-    }
-}
-
-impl std::ops::Not for Bitboard {
-    type Output = Bitboard;
-    /// The complement within the 168 squares.
-    #[inline(always)]
-    fn not(self) -> Bitboard {
-        Bitboard([!self.0[0] & LANES, !self.0[1] & LANES, !self.0[2] & LANES])
-    }
-}
-
-impl std::ops::BitOrAssign for Bitboard {
-    #[inline(always)]
-    fn bitor_assign(&mut self, o: Bitboard) {
-        *self = *self | o;
-    }
-}
-
-impl std::ops::BitAndAssign for Bitboard {
-    #[inline(always)]
-    fn bitand_assign(&mut self, o: Bitboard) {
-        *self = *self & o;
-    }
-}
-
-impl std::ops::BitXorAssign for Bitboard {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: Bitboard) {
-        *self = *self ^ o;
-    }
-}
-
-impl Iterator for Bitboard {
-    type Item = Square;
-
-    /// Yields the squares of the set from lowest to highest, emptying it.
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        for (i, w) in self.0.iter_mut().enumerate() {
-            if *w != 0 {
-                let s = Square(64 * i as u8 + w.trailing_zeros() as u8);
-                *w &= *w - 1;
-                return Some(s);
-            }
-        }
-        None
     }
 }
 
@@ -341,7 +232,7 @@ mod tests {
             let m = Square::new(FILES - 1 - s.file(), s.rank());
             assert_eq!(s.bb().mirror(), m.bb(), "{s}");
         }
-        assert_eq!(Bitboard::FULL.mirror(), Bitboard::FULL);
+        assert_eq!(Bitboard::ALL.mirror(), Bitboard::ALL);
     }
 
     #[test]

@@ -67,13 +67,13 @@ impl Epaminondas {
         let own = self.own();
         let free = !(own | self.enemy()) & !self.far_row();
         // Straight up or down settles nearly every position; then the rest.
-        if ((own.step(Dir(0)) | own.step(Dir(4))) & free).any() {
+        if !((own.step(Dir(0)) | own.step(Dir(4))) & free).is_empty() {
             return true;
         }
         let near = Dir::ALL
             .into_iter()
             .fold(Bitboard::EMPTY, |acc, d| acc | own.step(d));
-        (near & free).any() || self.count_moves() > 0
+        !(near & free).is_empty() || self.count_moves() > 0
     }
 
     fn visit_all<V: Visitor>(&self, v: &mut V) {
@@ -120,7 +120,7 @@ impl Epaminondas {
         // files), so a symmetric board has an even number of the mover's
         // stones, which a move does not change.
         let check_far = own.count().is_multiple_of(2)
-            && (towards || (dir.offset().1 == 0 && (own & far).any()));
+            && (towards || (dir.offset().1 == 0 && !(own & far).is_empty()));
         let heads = own & (empty | enemy).step_raw::<R>();
         let mut run = own;
         let mut enemy_run = enemy;

@@ -1,5 +1,6 @@
 //! Nodes, node sets, stone colours and the packed board of Spokes.
 
+use crate::bits::bitset;
 use std::fmt;
 
 /// The number of nodes: A, B1–B4, C1–C8, D1–D16, H1–H16.
@@ -97,93 +98,14 @@ impl fmt::Display for Node {
     }
 }
 
-/// A set of nodes, one bit per node index.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct NodeSet(pub u64);
+bitset! {
+    /// A set of nodes, one bit per node index.
+    NodeSet(u64) of Node, all (1 << NODES) - 1
+}
 
 impl NodeSet {
-    /// No nodes.
-    pub const EMPTY: NodeSet = NodeSet(0);
-    /// All 45 nodes.
-    pub const ALL: NodeSet = NodeSet((1 << NODES) - 1);
     /// The nodes where stones are placed: A, B, C and D.
     pub const PLACEABLE: NodeSet = NodeSet((1 << 29) - 1);
-
-    /// Whether `n` is in the set.
-    pub const fn has(self, n: Node) -> bool {
-        self.0 >> n.0 & 1 != 0
-    }
-
-    /// The number of nodes in the set.
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set is empty.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The nodes of the set, by rising index.
-    pub fn iter(self) -> NodeIter {
-        NodeIter(self.0)
-    }
-}
-
-impl std::ops::BitOr for NodeSet {
-    type Output = NodeSet;
-    fn bitor(self, o: NodeSet) -> NodeSet {
-        NodeSet(self.0 | o.0)
-    }
-}
-
-impl std::ops::BitAnd for NodeSet {
-    type Output = NodeSet;
-    fn bitand(self, o: NodeSet) -> NodeSet {
-        NodeSet(self.0 & o.0)
-    }
-}
-
-impl std::ops::BitXor for NodeSet {
-    type Output = NodeSet;
-    fn bitxor(self, o: NodeSet) -> NodeSet {
-        NodeSet(self.0 ^ o.0)
-    }
-}
-
-impl std::ops::Not for NodeSet {
-    type Output = NodeSet;
-    fn not(self) -> NodeSet {
-        NodeSet(!self.0 & NodeSet::ALL.0)
-    }
-}
-
-impl std::ops::BitOrAssign for NodeSet {
-    fn bitor_assign(&mut self, o: NodeSet) {
-        self.0 |= o.0;
-    }
-}
-
-impl std::ops::BitXorAssign for NodeSet {
-    fn bitxor_assign(&mut self, o: NodeSet) {
-        self.0 ^= o.0;
-    }
-}
-
-/// Iterator over the nodes of a [`NodeSet`].
-pub struct NodeIter(u64);
-
-impl Iterator for NodeIter {
-    type Item = Node;
-    fn next(&mut self) -> Option<Node> {
-        if self.0 == 0 {
-            None
-        } else {
-            let n = Node(self.0.trailing_zeros() as u8);
-            self.0 &= self.0 - 1;
-            Some(n)
-        }
-    }
 }
 
 /// A stone colour.
@@ -354,9 +276,9 @@ impl Board {
     /// Puts `content` on node `n`, replacing what was there.
     pub fn set(&mut self, n: Node, content: Content) {
         let b = n.bit();
-        self.white = self.white & !b;
-        self.black = self.black & !b;
-        self.doubles = self.doubles & !b;
+        self.white -= b;
+        self.black -= b;
+        self.doubles -= b;
         match content {
             Content::Empty => {}
             Content::Single(c) => *self.colour_mut(c) |= b,
