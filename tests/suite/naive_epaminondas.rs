@@ -1,10 +1,8 @@
-//! The plain Epaminondas generator in `tests/naive/epaminondas.rs` against the
+//! The plain Epaminondas generator in `naive/epaminondas.rs` against the
 //! spec's known counts, hand-made rule cases, and `positions/epaminondas.perft`.
 
-#[path = "naive/epaminondas.rs"]
-mod naive;
-#[path = "naive/suite.rs"]
-mod suite;
+use crate::naive::epaminondas as naive;
+use crate::naive::suite;
 
 const START: &str =
     "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w";

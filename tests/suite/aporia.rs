@@ -1,7 +1,7 @@
 //! Aporia: the perft suite, the rules case by case, and random games with
 //! every invariant checked.
 
-mod common;
+use crate::common;
 
 use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
 use gamut::games::aporia::board::{Move, Node, NodeSet, JUMP_COLUMN, JUMP_ROW, PLATFORMS};

@@ -1,10 +1,8 @@
-//! The plain Apart generator in `tests/naive/apart.rs` against the spec's
+//! The plain Apart generator in `naive/apart.rs` against the spec's
 //! known counts, hand-made rule cases, and `positions/apart.perft`.
 
-#[path = "naive/apart.rs"]
-mod naive;
-#[path = "naive/suite.rs"]
-mod suite;
+use crate::naive::apart as naive;
+use crate::naive::suite;
 
 const START: &str = "1BBBBBB1/1BBBBBB1/8/8/8/8/1WWWWWW1/1WWWWWW1 w 1";
 

@@ -1,7 +1,7 @@
 //! Apart: the perft suite, hand-made rule cases, text parsing, the
 //! evaluation, and random games with full checks.
 
-mod common;
+use crate::common;
 
 use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
 use gamut::games::apart::Apart;

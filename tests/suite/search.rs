@@ -4,7 +4,7 @@
 //! unpruned minimax (expectimax at chance nodes, exact matrix games at
 //! simultaneous nodes) gives at the same depth with the same evaluation.
 
-mod common;
+use crate::common;
 
 use gamut::game::{Evaluate, Game, NodeKind};
 use gamut::search::{self, Config, Limits, Table};

@@ -1,7 +1,7 @@
 //! Epaminondas: the perft suite, rule cases on concrete positions, text
 //! errors, and random games checked position by position.
 
-mod common;
+use crate::common;
 
 use gamut::game::{Game, NodeKind, Player};
 use gamut::games::epaminondas::Epaminondas;

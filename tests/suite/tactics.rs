@@ -7,7 +7,7 @@
 //! Line format: `<position> ; depth <d> ; best <move> [<move> …] ; score <score>`
 //! where `<score>` is `win in N`, `loss in N` or a number.
 
-mod common;
+use crate::common;
 
 use gamut::game::{Evaluate, NodeKind};
 use gamut::search::score::Score;
@@ -101,9 +101,9 @@ fn epaminondas_tactics() {
 /// (search depth `TACTICS_DEPTH`, default 4): positions reached by random
 /// play where the searcher proves a result, with the full set of best moves
 /// by minimax. Run by hand to extend a tactics file:
-/// `TACTICS_GAME=aporia cargo test --release --test tactics -- --ignored --nocapture`.
+/// `TACTICS_GAME=aporia cargo test --profile test-release --test suite -- --ignored find_tactics --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "generator, run by hand"]
 fn find_tactics() {
     let game = std::env::var("TACTICS_GAME").unwrap_or_else(|_| "epaminondas".into());
     let depth: u32 = std::env::var("TACTICS_DEPTH")

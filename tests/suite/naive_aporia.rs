@@ -1,10 +1,8 @@
-//! The plain Aporia generator in `tests/naive/aporia.rs` against the spec's
+//! The plain Aporia generator in `naive/aporia.rs` against the spec's
 //! known counts, hand-made rule cases, and `positions/aporia.perft`.
 
-#[path = "naive/aporia.rs"]
-mod naive;
-#[path = "naive/suite.rs"]
-mod suite;
+use crate::naive::aporia as naive;
+use crate::naive::suite;
 
 const START: &str = "W2W/1BB1/1BB1/W2W 1 - -";
 

@@ -1,11 +1,9 @@
 //! Empedocles' Stones: the perft suite, the spec's counts, each rule at a
 //! concrete position, text and parsing, and random games.
 
-mod common;
+use crate::common;
 
-#[path = "naive/empedocles.rs"]
-#[allow(dead_code)]
-mod naive;
+use crate::naive::empedocles as naive;
 
 use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
 use gamut::games::empedocles::elements::Pairing;
@@ -447,7 +445,7 @@ fn random_games_keep_every_invariant() {
 
 /// Along random games from the start, from the spec's mid-game position and
 /// from a block of six pieces, the children (texts, sorted) equal those of
-/// the plain reference model in `tests/naive/empedocles.rs`.
+/// the plain reference model in `tests/suite/naive/empedocles.rs`.
 #[test]
 fn random_positions_have_the_reference_model_children() {
     use rand::SeedableRng;

@@ -2,8 +2,7 @@
 //! known counts, hand-made rule cases, and every count of the perft suite
 //! small enough to recount.
 
-#[path = "naive/empedocles.rs"]
-mod naive;
+use crate::naive::empedocles as naive;
 
 /// The largest suite count the reference model recounts.
 const MAX_COUNT: u64 = 1_000_000;

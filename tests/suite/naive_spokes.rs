@@ -2,8 +2,7 @@
 //! and their breakdown, hand-made rule cases, and every count of the perft
 //! suite small enough to recount.
 
-#[path = "naive/spokes.rs"]
-mod naive;
+use crate::naive::spokes as naive;
 
 /// The largest suite count the reference model recounts.
 const MAX_COUNT: u64 = 1_000_000;

@@ -1,0 +1,36 @@
+//! The integration tests, compiled as one binary so that the test command
+//! links once. Each module checks one part of gamut:
+//!
+//! - `<game>`: a game's rules, text, evaluation and perft suite, against
+//!   the library;
+//! - `naive_<game>`: the plain generator in `naive/<game>.rs` against the
+//!   spec's counts and the game's perft suite;
+//! - `search`, `tactics`, `tournament`, `records`, `cli`, `analysis`: the
+//!   searcher, the tactics files, tournaments and their records, the
+//!   command-line contract, and analysis as it streams, on the built binary.
+//!
+//! A new test goes into the module for what it checks; a new file here
+//! needs its `mod` line below. A check that takes more than about twenty
+//! seconds is a long check: marked `#[ignore = "long check"]` and named
+//! `long_…`, it runs with `cargo test --profile test-release -- --ignored
+//! long_`. Other ignored tests are generators run by hand.
+
+mod common;
+mod naive;
+
+mod analysis;
+mod apart;
+mod aporia;
+mod cli;
+mod empedocles;
+mod epaminondas;
+mod naive_apart;
+mod naive_aporia;
+mod naive_empedocles;
+mod naive_epaminondas;
+mod naive_spokes;
+mod records;
+mod search;
+mod spokes;
+mod tactics;
+mod tournament;
