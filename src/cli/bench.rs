@@ -28,21 +28,44 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         "{:<12} {:>6} {:>14} {:>14} {:>6} {:>12} {:>12}",
         "game", "perft", "leaves", "leaves/s", "search", "nodes", "nodes/s"
     )?;
+    let mut total = Signature::default();
     for id in games {
         with_game!(id, G => {
             for case in G::INFO.bench {
-                writeln!(out, "{}", bench_game::<G>(id, case, a)?)?;
+                let row = bench_game::<G>(id, case, a)?;
+                writeln!(out, "{}", row.line)?;
+                out.flush()?;
+                total.nodes += row.nodes;
+                total.seconds += row.seconds;
             }
         });
     }
+    writeln!(
+        out,
+        "signature nodes {} nps {:.0}",
+        total.nodes,
+        total.nodes as f64 / total.seconds.max(1e-9)
+    )?;
     Ok(())
 }
 
-fn bench_game<G: Evaluate>(
-    id: GameId,
-    case: &BenchCase,
-    a: &BenchArgs,
-) -> Result<String, CliError> {
+/// What two builds compare: the search nodes of every bench case (the same
+/// for the same search, whatever the machine) and their median time.
+#[derive(Default)]
+struct Signature {
+    nodes: u64,
+    seconds: f64,
+}
+
+/// One bench case's printed row, its search nodes and the median time of
+/// its search.
+struct Row {
+    line: String,
+    nodes: u64,
+    seconds: f64,
+}
+
+fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Result<Row, CliError> {
     let pd = a.perft_depth.unwrap_or(case.perft_depth);
     let sd = a.search_depth.unwrap_or(case.search_depth);
     let threads = a.threads as usize;
@@ -64,7 +87,7 @@ fn bench_game<G: Evaluate>(
         ..Limits::default()
     };
     let mut nodes = 0;
-    let mut search_rates = Vec::new();
+    let mut times = Vec::new();
     for _ in 0..a.runs {
         let tt = Table::try_new(64)?;
         let t = Instant::now();
@@ -74,14 +97,10 @@ fn bench_game<G: Evaluate>(
             Verdict::Chance(r) => r.nodes,
             Verdict::Simultaneous(r) => r.nodes,
         };
-        search_rates.push(nodes as f64 / t.elapsed().as_secs_f64().max(1e-9));
+        times.push(t.elapsed().as_secs_f64());
     }
-    let nps = if search_rates.is_empty() {
-        0.0
-    } else {
-        median(search_rates)
-    };
-    Ok(format!(
+    let seconds = median(times);
+    let line = format!(
         "{:<12} {:>6} {:>14} {:>14.0} {:>6} {:>12} {:>12.0}",
         id.name(),
         pd,
@@ -89,6 +108,11 @@ fn bench_game<G: Evaluate>(
         median(perft_rates),
         sd,
         nodes,
-        nps
-    ))
+        nodes as f64 / seconds.max(1e-9)
+    );
+    Ok(Row {
+        line,
+        nodes,
+        seconds,
+    })
 }
