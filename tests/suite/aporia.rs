@@ -336,7 +336,10 @@ fn evaluation_sees_lock_threats_and_prohibitions() {
     let prohibited = pos("W2W/BBB1/2B1/W2W 2 b2-a3 -");
     let only = TermMask(1 << 2);
     assert!(prohibited.evaluate(only) < free.evaluate(only));
-    assert_eq!(Aporia::TERMS, ["lock_threats", "mobility", "prohibitions"]);
+    assert_eq!(
+        Aporia::TERMS,
+        ["lock_threats", "mobility", "prohibitions", "tempo"]
+    );
     // Lock moves are tried first.
     let mut v = Vec::new();
     ready.moves(&mut v);
