@@ -1,7 +1,7 @@
 //! What each subcommand does, written once over the [`Game`] trait.
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
-use super::{analyze, bench, tournament, CliError};
+use super::{analyze, bench, solve, tournament, CliError};
 use gamut::game::{Game, NodeKind, StartOptions};
 use gamut::perft::{self, Child};
 use gamut::with_game;
@@ -31,6 +31,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Tournament(a) => tournament::tournament(&a, out),
         Command::Replay(a) => tournament::replay(&a, out),
         Command::Bench(a) => bench::bench(&a, out),
+        Command::Solve(a) => solve::solve(&a, out),
     }
 }
 
@@ -131,6 +132,9 @@ fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError>
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
     write!(out, "{}", show_text(&pos))?;
+    if let Some(line) = solve::table_value(G::ID, a.table.as_deref(), &pos.text())? {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 

@@ -4,6 +4,7 @@ mod analyze;
 pub mod args;
 mod bench;
 mod commands;
+mod solve;
 mod tournament;
 
 pub use commands::run;

@@ -67,6 +67,14 @@ impl FromStr for GameId {
     }
 }
 
+/// The tablebase of a game small enough to be solved outright.
+pub fn tablebase(id: GameId) -> Option<&'static dyn crate::tablebase::Tablebase> {
+    match id {
+        GameId::Aporia => Some(&aporia::solve::AporiaTablebase),
+        _ => None,
+    }
+}
+
 /// Runs `$body` with the type alias `$G` bound to the game type of `$id`
 /// (a [`GameId`]); games not implemented yet give `$unimplemented`, an
 /// expression that may use the id.

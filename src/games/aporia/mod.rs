@@ -6,6 +6,9 @@
 pub mod board;
 mod eval;
 pub mod movegen;
+pub mod solve;
+pub mod states;
+pub mod symmetry;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
 use crate::game::{Game, NodeKind, Outcome, ParseError, Player};
