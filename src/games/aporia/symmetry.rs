@@ -3,6 +3,8 @@
 //! diagonal steps and runs onto runs, so it maps the rules onto themselves.
 
 use super::board::{Move, Node, NodeSet};
+use super::Aporia;
+use crate::game::Game;
 
 /// How many symmetries there are; symmetry 0 is the identity.
 pub const COUNT: usize = 8;
@@ -60,6 +62,22 @@ pub fn set(g: usize, s: NodeSet) -> NodeSet {
 #[inline(always)]
 pub fn mv(g: usize, m: Move) -> Move {
     Move::new(node(g, m.from), node(g, m.to))
+}
+
+/// Symmetry `g` applied to a whole position: pieces, locks and the two
+/// moves the repetition rules look back on.
+pub fn position(g: usize, pos: &Aporia) -> Aporia {
+    let mut image = Aporia {
+        white: set(g, pos.white),
+        black: set(g, pos.black),
+        locked: set(g, pos.locked),
+        side: pos.side,
+        last: pos.last.map(|m| mv(g, m)),
+        own_last: pos.own_last.map(|m| mv(g, m)),
+        hash: 0,
+    };
+    image.hash = image.hash_from_scratch();
+    image
 }
 
 #[cfg(test)]
