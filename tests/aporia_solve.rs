@@ -327,3 +327,50 @@ fn table_is_consistent_with_itself() {
     }
     assert!(checked > 10_000_000);
 }
+
+fn gamut(args: &[&str], data: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(args)
+        .env("XDG_DATA_HOME", data)
+        .output()
+        .expect("gamut runs")
+}
+
+/// A bad table or a game without a solver is exit status 2 with one line.
+#[test]
+fn bad_tables_and_unsolvable_games_are_one_line_errors() {
+    let dir = std::env::temp_dir().join(format!("gamut-aporia-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.table");
+    let cases: [(&[u8], &str); 3] = [
+        (b"not a table", "no GAMUTTB1 header"),
+        (
+            b"GAMUTTB1aporia\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            "entries",
+        ),
+        (b"", "no GAMUTTB1 header"),
+    ];
+    for (bytes, why) in cases {
+        std::fs::write(&bad, bytes).unwrap();
+        let out = gamut(&["show", "aporia", "--table", bad.to_str().unwrap()], &dir);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: ") && err.contains(why), "{err}");
+    }
+    for args in [
+        &["solve", "apart"][..],
+        &["show", "apart", "--table", bad.to_str().unwrap()][..],
+    ] {
+        let out = gamut(args, &dir);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(err.trim(), "error: no solver for apart");
+    }
+    // No table in the data directory: show prints no value line.
+    let out = gamut(&["show", "aporia"], &dir);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("value"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -178,10 +178,19 @@ pub struct Distribution {
     pub longest_win: u32,
     /// The longest forced loss, in plies.
     pub longest_loss: u32,
+    /// Decisive states by plies to the end (index 0: games over).
+    pub by_distance: Vec<u64>,
 }
 
 impl Distribution {
     fn add(&mut self, v: Value) {
+        if let Value::Win(d) | Value::Loss(d) = v {
+            let d = d as usize;
+            if self.by_distance.len() <= d {
+                self.by_distance.resize(d + 1, 0);
+            }
+            self.by_distance[d] += 1;
+        }
         match v {
             Value::Win(d) => {
                 self.wins += 1;
@@ -209,6 +218,16 @@ impl Distribution {
             self.longest_win,
             self.longest_loss
         )
+    }
+
+    fn distances(&self, what: &str) -> String {
+        let counts: Vec<String> = self
+            .by_distance
+            .iter()
+            .enumerate()
+            .map(|(d, n)| format!("{d}:{n}"))
+            .collect();
+        format!("{what} by plies to the end: {}", counts.join(" "))
     }
 }
 
@@ -256,6 +275,7 @@ impl Table {
             ),
             all.line("canonical states"),
             reach.line("reachable states"),
+            reach.distances("reachable decisive states"),
             format!("start position: {start}"),
         ];
         Ok((table, summary))
