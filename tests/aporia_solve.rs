@@ -374,3 +374,76 @@ fn bad_tables_and_unsolvable_games_are_one_line_errors() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("value"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Whether the opening `text` is lost for `perfect` before play starts.
+fn game_value_for(table: &Table, text: &str, perfect: gamut::game::Player) -> bool {
+    let pos = Aporia::parse(text).unwrap();
+    let v = table.value(&pos);
+    (pos.side() == perfect && matches!(v, Value::Loss(_)))
+        || (pos.side() != perfect && matches!(v, Value::Win(_)))
+}
+
+/// Perfect play never loses to the depth-limited searcher: 200 games from
+/// openings of four random plies, the table playing each side in turn
+/// (a move keeping the value, chosen at random), the searcher at depth 4,
+/// at most 300 plies.
+#[test]
+#[ignore]
+fn perfect_play_never_loses_to_the_searcher() {
+    let table = table();
+    let mut rng = SmallRng::seed_from_u64(6);
+    let mut buf = Vec::new();
+    let (mut wins, mut unfinished, mut lost_openings) = (0, 0, 0);
+    for game in 0..200 {
+        let mut pos = Aporia::start();
+        for _ in 0..4 {
+            if pos.node() != NodeKind::Terminal {
+                pos = common::random_child(&pos, &mut rng, &mut buf);
+            }
+        }
+        let perfect = if game % 2 == 0 {
+            pos.side()
+        } else {
+            pos.side().other()
+        };
+        let opening = pos.text();
+        let mut history = Vec::new();
+        let mut plies = 0;
+        while pos.node() != NodeKind::Terminal && plies < 300 {
+            let m = if pos.side() == perfect {
+                let best = table.best_moves(&pos);
+                best[rng.gen_range(0..best.len())]
+            } else {
+                let limits = Limits {
+                    depth: Some(4),
+                    ..Limits::default()
+                };
+                let config = Config::for_game::<Aporia>(1);
+                search::search(&pos, &limits, &config, &search::Table::new(4), |_| {}).best
+            };
+            history.push(format!("{} [{}]", m, table.value(&pos)));
+            pos = pos.play(m);
+            plies += 1;
+        }
+        let lost_from_the_start = game_value_for(table, &opening, perfect);
+        match pos.outcome() {
+            Some(o) => {
+                assert!(
+                    o.winner == Some(perfect) || lost_from_the_start,
+                    "game {game} from {opening}: {}",
+                    history.join(" ")
+                );
+                if o.winner == Some(perfect) {
+                    wins += 1;
+                } else {
+                    lost_openings += 1;
+                }
+            }
+            None => unfinished += 1,
+        }
+    }
+    eprintln!(
+        "perfect play: {wins} wins, {unfinished} games unfinished after 300 plies, \
+         {lost_openings} lost from openings already lost"
+    );
+}
