@@ -372,6 +372,19 @@ fn bad_tables_and_unsolvable_games_are_one_line_errors() {
     let out = gamut(&["show", "aporia"], &dir);
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stdout).contains("value"));
+    // A well-formed table there (every entry a draw) is read by default.
+    let entries = vec![0u8; space().total as usize];
+    let path = dir.join("gamut").join("aporia.table");
+    gamut::tablebase::write(&path, "aporia", &entries).unwrap();
+    let out = gamut(&["show", "aporia"], &dir);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap();
+    assert!(
+        line.starts_with("value    draw (best: b2-a3 b2-b4 "),
+        "{line}"
+    );
+    assert_eq!(line.split_whitespace().count(), 3 + 16, "{line}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -288,6 +288,13 @@ impl Table {
         Ok(Table { space, entries })
     }
 
+    /// Loads the table from its default location
+    /// ([`tablebase::default_path`]); `None` when no table is there.
+    pub fn load_default() -> Option<Result<Table, String>> {
+        let path = tablebase::default_path(Aporia::ID).filter(|p| p.exists())?;
+        Some(Table::load(&path))
+    }
+
     /// Writes the table to `path`.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         tablebase::write(path, Aporia::ID, &self.entries)
