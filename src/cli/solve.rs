@@ -67,7 +67,8 @@ pub fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<(), CliError> {
             b.set_prefix(stage.to_string());
             *guard = Some((stage.to_string(), b));
         }
-        if let Some((_, b)) = guard.as_ref() {
+        // Threads report out of order: the bar only moves forward.
+        if let Some((_, b)) = guard.as_ref().filter(|(_, b)| done > b.position()) {
             b.set_position(done);
         }
     };
