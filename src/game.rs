@@ -262,6 +262,10 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// The game's names, defaults and bench positions.
     const INFO: GameInfo;
 
+    /// The game's solver and table of exact values, for a game small enough
+    /// to be solved outright (`gamut solve`); `None` for the others.
+    const TABLEBASE: Option<&'static dyn crate::tablebase::Tablebase> = None;
+
     /// The default initial position.
     fn start() -> Self;
 

@@ -12,6 +12,7 @@ use gamut::search::{
     self, ChanceIteration, Config, Iteration, Limits, MixedResult, Parallel, Progress, Table,
     Verdict,
 };
+use gamut::tablebase::Probe;
 use std::io::Write;
 use std::time::Duration;
 
@@ -195,6 +196,11 @@ pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
             "the game is over ({o}): nothing to search"
         )));
     }
+    if !a.no_table {
+        if let Some(oracle) = super::solve::open_table::<G>(a.table.as_deref())? {
+            return table_verdict(&oracle.probe(&pos.text())?, a.json, out);
+        }
+    }
     let tt = Table::try_new(s.hash as usize)?;
     let interrupt = Interrupt::install()?;
     let json = a.json;
@@ -245,6 +251,38 @@ pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
         Verdict::Simultaneous(r) => mixed_verdict(&pos, &r, json, out)?,
     }
     interrupt.exit_if_signalled();
+    Ok(())
+}
+
+/// The verdict of a table of exact values: the value, every move keeping
+/// it, and the first of them as the best move.
+fn table_verdict(probe: &Probe, json: bool, out: &mut impl Write) -> Result<(), CliError> {
+    let best = probe.best.first().cloned().unwrap_or_else(|| "none".into());
+    if json {
+        let moves: Vec<String> = probe.best.iter().map(|m| json_string(m)).collect();
+        emit(
+            out,
+            &format!(
+                "{{\"table\":{},\"best\":[{}]}}",
+                json_string(&probe.value.to_string()),
+                moves.join(",")
+            ),
+        )?;
+        emit(
+            out,
+            &format!(
+                "{{\"bestmove\":{},\"value\":{}}}",
+                json_string(&best),
+                json_string(&probe.value.to_string())
+            ),
+        )?;
+    } else {
+        emit(
+            out,
+            &format!("table {} best {}", probe.value, probe.best.join(" ")),
+        )?;
+        emit(out, &format!("bestmove {best}"))?;
+    }
     Ok(())
 }
 

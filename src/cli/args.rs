@@ -37,6 +37,8 @@ pub enum Command {
     /// Measure speed: perft leaves/s and search nodes/s from start positions
     /// (medians over several runs).
     Bench(BenchArgs),
+    /// Solve a game outright and store the value of every state in a table.
+    Solve(super::solve::SolveArgs),
 }
 
 /// Which game and position a command works on.
@@ -87,6 +89,10 @@ pub struct ShowArgs {
     /// Also write an SVG picture of the board to this file (games that draw one).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
+    /// Print the position's exact value from this table (default: the
+    /// game's table in the data directory, when it exists).
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<std::path::PathBuf>,
 }
 
 /// Options that set up a search (shared by `analyze`, `bench` and engine
@@ -147,6 +153,14 @@ pub struct AnalyzeArgs {
     /// same as giving no --depth, --time or --nodes.
     #[arg(long)]
     pub infinite: bool,
+    /// Answer from this table of exact values (`gamut solve`) instead of
+    /// searching (default: the game's table in the data directory, when it
+    /// exists).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_table")]
+    pub table: Option<std::path::PathBuf>,
+    /// Search even when a table of exact values is there.
+    #[arg(long)]
+    pub no_table: bool,
 }
 
 /// Options of `gamut bench`.

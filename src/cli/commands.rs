@@ -2,7 +2,7 @@
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
-use super::{analyze, bench, tournament, CliError};
+use super::{analyze, bench, solve, tournament, CliError};
 use gamut::game::{Game, NodeKind};
 use gamut::perft::{self, Child};
 use gamut::with_game;
@@ -32,6 +32,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Tournament(a) => tournament::tournament(&a, out),
         Command::Replay(a) => tournament::replay(&a, out),
         Command::Bench(a) => bench::bench(&a, out),
+        Command::Solve(a) => solve::solve(&a, out),
     }
 }
 
@@ -167,6 +168,9 @@ fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError>
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
     write!(out, "{}", show_text(&pos))?;
+    if let Some(line) = solve::table_value(a.table.as_deref(), &pos)? {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 

@@ -6,6 +6,7 @@ mod bench;
 mod commands;
 mod interrupt;
 mod progress;
+mod solve;
 mod tournament;
 
 pub use commands::run;

@@ -7,7 +7,7 @@ use super::CliError;
 use clap::{Args, Parser, Subcommand};
 use gamut::game::{Evaluate, Game};
 use gamut::games::GameId;
-use gamut::tournament::engine::{check_names, Engine, Kind, PlayerKind, SpecText};
+use gamut::tournament::engine::{check_names, Engine, ExactTable, Kind, PlayerKind, SpecText};
 use gamut::tournament::play::{Plan, Rules, Threshold};
 use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::report::{Report, Tally};
@@ -170,6 +170,7 @@ fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
                 argv.push(format!("--{}", key.replace('_', "-")));
                 argv.push(need()?.replace('+', ","));
             }
+            "table" => {}
             "quiescence" | "aspiration" => match value.as_deref() {
                 Some("off") => argv.push(format!("--no-{key}")),
                 Some("on") | None => {}
@@ -177,7 +178,7 @@ fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
             },
             _ => {
                 return Err(fail(format!(
-                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration)"
+                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, table)"
                 )))
             }
         }
@@ -200,6 +201,7 @@ fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
                 config,
                 limits,
                 hash_mib: opts.search.hash as usize,
+                exact: exact_table::<G>(&spec).map_err(|e| fail(e.0))?,
             }
         }
         PlayerKind::Greedy => Kind::Greedy {
@@ -212,6 +214,23 @@ fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
         spec: spec.text,
         kind,
     })
+}
+
+/// The table of exact values an engine spec asks for: `table=<file>`, or a
+/// bare `table` for the game's table at its default location.
+fn exact_table<G: Evaluate>(spec: &SpecText) -> Result<Option<ExactTable>, CliError> {
+    let Some((_, value)) = spec.options.iter().find(|(k, _)| k == "table") else {
+        return Ok(None);
+    };
+    let path = value.as_deref().map(std::path::Path::new);
+    match super::solve::open_table::<G>(path)? {
+        Some(oracle) => Ok(Some(ExactTable(oracle.into()))),
+        None => Err(CliError(format!(
+            "no table of exact values for {} (make one with gamut solve {})",
+            G::ID,
+            G::ID
+        ))),
+    }
 }
 
 /// Raised by Ctrl-C or SIGTERM: no new moves are started, finished games

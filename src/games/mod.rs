@@ -94,6 +94,11 @@ impl FromStr for GameId {
     }
 }
 
+/// The tablebase of `id`, for a game small enough to be solved outright.
+pub fn tablebase(id: GameId) -> Option<&'static dyn crate::tablebase::Tablebase> {
+    with_game!(id, G => <G as crate::game::Game>::TABLEBASE)
+}
+
 #[cfg(test)]
 mod tests {
     use super::GameId;

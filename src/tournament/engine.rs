@@ -1,11 +1,13 @@
 //! Engines: what a `--engine` spec says, and an engine playing one side of
 //! one game (its transposition table and random stream).
 
-use crate::game::{Evaluate, NodeKind, ParseError, Player, TermMask};
-use crate::search::score::outcome_score;
+use crate::game::{Evaluate, Game, NodeKind, ParseError, Player, TermMask};
+use crate::search::score::{outcome_score, WIN};
 use crate::search::{self, Config, Limits, Table, Verdict};
+use crate::tablebase::{Oracle, Value};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 
 /// A spec split into its parts, before the game gives the options meaning:
 /// `name=d4,search=alphabeta,depth=4`.
@@ -92,6 +94,43 @@ impl SpecText {
     }
 }
 
+/// A loaded table of exact values (`gamut solve`), shared by every game
+/// of an engine.
+#[derive(Clone)]
+pub struct ExactTable(pub Arc<dyn Oracle>);
+
+impl std::fmt::Debug for ExactTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ExactTable")
+    }
+}
+
+impl PartialEq for ExactTable {
+    fn eq(&self, other: &ExactTable) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl ExactTable {
+    /// A move keeping the exact value of decision node `pos`, chosen among
+    /// all such moves by `rng`, with its score; `None` if the table does not
+    /// know the position.
+    fn choose<G: Game>(&self, pos: &G, rng: &mut StdRng) -> Option<Choice<G::Move>> {
+        let probe = self.0.probe(&pos.text()).ok()?;
+        let text = probe.best.get(rng.gen_range(0..probe.best.len().max(1)))?;
+        let mv = pos.parse_move(text).ok()?;
+        let score = match probe.value {
+            Value::Win(n) => WIN - n as i32,
+            Value::Loss(n) => -(WIN - n as i32),
+            Value::Draw => 0,
+        };
+        Some(Choice {
+            mv,
+            score: Some(score),
+        })
+    }
+}
+
 /// How an engine chooses.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Kind {
@@ -103,6 +142,9 @@ pub enum Kind {
         limits: Limits,
         /// Transposition table size in MiB.
         hash_mib: usize,
+        /// A table of exact values to play from instead of searching,
+        /// where it knows the position.
+        exact: Option<ExactTable>,
     },
     /// A uniformly random legal move (or action).
     Random,
@@ -160,6 +202,11 @@ impl<'e> Instance<'e> {
 
     /// The engine's move at decision node `pos` (which has moves).
     pub fn decide<G: Evaluate>(&mut self, pos: &G) -> Choice<G::Move> {
+        if let Kind::Search { exact: Some(t), .. } = &self.engine.kind {
+            if let Some(choice) = t.choose(pos, &mut self.rng) {
+                return choice;
+            }
+        }
         let mut moves = Vec::new();
         pos.moves(&mut moves);
         match (&self.engine.kind, &self.table) {

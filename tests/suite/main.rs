@@ -21,6 +21,7 @@ mod naive;
 mod analysis;
 mod apart;
 mod aporia;
+mod aporia_solve;
 mod cli;
 mod empedocles;
 mod epaminondas;

@@ -112,8 +112,8 @@ impl Move {
     }
 
     /// Whether the move is a diagonal step onto another platform.
-    pub fn is_diagonal_step(self) -> bool {
-        DIAGONAL[self.from.0 as usize].has(self.to)
+    pub const fn is_diagonal_step(self) -> bool {
+        DIAGONAL[self.from.0 as usize].0 & (1 << self.to.0) != 0
     }
 
     /// Whether the move goes along a rank or a file by two or three nodes,

@@ -6,6 +6,9 @@
 pub mod board;
 mod eval;
 pub mod movegen;
+pub mod solve;
+pub mod states;
+pub mod symmetry;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
 use crate::game::{
@@ -156,6 +159,9 @@ impl Game for Aporia {
     type Simultaneous = NoSimultaneous;
 
     const ID: &'static str = "aporia";
+
+    const TABLEBASE: Option<&'static dyn crate::tablebase::Tablebase> =
+        Some(&solve::AporiaTablebase);
 
     const INFO: GameInfo = GameInfo {
         name: "Aporia",

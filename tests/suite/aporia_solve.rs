@@ -1,0 +1,504 @@
+//! Aporia solved: the symmetries keep the rules, the reduced state keeps a
+//! position's future, the state numbering is sound, and (long checks,
+//! since building the table takes minutes) the table agrees with the
+//! searcher, with the tactics file and with itself.
+//!
+//! The ignored tests load the table from `APORIA_TABLE` when it is set
+//! (e.g. written by `gamut solve aporia --out t.table`), else build it.
+
+use crate::common;
+
+use gamut::game::{Game, NodeKind};
+use gamut::games::aporia::board::{Move, NodeSet};
+use gamut::games::aporia::solve::Table;
+use gamut::games::aporia::states::{board_rank, Key, StateSpace, BOARDS};
+use gamut::games::aporia::{symmetry, Aporia};
+use gamut::perft::perft;
+use gamut::search::score::Score;
+use gamut::search::{self, Config, Limits};
+use gamut::tablebase::Value;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::OnceLock;
+
+/// Positions met in random games from the start, terminal ones included.
+fn random_positions(count: usize, seed: u64) -> Vec<Aporia> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut buf = Vec::new();
+    let mut out = Vec::new();
+    let mut pos = Aporia::start();
+    while out.len() < count {
+        out.push(pos);
+        if pos.node() == NodeKind::Terminal || rng.gen_range(0..200) == 0 {
+            pos = Aporia::start();
+        } else {
+            pos = common::random_child(&pos, &mut rng, &mut buf);
+        }
+    }
+    out
+}
+
+fn sorted_moves(pos: &Aporia) -> Vec<(u8, u8)> {
+    let mut moves = Vec::new();
+    pos.moves(&mut moves);
+    let mut v: Vec<(u8, u8)> = moves.iter().map(|m| (m.from.0, m.to.0)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn symmetries_map_moves_to_moves_and_keep_perft() {
+    for (i, pos) in random_positions(400, 1).iter().enumerate() {
+        for g in 0..symmetry::COUNT {
+            let image = symmetry::position(g, pos);
+            let mut moves = Vec::new();
+            pos.moves(&mut moves);
+            let mut mapped: Vec<(u8, u8)> = moves
+                .iter()
+                .map(|&m| symmetry::mv(g, m))
+                .map(|m| (m.from.0, m.to.0))
+                .collect();
+            mapped.sort();
+            assert_eq!(mapped, sorted_moves(&image), "{} under {g}", pos.text());
+            for &m in &moves {
+                assert_eq!(
+                    symmetry::position(g, &pos.play(m)).text(),
+                    image.play(symmetry::mv(g, m)).text()
+                );
+            }
+            if i % 20 == 0 {
+                assert_eq!(perft(pos, 3), perft(&image, 3), "{} under {g}", pos.text());
+            }
+        }
+    }
+}
+
+#[test]
+fn reduced_states_keep_the_moves_and_the_future() {
+    for pos in random_positions(3000, 2) {
+        let key = Key::of(&pos);
+        let rebuilt = key.position(pos.side());
+        assert_eq!(Key::of(&rebuilt), key, "{}", pos.text());
+        assert_eq!(sorted_moves(&pos), sorted_moves(&rebuilt), "{}", pos.text());
+        let mut moves = Vec::new();
+        pos.moves(&mut moves);
+        for m in moves {
+            assert_eq!(
+                Key::of(&pos.play(m)),
+                Key::of(&rebuilt.play(m)),
+                "{} then {m}",
+                pos.text()
+            );
+        }
+    }
+}
+
+fn space() -> &'static StateSpace {
+    static SPACE: OnceLock<StateSpace> = OnceLock::new();
+    SPACE.get_or_init(StateSpace::new)
+}
+
+#[test]
+fn state_numbers_are_the_same_on_images_and_decode_back() {
+    let space = space();
+    for pos in random_positions(3000, 3) {
+        let index = space.index(&Key::of(&pos));
+        assert!(index < space.total);
+        for g in 1..symmetry::COUNT {
+            let image = symmetry::position(g, &pos);
+            assert_eq!(
+                space.index(&Key::of(&image)),
+                index,
+                "{} under {g}",
+                pos.text()
+            );
+        }
+        // The canonical key of the number is an image of the position's key.
+        let canonical = space.key(index);
+        assert!(space.is_canonical(index));
+        assert!((0..symmetry::COUNT).any(|g| Key::of(&pos).mapped(g) == canonical));
+    }
+}
+
+#[test]
+fn boards_are_ranked_densely_and_counted() {
+    let mut seen = vec![false; BOARDS];
+    let mut raw = 0u64;
+    for w in 0u32..1 << 16 {
+        if w.count_ones() != 4 {
+            continue;
+        }
+        let mut b = !w & 0xffff;
+        // Every four-node subset of the other twelve nodes.
+        let free = b;
+        loop {
+            if b.count_ones() == 4 {
+                let (white, black) = (NodeSet(w as u16), NodeSet(b as u16));
+                let r = board_rank(white, black);
+                assert!(!seen[r], "rank {r} twice");
+                seen[r] = true;
+                // Keys on this board: `back` and `again` each none or one of
+                // the board's open moves, never the same move.
+                let open = Key {
+                    white,
+                    black,
+                    back: None,
+                    again: None,
+                }
+                .position(gamut::game::Player::FIRST)
+                .move_count() as u64;
+                raw += (open + 1) * (open + 1) - open;
+            }
+            if b == 0 {
+                break;
+            }
+            b = (b - 1) & free;
+        }
+    }
+    assert!(seen.iter().all(|&s| s));
+    assert_eq!(space().raw_count(), raw);
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| match std::env::var_os("APORIA_TABLE") {
+        Some(path) => Table::load(std::path::Path::new(&path)).expect("the table loads"),
+        None => Table::solve(&|_, _, _| {}).expect("the solve succeeds").0,
+    })
+}
+
+fn search_score(pos: &Aporia, depth: u32) -> Score {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let config = Config::for_game::<Aporia>(1);
+    let r = search::search(pos, &limits, &config, &search::Table::new(4), |_| {});
+    Score(r.score)
+}
+
+/// The searcher's proven result as a table value.
+fn proven(score: Score) -> Option<Value> {
+    score.plies_to_end().map(|n| {
+        if n >= 0 && score.0 > 0 {
+            Value::Win(n as u32)
+        } else {
+            Value::Loss((-n) as u32)
+        }
+    })
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_table_agrees_with_the_searcher() {
+    const DEPTH: u32 = 7;
+    let table = table();
+    // Random reachable positions: a result the searcher proves is the
+    // table's, and a table result within its horizon is proved.
+    let mut decisive = 0;
+    for pos in random_positions(3000, 4) {
+        if pos.node() == NodeKind::Terminal {
+            assert_eq!(table.value(&pos), Value::Loss(0));
+            continue;
+        }
+        let value = table.value(&pos);
+        let found = proven(search_score(&pos, DEPTH));
+        if let Some(v) = found {
+            assert_eq!(v, value, "{}", pos.text());
+            decisive += 1;
+        }
+        if let Value::Win(n) | Value::Loss(n) = value {
+            if n <= DEPTH {
+                assert_eq!(found, Some(value), "{}", pos.text());
+            }
+        }
+    }
+    // Decisive states from the table itself, far more of them than random
+    // play meets.
+    let space = table.space();
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut checked = 0;
+    while checked < 2000 {
+        let s = rng.gen_range(0..space.total);
+        let value = Value::from_entry(table.entries()[s as usize]);
+        if value == Value::Draw || !space.is_canonical(s) {
+            continue;
+        }
+        let pos = space.key(s).position(gamut::game::Player::SECOND);
+        assert_eq!(table.value(&pos), value);
+        if pos.node() == NodeKind::Terminal {
+            assert_eq!(value, Value::Loss(0));
+            continue;
+        }
+        let found = proven(search_score(&pos, DEPTH));
+        if let Value::Win(n) | Value::Loss(n) = value {
+            if n <= DEPTH {
+                assert_eq!(found, Some(value), "{}", pos.text());
+            } else if let Some(v) = found {
+                panic!("{}: searcher {v}, table {value}", pos.text());
+            }
+        }
+        checked += 1;
+    }
+    eprintln!("{decisive} random positions proved by the searcher, 2000 decisive states checked");
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_table_agrees_with_the_tactics_file() {
+    let table = table();
+    let path = format!("{}/positions/aporia.tactics", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split(';').map(str::trim).collect();
+        let pos = Aporia::parse(f[0]).unwrap();
+        let mut best: Vec<String> = f[2]
+            .strip_prefix("best ")
+            .unwrap()
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        best.sort();
+        let score = f[3].strip_prefix("score ").unwrap();
+        assert_eq!(table.value(&pos).to_string(), score, "{line}");
+        let mut ours: Vec<String> = table.best_moves(&pos).iter().map(Move::to_string).collect();
+        ours.sort();
+        assert_eq!(ours, best, "{line}");
+        lines += 1;
+    }
+    assert!(lines >= 10);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_table_is_consistent_with_itself() {
+    let table = table();
+    let space = table.space();
+    let mut checked = 0u64;
+    for s in 0..space.total {
+        if !space.is_canonical(s) {
+            continue;
+        }
+        checked += 1;
+        let pos = space.key(s).position(gamut::game::Player::FIRST);
+        let value = Value::from_entry(table.entries()[s as usize]);
+        let children: Vec<Value> = table
+            .move_values(&pos)
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect();
+        let here = pos.text();
+        match value {
+            Value::Loss(0) => assert!(children.is_empty(), "{here}"),
+            Value::Win(n) => {
+                // A move to a state lost in n - 1, none faster.
+                assert!(children.contains(&Value::Win(n)), "{here}");
+                assert!(
+                    children
+                        .iter()
+                        .all(|c| !matches!(c, Value::Win(m) if *m < n)),
+                    "{here}"
+                );
+            }
+            Value::Loss(n) => {
+                // Every move leads to a won state, the slowest in n - 1.
+                assert!(!children.is_empty(), "{here}");
+                assert!(
+                    children
+                        .iter()
+                        .all(|c| matches!(c, Value::Loss(m) if *m <= n)),
+                    "{here}"
+                );
+                assert!(children.contains(&Value::Loss(n)), "{here}");
+            }
+            Value::Draw => {
+                // A move to a draw, none to a lost state.
+                assert!(children.contains(&Value::Draw), "{here}");
+                assert!(
+                    children.iter().all(|c| !matches!(c, Value::Win(_))),
+                    "{here}"
+                );
+            }
+        }
+    }
+    assert!(checked > 10_000_000);
+}
+
+fn gamut(args: &[&str], data: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(args)
+        .env("XDG_DATA_HOME", data)
+        .output()
+        .expect("gamut runs")
+}
+
+/// A bad table or a game without a solver is exit status 2 with one line.
+#[test]
+fn bad_tables_and_unsolvable_games_are_one_line_errors() {
+    let dir = std::env::temp_dir().join(format!("gamut-aporia-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.table");
+    let cases: [(&[u8], &str); 3] = [
+        (b"not a table", "no GAMUTTB1 header"),
+        (
+            b"GAMUTTB1aporia\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            "entries",
+        ),
+        (b"", "no GAMUTTB1 header"),
+    ];
+    for (bytes, why) in cases {
+        std::fs::write(&bad, bytes).unwrap();
+        let out = gamut(&["show", "aporia", "--table", bad.to_str().unwrap()], &dir);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: ") && err.contains(why), "{err}");
+    }
+    for args in [
+        &["solve", "apart"][..],
+        &["show", "apart", "--table", bad.to_str().unwrap()][..],
+    ] {
+        let out = gamut(args, &dir);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(err.trim(), "error: no solver for apart");
+    }
+    // No table in the data directory: show prints no value line.
+    let out = gamut(&["show", "aporia"], &dir);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("value"));
+    // A well-formed table there (every entry a draw) is read by default.
+    let entries = vec![0u8; space().total as usize];
+    let path = dir.join("gamut").join("aporia.table");
+    gamut::tablebase::write(&path, "aporia", &entries).unwrap();
+    let out = gamut(&["show", "aporia"], &dir);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap();
+    assert!(
+        line.starts_with("value    draw (best: b2-a3 b2-b4 "),
+        "{line}"
+    );
+    assert_eq!(line.split_whitespace().count(), 3 + 16, "{line}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Whether the opening `text` is lost for `perfect` before play starts.
+fn game_value_for(table: &Table, text: &str, perfect: gamut::game::Player) -> bool {
+    let pos = Aporia::parse(text).unwrap();
+    let v = table.value(&pos);
+    (pos.side() == perfect && matches!(v, Value::Loss(_)))
+        || (pos.side() != perfect && matches!(v, Value::Win(_)))
+}
+
+/// Perfect play never loses to the depth-limited searcher: 200 games from
+/// openings of four random plies, the table playing each side in turn
+/// (a move keeping the value, chosen at random), the searcher at depth 4,
+/// at most 300 plies.
+#[test]
+#[ignore = "long check"]
+fn long_perfect_play_never_loses_to_the_searcher() {
+    let table = table();
+    let mut rng = SmallRng::seed_from_u64(6);
+    let mut buf = Vec::new();
+    let (mut wins, mut unfinished, mut lost_openings) = (0, 0, 0);
+    for game in 0..200 {
+        let mut pos = Aporia::start();
+        for _ in 0..4 {
+            if pos.node() != NodeKind::Terminal {
+                pos = common::random_child(&pos, &mut rng, &mut buf);
+            }
+        }
+        let perfect = if game % 2 == 0 {
+            pos.side()
+        } else {
+            pos.side().other()
+        };
+        let opening = pos.text();
+        let mut history = Vec::new();
+        let mut plies = 0;
+        while pos.node() != NodeKind::Terminal && plies < 300 {
+            let m = if pos.side() == perfect {
+                let best = table.best_moves(&pos);
+                best[rng.gen_range(0..best.len())]
+            } else {
+                let limits = Limits {
+                    depth: Some(4),
+                    ..Limits::default()
+                };
+                let config = Config::for_game::<Aporia>(1);
+                search::search(&pos, &limits, &config, &search::Table::new(4), |_| {}).best
+            };
+            history.push(format!("{} [{}]", m, table.value(&pos)));
+            pos = pos.play(m);
+            plies += 1;
+        }
+        let lost_from_the_start = game_value_for(table, &opening, perfect);
+        match pos.outcome() {
+            Some(o) => {
+                assert!(
+                    o.winner == Some(perfect) || lost_from_the_start,
+                    "game {game} from {opening}: {}",
+                    history.join(" ")
+                );
+                if o.winner == Some(perfect) {
+                    wins += 1;
+                } else {
+                    lost_openings += 1;
+                }
+            }
+            None => unfinished += 1,
+        }
+    }
+    eprintln!(
+        "perfect play: {wins} wins, {unfinished} games unfinished after 300 plies, \
+         {lost_openings} lost from openings already lost"
+    );
+}
+
+/// `analyze` answers from a table with the exact value and every move
+/// keeping it, and a tournament engine with `table=` plays from it.
+#[test]
+#[ignore = "long check"]
+fn long_analyze_and_engines_play_from_the_table() {
+    let dir = std::env::temp_dir().join(format!("gamut-analyze-table-{}", std::process::id()));
+    let path = dir.join("aporia.table");
+    table().save(&path).unwrap();
+    let file = path.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let ready = "WW2/WWB1/2B1/2BB 1 - -";
+    let out = run(&["analyze", "aporia", "--table", file, "--fen", ready]);
+    assert_eq!(out, "table win in 1 best c3-d2\nbestmove c3-d2\n");
+    let start = run(&["analyze", "aporia", "--table", file]);
+    assert!(start.starts_with("table draw best "), "{start}");
+    // Without the table the same command searches.
+    let searched = run(&["analyze", "aporia", "--no-table", "--depth", "2"]);
+    assert!(searched.starts_with("depth 1 "), "{searched}");
+    let spec = format!("name=exact,depth=1,table={file}");
+    let report = run(&[
+        "tournament",
+        "aporia",
+        "--engine",
+        &spec,
+        "--engine",
+        "name=d3,depth=3",
+        "--games",
+        "6",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(report.lines().last().unwrap()).unwrap();
+    assert_eq!(v["encounters"][0]["wdl"]["losses"], 0, "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
