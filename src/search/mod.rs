@@ -7,6 +7,7 @@ pub mod alphabeta;
 pub mod matrix;
 pub mod ordering;
 pub mod score;
+pub mod simultaneous;
 pub mod tt;
 
 use crate::game::{Evaluate, NodeKind, TermMask};
@@ -56,6 +57,9 @@ pub struct Config {
     pub star1: bool,
     /// How threads share the work when `threads` > 1.
     pub parallel: Parallel,
+    /// Whether simultaneous nodes search every joint action (the full
+    /// matrix game) instead of the double oracle's few, within a window.
+    pub full_matrix: bool,
 }
 
 impl Config {
@@ -69,6 +73,7 @@ impl Config {
             aspiration: true,
             star1: true,
             parallel: Parallel::LazySmp,
+            full_matrix: false,
         }
     }
 }
@@ -442,19 +447,15 @@ pub fn search_simultaneous<G: Evaluate>(
     assert_eq!(pos.node(), NodeKind::Simultaneous);
     tt.new_search();
     let shared = Shared::new(tt, limits);
-    let mut w = Worker::<G>::new(&shared, config);
+    let mut solver = simultaneous::RootSolver::<G>::new(&shared, config);
     let mut best: Option<MixedResult<G::Move>> = None;
     let max_depth = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
     for depth in 1..=max_depth {
-        let (solution, [rows, cols]) = w.matrix_game(pos, depth as i32, 0);
-        assert!(
-            !rows.is_empty() && !cols.is_empty(),
-            "both players need actions"
-        );
+        let (solution, [rows, cols]) = solver.solve(pos, depth as i32);
         let Some(s) = solution else {
             break;
         };
-        w.flush_nodes();
+        let (entries, evaluated) = solver.matrix_counts();
         let pick = |acts: &[G::Move], p: &[f64]| {
             let mut v: Vec<(G::Move, f64)> = acts
                 .iter()
@@ -469,8 +470,8 @@ pub fn search_simultaneous<G: Evaluate>(
             value: s.solution.value,
             depth,
             nodes: shared.nodes.load(Relaxed),
-            entries: w.matrix_entries,
-            evaluated: w.matrix_evaluated,
+            entries,
+            evaluated,
             strategies: [pick(&rows, &s.solution.row), pick(&cols, &s.solution.col)],
         };
         report(&r);

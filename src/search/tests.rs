@@ -204,6 +204,7 @@ fn config(threads: usize) -> Config {
         aspiration: true,
         star1: true,
         parallel: Parallel::LazySmp,
+        full_matrix: false,
     }
 }
 
