@@ -20,6 +20,8 @@ pub struct Worker<'a, G: Evaluate> {
     heuristics: Heuristics<G::Move>,
     scored: Vec<Vec<(i64, u32, G::Move)>>,
     scratch: Vec<G::Move>,
+    /// The game's work space for listing moves.
+    game_scratch: G::Scratch,
     outcomes: Vec<Vec<G::Move>>,
     actions: Vec<[Vec<G::Move>; 2]>,
     /// Per ply, the joint action that last decided a simultaneous node
@@ -47,6 +49,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             heuristics: Heuristics::new(),
             scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scratch: Vec::new(),
+            game_scratch: G::Scratch::default(),
             outcomes: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             actions: (0..=MAX_PLY).map(|_| Default::default()).collect(),
             matrix_killers: vec![None; MAX_PLY + 1],
@@ -150,7 +153,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
 
     /// Orders the moves of `pos` into `self.scored[ply]`.
     fn order_moves(&mut self, pos: &G, ply: usize, me: Player, tt_move: Option<u16>) {
-        pos.moves(&mut self.scratch);
+        pos.moves_with(&mut self.scratch, &mut self.game_scratch);
         let list = &mut self.scored[ply];
         list.clear();
         let o = self.config.ordering;
@@ -269,7 +272,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return stand;
         }
         alpha = alpha.max(stand);
-        pos.moves(&mut self.scratch);
+        pos.moves_with(&mut self.scratch, &mut self.game_scratch);
         let mut noisy = std::mem::take(&mut self.scored[ply]);
         noisy.clear();
         noisy.extend(
@@ -309,7 +312,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     fn chance(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let me = pos.perspective();
         let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
-        pos.moves(&mut outcomes);
+        pos.moves_with(&mut outcomes, &mut self.game_scratch);
         let (lo, hi) = (-(WIN as f64), WIN as f64);
         let mut sum = 0.0;
         let mut rest = 1.0;

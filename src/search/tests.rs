@@ -51,6 +51,7 @@ impl Ttt {
 
 impl Game for Ttt {
     type Move = u8;
+    type Scratch = ();
     const ID: &'static str = "ttt";
 
     fn start() -> Self {
@@ -355,6 +356,7 @@ struct Pennies {
 
 impl Game for Pennies {
     type Move = u8;
+    type Scratch = ();
     const ID: &'static str = "pennies";
 
     fn start() -> Self {

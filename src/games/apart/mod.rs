@@ -123,6 +123,7 @@ impl Apart {
 
 impl Game for Apart {
     type Move = Move;
+    type Scratch = ();
 
     const ID: &'static str = "apart";
 

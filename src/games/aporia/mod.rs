@@ -150,6 +150,7 @@ impl Aporia {
 
 impl Game for Aporia {
     type Move = Move;
+    type Scratch = ();
 
     const ID: &'static str = "aporia";
 

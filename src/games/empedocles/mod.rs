@@ -210,6 +210,7 @@ impl Empedocles {
 
 impl Game for Empedocles {
     type Move = Move;
+    type Scratch = ();
 
     const ID: &'static str = "empedocles";
 

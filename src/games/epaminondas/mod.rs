@@ -176,6 +176,7 @@ impl Epaminondas {
 
 impl Game for Epaminondas {
     type Move = Move;
+    type Scratch = ();
 
     const ID: &'static str = "epaminondas";
 
