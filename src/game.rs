@@ -316,6 +316,22 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
         v.len()
     }
 
+    /// Work space for listing moves that a thread keeps from node to node
+    /// (Spokes: a resolver's tables and the last board's outcomes); `()`
+    /// for games that need none.
+    type Scratch: Default + Send;
+
+    /// [`moves`](Game::moves) with the caller's scratch space: what perft
+    /// and search threads call, each owning one scratch.
+    fn moves_with(&self, out: &mut Vec<Self::Move>, _scratch: &mut Self::Scratch) {
+        self.moves(out)
+    }
+
+    /// [`move_count`](Game::move_count) with the caller's scratch space.
+    fn move_count_with(&self, _scratch: &mut Self::Scratch) -> usize {
+        self.move_count()
+    }
+
     /// The child after move or chance outcome `m`, which must come from
     /// `moves`.
     fn play(&self, m: Self::Move) -> Self;

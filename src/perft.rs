@@ -19,27 +19,31 @@ pub enum Child<M> {
     Joint(M, M),
 }
 
-/// Reusable move buffers, one per ply, so that counting allocates nothing
-/// per node.
-pub struct Buffers<M> {
-    levels: Vec<Vec<M>>,
+/// Reusable move buffers, one per ply, and the game's scratch space, so
+/// that counting allocates nothing per node. One per thread.
+pub struct Buffers<G: Game> {
+    levels: Vec<Vec<G::Move>>,
+    scratch: G::Scratch,
 }
 
-impl<M> Default for Buffers<M> {
+impl<G: Game> Default for Buffers<G> {
     fn default() -> Self {
-        Buffers { levels: Vec::new() }
+        Buffers {
+            levels: Vec::new(),
+            scratch: G::Scratch::default(),
+        }
     }
 }
 
-impl<M> Buffers<M> {
-    fn take(&mut self, level: usize) -> Vec<M> {
+impl<G: Game> Buffers<G> {
+    fn take(&mut self, level: usize) -> Vec<G::Move> {
         if self.levels.len() <= level {
             self.levels.resize_with(level + 1, Vec::new);
         }
         std::mem::take(&mut self.levels[level])
     }
 
-    fn give(&mut self, level: usize, v: Vec<M>) {
+    fn give(&mut self, level: usize, v: Vec<G::Move>) {
         self.levels[level] = v;
     }
 }
@@ -50,7 +54,7 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
 }
 
 /// The perft count of `pos` at `depth`, using `buf` for move lists.
-pub fn count<G: Game>(pos: &G, depth: u32, level: usize, buf: &mut Buffers<G::Move>) -> u64 {
+pub fn count<G: Game>(pos: &G, depth: u32, level: usize, buf: &mut Buffers<G>) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -58,10 +62,10 @@ pub fn count<G: Game>(pos: &G, depth: u32, level: usize, buf: &mut Buffers<G::Mo
         NodeKind::Terminal => 0,
         NodeKind::Decision(_) => {
             if depth == 1 {
-                return pos.move_count() as u64;
+                return pos.move_count_with(&mut buf.scratch) as u64;
             }
             let mut moves = buf.take(level);
-            pos.moves(&mut moves);
+            pos.moves_with(&mut moves, &mut buf.scratch);
             let total = moves
                 .iter()
                 .map(|&m| count(&pos.play(m), depth - 1, level + 1, buf))
@@ -71,7 +75,7 @@ pub fn count<G: Game>(pos: &G, depth: u32, level: usize, buf: &mut Buffers<G::Mo
         }
         NodeKind::Chance => {
             let mut moves = buf.take(level);
-            pos.moves(&mut moves);
+            pos.moves_with(&mut moves, &mut buf.scratch);
             let total = moves
                 .iter()
                 .map(|&m| count(&pos.play(m), depth, level + 1, buf))

@@ -2,7 +2,7 @@
 //! the transposition table, move ordering and quiescence at decision nodes,
 //! and expectimax at chance nodes.
 
-use super::matrix::{solve_lazy, LazySolution};
+use super::matrix::{solve_lazy, LazyGame, LazyOutcome};
 use super::ordering::{Heuristics, CAPTURE_KEY, KILLER_KEY, TT_MOVE_KEY};
 use super::score::{self, chance_value, outcome_score, INFINITY};
 use super::tt::{Bound, Entry};
@@ -20,8 +20,15 @@ pub struct Worker<'a, G: Evaluate> {
     heuristics: Heuristics<G::Move>,
     scored: Vec<Vec<(i64, u32, G::Move)>>,
     scratch: Vec<G::Move>,
+    /// The game's work space for listing moves.
+    game_scratch: G::Scratch,
     outcomes: Vec<Vec<G::Move>>,
     chance_values: Vec<Vec<(f64, i32)>>,
+    actions: Vec<[Vec<G::Move>; 2]>,
+    /// Per ply, the joint action that last decided a simultaneous node
+    /// there: where a sibling's double oracle starts when the table has
+    /// nothing for it.
+    matrix_killers: Vec<Option<(G::Move, G::Move)>>,
     pv: Vec<Vec<G::Move>>,
     /// Nodes this worker visited since it last reported to `shared`.
     pending_nodes: u64,
@@ -43,8 +50,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             heuristics: Heuristics::new(),
             scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scratch: Vec::new(),
+            game_scratch: G::Scratch::default(),
             outcomes: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             chance_values: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            actions: (0..=MAX_PLY).map(|_| Default::default()).collect(),
+            matrix_killers: vec![None; MAX_PLY + 1],
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pending_nodes: 0,
             nodes: 0,
@@ -165,7 +175,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             // A round of secret choices at the horizon is valued statically:
             // solving its matrix game would search a whole round more.
             NodeKind::Simultaneous if depth <= 0 => pos.evaluate(self.config.terms),
-            NodeKind::Simultaneous => self.simultaneous(pos, depth, ply),
+            NodeKind::Simultaneous => self.simultaneous(pos, depth, alpha, beta, ply),
             NodeKind::Decision(me) => {
                 if depth <= 0 {
                     self.quiescence(pos, alpha, beta, ply, me)
@@ -178,7 +188,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
 
     /// Orders the moves of `pos` into `self.scored[ply]`.
     fn order_moves(&mut self, pos: &G, ply: usize, me: Player, tt_move: Option<u16>) {
-        pos.moves(&mut self.scratch);
+        pos.moves_with(&mut self.scratch, &mut self.game_scratch);
         let list = &mut self.scored[ply];
         list.clear();
         let o = self.config.ordering;
@@ -287,7 +297,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return stand;
         }
         alpha = alpha.max(stand);
-        pos.moves(&mut self.scratch);
+        pos.moves_with(&mut self.scratch, &mut self.game_scratch);
         let mut noisy = std::mem::take(&mut self.scored[ply]);
         noisy.clear();
         noisy.extend(
@@ -329,7 +339,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let me = pos.perspective();
         let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
         let mut values = std::mem::take(&mut self.chance_values[ply]);
-        pos.moves(&mut outcomes);
+        pos.moves_with(&mut outcomes, &mut self.game_scratch);
         values.clear();
         let limit = EVAL_LIMIT as f64;
         let star1 = self.config.star1 && alpha > -EVAL_LIMIT && beta < EVAL_LIMIT;
@@ -385,35 +395,125 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// A simultaneous node: the value of the matrix game whose entries are
-    /// the joint actions' values, solved exactly by the double oracle, which
-    /// searches only the entries it needs.
-    fn simultaneous(&mut self, pos: &G, depth: i32, ply: usize) -> i32 {
-        let (value, _) = self.matrix_game(pos, depth, ply);
-        // The trait gives simultaneous nodes the first player's perspective.
-        value.map_or(0, |s| s.solution.value.round() as i32)
-    }
-
-    /// Solves simultaneous node `pos` searched `depth` deep: the solution
-    /// (`None` if the search was stopped) and both players' actions.
-    pub fn matrix_game(
-        &mut self,
-        pos: &G,
-        depth: i32,
-        ply: usize,
-    ) -> (Option<LazySolution>, [Vec<G::Move>; 2]) {
-        let mut rows = Vec::new();
-        let mut cols = Vec::new();
+    /// the joint actions' values, solved by the double oracle, which
+    /// searches only the entries it needs and stops as soon as the value is
+    /// known to lie outside (`alpha`, `beta`) (then the result is a bound,
+    /// as at a decision node). The table keeps the value and each player's
+    /// most likely action, where the next search of the node starts.
+    fn simultaneous(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let key = pos.hash();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            if e.depth as i32 >= depth {
+                let s = score::from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let [mut rows, mut cols] = std::mem::take(&mut self.actions[ply]);
         pos.actions(Player::FIRST, &mut rows);
         pos.actions(Player::SECOND, &mut cols);
-        let solution = solve_lazy(rows.len(), cols.len(), |i, j| {
-            let child = pos.play_joint(rows[i], cols[j]);
-            let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, Player::FIRST);
-            (!self.stopped()).then_some(v as f64)
-        });
-        if let Some(s) = &solution {
-            self.matrix_entries += (rows.len() * cols.len()) as u64;
-            self.matrix_evaluated += s.evaluated as u64;
+        if rows.is_empty() || cols.is_empty() {
+            self.actions[ply] = [rows, cols];
+            return pos.evaluate(self.config.terms);
         }
-        (solution, [rows, cols])
+        let start = match (entry.and_then(|e| e.move_index), self.matrix_killers[ply]) {
+            (None, Some((a, b))) => {
+                let i = rows.iter().position(|&m| m == a).unwrap_or(0);
+                let j = cols.iter().position(|&m| m == b).unwrap_or(0);
+                (i, j)
+            }
+            (index, _) => matrix_start(index, rows.len(), cols.len()),
+        };
+        let game = LazyGame {
+            start,
+            alpha: alpha as f64,
+            beta: beta as f64,
+            full: self.config.full_matrix,
+            ..LazyGame::new(rows.len(), cols.len())
+        };
+        let outcome = solve_lazy(&game, |cells| {
+            cells
+                .iter()
+                .map(|&(i, j)| self.cell(pos, rows[i], cols[j], depth, ply))
+                .collect()
+        });
+        let v = match &outcome {
+            Some(o) => {
+                let (i, j) = o.likely();
+                self.matrix_killers[ply] = Some((rows[i], cols[j]));
+                self.store_matrix(key, depth, ply, &game, o)
+            }
+            None => 0,
+        };
+        self.actions[ply] = [rows, cols];
+        v
+    }
+
+    /// The value for the first player of joint action (`first`, `second`)
+    /// at simultaneous node `pos`, searched exactly `depth` deep; `None` if
+    /// the search was stopped.
+    pub fn cell(
+        &mut self,
+        pos: &G,
+        first: G::Move,
+        second: G::Move,
+        depth: i32,
+        ply: usize,
+    ) -> Option<f64> {
+        let child = pos.play_joint(first, second);
+        let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, Player::FIRST);
+        self.matrix_evaluated += 1;
+        (!self.stopped()).then_some(v as f64)
+    }
+
+    /// Records what the solve of matrix game `game` at the simultaneous node
+    /// with hash `key` found, in the table and the counters, and returns its
+    /// value (or bound) as a score.
+    pub fn store_matrix(
+        &mut self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        game: &LazyGame,
+        outcome: &LazyOutcome,
+    ) -> i32 {
+        self.matrix_entries += (game.rows * game.cols) as u64;
+        let (value, bound) = match outcome {
+            LazyOutcome::Solved(s) => (s.solution.value, Bound::Exact),
+            LazyOutcome::AtMost(u, _) => (*u, Bound::Upper),
+            LazyOutcome::AtLeast(w, _) => (*w, Bound::Lower),
+        };
+        let (i, j) = outcome.likely();
+        let move_index = (i < 255 && j < 256).then_some((i << 8 | j) as u16);
+        let v = (value.round() as i32).clamp(-INFINITY, INFINITY);
+        self.shared.tt.store(
+            key,
+            Entry {
+                move_index,
+                score: score::to_tt(v, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        v
+    }
+}
+
+/// Where the double oracle starts in a `rows × cols` game: the actions the
+/// table remembers as most likely (`move_index`, row and column packed as
+/// `row << 8 | column`), else the first of each.
+pub fn matrix_start(move_index: Option<u16>, rows: usize, cols: usize) -> (usize, usize) {
+    match move_index {
+        Some(m) if ((m >> 8) as usize) < rows && ((m & 0xff) as usize) < cols => {
+            ((m >> 8) as usize, (m & 0xff) as usize)
+        }
+        _ => (0, 0),
     }
 }

@@ -19,10 +19,10 @@ pub mod matrix;
 pub mod ordering;
 pub mod root;
 pub mod score;
+pub mod simultaneous;
 pub mod tt;
 
 use crate::game::{Evaluate, NodeKind, Outcome, TermMask};
-use alphabeta::Worker;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 pub use tt::{Table, TableAllocError};
@@ -67,6 +67,9 @@ pub struct Config {
     pub star1: bool,
     /// How threads share the work when `threads` > 1.
     pub parallel: Parallel,
+    /// Whether simultaneous nodes search every joint action (the full
+    /// matrix game) instead of the double oracle's few, within a window.
+    pub full_matrix: bool,
 }
 
 impl Config {
@@ -80,6 +83,7 @@ impl Config {
             aspiration: true,
             star1: true,
             parallel: Parallel::LazySmp,
+            full_matrix: false,
         }
     }
 }
@@ -269,7 +273,7 @@ pub fn run<G: Evaluate>(
         }
         NodeKind::Simultaneous => {
             let mut report = |r: &MixedResult<G::Move>| observe(Progress::Simultaneous(r));
-            Verdict::Simultaneous(simultaneous(pos, limits, config, &shared, &mut report))
+            Verdict::Simultaneous(simultaneous_root(pos, limits, config, &shared, &mut report))
         }
     }
 }
@@ -317,26 +321,22 @@ pub fn search_simultaneous<G: Evaluate>(
 /// Iterative deepening at a simultaneous root: at each depth every joint
 /// action's continuation is searched and the matrix game of their values is
 /// solved exactly. A stopped depth falls back to the last completed one.
-fn simultaneous<G: Evaluate>(
+fn simultaneous_root<G: Evaluate>(
     pos: &G,
     limits: &Limits,
     config: &Config,
     shared: &Shared<'_>,
     report: &mut dyn FnMut(&MixedResult<G::Move>),
 ) -> MixedResult<G::Move> {
-    let mut w = Worker::<G>::new(shared, config);
+    let mut solver = simultaneous::RootSolver::<G>::new(shared, config);
     let mut best: Option<MixedResult<G::Move>> = None;
     let max_depth = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
     for depth in 1..=max_depth {
-        let (solution, [rows, cols]) = w.matrix_game(pos, depth as i32, 0);
-        assert!(
-            !rows.is_empty() && !cols.is_empty(),
-            "both players need actions"
-        );
+        let (solution, [rows, cols]) = solver.solve(pos, depth as i32);
         let Some(s) = solution else {
             break;
         };
-        w.flush_nodes();
+        let (entries, evaluated) = solver.matrix_counts();
         let pick = |acts: &[G::Move], p: &[f64]| {
             let mut v: Vec<(G::Move, f64)> = acts
                 .iter()
@@ -352,8 +352,8 @@ fn simultaneous<G: Evaluate>(
             depth,
             nodes: shared.nodes(),
             time: shared.start.elapsed(),
-            entries: w.matrix_entries,
-            evaluated: w.matrix_evaluated,
+            entries,
+            evaluated,
             strategies: [pick(&rows, &s.solution.row), pick(&cols, &s.solution.col)],
         };
         report(&r);

@@ -9,6 +9,7 @@ use crate::game::{
     ChanceRules, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
     SimultaneousRules, EVAL_LIMIT,
 };
+use alphabeta::Worker;
 
 const LINES: [u16; 8] = [
     0b000_000_111,
@@ -56,6 +57,7 @@ impl Game for Ttt {
     type Move = u8;
     type Chance = Self;
     type Simultaneous = NoSimultaneous;
+    type Scratch = ();
     const ID: &'static str = "ttt";
     const INFO: GameInfo = GameInfo {
         name: "tic-tac-toe",
@@ -239,6 +241,7 @@ fn config(threads: usize) -> Config {
         aspiration: true,
         star1: true,
         parallel: Parallel::LazySmp,
+        full_matrix: false,
     }
 }
 
@@ -391,6 +394,7 @@ impl Game for Pennies {
     type Move = u8;
     type Chance = NoChance;
     type Simultaneous = Self;
+    type Scratch = ();
     const ID: &'static str = "pennies";
     const INFO: GameInfo = GameInfo {
         name: "matching pennies",

@@ -33,5 +33,6 @@ mod naive_spokes;
 mod records;
 mod search;
 mod spokes;
+mod spokes_search;
 mod tactics;
 mod tournament;

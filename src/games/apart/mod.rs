@@ -134,6 +134,7 @@ impl Game for Apart {
     type Move = Move;
     type Chance = NoChance;
     type Simultaneous = NoSimultaneous;
+    type Scratch = ();
 
     const ID: &'static str = "apart";
 

@@ -157,6 +157,7 @@ impl Game for Aporia {
     type Move = Move;
     type Chance = NoChance;
     type Simultaneous = NoSimultaneous;
+    type Scratch = ();
 
     const ID: &'static str = "aporia";
 

@@ -214,6 +214,7 @@ impl Game for Empedocles {
     type Move = Move;
     type Chance = Self;
     type Simultaneous = NoSimultaneous;
+    type Scratch = ();
 
     const ID: &'static str = "empedocles";
 

@@ -180,6 +180,7 @@ impl Game for Epaminondas {
     type Move = Move;
     type Chance = NoChance;
     type Simultaneous = NoSimultaneous;
+    type Scratch = ();
 
     const ID: &'static str = "epaminondas";
 

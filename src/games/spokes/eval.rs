@@ -63,4 +63,26 @@ impl Evaluate for Spokes {
             -v
         }
     }
+
+    /// Resolution outcomes are ordered by the static value of the board
+    /// they leave for the resolver (always positive); placements get none.
+    fn move_hint(&self, m: Self::Move) -> i32 {
+        match m {
+            super::Move::Outcome(r) => {
+                let v: i32 = WEIGHTS
+                    .iter()
+                    .zip(terms(&r.board))
+                    .map(|(w, t)| w * t)
+                    .sum();
+                let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+                let mine = if self.perspective().index() == 0 {
+                    v
+                } else {
+                    -v
+                };
+                mine + EVAL_LIMIT + 1
+            }
+            super::Move::Place { .. } => 0,
+        }
+    }
 }

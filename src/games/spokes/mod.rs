@@ -20,7 +20,6 @@ use crate::game::{
 };
 use board::{Board, Colour, Content, Node};
 use resolve::{loop_removal, Resolved, Resolver, StateLimitExceeded, DEFAULT_STATE_LIMIT};
-use std::cell::RefCell;
 
 /// Which part of a round a position is at.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -99,20 +98,13 @@ fn board_delta(a: &Board, b: &Board) -> u64 {
 }
 
 /// A resolver's work space and the outcomes of the last board it resolved,
-/// so that asking again for the same node's moves (listing, counting,
-/// parsing a move) resolves once.
-struct Workspace {
+/// so that asking again for the same node's moves (listing, then counting)
+/// resolves once: Spokes' [`Game::Scratch`], one per thread.
+#[derive(Default)]
+pub struct Workspace {
     resolver: Resolver,
     board: Option<Board>,
     outcomes: Vec<Resolved>,
-}
-
-thread_local! {
-    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace {
-        resolver: Resolver::new(),
-        board: None,
-        outcomes: Vec::new(),
-    });
 }
 
 impl Spokes {
@@ -163,11 +155,9 @@ impl Spokes {
             });
         }
         let mut found = Vec::new();
-        let states = WORKSPACE.with(|w| {
-            let r = &mut w.borrow_mut().resolver;
-            r.outcomes(&self.board, limit, &mut found)
-                .map(|()| r.last_states)
-        })?;
+        let mut resolver = Resolver::new();
+        resolver.outcomes(&self.board, limit, &mut found)?;
+        let states = resolver.last_states;
         Ok(Resolution {
             outcomes: found.into_iter().map(Move::Outcome).collect(),
             states,
@@ -177,24 +167,21 @@ impl Spokes {
     /// The resolution outcomes under the default limit. Beyond it the
     /// placement is declared unresolvable: the only outcome is the loop
     /// removal applied to the board as placed (see the rules document).
-    fn with_resolved<R>(&self, f: impl FnOnce(&[Resolved]) -> R) -> R {
-        WORKSPACE.with(|w| {
-            let w = &mut *w.borrow_mut();
-            if w.board != Some(self.board) {
-                w.board = Some(self.board);
-                if w.resolver
-                    .outcomes(&self.board, DEFAULT_STATE_LIMIT, &mut w.outcomes)
-                    .is_err()
-                {
-                    w.outcomes.clear();
-                    w.outcomes.push(Resolved {
-                        board: loop_removal(&self.board),
-                        looped: true,
-                    });
-                }
+    fn resolved<'w>(&self, w: &'w mut Workspace) -> &'w [Resolved] {
+        if w.board != Some(self.board) {
+            w.board = Some(self.board);
+            if w.resolver
+                .outcomes(&self.board, DEFAULT_STATE_LIMIT, &mut w.outcomes)
+                .is_err()
+            {
+                w.outcomes.clear();
+                w.outcomes.push(Resolved {
+                    board: loop_removal(&self.board),
+                    looped: true,
+                });
             }
-            f(&w.outcomes)
-        })
+        }
+        &w.outcomes
     }
 
     /// Why the game is over at a placement node, if it is.
@@ -217,7 +204,7 @@ impl Game for Spokes {
     type Move = Move;
     type Chance = NoChance;
     type Simultaneous = Self;
-
+    type Scratch = Workspace;
     const ID: &'static str = "spokes";
 
     const INFO: GameInfo = GameInfo {
@@ -281,18 +268,26 @@ impl Game for Spokes {
     }
 
     fn moves(&self, out: &mut Vec<Move>) {
+        self.moves_with(out, &mut Workspace::default());
+    }
+
+    fn move_count(&self) -> usize {
+        self.move_count_with(&mut Workspace::default())
+    }
+
+    fn moves_with(&self, out: &mut Vec<Move>, scratch: &mut Workspace) {
         out.clear();
         if self.phase != Phase::Resolution {
             return;
         }
-        self.with_resolved(|found| out.extend(found.iter().map(|&r| Move::Outcome(r))));
+        out.extend(self.resolved(scratch).iter().map(|&r| Move::Outcome(r)));
     }
 
-    fn move_count(&self) -> usize {
+    fn move_count_with(&self, scratch: &mut Workspace) -> usize {
         if self.phase != Phase::Resolution {
             return 0;
         }
-        self.with_resolved(|found| found.len())
+        self.resolved(scratch).len()
     }
 
     /// Parses a placement (`wD12`) at a round start, or an outcome (a
@@ -313,7 +308,11 @@ impl Game for Spokes {
                     )));
                 }
                 let r = Resolved { board, looped };
-                if self.with_resolved(|found| found.binary_search(&r).is_ok()) {
+                if self
+                    .resolved(&mut Workspace::default())
+                    .binary_search(&r)
+                    .is_ok()
+                {
                     Ok(Move::Outcome(r))
                 } else {
                     Err(illegal())
