@@ -13,6 +13,22 @@ use std::sync::atomic::Ordering::Relaxed;
 /// The deepest a line may go (main search plus quiescence).
 pub const MAX_PLY: usize = 128;
 
+/// The score a table entry settles for a node searched `depth` deep with
+/// window (`alpha`, `beta`) `ply` plies below the root: an exact score, or
+/// a bound outside the window, from a search at least as deep.
+fn cutoff(e: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    if (e.depth as i32) < depth {
+        return None;
+    }
+    let s = score::from_tt(e.score, ply);
+    let settled = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    settled.then_some(s)
+}
+
 /// A search thread's own state; the table and the clock are shared.
 pub struct Worker<'a, G: Evaluate> {
     shared: &'a Shared<'a>,
@@ -222,18 +238,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     ) -> i32 {
         let key = pos.hash();
         let entry = self.shared.tt.probe(key);
-        if let Some(e) = entry {
-            if ply > 0 && e.depth as i32 >= depth {
-                let s = score::from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
+        let settled = entry.filter(|_| ply > 0);
+        if let Some(s) = settled.and_then(|e| cutoff(e, depth, alpha, beta, ply)) {
+            return s;
         }
         self.order_moves(pos, ply, me, entry.and_then(|e| e.move_index));
         let moves = std::mem::take(&mut self.scored[ply]);
@@ -403,18 +410,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     fn simultaneous(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let key = pos.hash();
         let entry = self.shared.tt.probe(key);
-        if let Some(e) = entry {
-            if e.depth as i32 >= depth {
-                let s = score::from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
+        if let Some(s) = entry.and_then(|e| cutoff(e, depth, alpha, beta, ply)) {
+            return s;
         }
         let [mut rows, mut cols] = std::mem::take(&mut self.actions[ply]);
         pos.actions(Player::FIRST, &mut rows);

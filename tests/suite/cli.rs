@@ -1,27 +1,10 @@
 //! The command-line contract, checked on the built `gamut` binary.
 
-use std::process::{Command, Output};
-
-fn gamut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamut"))
-        .args(args)
-        .output()
-        .expect("the gamut binary runs")
-}
+use crate::common::{gamut, rejected as assert_rejected};
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-/// Asserts the contract for bad input: status 2, nothing on stdout, one
-/// line on stderr.
-fn assert_rejected(args: &[&str]) {
-    let o = gamut(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}");
-    assert!(o.stdout.is_empty(), "{args:?} printed {:?}", stdout(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
 }
 
 /// Each implemented game and its start position's number of children.
@@ -195,7 +178,7 @@ fn bad_input_exits_2_with_one_line() {
     assert_rejected(&["perft", "epaminondas", "--depth", "1", "--bogus"]);
     assert_rejected(&["perft", "epaminondas", "--depth", "1", "--threads", "0"]);
     assert_rejected(&["moves", "epaminondas", "--elements", "fire,water"]);
-    assert_rejected(&["analyze", "epaminondas"]);
+    assert_rejected(&["analyze", "epaminondas", "--infinite", "--depth", "2"]);
     assert_rejected(&[
         "analyze",
         "epaminondas",
@@ -206,7 +189,13 @@ fn bad_input_exits_2_with_one_line() {
     ]);
     assert_rejected(&["show", "epaminondas", "--svg", "/nonexistent/dir/x.svg"]);
     assert_rejected(&["frobnicate"]);
-    assert_rejected(&[]);
+    // Alone, gamut prints a one-line usage and exits 2.
+    let o = gamut(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("usage: gamut <"), "{err}");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! running tally reports exactly what a report rebuilt from all the games
 //! says.
 
+use crate::common::{gamut, ok, rejected};
 use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::report::{EncounterReport, Report, SprtReport, Standing, Tally};
 use gamut::tournament::stats::{Interval, Penta, Sprt, Wdl, Z95};
@@ -14,37 +15,8 @@ use rand::SeedableRng;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn gamut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamut"))
-        .args(args)
-        .output()
-        .expect("the gamut binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = gamut(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).expect("utf-8 output")
-}
-
-/// Status 2, nothing on stdout, one line on stderr; returns that line.
-fn rejected(args: &[&str]) -> String {
-    let o = gamut(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?} printed on stdout");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    err
-}
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gamut-records-{}", std::process::id()));

@@ -2,6 +2,7 @@
 //! binary, and the tournament library's guarantees (reproducible games,
 //! honest intervals, records that replay).
 
+use crate::common::{ok, rejected as assert_rejected};
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
@@ -9,34 +10,6 @@ use gamut::games::spokes::Spokes;
 use gamut::tournament::records::{self, GameRecord};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn gamut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamut"))
-        .args(args)
-        .output()
-        .expect("the gamut binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = gamut(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).expect("utf-8 output")
-}
-
-/// Status 2, nothing on stdout, one line on stderr.
-fn assert_rejected(args: &[&str]) {
-    let o = gamut(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}");
-    assert!(o.stdout.is_empty(), "{args:?} printed on stdout");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-}
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gamut-tournament-{}", std::process::id()));

@@ -208,3 +208,36 @@ pub fn minimax<G: Evaluate>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
         }
     }
 }
+
+/// Runs the built `gamut` with `args`.
+pub fn gamut(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(args)
+        .output()
+        .expect("the gamut binary runs")
+}
+
+/// Runs `gamut` with `args`, asserts success, and returns its stdout.
+pub fn ok(args: &[&str]) -> String {
+    let o = gamut(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).expect("utf-8 output")
+}
+
+/// Runs `gamut` with `args` and asserts the contract for bad input: status
+/// 2, nothing on stdout, one `error: ` line on stderr and no panic; returns
+/// that line.
+pub fn rejected(args: &[&str]) -> String {
+    let o = gamut(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?} printed on stdout");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
