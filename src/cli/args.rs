@@ -37,6 +37,17 @@ pub enum Command {
     /// Measure speed: perft leaves/s and search nodes/s from start positions
     /// (medians over several runs).
     Bench(BenchArgs),
+    /// Speak the engine protocol (docs/protocol.md) on standard input and
+    /// output, for tournaments and other programs.
+    Engine(EngineArgs),
+}
+
+/// Options of `gamut engine`.
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    /// The game to start with (the protocol's `game` command changes it).
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameId>,
 }
 
 /// Which game and position a command works on.
