@@ -8,6 +8,7 @@ pub mod bits;
 pub mod game;
 #[macro_use]
 pub mod games;
+pub mod moves;
 pub mod perft;
 pub mod search;
 pub mod suite;

@@ -39,6 +39,17 @@ pub enum Command {
     Bench(BenchArgs),
     /// Solve a game outright and store the value of every state in a table.
     Solve(super::solve::SolveArgs),
+    /// Speak the engine protocol (docs/protocol.md) on standard input and
+    /// output, for tournaments and other programs.
+    Engine(EngineArgs),
+}
+
+/// Options of `gamut engine`.
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    /// The game to start with (the protocol's `game` command changes it).
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameId>,
 }
 
 /// Which game and position a command works on.

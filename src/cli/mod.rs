@@ -4,6 +4,7 @@ mod analyze;
 pub mod args;
 mod bench;
 mod commands;
+mod engine;
 mod interrupt;
 mod progress;
 mod solve;

@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use gamut::game::{Evaluate, Game};
 use gamut::games::GameId;
 use gamut::tournament::engine::{check_names, Engine, ExactTable, Kind, PlayerKind, SpecText};
+use gamut::tournament::external::External;
 use gamut::tournament::play::{Plan, Rules, Threshold};
 use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::report::{Report, Tally};
@@ -22,6 +23,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::time::Duration;
 
 /// Options of `gamut tournament`.
 #[derive(Args, Debug)]
@@ -146,6 +148,9 @@ struct EngineOptions {
 fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
     let spec = SpecText::parse(text)?;
     let fail = |msg: String| CliError(format!("engine '{text}': {msg}"));
+    if spec.options.iter().any(|(k, _)| k == "cmd") {
+        return external_engine(spec);
+    }
     let mut argv: Vec<String> = Vec::new();
     for (key, value) in &spec.options {
         let allowed = match spec.player {
@@ -231,6 +236,68 @@ fn exact_table<G: Evaluate>(spec: &SpecText) -> Result<Option<ExactTable>, CliEr
             G::ID
         ))),
     }
+}
+
+/// Turns a spec with `cmd=<program> [args]` into an engine that is that
+/// program speaking the engine protocol: `time=`, `depth=` or `nodes=` per
+/// move, `margin=` (ms) past `time=` before a silent engine forfeits
+/// (default 1000; 60000 without `time=`), `hash=` and `threads=` sent as
+/// options.
+fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
+    let text = &spec.text;
+    let fail = |msg: String| CliError(format!("engine '{text}': {msg}"));
+    if spec.player != PlayerKind::AlphaBeta {
+        return Err(fail("cmd= names the program; it takes no search=".into()));
+    }
+    let mut command = Vec::new();
+    let mut go = Vec::new();
+    let mut time = None;
+    let mut margin = None;
+    let mut options = Vec::new();
+    for (key, value) in &spec.options {
+        let value = value
+            .as_deref()
+            .ok_or_else(|| fail(format!("'{key}' needs a value")))?;
+        let number = || {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| fail(format!("{key}={value}: not a positive number")))
+        };
+        match key.as_str() {
+            "cmd" => command = value.split_whitespace().map(String::from).collect(),
+            "time" => {
+                time = Some(number()?);
+                go.push(format!("movetime {value}"));
+            }
+            "depth" | "nodes" => go.push(format!("{key} {}", number()?)),
+            "margin" => margin = Some(number()?),
+            "hash" | "threads" => options.push((key.clone(), number()?.to_string())),
+            _ => {
+                return Err(fail(format!(
+                    "unknown option '{key}' for a program (name, cmd, time, depth, nodes, margin, hash, threads)"
+                )))
+            }
+        }
+    }
+    if command.is_empty() {
+        return Err(fail("cmd= needs a program".into()));
+    }
+    if go.is_empty() {
+        return Err(fail("a program needs time=, depth= or nodes=".into()));
+    }
+    let margin = margin.unwrap_or(if time.is_some() { 1000 } else { 60_000 });
+    Ok(Engine {
+        name: spec.name.clone(),
+        spec: spec.text.clone(),
+        kind: Kind::External(External {
+            command,
+            go: go.join(" "),
+            allowance: Duration::from_millis(time.unwrap_or(0) + margin),
+            options,
+        }),
+    })
 }
 
 /// Raised by Ctrl-C or SIGTERM: no new moves are started, finished games

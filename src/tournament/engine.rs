@@ -5,6 +5,7 @@ use crate::game::{Evaluate, Game, NodeKind, ParseError, Player, TermMask};
 use crate::search::score::{outcome_score, WIN};
 use crate::search::{self, Config, Limits, Table, Verdict};
 use crate::tablebase::{Oracle, Value};
+use crate::tournament::external::{External, Forfeit, Process};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -155,6 +156,8 @@ pub enum Kind {
         /// The evaluation terms switched on.
         terms: TermMask,
     },
+    /// Another program speaking the engine protocol (`cmd=`).
+    External(External),
 }
 
 /// A tournament engine: its name, its spec as given, and how it plays.
@@ -184,6 +187,8 @@ pub struct Instance<'e> {
     engine: &'e Engine,
     table: Option<Table>,
     rng: StdRng,
+    seed: u64,
+    process: Option<Process>,
 }
 
 impl<'e> Instance<'e> {
@@ -197,19 +202,57 @@ impl<'e> Instance<'e> {
             engine,
             table,
             rng: StdRng::seed_from_u64(seed),
+            seed,
+            process: None,
         }
     }
 
-    /// The engine's move at decision node `pos` (which has moves).
-    pub fn decide<G: Evaluate>(&mut self, pos: &G) -> Choice<G::Move> {
+    /// An external engine's answer at `pos` (`side` at a simultaneous
+    /// node), started at its first move of the game: the move it names,
+    /// which must be among `legal`.
+    fn ask<G: Evaluate>(
+        &mut self,
+        spec: &External,
+        pos: &G,
+        side: Option<Player>,
+        legal: &[G::Move],
+    ) -> Result<G::Move, Forfeit> {
+        if self.process.is_none() {
+            self.process = Some(Process::start(spec, G::ID, self.seed)?);
+        }
+        let process = self.process.as_mut().expect("started above");
+        let answer = process.best(spec, &pos.text(), side.map(|p| p.index() + 1));
+        let answer = match answer {
+            Ok(a) => a,
+            Err(f) => {
+                // A program that failed is not asked again.
+                self.process = None;
+                return Err(f);
+            }
+        };
+        legal
+            .iter()
+            .copied()
+            .find(|&m| pos.move_text(m) == answer)
+            .ok_or_else(|| Forfeit(format!("illegal move '{answer}'")))
+    }
+
+    /// The engine's move at decision node `pos` (which has moves); an
+    /// external engine may forfeit instead.
+    pub fn decide<G: Evaluate>(&mut self, pos: &G) -> Result<Choice<G::Move>, Forfeit> {
         if let Kind::Search { exact: Some(t), .. } = &self.engine.kind {
             if let Some(choice) = t.choose(pos, &mut self.rng) {
-                return choice;
+                return Ok(choice);
             }
         }
         let mut moves = Vec::new();
         pos.moves(&mut moves);
-        match (&self.engine.kind, &self.table) {
+        let engine = self.engine;
+        if let Kind::External(spec) = &engine.kind {
+            let mv = self.ask(spec, pos, None, &moves)?;
+            return Ok(Choice { mv, score: None });
+        }
+        Ok(match (&self.engine.kind, &self.table) {
             (Kind::Search { config, limits, .. }, Some(tt)) => {
                 match search::run(pos, limits, config, tt, None, &mut |_| {}) {
                     Verdict::Decision(r) => Choice {
@@ -236,20 +279,30 @@ impl<'e> Instance<'e> {
                 mv: moves[self.rng.gen_range(0..moves.len())],
                 score: None,
             },
-        }
+        })
     }
 
     /// The engine's mixed strategy for `side` at simultaneous node `pos`:
     /// the searcher's optimal strategy, uniform for `random`, uniform over
-    /// the best actions for `greedy`.
-    pub fn strategy<G: Evaluate>(&mut self, pos: &G, side: Player) -> Vec<(G::Move, f64)> {
+    /// the best actions for `greedy`, and for an external engine the action
+    /// it drew from its own strategy, with probability 1 (or a forfeit).
+    pub fn strategy<G: Evaluate>(
+        &mut self,
+        pos: &G,
+        side: Player,
+    ) -> Result<Vec<(G::Move, f64)>, Forfeit> {
         let mut own = Vec::new();
         pos.actions(side, &mut own);
+        let engine = self.engine;
+        if let Kind::External(spec) = &engine.kind {
+            let action = self.ask(spec, pos, Some(side), &own)?;
+            return Ok(vec![(action, 1.0)]);
+        }
         let uniform = |acts: &[G::Move]| {
             let p = 1.0 / acts.len() as f64;
             acts.iter().map(|&a| (a, p)).collect()
         };
-        match (&self.engine.kind, &self.table) {
+        Ok(match (&self.engine.kind, &self.table) {
             (Kind::Search { config, limits, .. }, Some(tt)) => {
                 match search::run(pos, limits, config, tt, None, &mut |_| {}) {
                     Verdict::Simultaneous(r) => r.strategies[side.index()].clone(),
@@ -283,7 +336,7 @@ impl<'e> Instance<'e> {
                 uniform(&ties)
             }
             _ => uniform(&own),
-        }
+        })
     }
 
     /// Draws one action from `strategy` with the engine's random stream.

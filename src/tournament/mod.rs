@@ -1,11 +1,13 @@
 //! Self-play tournaments between engine settings: engines from specs
-//! ([`engine`]), which games are played ([`schedule`]), playing them
+//! ([`engine`]), other programs speaking the engine protocol
+//! ([`external`]), which games are played ([`schedule`]), playing them
 //! ([`play`]), a session that keeps the records and the running tally as
 //! games finish ([`session`]), one JSON record per game ([`records`]), and
 //! the report with honest statistics ([`stats`], [`report`]). See
 //! `docs/tournament.md`.
 
 pub mod engine;
+pub mod external;
 pub mod play;
 pub mod records;
 pub mod report;

@@ -3,6 +3,7 @@
 
 use crate::game::{Evaluate, NodeKind, ParseError, Player};
 use crate::tournament::engine::{pick, Engine, Instance};
+use crate::tournament::external::Forfeit;
 use crate::tournament::records::{Adjudication, GameRecord, JointStep};
 use crate::tournament::schedule::{seed_for, Openings, Pairing, Stream};
 use rand::rngs::StdRng;
@@ -89,7 +90,10 @@ pub fn play_game<G: Evaluate>(
         }
         match pos.node() {
             NodeKind::Decision(side) => {
-                let c = players[side.index()].decide(&pos);
+                let c = match players[side.index()].decide(&pos) {
+                    Ok(c) => c,
+                    Err(f) => break forfeit(side, &f),
+                };
                 moves.push(pos.move_text(c.mv));
                 scores.push(c.score.map(|s| if side == Player::FIRST { s } else { -s }));
                 pos = pos.play(c.mv);
@@ -109,7 +113,12 @@ pub fn play_game<G: Evaluate>(
                 pos = pos.play(m);
             }
             NodeKind::Simultaneous => {
-                let strategies = [0, 1].map(|s| players[s].strategy(&pos, Player::from_index(s)));
+                let answers = [0, 1].map(|s| players[s].strategy(&pos, Player::from_index(s)));
+                let strategies = match answers {
+                    [Ok(a), Ok(b)] => [a, b],
+                    [Err(f), _] => break forfeit(Player::FIRST, &f),
+                    [_, Err(f)] => break forfeit(Player::SECOND, &f),
+                };
                 let [a, b] = [0, 1].map(|s| players[s].sample(&strategies[s]));
                 let text_of = |m| pos.move_text(m);
                 joint.push(JointStep {
@@ -147,6 +156,11 @@ pub fn play_game<G: Evaluate>(
 }
 
 type Ending = (Option<Player>, String, Option<[u32; 2]>, bool);
+
+/// The ending of a game `loser` forfeited: a win for the other side.
+fn forfeit(loser: Player, f: &Forfeit) -> Ending {
+    (Some(loser.other()), f.reason(), None, true)
+}
 
 /// Resign or draw adjudication on the scores so far (first player's view).
 fn adjudicate(scores: &[Option<i32>], rules: &Rules) -> Option<Ending> {

@@ -113,6 +113,9 @@ pub enum Adjudication {
     Resign,
     /// Both engines agreed the game was level: a draw.
     Draw,
+    /// An engine crashed, hung past its time or played an illegal move: a
+    /// loss, its reason `forfeit: <what happened>`.
+    Forfeit,
 }
 
 impl Adjudication {
@@ -122,15 +125,21 @@ impl Adjudication {
             Adjudication::PlyLimit => "ply limit",
             Adjudication::Resign => "resign adjudication",
             Adjudication::Draw => "draw adjudication",
+            Adjudication::Forfeit => "forfeit",
         }
     }
 
-    /// The adjudication a reason text names.
+    /// The adjudication a reason text names (a forfeit's reason may say
+    /// more after `forfeit: `).
     pub fn from_reason(reason: &str) -> Option<Adjudication> {
+        if reason.starts_with("forfeit: ") {
+            return Some(Adjudication::Forfeit);
+        }
         [
             Adjudication::PlyLimit,
             Adjudication::Resign,
             Adjudication::Draw,
+            Adjudication::Forfeit,
         ]
         .into_iter()
         .find(|a| a.reason() == reason)
@@ -138,7 +147,7 @@ impl Adjudication {
 
     /// Whether it ends the game with a winner (otherwise a draw).
     pub fn has_winner(self) -> bool {
-        self == Adjudication::Resign
+        matches!(self, Adjudication::Resign | Adjudication::Forfeit)
     }
 }
 

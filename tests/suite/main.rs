@@ -7,7 +7,9 @@
 //!   spec's counts and the game's perft suite;
 //! - `search`, `tactics`, `tournament`, `records`, `cli`, `analysis`: the
 //!   searcher, the tactics files, tournaments and their records, the
-//!   command-line contract, and analysis as it streams, on the built binary.
+//!   command-line contract, and analysis as it streams, on the built binary;
+//! - `protocol`: `gamut engine` as a child process, and tournaments against
+//!   programs (`engines/` holds deliberately broken ones).
 //!
 //! A new test goes into the module for what it checks; a new file here
 //! needs its `mod` line below. A check that takes more than about twenty
@@ -30,6 +32,7 @@ mod naive_aporia;
 mod naive_empedocles;
 mod naive_epaminondas;
 mod naive_spokes;
+mod protocol;
 mod records;
 mod search;
 mod spokes;

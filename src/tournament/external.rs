@@ -1,0 +1,164 @@
+//! Engines that are other programs speaking the engine protocol
+//! (`docs/protocol.md`): started once per game, asked for each move with
+//! the position's text, and killed when the game ends. A crash, a silence
+//! past the time allowed or an illegal move is a [`Forfeit`].
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How an external engine is started and asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct External {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// What follows `go` for each move (`movetime 50`, `depth 4`).
+    pub go: String,
+    /// How long to wait for each `bestmove`: the time per move plus a
+    /// margin.
+    pub allowance: Duration,
+    /// `setoption` names and values sent after the handshake.
+    pub options: Vec<(String, String)>,
+}
+
+/// How long a program may take to start and answer the handshake.
+const STARTUP: Duration = Duration::from_secs(20);
+
+/// Why an external engine lost the game: the text after `forfeit: ` in
+/// the record's reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit(pub String);
+
+impl Forfeit {
+    /// The record's reason: `forfeit: <what happened>`.
+    pub fn reason(&self) -> String {
+        format!("forfeit: {}", self.0)
+    }
+}
+
+/// A running external engine. Dropping it kills the program.
+pub struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    name: String,
+}
+
+impl Process {
+    /// Starts `spec`'s program, does the handshake, chooses game `game`,
+    /// sends the options and `seed`, and waits for `readyok`.
+    pub fn start(spec: &External, game: &str, seed: u64) -> Result<Process, Forfeit> {
+        let (program, args) = spec
+            .command
+            .split_first()
+            .ok_or_else(|| Forfeit("no program to start".into()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Forfeit(format!("cannot start '{program}': {e}")))?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut p = Process {
+            child,
+            stdin,
+            lines,
+            name: program.clone(),
+        };
+        p.send("gamut")?;
+        p.wait_for(|l| l == "gamutok", STARTUP, "gamutok")?;
+        p.send(&format!("game {game}"))?;
+        for (name, value) in &spec.options {
+            p.send(&format!("setoption name {name} value {value}"))?;
+        }
+        p.send(&format!("setoption name seed value {seed}"))?;
+        p.send("isready")?;
+        p.wait_for(|l| l == "readyok", STARTUP, "readyok")?;
+        Ok(p)
+    }
+
+    /// The engine's answer at the position `text`: `side` (1 or 2) is given
+    /// at a simultaneous node. Returns the text after `bestmove `.
+    pub fn best(
+        &mut self,
+        spec: &External,
+        text: &str,
+        side: Option<usize>,
+    ) -> Result<String, Forfeit> {
+        self.send(&format!("position fen {text}"))?;
+        match side {
+            Some(s) => self.send(&format!("go side {s} {}", spec.go))?,
+            None => self.send(&format!("go {}", spec.go))?,
+        }
+        let line = self.wait_for(|l| l.starts_with("bestmove "), spec.allowance, "bestmove")?;
+        Ok(line["bestmove ".len()..].trim().to_string())
+    }
+
+    /// Writes one line to the program.
+    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        if writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .is_err()
+        {
+            return Err(self.exited());
+        }
+        Ok(())
+    }
+
+    /// Reads lines until one satisfies `wanted`, for at most `limit`.
+    fn wait_for(
+        &mut self,
+        wanted: impl Fn(&str) -> bool,
+        limit: Duration,
+        what: &str,
+    ) -> Result<String, Forfeit> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if wanted(line.trim_end()) => return Ok(line.trim_end().to_string()),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Forfeit(format!(
+                        "no {what} within {} ms",
+                        limit.as_millis()
+                    )))
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
+            }
+        }
+    }
+
+    /// The forfeit of a program that closed its output or input: how it
+    /// exited, waiting briefly for it.
+    fn exited(&mut self) -> Forfeit {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Forfeit(format!("'{}' exited ({status})", self.name));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Forfeit(format!("'{}' closed its output", self.name))
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

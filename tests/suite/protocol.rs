@@ -1,0 +1,376 @@
+//! `gamut engine` driven as a child process through the engine protocol
+//! (`docs/protocol.md`), and tournaments against programs that speak it:
+//! gamut itself, and the deliberately broken engines of `engines/`, whose
+//! games must end as forfeits with their reasons.
+
+use gamut::game::{Game, Player};
+use gamut::games::aporia::Aporia;
+use gamut::games::spokes::Spokes;
+use gamut::moves::play_moves;
+use gamut::tournament::records::{self, GameRecord};
+use std::io::Write;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Generous bound for an answer on a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A running `gamut engine` with its input and its output lines.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("gamut engine starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let input = child.stdin.take().expect("piped stdin");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            input,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("the engine reads");
+        self.input.flush().unwrap();
+    }
+
+    /// The next line, waiting at most `limit`.
+    fn next_within(&self, limit: Duration) -> Option<String> {
+        self.lines.recv_timeout(limit).ok()
+    }
+
+    /// Every line up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            let line = self
+                .next_within(PATIENCE)
+                .unwrap_or_else(|| panic!("no '{prefix}' line; got {got:?}"));
+            let done = line.starts_with(prefix);
+            got.push(line);
+            if done {
+                return got;
+            }
+        }
+    }
+
+    /// Sends `quit` and checks that the engine exits successfully.
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().expect("the engine exits");
+        assert!(status.success(), "{status}");
+    }
+}
+
+/// The move of a `bestmove` line.
+fn best(line: &str) -> &str {
+    line.strip_prefix("bestmove ")
+        .unwrap_or_else(|| panic!("not a bestmove line: {line}"))
+}
+
+#[test]
+fn handshake_lists_options_and_answers_isready() {
+    let mut e = Engine::start();
+    e.send("gamut");
+    let lines = e.until("gamutok");
+    assert!(lines[0].starts_with("id name gamut "), "{lines:?}");
+    for option in ["hash", "threads", "eval_off", "quiescence", "seed"] {
+        let head = format!("option name {option} type ");
+        assert!(lines.iter().any(|l| l.starts_with(&head)), "{option}");
+    }
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    e.quit();
+}
+
+#[test]
+fn go_depth_after_moves_agrees_with_analyze() {
+    // The last legal move, twice: a position a few plies from the start.
+    let mut pos = Aporia::start();
+    let mut played = Vec::new();
+    for _ in 0..2 {
+        let mut list = Vec::new();
+        pos.moves(&mut list);
+        let m = *list.last().unwrap();
+        played.push(pos.move_text(m));
+        pos = pos.play(m);
+    }
+    let moves = &played.join(";");
+    let analyze = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(["analyze", "aporia", "--depth", "4", "--moves", moves])
+        .output()
+        .expect("analyze runs");
+    assert!(analyze.status.success());
+    let analyzed = String::from_utf8(analyze.stdout).unwrap();
+    let expected = best(analyzed.lines().last().unwrap()).to_string();
+
+    let mut e = Engine::start();
+    e.send("game aporia");
+    e.send(&format!("position startpos moves {moves}"));
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 4, "{lines:?}");
+    for (d, line) in infos.iter().enumerate() {
+        let head = format!("info depth {} score ", d + 1);
+        assert!(line.starts_with(&head) && line.contains(" pv "), "{line}");
+    }
+    let got = best(lines.last().unwrap());
+    assert_eq!(got, expected);
+    let replayed = play_moves(Aporia::start(), moves, "the test").unwrap();
+    assert_eq!(replayed, pos);
+    assert!(pos.parse_move(got).is_ok(), "{got} is not legal");
+    e.quit();
+}
+
+#[test]
+fn go_movetime_streams_info_before_bestmove_in_time() {
+    let mut e = Engine::start();
+    e.send("game epaminondas");
+    e.send("position startpos");
+    let asked = Instant::now();
+    e.send("go movetime 400");
+    let lines = e.until("bestmove");
+    let took = asked.elapsed();
+    assert!(lines.len() >= 2, "no info before bestmove: {lines:?}");
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| l.starts_with("info depth ")));
+    assert!(took >= Duration::from_millis(400), "{took:?}");
+    assert!(took < Duration::from_millis(400) + PATIENCE / 3, "{took:?}");
+    e.quit();
+}
+
+#[test]
+fn stop_ends_go_infinite_with_a_bestmove() {
+    let mut e = Engine::start();
+    e.send("game epaminondas");
+    e.send("position startpos");
+    e.send("go infinite");
+    let wait = Instant::now() + Duration::from_millis(500);
+    while let Some(line) = e.next_within(wait.saturating_duration_since(Instant::now())) {
+        assert!(line.starts_with("info depth "), "{line}");
+    }
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    let stopped = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(stopped.elapsed() < PATIENCE / 3, "{:?}", stopped.elapsed());
+    let mv = best(lines.last().unwrap());
+    assert!(gamut::games::epaminondas::Epaminondas::start()
+        .parse_move(mv)
+        .is_ok());
+    e.quit();
+}
+
+#[test]
+fn every_bad_line_gets_one_error_line_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    let bad = [
+        "go depth 2",
+        "position startpos",
+        "frobnicate",
+        "game chess",
+        "game aporia",
+        "position fen not a position",
+        "position startpos moves a1-b2;zz",
+        "position sideways",
+        "go depth x",
+        "go depth",
+        "go sideways 3",
+        "setoption name nope value 1",
+        "setoption name hash value 0",
+        "setoption name eval_off value nonsense",
+        "setoption threads 2",
+    ];
+    for line in bad {
+        e.send(line);
+        e.send("isready");
+        let lines = e.until("readyok");
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .collect();
+        // "game aporia" is the one good line of the list.
+        let want = usize::from(line != "game aporia");
+        assert_eq!(errors.len(), want, "{line}: {lines:?}");
+        assert_eq!(lines.len(), want + 1, "{line}: {lines:?}");
+    }
+    e.input.write_all(b"go \xff\xfe depth\n").unwrap();
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: "));
+    // Still a working engine: the last good position was kept.
+    e.send("go depth 1");
+    let mv = best(e.until("bestmove").last().unwrap()).to_string();
+    assert!(Aporia::start().parse_move(&mv).is_ok(), "{mv}");
+    e.send("go infinite");
+    e.send("go depth 1");
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error: ")),
+        "a second go while searching: {lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn spokes_round_answers_a_placement_from_the_strategy() {
+    let start = Spokes::start();
+    assert_eq!(start.node(), gamut::game::NodeKind::Simultaneous);
+    let mut legal = Vec::new();
+    start.actions(Player::SECOND, &mut legal);
+    let legal: Vec<String> = legal.iter().map(|&m| start.move_text(m)).collect();
+
+    let mut e = Engine::start();
+    e.send("game spokes");
+    e.send("position startpos");
+    e.send("go depth 1");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(lines[0].starts_with("info string error: "), "{lines:?}");
+    e.send("setoption name seed value 7");
+    e.send("go side 2 depth 1");
+    let lines = e.until("bestmove");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 value "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    let strategy: Vec<&str> = info
+        .split(" strategy 2 ")
+        .nth(1)
+        .expect("the strategy of player 2")
+        .split(' ')
+        .collect();
+    let mut total = 0.0;
+    let mut actions = Vec::new();
+    for pair in strategy.chunks(2) {
+        actions.push(pair[0]);
+        total += pair[1].parse::<f64>().unwrap();
+    }
+    assert!((total - 1.0).abs() < 1e-3, "{info}");
+    let mv = best(lines.last().unwrap());
+    assert!(actions.contains(&mv), "{mv} not in {info}");
+    assert!(legal.iter().any(|l| l == mv), "{mv} not legal");
+    e.quit();
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gamut-protocol-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn engine_script(name: &str) -> String {
+    format!("{}/tests/suite/engines/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Plays `games` games of `game` between `a` and `b` into a records file
+/// and returns the records, checked as `tournament merge` checks them.
+fn tournament(game: &str, a: &str, b: &str, games: &str, file: &str) -> Vec<GameRecord> {
+    let path = temp(file);
+    let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(["tournament", game, "--engine", a, "--engine", b])
+        .args(["--games", games, "--concurrency", "2", "--overwrite"])
+        .arg("--records")
+        .arg(&path)
+        .output()
+        .expect("the tournament runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let merged = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(["tournament", "merge"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    records::read(&path)
+        .unwrap()
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect()
+}
+
+/// Every game lost by `loser`, with `why` in its forfeit reason.
+fn assert_forfeits(recs: &[GameRecord], loser: &str, why: &str) {
+    assert_eq!(recs.len(), 2);
+    for r in recs {
+        let side = r.engines.iter().position(|e| e == loser).unwrap();
+        assert_eq!(r.winner, Some(2 - side as u8), "{r:?}");
+        assert!(r.adjudicated);
+        assert!(
+            r.reason.starts_with("forfeit: ") && r.reason.contains(why),
+            "{}",
+            r.reason
+        );
+    }
+}
+
+#[test]
+fn broken_programs_forfeit_with_their_reasons_and_the_tournament_goes_on() {
+    let crash = format!("name=crash,cmd={},time=50", engine_script("crash.sh"));
+    let recs = tournament("aporia", &crash, "random", "2", "crash.jsonl");
+    assert_forfeits(&recs, "crash", "exited (exit status: 3)");
+
+    let illegal = format!("name=illegal,cmd={},depth=2", engine_script("illegal.sh"));
+    let recs = tournament("aporia", "random", &illegal, "2", "illegal.jsonl");
+    assert_forfeits(&recs, "illegal", "illegal move 'z99-z98'");
+
+    let hang = format!(
+        "name=hang,cmd={},time=50,margin=300",
+        engine_script("hang.sh")
+    );
+    let started = Instant::now();
+    let recs = tournament("spokes", &hang, "random", "2", "hang.jsonl");
+    assert_forfeits(&recs, "hang", "no bestmove within 350 ms");
+    assert!(started.elapsed() < PATIENCE, "{:?}", started.elapsed());
+}
+
+#[test]
+fn gamut_as_a_program_plays_legal_games_to_their_end() {
+    // Empedocles has chance nodes: the tournament rolls, the program moves.
+    for (game, depth) in [("aporia", 2), ("empedocles", 2)] {
+        let gamut = format!(
+            "name=ext,cmd={} engine,depth={depth}",
+            env!("CARGO_BIN_EXE_gamut")
+        );
+        let recs = tournament(game, &gamut, "random", "2", &format!("ext-{game}.jsonl"));
+        assert_eq!(recs.len(), 2);
+        for r in &recs {
+            assert!(!r.reason.starts_with("forfeit"), "{game}: {}", r.reason);
+            assert!(r.plies > 0);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# usage: tools/regression.sh <commit> <game> [tournament options ...]
+#
+# A regression match: builds <commit> into a temporary folder (a git
+# worktree and its own target dir, both removed afterwards), builds the
+# current tree, and plays a tournament of the current build ("new")
+# against the earlier one ("old"), both as programs speaking the engine
+# protocol with the same time per move. A build without `gamut engine` is
+# driven through tools/analyze-adapter.sh, and then so is the current one,
+# so that both sides pay the same start-up cost per move.
+#
+# Environment: TIME (ms per move, default 100), GAMES (default 40), KEEP=1
+# keeps the temporary folder. Any other option goes to `gamut tournament`
+# (e.g. --records match.jsonl --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05
+# --concurrency 2).
+set -eu
+if [ $# -lt 2 ]; then
+    echo "usage: tools/regression.sh <commit> <game> [tournament options ...]" >&2
+    exit 2
+fi
+commit=$1
+game=$2
+shift 2
+time=${TIME:-100}
+games=${GAMES:-40}
+root=$(git rev-parse --show-toplevel)
+tools="$root/tools"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gamut-regression.XXXXXX")
+cleanup() {
+    if [ "${KEEP:-0}" != 1 ]; then
+        git -C "$root" worktree remove --force "$tmp/src" >/dev/null 2>&1 || true
+        rm -rf "$tmp"
+    fi
+}
+trap cleanup EXIT
+git -C "$root" worktree add --quiet --detach "$tmp/src" "$commit"
+echo "building $commit in $tmp" >&2
+(cd "$tmp/src" && CARGO_TARGET_DIR="$tmp/target" cargo build --release --quiet)
+old="$tmp/target/release/gamut"
+echo "building the current tree" >&2
+(cd "$root" && cargo build --release --quiet)
+new="${CARGO_TARGET_DIR:-$root/target}/release/gamut"
+if "$old" engine --help >/dev/null 2>&1; then
+    new_cmd="$new engine"
+    old_cmd="$old engine"
+else
+    new_cmd="$tools/analyze-adapter.sh $new"
+    old_cmd="$tools/analyze-adapter.sh $old"
+fi
+"$new" tournament "$game" \
+    --engine "name=new,cmd=$new_cmd,time=$time" \
+    --engine "name=old,cmd=$old_cmd,time=$time" \
+    --games "$games" "$@"
