@@ -11,4 +11,5 @@ pub mod games;
 pub mod perft;
 pub mod search;
 pub mod suite;
+pub mod svg;
 pub mod tournament;

@@ -5,6 +5,7 @@ use super::progress::Progress;
 use super::{analyze, bench, tournament, CliError};
 use gamut::game::{Game, NodeKind};
 use gamut::perft::{self, Child};
+use gamut::svg::SvgOptions;
 use gamut::with_game;
 use std::io::Write;
 use std::time::Instant;
@@ -158,16 +159,34 @@ pub fn child_texts<G: Game>(pos: &G) -> Vec<String> {
 }
 
 fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let pos: G = position(&a.position)?;
+    let (pos, before) = show_positions::<G>(a)?;
     if let Some(path) = &a.svg {
-        let svg = pos
-            .svg()
-            .ok_or_else(|| CliError(format!("{} has no SVG picture; drop --svg", G::ID)))?;
-        std::fs::write(path, svg)
+        let opts = SvgOptions {
+            size: a.size,
+            coordinates: !a.no_coordinates,
+        };
+        std::fs::write(path, pos.svg(&opts, before.as_ref()))
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
     write!(out, "{}", show_text(&pos))?;
     Ok(())
+}
+
+/// The position `show` draws and the one before its last move: the move
+/// of `--last-move`, else the last of `--moves`; `None` without either.
+fn show_positions<G: Game>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
+    let pos: G = position(&a.position)?;
+    if let Some(last) = &a.last_move {
+        let after = play_moves(pos.clone(), last)
+            .map_err(|e| CliError(e.0.replacen("of --moves", "of --last-move", 1)))?;
+        return Ok((after, Some(pos)));
+    }
+    let before = match a.position.moves.as_deref().and_then(|m| m.rsplit_once(';')) {
+        Some((earlier, _)) => Some(play_moves(base_position(&a.position)?, earlier)?),
+        None if a.position.moves.is_some() => Some(base_position(&a.position)?),
+        None => None,
+    };
+    Ok((pos, before))
 }
 
 /// What `show` prints for a position: its diagram, state, text and hash.

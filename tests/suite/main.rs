@@ -29,6 +29,7 @@ mod naive_aporia;
 mod naive_empedocles;
 mod naive_epaminondas;
 mod naive_spokes;
+mod pictures;
 mod records;
 mod search;
 mod spokes;

@@ -6,6 +6,7 @@
 pub mod board;
 mod eval;
 pub mod movegen;
+mod svg;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
 use crate::game::{
@@ -272,6 +273,10 @@ impl Game for Aporia {
     }
 
     #[inline]
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
+    }
+
     fn node(&self) -> NodeKind {
         if self.has_legal_move() {
             NodeKind::Decision(self.side)
