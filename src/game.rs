@@ -287,11 +287,10 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// A readable diagram of the position for `gamut show`.
     fn diagram(&self) -> String;
 
-    /// An SVG picture of the position, for games that draw one
-    /// (`gamut show --svg`); `None` where the text diagram is all there is.
-    fn svg(&self) -> Option<String> {
-        None
-    }
+    /// An SVG picture of the position (`gamut show --svg`), drawn as
+    /// `opts` says; `before`, the position before the last move, marks
+    /// what that move changed. See [`crate::svg`].
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String;
 
     /// What kind of node this is.
     fn node(&self) -> NodeKind;

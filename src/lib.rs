@@ -12,5 +12,6 @@ pub mod moves;
 pub mod perft;
 pub mod search;
 pub mod suite;
+pub mod svg;
 pub mod tablebase;
 pub mod tournament;

@@ -97,13 +97,29 @@ pub struct ShowArgs {
     /// The game and position.
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Also write an SVG picture of the board to this file (games that draw one).
+    /// Also write an SVG picture of the board to this file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
     /// Print the position's exact value from this table (default: the
     /// game's table in the data directory, when it exists).
     #[arg(long, value_name = "FILE")]
     pub table: Option<std::path::PathBuf>,
+    /// Play this move too and mark it in the picture (the last of --moves
+    /// is marked without it).
+    #[arg(
+        long,
+        value_name = "MOVE",
+        allow_hyphen_values = true,
+        requires = "svg"
+    )]
+    pub last_move: Option<String>,
+    /// The picture's width in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 480, requires = "svg",
+          value_parser = clap::value_parser!(u32).range(64..=8192))]
+    pub size: u32,
+    /// Leave the file and rank (or node) names out of the picture.
+    #[arg(long, requires = "svg")]
+    pub no_coordinates: bool,
 }
 
 /// Options that set up a search (shared by `analyze`, `bench` and engine

@@ -5,6 +5,7 @@ use super::progress::Progress;
 use super::{analyze, bench, engine, solve, tournament, CliError};
 use gamut::game::{Game, NodeKind};
 use gamut::perft::{self, Child};
+use gamut::svg::SvgOptions;
 use gamut::with_game;
 use std::io::Write;
 use std::time::Instant;
@@ -133,19 +134,42 @@ pub fn child_texts<G: Game>(pos: &G) -> Vec<String> {
 }
 
 fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let pos: G = position(&a.position)?;
+    let (pos, before) = show_positions::<G>(a)?;
     if let Some(path) = &a.svg {
-        let svg = pos
-            .svg()
-            .ok_or_else(|| CliError(format!("{} has no SVG picture; drop --svg", G::ID)))?;
-        std::fs::write(path, svg)
+        let opts = SvgOptions {
+            size: a.size,
+            coordinates: !a.no_coordinates,
+        };
+        std::fs::write(path, pos.svg(&opts, before.as_ref()))
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
+    // Everything that can fail comes before anything is printed.
+    let value = solve::table_value(a.table.as_deref(), &pos)?;
     write!(out, "{}", show_text(&pos))?;
-    if let Some(line) = solve::table_value(a.table.as_deref(), &pos)? {
+    if let Some(line) = value {
         writeln!(out, "{line}")?;
     }
     Ok(())
+}
+
+/// The position `show` draws and the one before its last move: the move
+/// of `--last-move`, else the last of `--moves`; `None` without either.
+fn show_positions<G: Game>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
+    let pos: G = position(&a.position)?;
+    if let Some(last) = &a.last_move {
+        let after = gamut::moves::play_moves(pos.clone(), last, "--last-move")?;
+        return Ok((after, Some(pos)));
+    }
+    let before = match a.position.moves.as_deref().and_then(|m| m.rsplit_once(';')) {
+        Some((earlier, _)) => Some(gamut::moves::play_moves(
+            base_position(&a.position)?,
+            earlier,
+            "--moves",
+        )?),
+        None if a.position.moves.is_some() => Some(base_position(&a.position)?),
+        None => None,
+    };
+    Ok((pos, before))
 }
 
 /// What `show` prints for a position: its diagram, state, text and hash.

@@ -79,6 +79,10 @@ impl Game for Ttt {
     fn diagram(&self) -> String {
         self.text()
     }
+    /// A blank picture: the searcher never draws.
+    fn svg(&self, opts: &crate::svg::SvgOptions, _: Option<&Self>) -> String {
+        crate::svg::Picture::new(1.0, 1.0, "white", opts).finish()
+    }
     fn node(&self) -> NodeKind {
         if self.winner().is_some() || self.full() {
             NodeKind::Terminal
@@ -415,6 +419,10 @@ impl Game for Pennies {
     }
     fn diagram(&self) -> String {
         self.text()
+    }
+    /// A blank picture: the searcher never draws.
+    fn svg(&self, opts: &crate::svg::SvgOptions, _: Option<&Self>) -> String {
+        crate::svg::Picture::new(1.0, 1.0, "white", opts).finish()
     }
     fn node(&self) -> NodeKind {
         match self.shown {

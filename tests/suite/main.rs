@@ -32,6 +32,7 @@ mod naive_aporia;
 mod naive_empedocles;
 mod naive_epaminondas;
 mod naive_spokes;
+mod pictures;
 mod protocol;
 mod records;
 mod search;

@@ -483,13 +483,13 @@ fn position_text_is_strict_and_canonical() {
 fn diagram_and_picture_name_every_node() {
     let p = Spokes::parse("X/w1Kb/8/16/16 2 resolve").unwrap_or_else(|e| panic!("{e}"));
     let d = p.diagram();
-    let svg = p.svg().unwrap();
+    let svg = p.svg(&gamut::svg::SvgOptions::default(), None);
     for (name, _, _) in geometry() {
         assert!(d.contains(&name), "{name} in diagram");
         assert!(svg.contains(&format!(">{name}<")), "{name} in svg");
     }
     assert!(d.contains("B3 K"));
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"));
 }
 
 // ------------------------------------------------------------------- end

@@ -5,6 +5,7 @@
 pub mod eval;
 pub mod lines;
 pub mod movegen;
+mod svg;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table, Bitboard, Square};
 use crate::game::{
@@ -209,6 +210,10 @@ impl Game for Apart {
             s.push_str("first move of the game: no continuous jump\n");
         }
         s
+    }
+
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
     }
 
     fn node(&self) -> NodeKind {

@@ -9,6 +9,7 @@ pub mod movegen;
 pub mod solve;
 pub mod states;
 pub mod symmetry;
+mod svg;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
 use crate::game::{
@@ -279,6 +280,10 @@ impl Game for Aporia {
     }
 
     #[inline]
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
+    }
+
     fn node(&self) -> NodeKind {
         if self.has_legal_move() {
             NodeKind::Decision(self.side)

@@ -4,6 +4,7 @@
 pub mod elements;
 pub mod eval;
 pub mod movegen;
+mod svg;
 mod text;
 
 use crate::bits::{zobrist_table, Bitboard, Square};
@@ -253,6 +254,10 @@ impl Game for Empedocles {
 
     fn diagram(&self) -> String {
         text::diagram(self)
+    }
+
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
     }
 
     fn node(&self) -> NodeKind {

@@ -6,6 +6,7 @@
 pub mod board;
 mod eval;
 mod movegen;
+mod svg;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
 use crate::game::{
@@ -250,6 +251,10 @@ impl Game for Epaminondas {
 
     fn diagram(&self) -> String {
         draw_board(FILES as usize, RANKS as usize, |i| self.cell(i))
+    }
+
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
     }
 
     fn node(&self) -> NodeKind {

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod movegen;
 pub mod resolve;
 pub mod score;
+mod svg;
 pub mod tables;
 pub mod text;
 
@@ -243,8 +244,8 @@ impl Game for Spokes {
 
     /// An SVG picture of the board: circles, spokes, node names and stones
     /// (blocks half white, half black; doubles ringed twice).
-    fn svg(&self) -> Option<String> {
-        Some(text::svg(self))
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
     }
 
     fn node(&self) -> NodeKind {

@@ -1,6 +1,6 @@
-//! Position text, the text diagram and the SVG picture.
+//! Position text and the text diagram.
 
-use super::board::{Board, Content, Node, NodeSet, CIRCLE_LEN, CIRCLE_START};
+use super::board::{Board, Content, Node, CIRCLE_LEN, CIRCLE_START};
 use super::movegen::STONES_PER_COLOUR;
 use super::resolve::for_each_step;
 use super::tables::ADJACENT;
@@ -196,78 +196,6 @@ pub fn diagram(p: &Spokes) -> String {
         p.round(),
         left(super::board::Colour::White),
         left(super::board::Colour::Black)
-    ));
-    s
-}
-
-const RADIUS: [f64; 5] = [0.0, 60.0, 120.0, 180.0, 240.0];
-const CENTRE: f64 = 280.0;
-
-fn point(n: Node) -> (f64, f64) {
-    let c = n.circle();
-    let angle = (n.index() - CIRCLE_START[c]) as f64 * 360.0 / CIRCLE_LEN[c] as f64;
-    let (sin, cos) = angle.to_radians().sin_cos();
-    (CENTRE + RADIUS[c] * sin, CENTRE - RADIUS[c] * cos)
-}
-
-/// The SVG picture of a position.
-pub fn svg(p: &Spokes) -> String {
-    let b = p.board();
-    let size = 2.0 * CENTRE;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 {size} {size}\">\n<rect width=\"100%\" height=\"100%\" fill=\"#e8d3a8\"/>\n"
-    );
-    for r in &RADIUS[1..] {
-        s.push_str(&format!(
-            "<circle cx=\"{CENTRE}\" cy=\"{CENTRE}\" r=\"{r}\" fill=\"none\" stroke=\"#555\" stroke-width=\"1.5\"/>\n"
-        ));
-    }
-    for n in NodeSet::ALL.iter() {
-        for m in ADJACENT[n.index()].iter() {
-            if m.circle() > n.circle() {
-                let ((x1, y1), (x2, y2)) = (point(n), point(m));
-                s.push_str(&format!(
-                    "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"#555\" stroke-width=\"1.5\"/>\n"
-                ));
-            }
-        }
-    }
-    for n in NodeSet::ALL.iter() {
-        let (x, y) = point(n);
-        let home = if n.is_home() { "#7a1f1f" } else { "#555" };
-        s.push_str(&format!(
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3\" fill=\"{home}\"/>\n"
-        ));
-        match b.content(n) {
-            Content::Empty => {}
-            Content::Single(c) | Content::Double(c) => {
-                let fill = if c.index() == 0 { "white" } else { "black" };
-                if let Content::Double(_) = b.content(n) {
-                    s.push_str(&format!(
-                        "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"14\" fill=\"none\" stroke=\"{fill}\" stroke-width=\"2\"/>\n"
-                    ));
-                }
-                s.push_str(&format!(
-                    "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"10\" fill=\"{fill}\" stroke=\"#222\"/>\n"
-                ));
-            }
-            Content::Block => {
-                s.push_str(&format!(
-                    "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"10\" fill=\"white\" stroke=\"#222\"/>\n<path d=\"M {x:.1} {:.1} A 10 10 0 0 1 {x:.1} {:.1} Z\" fill=\"black\"/>\n",
-                    y - 10.0,
-                    y + 10.0
-                ));
-            }
-        }
-        let (lx, ly) = (x + 8.0, y - 8.0);
-        s.push_str(&format!(
-            "<text x=\"{lx:.1}\" y=\"{ly:.1}\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#1a3d7a\">{n}</text>\n"
-        ));
-    }
-    s.push_str(&format!(
-        "<text x=\"8\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"12\">{}</text>\n</svg>\n",
-        size - 8.0,
-        p.text()
     ));
     s
 }

@@ -1,0 +1,55 @@
+//! The SVG picture of an Apart board: 8×8 chequered squares, white and
+//! black pieces, and the squares the last move changed.
+
+use super::Apart;
+use crate::bits::Square;
+use crate::game::Player;
+use crate::svg::{Grid, Picture, SvgOptions};
+
+const GRID: Grid = Grid {
+    files: 8,
+    ranks: 8,
+    cell: 50.0,
+    margin: 26.0,
+};
+
+/// The player whose piece stands on `s`, as an index.
+fn owner(p: &Apart, s: Square) -> Option<usize> {
+    Player::BOTH
+        .into_iter()
+        .find(|&pl| p.pieces(pl).has(s))
+        .map(Player::index)
+}
+
+/// The picture of `p`, marking the squares whose content differs from `before`.
+pub fn svg(p: &Apart, opts: &SvgOptions, before: Option<&Apart>) -> String {
+    let mut pic = Picture::new(GRID.width(), GRID.height(), "#d9c7a0", opts);
+    GRID.draw_cells(&mut pic, |f, r| {
+        if (f + r) % 2 == 0 {
+            "#b58863"
+        } else {
+            "#f0d9b5"
+        }
+    });
+    for s in (0..64).map(Square) {
+        let (f, r) = (s.file(), s.rank());
+        if before.is_some_and(|q| owner(q, s) != owner(p, s)) {
+            GRID.highlight(&mut pic, f, r);
+        }
+    }
+    for s in (0..64).map(Square) {
+        if let Some(i) = owner(p, s) {
+            pic.stone(
+                GRID.centre(s.file(), s.rank()),
+                GRID.cell * 0.38,
+                i,
+                &s.to_string(),
+                "",
+            );
+        }
+    }
+    if opts.coordinates {
+        GRID.draw_coordinates(&mut pic);
+    }
+    pic.finish()
+}
