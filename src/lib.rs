@@ -8,7 +8,9 @@ pub mod bits;
 pub mod game;
 #[macro_use]
 pub mod games;
+pub mod movelist;
 pub mod perft;
 pub mod search;
+pub mod soak;
 pub mod suite;
 pub mod tournament;

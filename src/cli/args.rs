@@ -37,6 +37,9 @@ pub enum Command {
     /// Measure speed: perft leaves/s and search nodes/s from start positions
     /// (medians over several runs).
     Bench(BenchArgs),
+    /// Play random games checking every invariant of the rules' code at
+    /// every ply, with a summary line per game.
+    Soak(super::soak::SoakArgs),
 }
 
 /// Which game and position a command works on.

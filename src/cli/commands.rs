@@ -2,7 +2,7 @@
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
-use super::{analyze, bench, tournament, CliError};
+use super::{analyze, bench, soak, tournament, CliError};
 use gamut::game::{Game, NodeKind};
 use gamut::perft::{self, Child};
 use gamut::with_game;
@@ -32,6 +32,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Tournament(a) => tournament::tournament(&a, out),
         Command::Replay(a) => tournament::replay(&a, out),
         Command::Bench(a) => bench::bench(&a, out),
+        Command::Soak(a) => soak::soak(&a, cli.quiet, out),
     }
 }
 
@@ -40,36 +41,9 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
 pub fn position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
     let pos = base_position(a)?;
     match &a.moves {
-        Some(list) => play_moves(pos, list),
+        Some(list) => Ok(gamut::movelist::play_moves(pos, list)?),
         None => Ok(pos),
     }
-}
-
-/// `pos` after the moves of `list`, separated by `;`; an illegal move is an
-/// error naming it and its place in the list.
-pub fn play_moves<G: Game>(mut pos: G, list: &str) -> Result<G, CliError> {
-    for (i, item) in list.split(';').enumerate() {
-        let text = item.trim();
-        let fail = |why: String| CliError(format!("move {} '{text}' of --moves: {why}", i + 1));
-        if text.is_empty() {
-            return Err(fail("empty (moves are separated by ';')".into()));
-        }
-        pos = match pos.node() {
-            NodeKind::Terminal => return Err(fail("the game is already over".into())),
-            NodeKind::Simultaneous => {
-                let joint = perft::children(&pos)
-                    .into_iter()
-                    .find(|(t, _)| t == text)
-                    .ok_or_else(|| fail("not a legal joint action here".into()))?;
-                perft::child_position(&pos, &joint.1)
-            }
-            _ => {
-                let m = pos.parse_move(text).map_err(|e| fail(e.to_string()))?;
-                pos.play(m)
-            }
-        };
-    }
-    Ok(pos)
 }
 
 /// The position given by `--fen` or the start options, before `--moves`.

@@ -6,6 +6,7 @@ mod bench;
 mod commands;
 mod interrupt;
 mod progress;
+mod soak;
 mod tournament;
 
 pub use commands::run;
