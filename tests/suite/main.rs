@@ -32,6 +32,7 @@ mod naive_epaminondas;
 mod naive_spokes;
 mod properties;
 mod records;
+mod resources;
 mod search;
 mod soak;
 mod spokes;
