@@ -11,6 +11,7 @@ pub mod games;
 pub mod moves;
 pub mod perft;
 pub mod search;
+pub mod soak;
 pub mod suite;
 pub mod svg;
 pub mod tablebase;

@@ -39,6 +39,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Solve a game outright and store the value of every state in a table.
     Solve(super::solve::SolveArgs),
+    /// Play random games checking every invariant of the rules' code at
+    /// every ply, with a summary line per game.
+    Soak(super::soak::SoakArgs),
     /// Speak the engine protocol (docs/protocol.md) on standard input and
     /// output, for tournaments and other programs.
     Engine(EngineArgs),

@@ -2,7 +2,7 @@
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
-use super::{analyze, bench, engine, solve, tournament, CliError};
+use super::{analyze, bench, engine, soak, solve, tournament, CliError};
 use gamut::game::{Game, NodeKind};
 use gamut::perft::{self, Child};
 use gamut::svg::SvgOptions;
@@ -35,6 +35,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Bench(a) => bench::bench(&a, out),
         Command::Solve(a) => solve::solve(&a, out),
         Command::Engine(a) => engine::engine(&a, out),
+        Command::Soak(a) => soak::soak(&a, cli.quiet, out),
     }
 }
 

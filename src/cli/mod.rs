@@ -7,6 +7,7 @@ mod commands;
 mod engine;
 mod interrupt;
 mod progress;
+mod soak;
 mod solve;
 mod tournament;
 

@@ -202,6 +202,10 @@ fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
             if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
                 return Err(fail("alphabeta needs depth=, time= or nodes=".into()));
             }
+            // Each game makes its own table: find out now, not mid-game,
+            // whether the machine can give one of this size.
+            gamut::search::Table::try_new(opts.search.hash as usize)
+                .map_err(|e| fail(e.to_string()))?;
             Kind::Search {
                 config,
                 limits,

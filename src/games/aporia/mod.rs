@@ -8,8 +8,8 @@ mod eval;
 pub mod movegen;
 pub mod solve;
 pub mod states;
-pub mod symmetry;
 mod svg;
+pub mod symmetry;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
 use crate::game::{

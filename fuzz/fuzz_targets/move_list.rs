@@ -1,0 +1,28 @@
+//! `--moves` lists of every game from its start position: the first byte
+//! picks the game, the rest is the list. A list that plays leads to a
+//! position whose text round-trips.
+#![no_main]
+
+use gamut::game::Game;
+use gamut::games::GameId;
+use gamut::moves::play_moves;
+use gamut::with_game;
+use libfuzzer_sys::fuzz_target;
+
+fn check<G: Game>(list: &str) {
+    if let Ok(pos) = play_moves(G::start(), list, "--moves") {
+        assert_eq!(G::parse(&pos.text()).as_ref(), Ok(&pos));
+        assert_eq!(pos.hash(), pos.hash_from_scratch());
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let id = GameId::ALL[pick as usize % GameId::ALL.len()];
+    with_game!(id, G => check::<G>(text));
+});

@@ -1,0 +1,19 @@
+//! Tournament records files: every line is checked (known game, legal
+//! moves replayed, consistent result) or the text is refused; a record
+//! that passes prints back to JSON that passes again.
+#![no_main]
+
+use gamut::tournament::records;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(scan) = records::scan(text) {
+        for (_, rec) in &scan.records {
+            let again = records::scan(&format!("{}\n", rec.to_json()));
+            assert!(again.is_ok(), "{again:?}");
+        }
+    }
+});

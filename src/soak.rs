@@ -1,0 +1,251 @@
+//! Soak runs: random games played to the end with every invariant of the
+//! [`Game`] trait checked at every ply.
+//!
+//! At each position [`check_position`] checks that its text parses back to
+//! it and prints the same; that the incremental hash equals the hash from
+//! scratch, for the position and for each of its children; that every
+//! child's text parses back to the same move; that the node kind, the
+//! outcome and the lists of moves agree (a terminal node has an outcome
+//! and no children, a decision node has moves and speaks for its player,
+//! chance probabilities sum to 1); and that the children's own perft
+//! counts add up to perft(1) (at a simultaneous node with more than
+//! [`JOINT_SAMPLE`] joint actions, a sample of them is checked instead).
+
+use crate::game::{Game, NodeKind, Player};
+use crate::perft::{self, Child};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// How many joint actions of a simultaneous node are checked at most.
+pub const JOINT_SAMPLE: usize = 64;
+
+/// What a soak run found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games played.
+    pub games: u64,
+    /// Positions checked (plies played, plus each game's first position).
+    pub plies: u64,
+    /// Individual invariant checks made.
+    pub checks: u64,
+    /// Failed checks, each as one line naming the position.
+    pub failures: Vec<String>,
+}
+
+impl Tally {
+    /// Adds `other`'s counts and failures to this tally.
+    pub fn absorb(&mut self, other: Tally) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.checks += other.checks;
+        self.failures.extend(other.failures);
+    }
+}
+
+/// Counts checks and records the failed ones for one position.
+struct Checker<'a> {
+    text: &'a str,
+    checks: u64,
+    failures: Vec<String>,
+}
+
+impl Checker<'_> {
+    fn check(&mut self, ok: bool, what: impl FnOnce() -> String) {
+        self.checks += 1;
+        if !ok {
+            self.failures.push(format!("{} at '{}'", what(), self.text));
+        }
+    }
+}
+
+/// Checks every invariant at `pos` (see the module documentation); returns
+/// the number of checks made and a line for each that failed.
+pub fn check_position<G: Game>(pos: &G) -> (u64, Vec<String>) {
+    let text = pos.text();
+    let mut c = Checker {
+        text: &text,
+        checks: 0,
+        failures: Vec::new(),
+    };
+    match G::parse(&text) {
+        Ok(back) => {
+            c.check(back == *pos, || "text parses to another position".into());
+            c.check(back.text() == text, || "text is not canonical".into());
+        }
+        Err(e) => c.check(false, || format!("text does not parse ({e})")),
+    }
+    c.check(pos.hash() == pos.hash_from_scratch(), || {
+        "incremental hash differs from the hash from scratch".into()
+    });
+    check_node(pos, &mut c);
+    let kids = perft::children(pos);
+    c.check(kids.windows(2).all(|w| w[0].0 != w[1].0), || {
+        "two children have the same text".into()
+    });
+    let cost = perft::child_cost(pos);
+    // Each joint action of a simultaneous node needs its own resolution,
+    // which can be slow: past JOINT_SAMPLE of them an evenly spread sample
+    // is checked, and the sum against perft(1) is left out.
+    let stride = match pos.node() {
+        NodeKind::Simultaneous => kids.len().div_ceil(JOINT_SAMPLE).max(1),
+        _ => 1,
+    };
+    let mut below = 0;
+    for (child_text, child) in kids.iter().step_by(stride) {
+        let next = perft::child_position(pos, child);
+        c.check(next.hash() == next.hash_from_scratch(), || {
+            format!("after '{child_text}' the incremental hash differs from the hash from scratch")
+        });
+        check_child_text(pos, child_text, child, &mut c);
+        below += perft::perft(&next, 1 - cost);
+    }
+    if stride == 1 {
+        let total = perft::perft(pos, 1);
+        c.check(below == total, || {
+            format!("children count {below} below them, perft(1) is {total}")
+        });
+    }
+    (c.checks, c.failures)
+}
+
+/// Node kind, outcome, perspective and move lists agree.
+fn check_node<G: Game>(pos: &G, c: &mut Checker) {
+    let mut moves = Vec::new();
+    pos.moves(&mut moves);
+    let outcome = pos.outcome();
+    c.check(
+        outcome.is_some() == (pos.node() == NodeKind::Terminal),
+        || format!("node {:?} with outcome {outcome:?}", pos.node()),
+    );
+    match pos.node() {
+        NodeKind::Terminal => {
+            c.check(moves.is_empty(), || "terminal node with moves".into());
+            if let Some(o) = outcome {
+                if let Some(points) = o.points {
+                    // A winner has at least the loser's points (ties may
+                    // be broken by the game's own rules).
+                    let consistent = match o.winner {
+                        Some(w) => points[w.index()] >= points[w.other().index()],
+                        None => points[0] == points[1],
+                    };
+                    c.check(consistent, || {
+                        format!("result {o} disagrees with its points")
+                    });
+                }
+            }
+        }
+        NodeKind::Decision(p) => {
+            c.check(!moves.is_empty(), || "decision node without moves".into());
+            c.check(pos.move_count() == moves.len(), || {
+                format!("move_count {} but {} moves", pos.move_count(), moves.len())
+            });
+            c.check(pos.perspective() == p, || {
+                "perspective is not the player to move".into()
+            });
+        }
+        NodeKind::Chance => {
+            let total: f64 = moves.iter().map(|&m| pos.probability(m)).sum();
+            c.check(!moves.is_empty() && (total - 1.0).abs() < 1e-9, || {
+                format!("chance probabilities sum to {total}")
+            });
+            c.check(moves.iter().all(|&m| pos.probability(m) > 0.0), || {
+                "a chance outcome has no positive probability".into()
+            });
+        }
+        NodeKind::Simultaneous => {
+            for p in Player::BOTH {
+                pos.actions(p, &mut moves);
+                c.check(!moves.is_empty(), || format!("{p} has no action"));
+            }
+        }
+    }
+}
+
+/// The child's text parses back: a move to the same move, a joint action's
+/// two halves each to an action with the same text.
+fn check_child_text<G: Game>(pos: &G, text: &str, child: &Child<G::Move>, c: &mut Checker) {
+    match *child {
+        Child::Move(m) => {
+            let back = pos.parse_move(text);
+            c.check(back == Ok(m), || {
+                format!("move text '{text}' parses to {back:?}")
+            });
+        }
+        Child::Joint(a, b) => {
+            for m in [a, b] {
+                let own = pos.move_text(m);
+                let back = pos.parse_move(&own).map(|x| pos.move_text(x));
+                c.check(back.as_deref() == Ok(own.as_str()), || {
+                    format!("action text '{own}' parses to {back:?}")
+                });
+            }
+        }
+    }
+}
+
+/// A random child of non-terminal `pos`: a uniform move or joint action, or
+/// a chance outcome drawn by its probability.
+pub fn random_child<G: Game>(pos: &G, rng: &mut impl Rng) -> Option<G> {
+    let mut moves = Vec::new();
+    match pos.node() {
+        NodeKind::Terminal => None,
+        NodeKind::Decision(_) => {
+            pos.moves(&mut moves);
+            let m = *moves.get(rng.gen_range(0..moves.len().max(1)))?;
+            Some(pos.play(m))
+        }
+        NodeKind::Chance => {
+            pos.moves(&mut moves);
+            let mut x = rng.gen::<f64>();
+            let last = *moves.last()?;
+            let m = moves
+                .iter()
+                .copied()
+                .find(|&m| {
+                    x -= pos.probability(m);
+                    x < 0.0
+                })
+                .unwrap_or(last);
+            Some(pos.play(m))
+        }
+        NodeKind::Simultaneous => {
+            let mut second = Vec::new();
+            pos.actions(Player::FIRST, &mut moves);
+            pos.actions(Player::SECOND, &mut second);
+            let a = *moves.get(rng.gen_range(0..moves.len().max(1)))?;
+            let b = *second.get(rng.gen_range(0..second.len().max(1)))?;
+            Some(pos.play_joint(a, b))
+        }
+    }
+}
+
+/// Plays one random game of `G` from its start position with the given
+/// seed, to the end or to the game's ply limit, checking every position on
+/// the way.
+pub fn soak_one<G: Game>(seed: u64) -> Tally {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut pos = G::start();
+    let mut tally = Tally {
+        games: 1,
+        ..Tally::default()
+    };
+    for _ in 0..=G::INFO.ply_limit {
+        let (checks, failures) = check_position(&pos);
+        tally.plies += 1;
+        tally.checks += checks;
+        let failed = !failures.is_empty();
+        tally.failures.extend(
+            failures
+                .into_iter()
+                .map(|f| format!("{} game seed {seed}: {f}", G::ID)),
+        );
+        if failed {
+            break;
+        }
+        match random_child(&pos, &mut rng) {
+            Some(next) => pos = next,
+            None => break,
+        }
+    }
+    tally
+}

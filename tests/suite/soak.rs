@@ -1,0 +1,87 @@
+//! `gamut soak`: random games with every invariant checked at every ply,
+//! a few hundred per game (Spokes, whose resolutions make some random games
+//! take a minute, with a few seeded games).
+
+use std::process::Command;
+
+/// Runs `gamut soak` and checks its summary line: the games asked for,
+/// at least one ply per game, checks made, no failure.
+fn soak(game: &str, games: u64, seed: u64) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args([
+            "soak",
+            game,
+            "--games",
+            &games.to_string(),
+            "--seed",
+            &seed.to_string(),
+            "--quiet",
+        ])
+        .output()
+        .expect("the gamut binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text.lines().next().expect("a summary line");
+    let field = |name: &str| -> u64 {
+        let rest = line
+            .split(&format!(" {name} "))
+            .nth(1)
+            .unwrap_or_else(|| panic!("{line}"));
+        rest.split([',', ' '])
+            .next()
+            .unwrap()
+            .parse()
+            .expect("a count")
+    };
+    assert!(line.starts_with(&format!("soak {game}: ")), "{line}");
+    assert_eq!(field("games"), games, "{line}");
+    assert!(field("plies") > games, "{line}");
+    assert!(field("checks") > field("plies"), "{line}");
+    assert_eq!(field("failures"), 0, "{line}");
+}
+
+#[test]
+fn aporia_soaks_clean() {
+    soak("aporia", 300, 1);
+}
+
+#[test]
+fn apart_soaks_clean() {
+    soak("apart", 200, 1);
+}
+
+#[test]
+fn empedocles_soaks_clean() {
+    soak("empedocles", 300, 1);
+}
+
+#[test]
+fn epaminondas_soaks_clean() {
+    soak("epaminondas", 60, 1);
+}
+
+#[test]
+fn spokes_soaks_clean() {
+    soak("spokes", 2, 7);
+}
+
+#[test]
+fn a_bad_soak_command_is_one_error_line() {
+    for args in [&["soak", "chess"][..], &["soak", "aporia", "--games", "0"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).lines().count(),
+            1,
+            "{args:?}"
+        );
+    }
+}
