@@ -331,6 +331,16 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
         self.move_count()
     }
 
+    /// [`parse_move`](Game::parse_move) with the caller's scratch space, so
+    /// that parsing every move of one node works out the node's moves once.
+    fn parse_move_with(
+        &self,
+        text: &str,
+        _scratch: &mut Self::Scratch,
+    ) -> Result<Self::Move, ParseError> {
+        self.parse_move(text)
+    }
+
     /// The child after move or chance outcome `m`, which must come from
     /// `moves`.
     fn play(&self, m: Self::Move) -> Self;

@@ -291,9 +291,14 @@ impl Game for Spokes {
         self.resolved(scratch).len()
     }
 
-    /// Parses a placement (`wD12`) at a round start, or an outcome (a
-    /// nodes field, then ` loop` for a loop) at a resolution node.
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        self.parse_move_with(text, &mut Workspace::default())
+    }
+
+    /// Parses a placement (`wD12`) at a round start, or an outcome (a
+    /// nodes field, then ` loop` for a loop) at a resolution node, resolving
+    /// the node in `scratch` (once for all the moves of a node).
+    fn parse_move_with(&self, text: &str, scratch: &mut Workspace) -> Result<Move, ParseError> {
         let illegal = || ParseError::new(format!("'{text}' is not a legal move here"));
         match self.phase {
             Phase::Resolution => {
@@ -309,11 +314,7 @@ impl Game for Spokes {
                     )));
                 }
                 let r = Resolved { board, looped };
-                if self
-                    .resolved(&mut Workspace::default())
-                    .binary_search(&r)
-                    .is_ok()
-                {
+                if self.resolved(scratch).binary_search(&r).is_ok() {
                     Ok(Move::Outcome(r))
                 } else {
                     Err(illegal())

@@ -93,11 +93,19 @@ pub fn check_position<G: Game>(pos: &G, buf: &mut Vec<G::Move>) {
         "outcome at '{text}'"
     );
     if let NodeKind::Decision(_) | NodeKind::Chance = pos.node() {
-        pos.moves(buf);
-        assert_eq!(pos.move_count(), buf.len(), "move_count at '{text}'");
+        // One scratch for the node, so a game that works its moves out at
+        // some cost (Spokes' resolutions) does so once.
+        let mut scratch = G::Scratch::default();
+        pos.moves_with(buf, &mut scratch);
+        assert_eq!(
+            pos.move_count_with(&mut scratch),
+            buf.len(),
+            "move_count at '{text}'"
+        );
         for &m in buf.iter() {
             let mt = pos.move_text(m);
-            assert_eq!(pos.parse_move(&mt), Ok(m), "move '{mt}' at '{text}'");
+            let parsed = pos.parse_move_with(&mt, &mut scratch);
+            assert_eq!(parsed, Ok(m), "move '{mt}' at '{text}'");
         }
     }
 }
