@@ -77,7 +77,10 @@ pub fn check_position<G: Game>(pos: &G) -> (u64, Vec<String>) {
     c.check(pos.hash() == pos.hash_from_scratch(), || {
         "incremental hash differs from the hash from scratch".into()
     });
-    check_node(pos, &mut c);
+    // One scratch for the node, so a game that works its moves out at some
+    // cost (Spokes' resolutions) does so once for all these checks.
+    let mut scratch = G::Scratch::default();
+    check_node(pos, &mut scratch, &mut c);
     let kids = perft::children(pos);
     c.check(kids.windows(2).all(|w| w[0].0 != w[1].0), || {
         "two children have the same text".into()
@@ -96,7 +99,7 @@ pub fn check_position<G: Game>(pos: &G) -> (u64, Vec<String>) {
         c.check(next.hash() == next.hash_from_scratch(), || {
             format!("after '{child_text}' the incremental hash differs from the hash from scratch")
         });
-        check_child_text(pos, child_text, child, &mut c);
+        check_child_text(pos, child_text, child, &mut scratch, &mut c);
         below += perft::perft(&next, 1 - cost);
     }
     if stride == 1 {
@@ -109,9 +112,9 @@ pub fn check_position<G: Game>(pos: &G) -> (u64, Vec<String>) {
 }
 
 /// Node kind, outcome, perspective and move lists agree.
-fn check_node<G: Game>(pos: &G, c: &mut Checker) {
+fn check_node<G: Game>(pos: &G, scratch: &mut G::Scratch, c: &mut Checker) {
     let mut moves = Vec::new();
-    pos.moves(&mut moves);
+    pos.moves_with(&mut moves, scratch);
     let outcome = pos.outcome();
     c.check(
         outcome.is_some() == (pos.node() == NodeKind::Terminal),
@@ -136,8 +139,9 @@ fn check_node<G: Game>(pos: &G, c: &mut Checker) {
         }
         NodeKind::Decision(p) => {
             c.check(!moves.is_empty(), || "decision node without moves".into());
-            c.check(pos.move_count() == moves.len(), || {
-                format!("move_count {} but {} moves", pos.move_count(), moves.len())
+            let count = pos.move_count_with(scratch);
+            c.check(count == moves.len(), || {
+                format!("move_count {count} but {} moves", moves.len())
             });
             c.check(pos.perspective() == p, || {
                 "perspective is not the player to move".into()
@@ -163,10 +167,16 @@ fn check_node<G: Game>(pos: &G, c: &mut Checker) {
 
 /// The child's text parses back: a move to the same move, a joint action's
 /// two halves each to an action with the same text.
-fn check_child_text<G: Game>(pos: &G, text: &str, child: &Child<G::Move>, c: &mut Checker) {
+fn check_child_text<G: Game>(
+    pos: &G,
+    text: &str,
+    child: &Child<G::Move>,
+    scratch: &mut G::Scratch,
+    c: &mut Checker,
+) {
     match *child {
         Child::Move(m) => {
-            let back = pos.parse_move(text);
+            let back = pos.parse_move_with(text, scratch);
             c.check(back == Ok(m), || {
                 format!("move text '{text}' parses to {back:?}")
             });
@@ -174,7 +184,7 @@ fn check_child_text<G: Game>(pos: &G, text: &str, child: &Child<G::Move>, c: &mu
         Child::Joint(a, b) => {
             for m in [a, b] {
                 let own = pos.move_text(m);
-                let back = pos.parse_move(&own).map(|x| pos.move_text(x));
+                let back = pos.parse_move_with(&own, scratch).map(|x| pos.move_text(x));
                 c.check(back.as_deref() == Ok(own.as_str()), || {
                     format!("action text '{own}' parses to {back:?}")
                 });
