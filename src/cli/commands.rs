@@ -30,10 +30,10 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
             let id = a.position.game;
             with_game!(id, G => analyze::analyze::<G>(&a, out))
         }
-        Command::Tournament(a) => tournament::tournament(&a, out),
+        Command::Tournament(a) => tournament::tournament(&a, cli.quiet, out),
         Command::Replay(a) => tournament::replay(&a, out),
         Command::Bench(a) => bench::bench(&a, out),
-        Command::Solve(a) => solve::solve(&a, out),
+        Command::Solve(a) => solve::solve(&a, cli.quiet, out),
         Command::Engine(a) => engine::engine(&a, out),
         Command::Soak(a) => soak::soak(&a, cli.quiet, out),
     }

@@ -40,7 +40,7 @@ fn default_path(game: &str) -> Result<PathBuf, CliError> {
 
 /// Solves the game, writes the table and prints the summary with the time
 /// and peak memory.
-pub fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     let tb = solver(a.game)?;
     let path = match &a.out {
         Some(p) => p.clone(),
@@ -49,7 +49,7 @@ pub fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<(), CliError> {
     let started = Instant::now();
     // One bar per stage, drawn only when stderr is a terminal.
     let bar: Mutex<Option<(String, ProgressBar)>> = Mutex::new(None);
-    let terminal = std::io::stderr().is_terminal();
+    let terminal = !quiet && std::io::stderr().is_terminal();
     let progress = |stage: &str, done: u64, total: u64| {
         if !terminal {
             return;

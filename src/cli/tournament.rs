@@ -20,7 +20,7 @@ use gamut::tournament::stats::Sprt;
 use gamut::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
@@ -309,22 +309,26 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs `gamut tournament` (or `merge`).
-pub fn tournament(a: &TournamentArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(TournamentCommand::Merge(m)) = &a.command {
         return merge(m, out);
     }
     let id = a.game.expect("clap requires the game");
-    with_game!(id, G => play::<G>(a, out))
+    with_game!(id, G => play::<G>(a, quiet, out))
 }
 
-fn play<G: Evaluate>(a: &TournamentArgs, out: &mut impl Write) -> Result<(), CliError> {
+fn play<G: Evaluate>(
+    a: &TournamentArgs,
+    quiet: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     let plan = plan::<G>(a)?;
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && plan.engines.len() != 2 {
         return Err(CliError("--sprt needs exactly two engines".into()));
     }
     let (mut records, previous) = open_records(a, &plan)?;
-    let finished = run_games(a, &plan, sprt, &previous, records.as_mut(), out)?;
+    let finished = run_games(a, &plan, sprt, &previous, records.as_mut(), quiet, out)?;
     print_report(
         &finished.tally.report(),
         finished.ended.as_str(),
@@ -432,6 +436,7 @@ fn run_games<G: Evaluate>(
     sprt: Option<Sprt>,
     previous: &[GameRecord],
     records: Option<&mut RecordsFile>,
+    quiet: bool,
     out: &mut impl Write,
 ) -> Result<Finished, CliError> {
     // A second handler cannot be installed (tests call this more than once
@@ -443,6 +448,9 @@ fn run_games<G: Evaluate>(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} {elapsed}")
             .expect("a valid progress template"),
     );
+    if quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
     bar.set_position(previous.len() as u64);
     let mut each = |rec: &GameRecord, tally: &Tally| -> io::Result<()> {
         if !a.json {
