@@ -10,6 +10,7 @@ pub mod game;
 pub mod games;
 pub mod moves;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod soak;
 pub mod suite;

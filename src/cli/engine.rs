@@ -9,7 +9,7 @@ use super::args::{EngineArgs, SearchArgs};
 use super::CliError;
 use gamut::game::{Evaluate, Game, NodeKind, Player};
 use gamut::games::GameId;
-use gamut::moves::play_moves;
+use gamut::protocol::{Base, Command, Go};
 use gamut::search::score::Score;
 use gamut::search::{self, Progress, Table, Verdict};
 use gamut::tournament::engine::pick;
@@ -33,17 +33,6 @@ enum Event {
     /// again before the line is written, so a driver that answers at once
     /// finds it ready.
     Finished(String),
-}
-
-/// Where a `position` command starts.
-#[derive(Clone, Debug)]
-enum Base {
-    /// The game's start position.
-    Start,
-    /// A start position with options (`setup <text>`).
-    Setup(String),
-    /// A position text (`fen <text>`).
-    Fen(String),
 }
 
 /// The settings `setoption` changes.
@@ -77,15 +66,6 @@ impl Options {
             no_star1: !self.star1,
         }
     }
-}
-
-/// The arguments of `go`.
-#[derive(Clone, Debug, Default)]
-struct Go {
-    depth: Option<u32>,
-    movetime: Option<u64>,
-    nodes: Option<u64>,
-    side: Option<Player>,
 }
 
 /// A search running on its own thread.
@@ -227,49 +207,48 @@ impl Session {
     /// Answers one line; `Ok(false)` on `quit`. An error is the text of its
     /// `info string error:` line.
     fn command(&mut self, line: &str, out: &mut impl Write) -> Result<bool, String> {
-        let line = line.trim();
-        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let rest = rest.trim();
-        let busy = || Err::<bool, String>(format!("'{word}' while searching; send stop first"));
+        let Some(command) = Command::parse(line)? else {
+            return Ok(true);
+        };
         let write = |out: &mut dyn Write, lines: &[String]| {
             for l in lines {
                 writeln!(out, "{l}").map_err(|e| e.to_string())?;
             }
             out.flush().map_err(|e| e.to_string())
         };
-        match word {
-            "" => {}
-            "gamut" => {
+        match command {
+            Command::Hello => {
                 let mut lines = vec![format!("id name gamut {}", env!("CARGO_PKG_VERSION"))];
                 lines.push(format!("id games {}", GameId::names()));
                 lines.extend(OPTION_LINES.iter().map(|l| l.to_string()));
                 lines.push("gamutok".into());
                 write(out, &lines)?;
             }
-            "isready" => write(out, &["readyok".into()])?,
-            "quit" => return Ok(false),
-            "stop" => {
+            Command::IsReady => write(out, &["readyok".into()])?,
+            Command::Quit => return Ok(false),
+            Command::Stop => {
                 if let Some(r) = &self.running {
                     r.interrupt.store(true, Relaxed);
                 }
             }
-            _ if self.running.is_some() => return busy(),
-            "game" => {
-                let id: GameId = rest.parse()?;
+            _ if self.running.is_some() => {
+                let word = line.split_whitespace().next().unwrap_or_default();
+                return Err(format!("'{word}' while searching; send stop first"));
+            }
+            Command::Game(id) => {
                 self.game = Some(id);
                 self.base = Base::Start;
                 self.moves = None;
                 self.table.clear();
             }
-            "newgame" => {
+            Command::NewGame => {
                 self.base = Base::Start;
                 self.moves = None;
                 self.table.clear();
             }
-            "setoption" => self.set_option(rest)?,
-            "position" => self.position(rest)?,
-            "go" => self.go(rest)?,
-            _ => return Err(format!("unknown command '{word}'")),
+            Command::SetOption { name, value } => self.set_option(&name, &value)?,
+            Command::Position { base, moves } => self.position(base, moves)?,
+            Command::Go(go) => self.go(go)?,
         }
         Ok(true)
     }
@@ -281,11 +260,7 @@ impl Session {
     }
 
     /// `setoption name <name> value <value>`.
-    fn set_option(&mut self, rest: &str) -> Result<(), String> {
-        let usage = "usage: setoption name <name> value <value>";
-        let rest = rest.strip_prefix("name ").ok_or(usage)?;
-        let (name, value) = rest.split_once(" value ").ok_or(usage)?;
-        let (name, value) = (name.trim(), value.trim());
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let number = |max: u64| -> Result<u64, String> {
             value
                 .parse::<u64>()
@@ -335,56 +310,18 @@ impl Session {
         Ok(())
     }
 
-    /// `position (startpos | setup <text> | fen <text>) [moves <m1>;<m2>...]`.
-    fn position(&mut self, rest: &str) -> Result<(), String> {
+    /// `position`: checked against the chosen game before it is kept.
+    fn position(&mut self, base: Base, moves: Option<String>) -> Result<(), String> {
         let id = self.game()?;
-        let (head, moves) = match rest.find(" moves ") {
-            Some(i) => (&rest[..i], Some(rest[i + 7..].trim().to_string())),
-            None => match rest.strip_suffix(" moves") {
-                Some(h) => (h, Some(String::new())),
-                None => (rest, None),
-            },
-        };
-        let (kind, text) = head.split_once(' ').unwrap_or((head, ""));
-        let base =
-            match (kind, text.trim()) {
-                ("startpos", "") => Base::Start,
-                ("setup", t) if !t.is_empty() => Base::Setup(t.into()),
-                ("fen", t) if !t.is_empty() => Base::Fen(t.into()),
-                _ => return Err(
-                    "usage: position (startpos | setup <text> | fen <text>) [moves <m1>;<m2>...]"
-                        .into(),
-                ),
-            };
-        let moves = moves.filter(|m| !m.is_empty());
-        with_game!(id, G => position_of::<G>(&base, moves.as_deref()).map(|_| ()))?;
+        with_game!(id, G => base.position::<G>(moves.as_deref()).map(|_| ()))?;
         self.base = base;
         self.moves = moves;
         Ok(())
     }
 
-    /// `go [side 1|2] [depth N] [movetime MS] [nodes N] [infinite]`.
-    fn go(&mut self, rest: &str) -> Result<(), String> {
+    /// `go`: starts a search.
+    fn go(&mut self, go: Go) -> Result<(), String> {
         let id = self.game()?;
-        let mut go = Go::default();
-        let mut words = rest.split_whitespace();
-        while let Some(w) = words.next() {
-            if w == "infinite" {
-                continue;
-            }
-            let v = words
-                .next()
-                .ok_or_else(|| format!("go: '{w}' needs a value"))?;
-            let bad = || format!("go: bad {w} '{v}'");
-            let n: u64 = v.parse().ok().filter(|&n| n >= 1).ok_or_else(bad)?;
-            match w {
-                "depth" => go.depth = Some(u32::try_from(n.min(100)).map_err(|_| bad())?),
-                "movetime" => go.movetime = Some(n),
-                "nodes" => go.nodes = Some(n),
-                "side" if n <= 2 => go.side = Some(Player::from_index(n as usize - 1)),
-                _ => return Err(format!("go: unknown or bad argument '{w} {v}'")),
-            }
-        }
         self.searches += 1;
         let seed = self.options.seed.wrapping_add(self.searches);
         let running = with_game!(id, G => self.start::<G>(&go, seed))?;
@@ -397,7 +334,7 @@ impl Session {
     where
         G::Move: Send,
     {
-        let pos: G = position_of(&self.base, self.moves.as_deref())?;
+        let pos: G = self.base.position(self.moves.as_deref())?;
         let side = match pos.node() {
             NodeKind::Terminal => return Err("the game is over at this position".into()),
             NodeKind::Chance => {
@@ -458,19 +395,6 @@ impl Session {
             let _ = events.send(Event::Finished(format!("bestmove {best}")));
         });
         Ok(Running { interrupt, handle })
-    }
-}
-
-/// The position `base` and `moves` describe for game `G`.
-fn position_of<G: Game>(base: &Base, moves: Option<&str>) -> Result<G, String> {
-    let pos = match base {
-        Base::Start => G::start(),
-        Base::Setup(s) => G::start_with(s).map_err(|e| format!("bad setup for {}: {e}", G::ID))?,
-        Base::Fen(f) => G::parse(f).map_err(|e| format!("bad position for {}: {e}", G::ID))?,
-    };
-    match moves {
-        Some(list) => play_moves(pos, list, "position").map_err(|e| e.0),
-        None => Ok(pos),
     }
 }
 
