@@ -1,0 +1,34 @@
+//! Engine protocol lines: the first byte picks the game a `position`
+//! command is checked against, the rest is one line. A line either is
+//! refused or parses to a command whose canonical text parses back to it;
+//! a `position` command builds its position or is refused, never panics.
+#![no_main]
+
+use gamut::games::GameId;
+use gamut::protocol::Command;
+use gamut::with_game;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(line) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let Ok(Some(command)) = Command::parse(line) else {
+        return;
+    };
+    let canonical = command.to_string();
+    assert_eq!(
+        Command::parse(&canonical),
+        Ok(Some(command.clone())),
+        "'{line}' -> '{canonical}'"
+    );
+    if let Command::Position { base, moves } = command {
+        let id = GameId::ALL[pick as usize % GameId::ALL.len()];
+        with_game!(id, G => {
+            let _ = base.position::<G>(moves.as_deref());
+        });
+    }
+});
