@@ -242,6 +242,35 @@ impl Grid {
         );
     }
 
+    /// Draws the pieces of a board whose cell `(file, rank)` holds a piece
+    /// of player `owner(file, rank)`: the cells whose owner differs in the
+    /// position before the last move (`before`) are highlighted, then every
+    /// piece is drawn as a stone named by its cell, then the coordinates
+    /// when asked.
+    pub fn draw_pieces(
+        &self,
+        pic: &mut Picture,
+        opts: &SvgOptions,
+        owner: impl Fn(u8, u8) -> Option<usize>,
+        before: Option<&dyn Fn(u8, u8) -> Option<usize>>,
+    ) {
+        let cells = || (0..self.ranks).flat_map(|r| (0..self.files).map(move |f| (f, r)));
+        if let Some(before) = before {
+            for (f, r) in cells().filter(|&(f, r)| before(f, r) != owner(f, r)) {
+                self.highlight(pic, f, r);
+            }
+        }
+        for (f, r) in cells() {
+            if let Some(i) = owner(f, r) {
+                let name = Grid::name(f, r);
+                pic.stone(self.centre(f, r), self.cell * 0.38, i, &name, "");
+            }
+        }
+        if opts.coordinates {
+            self.draw_coordinates(pic);
+        }
+    }
+
     /// Writes the file letters below and the rank numbers left of the board.
     pub fn draw_coordinates(&self, pic: &mut Picture) {
         let size = (self.margin * 0.5).min(self.cell * 0.4);

@@ -31,25 +31,15 @@ pub fn svg(p: &Apart, opts: &SvgOptions, before: Option<&Apart>) -> String {
             "#f0d9b5"
         }
     });
-    for s in (0..64).map(Square) {
-        let (f, r) = (s.file(), s.rank());
-        if before.is_some_and(|q| owner(q, s) != owner(p, s)) {
-            GRID.highlight(&mut pic, f, r);
-        }
-    }
-    for s in (0..64).map(Square) {
-        if let Some(i) = owner(p, s) {
-            pic.stone(
-                GRID.centre(s.file(), s.rank()),
-                GRID.cell * 0.38,
-                i,
-                &s.to_string(),
-                "",
-            );
-        }
-    }
-    if opts.coordinates {
-        GRID.draw_coordinates(&mut pic);
-    }
+    let at = |q: &Apart, f: u8, r: u8| owner(q, Square(r * 8 + f));
+    let before = before.map(|q| move |f, r| at(q, f, r));
+    GRID.draw_pieces(
+        &mut pic,
+        opts,
+        |f, r| at(p, f, r),
+        before
+            .as_ref()
+            .map(|b| b as &dyn Fn(u8, u8) -> Option<usize>),
+    );
     pic.finish()
 }

@@ -22,10 +22,6 @@ fn owner(p: &Epaminondas, s: Square) -> Option<usize> {
         .map(Player::index)
 }
 
-fn squares() -> impl Iterator<Item = Square> {
-    (0..RANKS).flat_map(|r| (0..FILES).map(move |f| Square::new(f, r)))
-}
-
 /// The picture of `p`, marking the squares whose content differs from `before`.
 pub fn svg(p: &Epaminondas, opts: &SvgOptions, before: Option<&Epaminondas>) -> String {
     let mut pic = Picture::new(GRID.width(), GRID.height(), "#cdb48a", opts);
@@ -53,24 +49,15 @@ pub fn svg(p: &Epaminondas, opts: &SvgOptions, before: Option<&Epaminondas>) -> 
             &format!("class=\"home-row\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\""),
         );
     }
-    for s in squares() {
-        if before.is_some_and(|q| owner(q, s) != owner(p, s)) {
-            GRID.highlight(&mut pic, s.file(), s.rank());
-        }
-    }
-    for s in squares() {
-        if let Some(i) = owner(p, s) {
-            pic.stone(
-                GRID.centre(s.file(), s.rank()),
-                GRID.cell * 0.38,
-                i,
-                &s.to_string(),
-                "",
-            );
-        }
-    }
-    if opts.coordinates {
-        GRID.draw_coordinates(&mut pic);
-    }
+    let at = |q: &Epaminondas, f: u8, r: u8| owner(q, Square::new(f, r));
+    let before = before.map(|q| move |f, r| at(q, f, r));
+    GRID.draw_pieces(
+        &mut pic,
+        opts,
+        |f, r| at(p, f, r),
+        before
+            .as_ref()
+            .map(|b| b as &dyn Fn(u8, u8) -> Option<usize>),
+    );
     pic.finish()
 }
