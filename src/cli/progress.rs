@@ -52,6 +52,32 @@ impl Progress {
         self.bar.inc(1);
     }
 
+    /// Steps done so far.
+    pub fn position(&self) -> u64 {
+        self.bar.position()
+    }
+
+    /// Sets the steps done so far.
+    pub fn set_position(&self, done: u64) {
+        self.bar.set_position(done);
+    }
+
+    /// Sets the bar's `{msg}`.
+    pub fn set_message(&self, msg: String) {
+        self.bar.set_message(msg);
+    }
+
+    /// Sets the bar's `{prefix}`.
+    pub fn set_prefix(&self, prefix: String) {
+        self.bar.set_prefix(prefix);
+    }
+
+    /// Runs `f` with the bar hidden, so lines written meanwhile are not
+    /// torn by it.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
     /// Removes the bar (if it was drawn).
     pub fn finish(mut self) {
         if let Some(done) = self.done.take() {

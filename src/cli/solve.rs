@@ -2,13 +2,13 @@
 //! lookup `show` prints.
 
 use super::args::parse_game;
+use super::progress::Progress;
 use super::CliError;
 use clap::Args;
 use gamut::game::Game;
 use gamut::games::{self, GameId};
 use gamut::tablebase::{self, Oracle, Tablebase};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -47,23 +47,18 @@ pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
         None => default_path(tb.game())?,
     };
     let started = Instant::now();
-    // One bar per stage, drawn only when stderr is a terminal.
-    let bar: Mutex<Option<(String, ProgressBar)>> = Mutex::new(None);
-    let terminal = !quiet && std::io::stderr().is_terminal();
+    // One bar per stage.
+    let bar: Mutex<Option<(String, Progress)>> = Mutex::new(None);
     let progress = |stage: &str, done: u64, total: u64| {
-        if !terminal {
-            return;
-        }
         let mut guard = bar.lock().expect("progress lock");
         if guard.as_ref().is_none_or(|(s, _)| s != stage) {
             if let Some((_, old)) = guard.take() {
                 old.finish();
             }
-            let b = ProgressBar::new(total).with_style(
-                ProgressStyle::with_template(
-                    "{prefix:>15} {bar:40} {human_pos}/{human_len} states {elapsed} (eta {eta})",
-                )
-                .expect("a valid progress template"),
+            let b = Progress::new(
+                total,
+                "{prefix:>15} {bar:40} {human_pos}/{human_len} states {elapsed} (eta {eta})",
+                quiet,
             );
             b.set_prefix(stage.to_string());
             *guard = Some((stage.to_string(), b));

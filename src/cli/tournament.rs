@@ -3,6 +3,7 @@
 use super::analyze::search_setup;
 use super::args::{parse_game, SearchArgs};
 use super::commands::show_text;
+use super::progress::Progress;
 use super::CliError;
 use clap::{Args, Parser, Subcommand};
 use gamut::game::{Evaluate, Game};
@@ -18,9 +19,8 @@ use gamut::tournament::schedule::{
 use gamut::tournament::session::{self, check_previous, Ended, Finished, RecordsFile};
 use gamut::tournament::stats::Sprt;
 use gamut::with_game;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
@@ -444,13 +444,7 @@ fn run_games<G: Evaluate>(
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
     INTERRUPTED.store(false, SeqCst);
     let total = plan.game_count() as u64;
-    let bar = ProgressBar::new(total).with_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} {elapsed}")
-            .expect("a valid progress template"),
-    );
-    if quiet || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = Progress::new(total, "{bar:30} {pos}/{len} games {msg} {elapsed}", quiet);
     bar.set_position(previous.len() as u64);
     let mut each = |rec: &GameRecord, tally: &Tally| -> io::Result<()> {
         if !a.json {
@@ -459,7 +453,7 @@ fn run_games<G: Evaluate>(
                 out.flush()
             })?;
         }
-        bar.inc(1);
+        bar.inc();
         if let [(engines, wdl)] = tally.wdl().as_slice() {
             let elo = wdl.elo().map_or(String::new(), |e| {
                 format!(" Elo {:.0} [{:.0}, {:.0}]", e.value, e.lower, e.upper)
@@ -484,7 +478,7 @@ fn run_games<G: Evaluate>(
         &INTERRUPTED,
         &mut each,
     );
-    bar.finish_and_clear();
+    bar.finish();
     let finished = finished?;
     if finished.ended == Ended::Interrupted {
         eprintln!(
