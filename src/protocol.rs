@@ -113,20 +113,18 @@ impl Command {
     }
 }
 
-/// The arguments of `position`.
+/// The arguments of `position`, read word by word: the word `moves`
+/// starts the move list, and runs of whitespace count as one space.
 fn parse_position(rest: &str) -> Result<Command, String> {
-    let (head, moves) = match rest.find(" moves ") {
-        Some(i) => (&rest[..i], Some(rest[i + 7..].trim().to_string())),
-        None => match rest.strip_suffix(" moves") {
-            Some(h) => (h, Some(String::new())),
-            None => (rest, None),
-        },
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let (head, moves) = match words.iter().position(|&w| w == "moves") {
+        Some(i) => (&words[..i], Some(words[i + 1..].join(" "))),
+        None => (&words[..], None),
     };
-    let (kind, text) = head.split_once(' ').unwrap_or((head, ""));
-    let base = match (kind, text.trim()) {
-        ("startpos", "") => Base::Start,
-        ("setup", t) if !t.is_empty() => Base::Setup(t.into()),
-        ("fen", t) if !t.is_empty() => Base::Fen(t.into()),
+    let base = match head {
+        ["startpos"] => Base::Start,
+        ["setup", text @ ..] if !text.is_empty() => Base::Setup(text.join(" ")),
+        ["fen", text @ ..] if !text.is_empty() => Base::Fen(text.join(" ")),
         _ => return Err(POSITION_USAGE.into()),
     };
     let moves = moves.filter(|m| !m.is_empty());
@@ -240,5 +238,10 @@ mod tests {
         }
         assert_eq!(Command::parse("   "), Ok(None));
         assert_eq!(Command::parse("quit now"), Ok(Some(Command::Quit)));
+        assert!(Command::parse("position fen moves 1/4/8/16/16 1").is_err());
+        assert_eq!(
+            Command::parse("position fen\t1/4/8/16/16  1 moves\twA,bA").unwrap(),
+            Command::parse("position fen 1/4/8/16/16 1 moves wA,bA").unwrap()
+        );
     }
 }
