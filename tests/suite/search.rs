@@ -1,4 +1,4 @@
-//! The searcher against plain minimax on real positions of every game: with
+//! The searcher in exact mode against plain minimax on real positions of every game: with
 //! the transposition table, every ordering heuristic, aspiration windows,
 //! Star1 and quiescence on, alpha-beta must return exactly the value that
 //! unpruned minimax (expectimax at chance nodes, exact matrix games at
@@ -40,7 +40,7 @@ fn decision_positions<G: Evaluate>(n: usize, seed: u64) -> Vec<G> {
 fn check_against_minimax<G: Evaluate>(positions: usize, max_depth: u32, quiescence: bool) {
     for pos in decision_positions::<G>(positions, 11) {
         for depth in 1..=max_depth {
-            let mut config = Config::for_game::<G>(1);
+            let mut config = Config::for_game::<G>(1).exact();
             config.quiescence &= quiescence;
             let tt = Table::new(4);
             let limits = Limits {

@@ -72,6 +72,17 @@ impl Evaluate for Epaminondas {
     /// every capture sequence at the leaves costs far more than it settles.
     const QUIESCENCE: bool = false;
 
+    /// Passing never helps in Epaminondas (a side always has many moves
+    /// and no position forces a harmful one), so a null move bounds the
+    /// value from below.
+    fn null_move(&self) -> Option<Self> {
+        Some(Epaminondas {
+            stones: self.stones,
+            side: self.side.other(),
+            hash: self.hash ^ super::BLACK_TO_MOVE,
+        })
+    }
+
     fn evaluate(&self, terms: TermMask) -> i32 {
         let me = self.side;
         let you = me.other();
