@@ -30,6 +30,9 @@ fn cutoff(e: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32
     settled.then_some(s)
 }
 
+/// Slots of a worker's cache of static values (a power of two).
+const EVAL_CACHE_SLOTS: usize = 1 << 15;
+
 /// A search thread's own state; the table and the clock are shared.
 pub struct Worker<'a, G: Evaluate> {
     shared: &'a Shared<'a>,
@@ -54,6 +57,9 @@ pub struct Worker<'a, G: Evaluate> {
     after_null: Vec<bool>,
     /// Whether a null-move cutoff is being verified (null moves off below).
     verifying: bool,
+    /// Static values of recently evaluated positions, by hash: a leaf
+    /// reached again by another move order is not evaluated again.
+    eval_cache: Vec<(u64, i32)>,
     /// Nodes this worker visited since it last reported to `shared`.
     pending_nodes: u64,
     /// Nodes this worker visited in all.
@@ -83,6 +89,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             lmr: params::lmr_table(),
             after_null: vec![false; MAX_PLY + 2],
             verifying: false,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SLOTS],
             pending_nodes: 0,
             nodes: 0,
             matrix_entries: 0,
@@ -287,7 +294,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             && alpha.abs() < WIN_THRESHOLD
             && beta.abs() < WIN_THRESHOLD
             && (sel.rfp || sel.nmp || sel.futility))
-            .then(|| pos.evaluate(self.config.terms));
+            .then(|| self.static_eval(pos));
         if let Some(eval) = quiet_eval {
             if sel.rfp
                 && depth <= params::RFP_MAX_DEPTH
@@ -390,6 +397,20 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         best
     }
 
+    /// The static value of decision node `pos`, from the cache when it
+    /// holds `pos`'s hash. A slot holding hash 0 counts as empty (a
+    /// position with hash 0 is evaluated every time).
+    fn static_eval(&mut self, pos: &G) -> i32 {
+        let key = pos.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SLOTS - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let v = pos.evaluate(self.config.terms);
+        *slot = (key, v);
+        v
+    }
+
     /// Null-move pruning: if the side to move could pass and still reach
     /// `beta` in a search `depth` reduced by the null move's reduction, the
     /// node fails high with that bound (confirmed at large depths by a
@@ -433,7 +454,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// Captures (moves with a positive hint) only, on top of the static
     /// evaluation, until the position is quiet.
     fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, me: Player) -> i32 {
-        let stand = pos.evaluate(self.config.terms);
+        let stand = self.static_eval(pos);
         if !self.config.quiescence || stand >= beta {
             return stand;
         }
