@@ -432,6 +432,17 @@ pub trait Evaluate: Game {
     /// the position is quiet.
     const QUIESCENCE: bool = false;
 
+    /// The selective search features on by default for this game: those
+    /// that won their match here (the others stay off).
+    const SELECTIVE: crate::search::params::Selective = crate::search::params::Selective::NONE;
+
+    /// The position with the side to move passing, for null-move pruning;
+    /// `None` (the default) where passing is not a useful bound: a game with
+    /// zugzwang, or a node that is not an ordinary decision.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+
     /// The static value of a non-terminal position for [`Game::perspective`],
     /// built from the terms in `terms`; always within ±[`EVAL_LIMIT`].
     fn evaluate(&self, terms: TermMask) -> i32;

@@ -10,7 +10,9 @@
 # so that both sides pay the same start-up cost per move.
 #
 # Environment: TIME (ms per move, default 100), GAMES (default 40), KEEP=1
-# keeps the temporary folder. Any other option goes to `gamut tournament`
+# keeps the temporary folder, FAST=1 builds both trees without fat LTO (in
+# parallel codegen units, as the test profile does: minutes less to build,
+# a few per cent slower to run, the same for both sides). Any other option goes to `gamut tournament`
 # (e.g. --records match.jsonl --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05
 # --concurrency 2).
 set -eu
@@ -35,11 +37,25 @@ cleanup() {
 trap cleanup EXIT
 git -C "$root" worktree add --quiet --detach "$tmp/src" "$commit"
 echo "building $commit in $tmp" >&2
-(cd "$tmp/src" && CARGO_TARGET_DIR="$tmp/target" cargo build --release --quiet)
-old="$tmp/target/release/gamut"
+# The profile is defined on the command line, so that a commit from before
+# the test profile builds with the same settings as the current tree.
+if [ "${FAST:-0}" = 1 ]; then
+    profile=regression
+    build() {
+        cargo build --quiet --profile regression \
+            --config 'profile.regression.inherits="release"' \
+            --config 'profile.regression.lto=false' \
+            --config 'profile.regression.codegen-units=16'
+    }
+else
+    profile=release
+    build() { cargo build --quiet --release; }
+fi
+(cd "$tmp/src" && CARGO_TARGET_DIR="$tmp/target" build)
+old="$tmp/target/$profile/gamut"
 echo "building the current tree" >&2
-(cd "$root" && cargo build --release --quiet)
-new="${CARGO_TARGET_DIR:-$root/target}/release/gamut"
+(cd "$root" && build)
+new="${CARGO_TARGET_DIR:-$root/target}/$profile/gamut"
 if "$old" engine --help >/dev/null 2>&1; then
     new_cmd="$new engine"
     old_cmd="$old engine"

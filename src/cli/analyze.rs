@@ -30,6 +30,14 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
     config.quiescence &= !a.no_quiescence;
     config.aspiration = !a.no_aspiration;
     config.star1 = !a.no_star1;
+    for (name, switch) in a.selective_switches() {
+        if let (Some(on), Some(s)) = (config.selective.switch(name), switch) {
+            *on = s == "on";
+        }
+    }
+    if a.exact {
+        config = config.exact();
+    }
     if let Some(list) = &a.eval_off {
         let mut mask = TermMask::ALL;
         for name in list.split(',') {

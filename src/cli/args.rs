@@ -165,6 +165,37 @@ pub struct SearchArgs {
     /// Switch off Star1 pruning at chance nodes (plain expectimax).
     #[arg(long)]
     pub no_star1: bool,
+    /// Exact mode: every unsound pruning and reduction off (late-move
+    /// reductions, null moves, futility), so the score is the minimax value
+    /// at the depth searched.
+    #[arg(long)]
+    pub exact: bool,
+    /// Late-move reductions on or off (default: as the game has them).
+    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
+    pub lmr: Option<String>,
+    /// Null-move pruning on or off, where the game has null moves
+    /// (default: as the game has it).
+    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
+    pub nmp: Option<String>,
+    /// Reverse futility pruning on or off (default: as the game has it).
+    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
+    pub rfp: Option<String>,
+    /// Futility pruning on or off (default: as the game has it).
+    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
+    pub futility: Option<String>,
+}
+
+impl SearchArgs {
+    /// The selective feature switches given, by name (`lmr`, ...), each
+    /// `"on"` or `"off"`.
+    pub fn selective_switches(&self) -> [(&'static str, Option<&str>); 4] {
+        [
+            ("lmr", self.lmr.as_deref()),
+            ("nmp", self.nmp.as_deref()),
+            ("rfp", self.rfp.as_deref()),
+            ("futility", self.futility.as_deref()),
+        ]
+    }
 }
 
 /// Options of `gamut analyze`.
@@ -211,6 +242,10 @@ pub struct BenchArgs {
     /// Threads for both measurements.
     #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
+    /// Search in exact mode (no unsound pruning), as the searcher was
+    /// before selective search: the same tree for the same code.
+    #[arg(long)]
+    pub exact: bool,
 }
 
 /// Parses a game id for clap.

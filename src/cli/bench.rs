@@ -81,7 +81,10 @@ fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     }
     // Search the position, whatever its kind: the entry point handles
     // decision, chance and simultaneous roots alike.
-    let config = Config::for_game::<G>(threads);
+    let mut config = Config::for_game::<G>(threads);
+    if a.exact {
+        config = config.exact();
+    }
     let limits = Limits {
         depth: Some(sd),
         ..Limits::default()

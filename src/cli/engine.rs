@@ -10,6 +10,7 @@ use super::CliError;
 use gamut::game::{Evaluate, Game, NodeKind, Player};
 use gamut::games::GameId;
 use gamut::protocol::{Base, Command, Go};
+use gamut::search::params::Selective;
 use gamut::search::score::Score;
 use gamut::search::{self, Progress, Table, Verdict};
 use gamut::tournament::engine::pick;
@@ -46,6 +47,11 @@ struct Options {
     quiescence: bool,
     aspiration: bool,
     star1: bool,
+    /// Every unsound pruning off.
+    exact: bool,
+    /// The selective feature switches set (`lmr`, ...), `None` for the
+    /// game's default.
+    selective: [Option<bool>; 4],
     seed: u64,
 }
 
@@ -64,8 +70,18 @@ impl Options {
             no_quiescence: !self.quiescence,
             no_aspiration: !self.aspiration,
             no_star1: !self.star1,
+            exact: self.exact,
+            lmr: switch_text(self.selective[0]),
+            nmp: switch_text(self.selective[1]),
+            rfp: switch_text(self.selective[2]),
+            futility: switch_text(self.selective[3]),
         }
     }
+}
+
+/// A selective feature switch as `gamut analyze` takes it.
+fn switch_text(on: Option<bool>) -> Option<String> {
+    on.map(|b| if b { "on" } else { "off" }.to_string())
 }
 
 /// A search running on its own thread.
@@ -97,6 +113,11 @@ const OPTION_LINES: &[&str] = &[
     "option name quiescence type check default on",
     "option name aspiration type check default on",
     "option name star1 type check default on",
+    "option name exact type check default off",
+    "option name lmr type combo default game var game var on var off",
+    "option name nmp type combo default game var game var on var off",
+    "option name rfp type combo default game var game var on var off",
+    "option name futility type combo default game var game var on var off",
     "option name seed type spin default <clock>",
 ];
 
@@ -121,6 +142,8 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
             quiescence: true,
             aspiration: true,
             star1: true,
+            exact: false,
+            selective: [None; 4],
             seed,
         },
         table: Arc::new(Table::try_new(64)?),
@@ -290,6 +313,17 @@ impl Session {
             "quiescence" => o.quiescence = switch()?,
             "aspiration" => o.aspiration = switch()?,
             "star1" => o.star1 = switch()?,
+            "exact" => o.exact = switch()?,
+            "lmr" | "nmp" | "rfp" | "futility" => {
+                let i = Selective::NAMES
+                    .iter()
+                    .position(|n| *n == name)
+                    .expect("a selective feature");
+                o.selective[i] = match value {
+                    "game" | "default" => None,
+                    _ => Some(switch()?),
+                };
+            }
             "seed" => {
                 o.seed = value
                     .parse()

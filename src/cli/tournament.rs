@@ -181,9 +181,24 @@ fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
                 Some("on") | None => {}
                 Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
             },
+            "exact" => match value.as_deref() {
+                Some("on") | None => argv.push("--exact".into()),
+                Some("off") => {}
+                Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
+            },
+            "lmr" | "nmp" | "rfp" | "futility" => match value.as_deref() {
+                Some(v @ ("on" | "off")) => argv.extend([format!("--{key}"), v.to_string()]),
+                None => argv.extend([format!("--{key}"), "on".to_string()]),
+                Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
+            },
+            "history" => match value.as_deref() {
+                Some("off") => argv.extend(["--ordering-off".into(), "history".into()]),
+                Some("on") | None => {}
+                Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
+            },
             _ => {
                 return Err(fail(format!(
-                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, table)"
+                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, history, table)"
                 )))
             }
         }

@@ -4,7 +4,8 @@
 
 use super::matrix::{solve_lazy, LazyGame, LazyOutcome};
 use super::ordering::{Heuristics, CAPTURE_KEY, KILLER_KEY, TT_MOVE_KEY};
-use super::score::{self, chance_value, outcome_score, INFINITY};
+use super::params::{self, LMR_TABLE};
+use super::score::{self, chance_value, outcome_score, INFINITY, WIN_THRESHOLD};
 use super::tt::{Bound, Entry};
 use super::{Config, Shared};
 use crate::game::{Evaluate, NodeKind, Player, EVAL_LIMIT};
@@ -29,6 +30,9 @@ fn cutoff(e: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32
     settled.then_some(s)
 }
 
+/// Slots of a worker's cache of static values (a power of two).
+const EVAL_CACHE_SLOTS: usize = 1 << 15;
+
 /// A search thread's own state; the table and the clock are shared.
 pub struct Worker<'a, G: Evaluate> {
     shared: &'a Shared<'a>,
@@ -46,6 +50,16 @@ pub struct Worker<'a, G: Evaluate> {
     /// nothing for it.
     matrix_killers: Vec<Option<(G::Move, G::Move)>>,
     pv: Vec<Vec<G::Move>>,
+    /// The late-move reduction per depth and move number.
+    lmr: Vec<[u8; LMR_TABLE]>,
+    /// Per ply, whether the node there was reached by a null move (no
+    /// second null move follows one).
+    after_null: Vec<bool>,
+    /// Whether a null-move cutoff is being verified (null moves off below).
+    verifying: bool,
+    /// Static values of recently evaluated positions, by hash: a leaf
+    /// reached again by another move order is not evaluated again.
+    eval_cache: Vec<(u64, i32)>,
     /// Nodes this worker visited since it last reported to `shared`.
     pending_nodes: u64,
     /// Nodes this worker visited in all.
@@ -72,6 +86,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             actions: (0..=MAX_PLY).map(|_| Default::default()).collect(),
             matrix_killers: vec![None; MAX_PLY + 1],
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            lmr: params::lmr_table(),
+            after_null: vec![false; MAX_PLY + 2],
+            verifying: false,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SLOTS],
             pending_nodes: 0,
             nodes: 0,
             matrix_entries: 0,
@@ -161,8 +179,32 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         me: Player,
         first: bool,
     ) -> i32 {
+        self.reduced_pvs(child, depth, 0, alpha, beta, ply, me, first)
+    }
+
+    /// [`Worker::pvs`] where a later move is first searched `reduction`
+    /// plies less deep with a null window; one that beats alpha there is
+    /// searched again at full depth.
+    #[allow(clippy::too_many_arguments)]
+    fn reduced_pvs(
+        &mut self,
+        child: &G,
+        depth: i32,
+        reduction: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        me: Player,
+        first: bool,
+    ) -> i32 {
         if first {
             return self.child_value(child, depth, alpha, beta, ply, me);
+        }
+        if reduction > 0 {
+            let v = self.child_value(child, depth - reduction, alpha, alpha + 1, ply, me);
+            if v <= alpha || self.stopped() {
+                return v;
+            }
         }
         let v = self.child_value(child, depth, alpha, alpha + 1, ply, me);
         if v > alpha && v < beta && !self.stopped() {
@@ -242,6 +284,38 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if let Some(s) = settled.and_then(|e| cutoff(e, depth, alpha, beta, ply)) {
             return s;
         }
+        let sel = self.config.selective;
+        let pv_node = beta - alpha > 1;
+        // Static value for the pruning decisions near the leaves and for
+        // null moves; none at the root, on the principal variation or in
+        // lines already decided.
+        let quiet_eval = (ply > 0
+            && !pv_node
+            && alpha.abs() < WIN_THRESHOLD
+            && beta.abs() < WIN_THRESHOLD
+            && (sel.rfp || sel.nmp || sel.futility))
+            .then(|| self.static_eval(pos));
+        if let Some(eval) = quiet_eval {
+            if sel.rfp
+                && depth <= params::RFP_MAX_DEPTH
+                && eval - params::RFP_MARGIN * depth >= beta
+            {
+                return eval;
+            }
+            if let Some(v) = self.null_move_cutoff(pos, depth, beta, ply, me, eval) {
+                return v;
+            }
+        }
+        let futile = match quiet_eval {
+            Some(eval)
+                if sel.futility
+                    && depth <= params::FUTILITY_MAX_DEPTH
+                    && eval + params::FUTILITY_MARGIN * depth <= alpha =>
+            {
+                Some(eval + params::FUTILITY_MARGIN * depth)
+            }
+            _ => None,
+        };
         self.order_moves(pos, ply, me, entry.and_then(|e| e.move_index));
         let moves = std::mem::take(&mut self.scored[ply]);
         if moves.is_empty() {
@@ -252,7 +326,34 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut best = -INFINITY;
         let mut best_move = None;
         for (n, &(k, index, m)) in moves.iter().enumerate() {
-            let v = self.pvs(&pos.play(m), depth - 1, alpha, beta, ply + 1, me, n == 0);
+            // A quiet move: neither the table's, nor a capture or a
+            // killer.
+            let quiet = k < KILLER_KEY && n > 0;
+            if let (Some(bound), true) = (futile, quiet) {
+                best = best.max(bound);
+                continue;
+            }
+            let reduction = if sel.lmr
+                && quiet
+                && depth >= params::LMR_MIN_DEPTH
+                && n >= params::LMR_FULL_MOVES
+            {
+                let r = self.lmr[(depth as usize).min(LMR_TABLE - 1)][n.min(LMR_TABLE - 1)] as i32;
+                (r - i32::from(pv_node)).clamp(0, depth - 2)
+            } else {
+                0
+            };
+            let child = pos.play(m);
+            let v = self.reduced_pvs(
+                &child,
+                depth - 1,
+                reduction,
+                alpha,
+                beta,
+                ply + 1,
+                me,
+                n == 0,
+            );
             if self.stopped() {
                 self.scored[ply] = moves;
                 return 0;
@@ -296,10 +397,64 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         best
     }
 
+    /// The static value of decision node `pos`, from the cache when it
+    /// holds `pos`'s hash. A slot holding hash 0 counts as empty (a
+    /// position with hash 0 is evaluated every time).
+    fn static_eval(&mut self, pos: &G) -> i32 {
+        let key = pos.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SLOTS - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let v = pos.evaluate(self.config.terms);
+        *slot = (key, v);
+        v
+    }
+
+    /// Null-move pruning: if the side to move could pass and still reach
+    /// `beta` in a search `depth` reduced by the null move's reduction, the
+    /// node fails high with that bound (confirmed at large depths by a
+    /// reduced search of the real moves with null moves off). `None` when
+    /// the conditions do not hold or the null move did not cut off.
+    fn null_move_cutoff(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        me: Player,
+        eval: i32,
+    ) -> Option<i32> {
+        if !self.config.selective.nmp
+            || self.verifying
+            || self.after_null[ply]
+            || depth < params::NMP_MIN_DEPTH
+            || eval < beta
+        {
+            return None;
+        }
+        let null = pos.null_move()?;
+        let r = params::NMP_BASE + depth / params::NMP_DEPTH_DIVISOR;
+        self.after_null[ply + 1] = true;
+        let v = self.child_value(&null, depth - 1 - r, beta - 1, beta, ply + 1, me);
+        self.after_null[ply + 1] = false;
+        if self.stopped() || v < beta {
+            return None;
+        }
+        let v = if v >= WIN_THRESHOLD { beta } else { v };
+        if depth < params::NMP_VERIFY_DEPTH {
+            return Some(v);
+        }
+        self.verifying = true;
+        let check = self.decision(pos, depth - r, beta - 1, beta, ply, me);
+        self.verifying = false;
+        (check >= beta).then_some(v)
+    }
+
     /// Captures (moves with a positive hint) only, on top of the static
     /// evaluation, until the position is quiet.
     fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, me: Player) -> i32 {
-        let stand = pos.evaluate(self.config.terms);
+        let stand = self.static_eval(pos);
         if !self.config.quiescence || stand >= beta {
             return stand;
         }

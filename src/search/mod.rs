@@ -17,6 +17,7 @@
 pub mod alphabeta;
 pub mod matrix;
 pub mod ordering;
+pub mod params;
 pub mod root;
 pub mod score;
 pub mod simultaneous;
@@ -70,6 +71,8 @@ pub struct Config {
     /// Whether simultaneous nodes search every joint action (the full
     /// matrix game) instead of the double oracle's few, within a window.
     pub full_matrix: bool,
+    /// Which selective (unsound) prunings and reductions are on.
+    pub selective: params::Selective,
 }
 
 impl Config {
@@ -84,6 +87,16 @@ impl Config {
             star1: true,
             parallel: Parallel::LazySmp,
             full_matrix: false,
+            selective: G::SELECTIVE,
+        }
+    }
+
+    /// This configuration with every unsound pruning and reduction off, so
+    /// that a depth-limited search returns the minimax (expectimax) value.
+    pub fn exact(self) -> Config {
+        Config {
+            selective: params::Selective::NONE,
+            ..self
         }
     }
 }

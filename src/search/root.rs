@@ -4,6 +4,7 @@
 //! together.
 
 use super::alphabeta::{Worker, MAX_PLY};
+use super::params;
 use super::score::{self, chance_value, outcome_score, INFINITY, WIN_THRESHOLD};
 use super::{
     ChanceIteration, Config, Iteration, Limits, OutcomePlan, Parallel, SearchResult, Shared,
@@ -71,8 +72,8 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
         config: &Config,
         pool: Option<&rayon::ThreadPool>,
     ) -> bool {
-        let mut delta = 40;
-        let (mut alpha, mut beta) = if config.aspiration && depth >= 4 {
+        let mut delta = params::ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if config.aspiration && depth >= params::ASPIRATION_MIN_DEPTH {
             (self.best.score - delta, self.best.score + delta)
         } else {
             (-INFINITY, INFINITY)

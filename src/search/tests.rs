@@ -246,6 +246,7 @@ fn config(threads: usize) -> Config {
         star1: true,
         parallel: Parallel::LazySmp,
         full_matrix: false,
+        selective: super::params::Selective::NONE,
     }
 }
 

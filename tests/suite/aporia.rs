@@ -427,7 +427,7 @@ fn search_to(p: &Aporia, depth: u32) -> (Move, i32) {
     let r = search::search(
         p,
         &limits,
-        &Config::for_game::<Aporia>(1),
+        &Config::for_game::<Aporia>(1).exact(),
         &Table::new(4),
         |_| {},
     );

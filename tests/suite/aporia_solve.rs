@@ -172,7 +172,7 @@ fn search_score(pos: &Aporia, depth: u32) -> Score {
         depth: Some(depth),
         ..Limits::default()
     };
-    let config = Config::for_game::<Aporia>(1);
+    let config = Config::for_game::<Aporia>(1).exact();
     let r = search::search(pos, &limits, &config, &search::Table::new(4), |_| {});
     Score(r.score)
 }

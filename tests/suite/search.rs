@@ -1,4 +1,4 @@
-//! The searcher against plain minimax on real positions of every game: with
+//! The searcher in exact mode against plain minimax on real positions of every game: with
 //! the transposition table, every ordering heuristic, aspiration windows,
 //! Star1 and quiescence on, alpha-beta must return exactly the value that
 //! unpruned minimax (expectimax at chance nodes, exact matrix games at
@@ -40,7 +40,7 @@ fn decision_positions<G: Evaluate>(n: usize, seed: u64) -> Vec<G> {
 fn check_against_minimax<G: Evaluate>(positions: usize, max_depth: u32, quiescence: bool) {
     for pos in decision_positions::<G>(positions, 11) {
         for depth in 1..=max_depth {
-            let mut config = Config::for_game::<G>(1);
+            let mut config = Config::for_game::<G>(1).exact();
             config.quiescence &= quiescence;
             let tt = Table::new(4);
             let limits = Limits {
@@ -120,4 +120,83 @@ fn spokes_double_oracle_equals_the_full_matrix_game() {
         }
         pos = common::random_child(&pos, &mut rng, &mut buf);
     }
+}
+
+/// The nodes of a depth-`depth` search of `pos` with `config`, and its
+/// best move.
+fn nodes_and_best<G: Evaluate>(pos: &G, depth: u32, config: &Config) -> (u64, G::Move) {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = search::search(pos, &limits, config, &Table::new(16), |_| {});
+    (r.nodes, r.best)
+}
+
+#[test]
+fn each_selective_feature_changes_the_tree_and_exact_mode_turns_them_off() {
+    use gamut::games::epaminondas::Epaminondas;
+    use gamut::search::params::Selective;
+    let mut positions = decision_positions::<Epaminondas>(3, 17);
+    positions.push(Epaminondas::start());
+    let exact = Config::for_game::<Epaminondas>(1).exact();
+    assert_eq!(exact.selective, Selective::NONE);
+    // Nodes over all positions, checking each best move is legal.
+    let total = |config: &Config| -> u64 {
+        let mut legal = Vec::new();
+        positions
+            .iter()
+            .map(|pos| {
+                let (nodes, best) = nodes_and_best(pos, 4, config);
+                pos.moves(&mut legal);
+                assert!(legal.contains(&best), "{}", pos.text());
+                nodes
+            })
+            .sum()
+    };
+    let exact_nodes = total(&exact);
+    let mut all = exact.clone();
+    for name in Selective::NAMES {
+        let mut one = exact.clone();
+        *one.selective.switch(name).unwrap() = true;
+        *all.selective.switch(name).unwrap() = true;
+        // Each switch changes the tree (a null move may cost more than it
+        // saves this shallow).
+        assert_ne!(total(&one), exact_nodes, "{name}");
+    }
+    assert_eq!(all.clone().exact(), exact);
+    assert!(total(&all) < exact_nodes);
+}
+
+#[test]
+fn selective_switches_on_the_command_line() {
+    let nodes = |args: &[&str]| -> u64 {
+        let out = common::ok(&[&["analyze", "epaminondas", "--depth", "4"], args].concat());
+        let last = out.lines().rfind(|l| l.starts_with("depth 4 "));
+        let words: Vec<&str> = last.expect("depth 4 reported").split(' ').collect();
+        let i = words.iter().position(|w| *w == "nodes").expect("nodes");
+        words[i + 1].parse().expect("a node count")
+    };
+    let exact = nodes(&["--exact"]);
+    let all = [
+        "--lmr",
+        "on",
+        "--nmp",
+        "on",
+        "--rfp",
+        "on",
+        "--futility",
+        "on",
+    ];
+    assert!(nodes(&all) < exact);
+    assert_eq!(nodes(&[&all[..], &["--exact"]].concat()), exact);
+    common::rejected(&["analyze", "epaminondas", "--depth", "2", "--lmr", "maybe"]);
+    common::rejected(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "depth=1,nmp=maybe",
+        "--engine",
+        "random",
+    ]);
 }

@@ -62,7 +62,7 @@ fn check<G: Evaluate>(file: &str, at_least: usize) {
             NodeKind::Decision(p) => p,
             k => panic!("{here}: not a decision node ({k:?})"),
         };
-        let config = Config::for_game::<G>(1);
+        let config = Config::for_game::<G>(1).exact();
         let limits = Limits {
             depth: Some(t.depth),
             ..Limits::default()
@@ -125,7 +125,7 @@ fn find<G: Evaluate>(depth: u32) {
             pos = G::start();
         }
         if let NodeKind::Decision(me) = pos.node() {
-            let config = Config::for_game::<G>(1);
+            let config = Config::for_game::<G>(1).exact();
             let limits = Limits {
                 depth: Some(depth),
                 ..Limits::default()

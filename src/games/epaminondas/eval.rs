@@ -7,6 +7,7 @@
 use super::board::{Bitboard, Dir, RANKS};
 use super::{Epaminondas, Move};
 use crate::game::{Evaluate, Player, TermMask, EVAL_LIMIT};
+use crate::search::params::Selective;
 
 /// Points per stone.
 const MATERIAL: i32 = 100;
@@ -71,6 +72,21 @@ impl Evaluate for Epaminondas {
     /// Captures are frequent and rarely forced in Epaminondas: following
     /// every capture sequence at the leaves costs far more than it settles.
     const QUIESCENCE: bool = false;
+
+    /// Every selective feature: together they won their match against the
+    /// search without them (equal nodes per move; see `docs/results.md`).
+    const SELECTIVE: Selective = Selective::ALL;
+
+    /// Passing never helps in Epaminondas (a side always has many moves
+    /// and no position forces a harmful one), so a null move bounds the
+    /// value from below.
+    fn null_move(&self) -> Option<Self> {
+        Some(Epaminondas {
+            stones: self.stones,
+            side: self.side.other(),
+            hash: self.hash ^ super::BLACK_TO_MOVE,
+        })
+    }
 
     fn evaluate(&self, terms: TermMask) -> i32 {
         let me = self.side;

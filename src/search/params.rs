@@ -1,0 +1,149 @@
+//! The search's tunable parameters, in one place: aspiration windows, the
+//! late-move reduction table, null-move reductions, futility margins, and
+//! which selective features a search uses ([`Selective`]).
+//!
+//! Margins are in evaluation points (a stone or piece is worth about 100 in
+//! the games that count material).
+
+/// First half-width of an aspiration window; doubled at each fail.
+pub const ASPIRATION_DELTA: i32 = 40;
+/// The first iteration searched with an aspiration window.
+pub const ASPIRATION_MIN_DEPTH: u32 = 4;
+
+/// Late-move reductions apply from this depth (plies left) on.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Moves searched at full depth before any is reduced.
+pub const LMR_FULL_MOVES: usize = 3;
+/// The reduction is `LMR_BASE + ln(depth) · ln(move number) / LMR_DIVISOR`.
+pub const LMR_BASE: f64 = 0.5;
+/// See [`LMR_BASE`].
+pub const LMR_DIVISOR: f64 = 2.5;
+/// Rows and columns of the reduction table (depths and move numbers past
+/// it use its last row or column).
+pub const LMR_TABLE: usize = 64;
+
+/// Null-move pruning applies from this depth on.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// The null move's reduction is `NMP_BASE + depth / NMP_DEPTH_DIVISOR`.
+pub const NMP_BASE: i32 = 2;
+/// See [`NMP_BASE`].
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// From this depth on, a null-move cutoff is confirmed by a reduced search
+/// of the real moves with null moves off (against zugzwang).
+pub const NMP_VERIFY_DEPTH: i32 = 8;
+
+/// Reverse futility pruning applies up to this depth.
+pub const RFP_MAX_DEPTH: i32 = 4;
+/// A node whose static value beats beta by this much per ply left fails
+/// high without a search.
+pub const RFP_MARGIN: i32 = 90;
+
+/// Futility pruning applies up to this depth.
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
+/// Quiet moves are skipped where the static value plus this much per ply
+/// left does not reach alpha.
+pub const FUTILITY_MARGIN: i32 = 110;
+
+/// The selective (unsound) search features: each prunes or reduces moves
+/// that plain alpha-beta would search, so a search with any of them on may
+/// return another value than minimax at the same depth.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Selective {
+    /// Late-move reductions: quiet moves late in the order searched less
+    /// deep, and again at full depth only if they beat alpha.
+    pub lmr: bool,
+    /// Null-move pruning where the game offers a null move
+    /// ([`Evaluate::null_move`](crate::game::Evaluate::null_move)).
+    pub nmp: bool,
+    /// Reverse futility pruning: a node far above beta near the leaves
+    /// fails high on its static value.
+    pub rfp: bool,
+    /// Futility pruning: quiet moves near the leaves skipped where even a
+    /// margin above the static value cannot reach alpha.
+    pub futility: bool,
+}
+
+impl Selective {
+    /// Every selective feature off: the search returns minimax values.
+    pub const NONE: Selective = Selective {
+        lmr: false,
+        nmp: false,
+        rfp: false,
+        futility: false,
+    };
+
+    /// Every selective feature on.
+    pub const ALL: Selective = Selective {
+        lmr: true,
+        nmp: true,
+        rfp: true,
+        futility: true,
+    };
+
+    /// The features' names, as options and engine specs spell them.
+    pub const NAMES: [&'static str; 4] = ["lmr", "nmp", "rfp", "futility"];
+
+    /// The switch of the feature called `name` (one of [`Self::NAMES`]).
+    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        match name {
+            "lmr" => Some(&mut self.lmr),
+            "nmp" => Some(&mut self.nmp),
+            "rfp" => Some(&mut self.rfp),
+            "futility" => Some(&mut self.futility),
+            _ => None,
+        }
+    }
+}
+
+/// The late-move reduction of the `n`th move (from 0) at `depth` plies
+/// left, before the checks that keep it inside the tree.
+pub fn lmr_reduction(depth: i32, n: usize) -> i32 {
+    if depth < 1 || n < 1 {
+        return 0;
+    }
+    let d = (depth as f64).ln();
+    let m = (n as f64 + 1.0).ln();
+    (LMR_BASE + d * m / LMR_DIVISOR).max(0.0) as i32
+}
+
+/// [`lmr_reduction`] for every depth and move number below [`LMR_TABLE`].
+pub fn lmr_table() -> Vec<[u8; LMR_TABLE]> {
+    (0..LMR_TABLE)
+        .map(|d| {
+            let mut row = [0u8; LMR_TABLE];
+            for (n, r) in row.iter_mut().enumerate() {
+                *r = lmr_reduction(d as i32, n).clamp(0, 255) as u8;
+            }
+            row
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        assert_eq!(lmr_reduction(1, 10), 0);
+        assert_eq!(lmr_reduction(8, 0), 0);
+        assert!(lmr_reduction(3, 3) >= 1);
+        let t = lmr_table();
+        for d in 1..LMR_TABLE {
+            for n in 1..LMR_TABLE {
+                assert!(t[d][n] >= t[d - 1][n] && t[d][n] >= t[d][n - 1]);
+            }
+        }
+        assert!(t[30][40] > t[3][3]);
+    }
+
+    #[test]
+    fn every_name_has_a_switch() {
+        let mut s = Selective::NONE;
+        for name in Selective::NAMES {
+            *s.switch(name).unwrap() = true;
+        }
+        assert_eq!(s, Selective::ALL);
+        assert!(s.switch("nope").is_none());
+    }
+}
