@@ -3,7 +3,7 @@
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
 use super::{analyze, bench, engine, soak, solve, tournament, CliError};
-use gamut::game::{Game, NodeKind};
+use gamut::game::{state_text, Game};
 use gamut::perft::{self, Child};
 use gamut::svg::SvgOptions;
 use gamut::with_game;
@@ -175,19 +175,10 @@ fn show_positions<G: Game>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
 
 /// What `show` prints for a position: its diagram, state, text and hash.
 pub fn show_text<G: Game>(pos: &G) -> String {
-    let sides = G::INFO.sides;
-    let state = match pos.node() {
-        NodeKind::Decision(p) => format!("{} to move", sides[p.index()]),
-        NodeKind::Chance => format!("{} to roll", sides[pos.perspective().index()]),
-        NodeKind::Simultaneous => format!("{} and {} choose in secret", sides[0], sides[1]),
-        NodeKind::Terminal => match pos.outcome() {
-            Some(o) => format!("game over: {}", o.describe(sides)),
-            None => "game over".to_string(),
-        },
-    };
     format!(
-        "{}state    {state}\nposition {}\nhash     {:016x}\n",
+        "{}state    {}\nposition {}\nhash     {:016x}\n",
         pos.diagram(),
+        state_text(pos),
         pos.text(),
         pos.hash()
     )
