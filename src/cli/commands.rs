@@ -2,7 +2,7 @@
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
-use super::{analyze, bench, engine, soak, solve, tournament, CliError};
+use super::{analyze, bench, engine, play, soak, solve, tournament, CliError};
 use gamut::game::{state_text, Game};
 use gamut::perft::{self, Child};
 use gamut::svg::SvgOptions;
@@ -32,6 +32,10 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         }
         Command::Tournament(a) => tournament::tournament(&a, cli.quiet, out),
         Command::Replay(a) => tournament::replay(&a, out),
+        Command::Play(a) => {
+            let id = a.position.game;
+            with_game!(id, G => play::play::<G>(&a, out))
+        }
         Command::Bench(a) => bench::bench(&a, out),
         Command::Solve(a) => solve::solve(&a, cli.quiet, out),
         Command::Engine(a) => engine::engine(&a, out),

@@ -167,7 +167,7 @@ struct EngineOptions {
 }
 
 /// Turns an engine spec into an engine for game `G`.
-fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
+pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
     let spec = SpecText::parse(text)?;
     let fail = |msg: String| CliError(format!("engine '{text}': {msg}"));
     if spec.options.iter().any(|(k, _)| k == "cmd") {
@@ -609,6 +609,11 @@ fn merge(m: &MergeArgs, out: &mut impl Write) -> Result<(), CliError> {
                 }
                 Some(_) => {}
                 None => game = Some(rec.game.clone()),
+            }
+            if rec.result == GameRecord::UNFINISHED {
+                return Err(CliError(format!(
+                    "{at} is unfinished (saved by play): only finished games make a report"
+                )));
             }
             tally.add(&rec);
             all.push(rec);

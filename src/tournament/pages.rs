@@ -29,6 +29,9 @@ th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; }
 th { background: #eee; }
 td.text, th.text { text-align: left; }
 code { font-size: 12px; }
+td.position { max-width: 300px; word-break: break-all; }
+td.links { max-width: 300px; }
+.game-link { white-space: nowrap; margin-right: 6px; }
 .main { display: flex; gap: 18px; align-items: flex-start; flex-wrap: wrap; }
 .board-column { flex: 0 0 auto; width: 480px; max-width: 100%; }
 .board { margin: 0; }
@@ -431,7 +434,7 @@ fn opening_table(
             .iter()
             .map(|r| {
                 format!(
-                    "<a href=\"{}\">{}</a> {}",
+                    "<span class=\"game-link\"><a href=\"{}\">{}</a> {}</span>",
                     escape(&game_link(r.number)),
                     r.number,
                     escape(&r.result)
@@ -440,12 +443,12 @@ fn opening_table(
             .collect();
         let _ = writeln!(
             o,
-            "<tr><td>{index}</td><td class=\"text\"><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>",
+            "<tr><td>{index}</td><td class=\"text position\"><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td class=\"text links\">{}</td></tr>",
             escape(&games[0].opening),
             count(Some(1)),
             count(None),
             count(Some(2)),
-            links.join(", ")
+            links.join(" ")
         );
     }
     o.push_str("</table>\n");

@@ -87,6 +87,9 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The result text of a game saved before its end (`gamut play`).
+    pub const UNFINISHED: &'static str = "*";
+
     /// The result text of an outcome, first player first.
     pub fn result_text(winner: Option<Player>) -> &'static str {
         match winner {
@@ -136,6 +139,8 @@ pub enum Adjudication {
     /// An engine crashed, hung past its time or played an illegal move: a
     /// loss, its reason `forfeit: <what happened>`.
     Forfeit,
+    /// Saved before its end (`gamut play`): no winner, result `*`.
+    Unfinished,
 }
 
 impl Adjudication {
@@ -146,6 +151,7 @@ impl Adjudication {
             Adjudication::Resign => "resign adjudication",
             Adjudication::Draw => "draw adjudication",
             Adjudication::Forfeit => "forfeit",
+            Adjudication::Unfinished => "unfinished",
         }
     }
 
@@ -160,6 +166,7 @@ impl Adjudication {
             Adjudication::Resign,
             Adjudication::Draw,
             Adjudication::Forfeit,
+            Adjudication::Unfinished,
         ]
         .into_iter()
         .find(|a| a.reason() == reason)
@@ -291,7 +298,13 @@ pub fn replay<G: Game>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, Par
         Some(w @ (1 | 2)) => Some(Player::from_index(w as usize - 1)),
         Some(w) => return fail(format!("winner {w} is not 1, 2 or null")),
     };
-    if rec.result != GameRecord::result_text(winner) {
+    let unfinished = Adjudication::from_reason(&rec.reason) == Some(Adjudication::Unfinished);
+    let result = if unfinished {
+        GameRecord::UNFINISHED
+    } else {
+        GameRecord::result_text(winner)
+    };
+    if rec.result != result {
         return fail(format!(
             "result '{}' does not match winner {:?}",
             rec.result, rec.winner

@@ -35,6 +35,7 @@ mod naive_epaminondas;
 mod naive_spokes;
 mod pages;
 mod pictures;
+mod play;
 mod properties;
 mod protocol;
 mod records;
