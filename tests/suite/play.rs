@@ -380,3 +380,17 @@ fn a_game_through_a_pseudo_terminal() {
     );
     assert!(end.contains("exit=0"), "{end}");
 }
+
+#[test]
+fn bad_options_exit_2_and_the_end_of_input_ends_the_game() {
+    use crate::common::rejected;
+    rejected(&["play", "chess"]);
+    rejected(&["play", "apart", "--fen", "not a position"]);
+    rejected(&["play", "apart", "--engine", "depth=1,bogus=2"]);
+    rejected(&["play", "apart", "--side", "3"]);
+    rejected(&["play", "apart", "--depth", "1", "--engine", "depth=2"]);
+    // No input at all: the board, one prompt, and a clean exit.
+    let out = ok(&["play", "apart", "--depth", "1", "--seed", "1"]);
+    assert!(out.contains("White> "), "{out}");
+    assert!(!out.contains('\u{1b}'), "no colour off a terminal: {out}");
+}
