@@ -26,8 +26,8 @@ use std::time::Instant;
 pub struct Settings<'e> {
     /// The engine playing the sides nobody types for, and giving hints.
     pub engine: &'e Engine,
-    /// Which sides the person plays, by player index (none: the engine
-    /// plays both).
+    /// Which side the person plays, by player index: one side, or none
+    /// (the engine plays both).
     pub humans: [bool; 2],
     /// The seed of the die and the engine's random choices.
     pub seed: u64,
@@ -123,9 +123,9 @@ pub fn play<G: Evaluate>(
         "{}: you play {}, the engine '{}' {} (seed {}); 'help' lists the commands",
         G::INFO.name,
         match settings.humans {
-            [true, true] => "both sides".to_string(),
-            [false, false] => "no side".to_string(),
-            [a, _] => sides[usize::from(!a)].to_string(),
+            [false, false] => "no side",
+            [true, _] => sides[0],
+            _ => sides[1],
         },
         settings.engine.name,
         match settings.humans {
@@ -135,12 +135,14 @@ pub fn play<G: Evaluate>(
         settings.seed
     )?;
     t.draw(out)?;
-    // Whether the end of the game (by the ply limit too) has been shown.
+    // Whether the end of the game has been shown: an end by the ply limit
+    // is found here, not after a step, and is drawn once.
     let mut announced = false;
     loop {
         let pos = t.current().clone();
         let over = t.over();
-        if over && !announced && t.ended.is_some() {
+        let limit = Adjudication::PlyLimit.reason();
+        if over && !announced && t.ended.as_ref().is_some_and(|e| e.reason == limit) {
             t.draw(out)?;
         }
         announced = over;
