@@ -335,3 +335,43 @@ fn a_tournament_page_links_every_game_page() {
     ok(&["tournament", "merge", s(&records), "--html", s(&merged)]);
     assert_eq!(page(&merged).replace("merged-game", "report-game"), text);
 }
+
+#[test]
+fn a_program_engine_s_info_lines_give_its_scores() {
+    let path = temp("external.jsonl");
+    let program = format!(
+        "name=ext,cmd={} engine,depth=2",
+        env!("CARGO_BIN_EXE_gamut")
+    );
+    ok(&[
+        "tournament",
+        "apart",
+        "--engine",
+        &program,
+        "--engine",
+        "name=d2,depth=2",
+        "--games",
+        "2",
+        "--ply-limit",
+        "20",
+        "--records",
+        s(&path),
+    ]);
+    for (_, rec) in records::read(&path).unwrap() {
+        let steps = records::replay::<gamut::games::apart::Apart>(&rec).unwrap();
+        let side = rec.side_of("ext");
+        let of_program: Vec<_> = rec
+            .scores
+            .iter()
+            .filter(|sc| {
+                steps[sc.step].1.node() == NodeKind::Decision(gamut::game::Player::from_index(side))
+            })
+            .collect();
+        assert!(!of_program.is_empty(), "game {}", rec.number);
+        // The same search in both engines: the same scores and depths.
+        assert_eq!(rec.scores.len(), rec.moves.len());
+        assert!(of_program.iter().all(|sc| sc.depth.is_some_and(|d| d <= 2)));
+        let first = rec.scores[0];
+        assert_eq!(first.score, analyze_score("apart", &rec.opening, "2"));
+    }
+}
