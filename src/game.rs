@@ -135,6 +135,22 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// What happens next at `pos`, in words with the game's side names
+/// (`White to move`, `game over: Black wins (home row)`), as `show` prints
+/// it.
+pub fn state_text<G: Game>(pos: &G) -> String {
+    let sides = G::INFO.sides;
+    match pos.node() {
+        NodeKind::Decision(p) => format!("{} to move", sides[p.index()]),
+        NodeKind::Chance => format!("{} to roll", sides[pos.perspective().index()]),
+        NodeKind::Simultaneous => format!("{} and {} choose in secret", sides[0], sides[1]),
+        NodeKind::Terminal => match pos.outcome() {
+            Some(o) => format!("game over: {}", o.describe(sides)),
+            None => "game over".to_string(),
+        },
+    }
+}
+
 /// Why a position, move or option text was rejected: one line, saying what
 /// is wrong and where.
 #[derive(Clone, Debug, PartialEq, Eq)]

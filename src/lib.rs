@@ -5,6 +5,7 @@
 //! and [`cli`].
 
 pub mod bits;
+pub mod console;
 pub mod game;
 #[macro_use]
 pub mod games;

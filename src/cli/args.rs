@@ -32,6 +32,8 @@ pub enum Command {
     /// Play engine settings against each other in pairs of games, with
     /// statistics (`merge` rebuilds the report from record files).
     Tournament(super::tournament::TournamentArgs),
+    /// Play a game against the engine at the terminal.
+    Play(super::play::PlayArgs),
     /// Step through a recorded tournament game, position by position.
     Replay(super::tournament::ReplayArgs),
     /// Measure speed: perft leaves/s and search nodes/s from start positions

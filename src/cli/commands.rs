@@ -2,8 +2,8 @@
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
-use super::{analyze, bench, engine, soak, solve, tournament, CliError};
-use gamut::game::{Game, NodeKind};
+use super::{analyze, bench, engine, play, soak, solve, tournament, CliError};
+use gamut::game::{state_text, Game};
 use gamut::perft::{self, Child};
 use gamut::svg::SvgOptions;
 use gamut::with_game;
@@ -32,6 +32,10 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         }
         Command::Tournament(a) => tournament::tournament(&a, cli.quiet, out),
         Command::Replay(a) => tournament::replay(&a, out),
+        Command::Play(a) => {
+            let id = a.position.game;
+            with_game!(id, G => play::play::<G>(&a, out))
+        }
         Command::Bench(a) => bench::bench(&a, out),
         Command::Solve(a) => solve::solve(&a, cli.quiet, out),
         Command::Engine(a) => engine::engine(&a, out),
@@ -175,19 +179,10 @@ fn show_positions<G: Game>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
 
 /// What `show` prints for a position: its diagram, state, text and hash.
 pub fn show_text<G: Game>(pos: &G) -> String {
-    let sides = G::INFO.sides;
-    let state = match pos.node() {
-        NodeKind::Decision(p) => format!("{} to move", sides[p.index()]),
-        NodeKind::Chance => format!("{} to roll", sides[pos.perspective().index()]),
-        NodeKind::Simultaneous => format!("{} and {} choose in secret", sides[0], sides[1]),
-        NodeKind::Terminal => match pos.outcome() {
-            Some(o) => format!("game over: {}", o.describe(sides)),
-            None => "game over".to_string(),
-        },
-    };
     format!(
-        "{}state    {state}\nposition {}\nhash     {:016x}\n",
+        "{}state    {}\nposition {}\nhash     {:016x}\n",
         pos.diagram(),
+        state_text(pos),
         pos.text(),
         pos.hash()
     )

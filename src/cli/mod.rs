@@ -6,6 +6,7 @@ mod bench;
 mod commands;
 mod engine;
 mod interrupt;
+mod play;
 mod progress;
 mod soak;
 mod solve;

@@ -8,8 +8,10 @@ use super::CliError;
 use clap::{Args, Parser, Subcommand};
 use gamut::game::{Evaluate, Game};
 use gamut::games::GameId;
+use gamut::svg::SvgOptions;
 use gamut::tournament::engine::{check_names, Engine, ExactTable, Kind, PlayerKind, SpecText};
 use gamut::tournament::external::External;
+use gamut::tournament::pages;
 use gamut::tournament::play::{Plan, Rules, Threshold};
 use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::report::{Report, Tally};
@@ -101,6 +103,10 @@ pub struct TournamentArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also write the report as a web page to this file, and beside it
+    /// each game's page (`<stem>-game-<N>.html`), linked from the report.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Subcommands of `gamut tournament`.
@@ -122,6 +128,10 @@ pub struct MergeArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also write the report and every game as web pages, as `tournament
+    /// --html` does.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Options of `gamut replay`.
@@ -133,6 +143,18 @@ pub struct ReplayArgs {
     /// The game's number.
     #[arg(long, value_name = "N")]
     pub game: u64,
+    /// Print only the position after step K (0: the opening), as `show`
+    /// prints it.
+    #[arg(long = "move", value_name = "K")]
+    pub step: Option<usize>,
+    /// With --move: also write that position's picture, its last step
+    /// marked, to this SVG file.
+    #[arg(long, value_name = "FILE", requires = "step")]
+    pub svg: Option<PathBuf>,
+    /// Write the game as one self-contained web page to this file: every
+    /// position's board, the steps, and the engines' scores.
+    #[arg(long, value_name = "FILE", conflicts_with = "step")]
+    pub html: Option<PathBuf>,
 }
 
 /// The search options an engine spec may set, read by clap like the
@@ -145,7 +167,7 @@ struct EngineOptions {
 }
 
 /// Turns an engine spec into an engine for game `G`.
-fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
+pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
     let spec = SpecText::parse(text)?;
     let fail = |msg: String| CliError(format!("engine '{text}': {msg}"));
     if spec.options.iter().any(|(k, _)| k == "cmd") {
@@ -343,13 +365,46 @@ fn play<G: Evaluate>(
         return Err(CliError("--sprt needs exactly two engines".into()));
     }
     let (mut records, previous) = open_records(a, &plan)?;
-    let finished = run_games(a, &plan, sprt, &previous, records.as_mut(), quiet, out)?;
-    print_report(
-        &finished.tally.report(),
-        finished.ended.as_str(),
-        a.json,
-        out,
-    )
+    let (finished, mut played) =
+        run_games(a, &plan, sprt, &previous, records.as_mut(), quiet, out)?;
+    let report = finished.tally.report();
+    if let Some(path) = &a.html {
+        played.extend(previous);
+        write_pages::<G>(path, &report, &played)?;
+    }
+    print_report(&report, finished.ended.as_str(), a.json, out)
+}
+
+/// Writes the tournament's page to `path` and each game's page beside it,
+/// named `<stem>-game-<N>.html`.
+fn write_pages<G: Game>(
+    path: &std::path::Path,
+    report: &Report,
+    games: &[GameRecord],
+) -> Result<(), CliError> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| CliError(format!("--html {}: no file name", path.display())))?;
+    let link = |n: u64| format!("{stem}-game-{n}.html");
+    for rec in games {
+        let steps = records::replay::<G>(rec)?;
+        write_file(
+            &path.with_file_name(link(rec.number)),
+            &pages::game_page(rec, &steps),
+        )?;
+    }
+    let start = G::start().text();
+    let by_opening = games.iter().any(|r| r.opening != start);
+    let page = pages::tournament_page(
+        G::INFO.name,
+        G::INFO.sides,
+        report,
+        games,
+        by_opening,
+        &link,
+    );
+    write_file(path, &page)
 }
 
 /// The engines, the schedule (this shard's pairs), the openings and the
@@ -444,7 +499,8 @@ fn open_records<G: Evaluate>(
 }
 
 /// Plays what remains of the plan with a progress bar; in text mode each
-/// finished game's line is written to `out` at once.
+/// finished game's line is written to `out` at once. Returns how the
+/// session ended and, with `--html`, the games it played.
 fn run_games<G: Evaluate>(
     a: &TournamentArgs,
     plan: &Plan<G>,
@@ -453,7 +509,8 @@ fn run_games<G: Evaluate>(
     records: Option<&mut RecordsFile>,
     quiet: bool,
     out: &mut impl Write,
-) -> Result<Finished, CliError> {
+) -> Result<(Finished, Vec<GameRecord>), CliError> {
+    let mut played = Vec::new();
     // A second handler cannot be installed (tests call this more than once
     // in one process); the first one raises the same flag.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
@@ -462,6 +519,9 @@ fn run_games<G: Evaluate>(
     let bar = Progress::new(total, "{bar:30} {pos}/{len} games {msg} {elapsed}", quiet);
     bar.set_position(previous.len() as u64);
     let mut each = |rec: &GameRecord, tally: &Tally| -> io::Result<()> {
+        if a.html.is_some() {
+            played.push(rec.clone());
+        }
         if !a.json {
             bar.suspend(|| {
                 writeln!(out, "{}", game_line(rec, total))?;
@@ -501,7 +561,7 @@ fn run_games<G: Evaluate>(
             finished.tally.games()
         );
     }
-    Ok(finished)
+    Ok((finished, played))
 }
 
 /// The line printed when a game ends: number, engines by side, result,
@@ -539,6 +599,7 @@ fn merge(m: &MergeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let mut seen: HashMap<u64, (&PathBuf, usize)> = HashMap::new();
     let mut tally = Tally::new(sprt);
     let mut game: Option<String> = None;
+    let mut all = Vec::new();
     for path in &m.files {
         for (line, rec) in records::read(path)? {
             let at = format!("{} line {line}: game {}", path.display(), rec.number);
@@ -558,10 +619,27 @@ fn merge(m: &MergeArgs, out: &mut impl Write) -> Result<(), CliError> {
                 Some(_) => {}
                 None => game = Some(rec.game.clone()),
             }
+            if rec.result == GameRecord::UNFINISHED {
+                return Err(CliError(format!(
+                    "{at} is unfinished (saved by play): only finished games make a report"
+                )));
+            }
             tally.add(&rec);
+            all.push(rec);
         }
     }
-    print_report(&tally.report(), "merged", m.json, out)
+    let report = tally.report();
+    if let (Some(path), Some(game)) = (&m.html, &game) {
+        let id: GameId = game.parse().map_err(CliError)?;
+        with_game!(id, G => write_pages::<G>(path, &report, &all))?;
+    }
+    print_report(&report, "merged", m.json, out)
+}
+
+/// Writes `text` to the file at `path`.
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Runs `gamut replay`: every record of the file checked, then every
@@ -580,11 +658,33 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
             ))
         })?;
     let id: GameId = rec.game.parse().map_err(CliError)?;
-    with_game!(id, G => replay_game::<G>(rec, out))
+    with_game!(id, G => replay_game::<G>(a, rec, out))
 }
 
-fn replay_game<G: Game>(rec: &GameRecord, out: &mut impl Write) -> Result<(), CliError> {
+fn replay_game<G: Game>(
+    a: &ReplayArgs,
+    rec: &GameRecord,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     let steps = records::replay::<G>(rec)?;
+    if let Some(path) = &a.html {
+        return write_file(path, &pages::game_page(rec, &steps));
+    }
+    if let Some(k) = a.step {
+        let Some((_, pos)) = steps.get(k) else {
+            return Err(CliError(format!(
+                "--move {k}: game {} has {} steps (0 is the opening)",
+                rec.number,
+                steps.len() - 1
+            )));
+        };
+        if let Some(path) = &a.svg {
+            let before = k.checked_sub(1).map(|b| &steps[b].1);
+            write_file(path, &pos.svg(&SvgOptions::default(), before))?;
+        }
+        write!(out, "{}", show_text(pos))?;
+        return Ok(());
+    }
     writeln!(
         out,
         "game {}: {} (player 1) vs {} (player 2)",

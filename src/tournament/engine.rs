@@ -5,7 +5,7 @@ use crate::game::{Evaluate, Game, NodeKind, ParseError, Player, TermMask};
 use crate::search::score::{outcome_score, WIN};
 use crate::search::{self, Config, Limits, Table, Verdict};
 use crate::tablebase::{Oracle, Value};
-use crate::tournament::external::{External, Forfeit, Process};
+use crate::tournament::external::{External, Forfeit, Process, Reported};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -128,6 +128,7 @@ impl ExactTable {
         Some(Choice {
             mv,
             score: Some(score),
+            depth: None,
         })
     }
 }
@@ -179,6 +180,8 @@ pub struct Choice<M> {
     pub mv: M,
     /// The search score for the side to move.
     pub score: Option<i32>,
+    /// The depth the search completed, where the engine says.
+    pub depth: Option<u32>,
 }
 
 /// An engine playing one side of one game: a fresh table (so a game does
@@ -216,7 +219,7 @@ impl<'e> Instance<'e> {
         pos: &G,
         side: Option<Player>,
         legal: &[G::Move],
-    ) -> Result<G::Move, Forfeit> {
+    ) -> Result<(G::Move, Option<Reported>), Forfeit> {
         if self.process.is_none() {
             self.process = Some(Process::start(spec, G::ID, self.seed)?);
         }
@@ -230,10 +233,12 @@ impl<'e> Instance<'e> {
                 return Err(f);
             }
         };
+        let (answer, reported) = answer;
         legal
             .iter()
             .copied()
             .find(|&m| pos.move_text(m) == answer)
+            .map(|m| (m, reported))
             .ok_or_else(|| Forfeit(format!("illegal move '{answer}'")))
     }
 
@@ -249,8 +254,12 @@ impl<'e> Instance<'e> {
         pos.moves(&mut moves);
         let engine = self.engine;
         if let Kind::External(spec) = &engine.kind {
-            let mv = self.ask(spec, pos, None, &moves)?;
-            return Ok(Choice { mv, score: None });
+            let (mv, reported) = self.ask(spec, pos, None, &moves)?;
+            return Ok(Choice {
+                mv,
+                score: reported.map(|r| r.score),
+                depth: reported.map(|r| r.depth),
+            });
         }
         Ok(match (&self.engine.kind, &self.table) {
             (Kind::Search { config, limits, .. }, Some(tt)) => {
@@ -258,6 +267,7 @@ impl<'e> Instance<'e> {
                     Verdict::Decision(r) => Choice {
                         mv: r.best,
                         score: Some(r.score),
+                        depth: Some(r.depth),
                     },
                     _ => unreachable!("a decision node searches to a move"),
                 }
@@ -273,11 +283,13 @@ impl<'e> Instance<'e> {
                 Choice {
                     mv: moves[ties[self.rng.gen_range(0..ties.len())]],
                     score: None,
+                    depth: None,
                 }
             }
             _ => Choice {
                 mv: moves[self.rng.gen_range(0..moves.len())],
                 score: None,
+                depth: None,
             },
         })
     }
@@ -295,7 +307,7 @@ impl<'e> Instance<'e> {
         pos.actions(side, &mut own);
         let engine = self.engine;
         if let Kind::External(spec) = &engine.kind {
-            let action = self.ask(spec, pos, Some(side), &own)?;
+            let (action, _) = self.ask(spec, pos, Some(side), &own)?;
             return Ok(vec![(action, 1.0)]);
         }
         let uniform = |acts: &[G::Move]| {

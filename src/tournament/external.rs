@@ -3,6 +3,7 @@
 //! the position's text, and killed when the game ends. A crash, a silence
 //! past the time allowed or an illegal move is a [`Forfeit`].
 
+use crate::search::score::{WIN, WIN_THRESHOLD};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -34,6 +35,39 @@ impl Forfeit {
     /// The record's reason: `forfeit: <what happened>`.
     pub fn reason(&self) -> String {
         format!("forfeit: {}", self.0)
+    }
+}
+
+/// The score and depth of the last `info` line a program sent before its
+/// `bestmove` at a decision node, in search units (`win 3` is
+/// [`WIN`]` - 3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reported {
+    /// The score for the side to move.
+    pub score: i32,
+    /// The depth completed.
+    pub depth: u32,
+}
+
+impl Reported {
+    /// The score and depth of an `info depth <n> score cp|win|loss <v> ...`
+    /// line; `None` for any other line.
+    pub fn parse(line: &str) -> Option<Reported> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = |key: &str| words.iter().position(|&w| w == key);
+        if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+            return None;
+        }
+        let depth = words.get(at("depth")? + 1)?.parse().ok()?;
+        let s = at("score")?;
+        let n: i32 = words.get(s + 2)?.parse().ok()?;
+        let score = match *words.get(s + 1)? {
+            "cp" if n.abs() < WIN_THRESHOLD => n,
+            "win" if (0..WIN - WIN_THRESHOLD).contains(&n) => WIN - n,
+            "loss" if (0..WIN - WIN_THRESHOLD).contains(&n) => n - WIN,
+            _ => return None,
+        };
+        Some(Reported { score, depth })
     }
 }
 
@@ -90,20 +124,28 @@ impl Process {
     }
 
     /// The engine's answer at the position `text`: `side` (1 or 2) is given
-    /// at a simultaneous node. Returns the text after `bestmove `.
+    /// at a simultaneous node. Returns the text after `bestmove ` and the
+    /// last score and depth the engine reported, if any.
     pub fn best(
         &mut self,
         spec: &External,
         text: &str,
         side: Option<usize>,
-    ) -> Result<String, Forfeit> {
+    ) -> Result<(String, Option<Reported>), Forfeit> {
         self.send(&format!("position fen {text}"))?;
         match side {
             Some(s) => self.send(&format!("go side {s} {}", spec.go))?,
             None => self.send(&format!("go {}", spec.go))?,
         }
-        let line = self.wait_for(|l| l.starts_with("bestmove "), spec.allowance, "bestmove")?;
-        Ok(line["bestmove ".len()..].trim().to_string())
+        let mut reported = None;
+        let wanted = |l: &str| {
+            if let Some(r) = Reported::parse(l) {
+                reported = Some(r);
+            }
+            l.starts_with("bestmove ")
+        };
+        let line = self.wait_for(wanted, spec.allowance, "bestmove")?;
+        Ok((line["bestmove ".len()..].trim().to_string(), reported))
     }
 
     /// Writes one line to the program.
@@ -120,7 +162,7 @@ impl Process {
     /// Reads lines until one satisfies `wanted`, for at most `limit`.
     fn wait_for(
         &mut self,
-        wanted: impl Fn(&str) -> bool,
+        mut wanted: impl FnMut(&str) -> bool,
         limit: Duration,
         what: &str,
     ) -> Result<String, Forfeit> {
@@ -160,5 +202,37 @@ impl Drop for Process {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_score_and_depth_in_search_units() {
+        let r = |l: &str| Reported::parse(l);
+        assert_eq!(
+            r("info depth 6 score cp -35 nodes 18 nps 2 hashfull 4 time 86 pv a2-a3"),
+            Some(Reported {
+                score: -35,
+                depth: 6
+            })
+        );
+        assert_eq!(
+            r("info depth 3 score win 3 nodes 1 pv x").map(|r| r.score),
+            Some(WIN - 3)
+        );
+        assert_eq!(
+            r("info depth 3 score loss 2 nodes 1").map(|r| r.score),
+            Some(2 - WIN)
+        );
+        assert_eq!(
+            r("info depth 2 value 0.1250 nodes 5120 strategy 1 wD12 1"),
+            None
+        );
+        assert_eq!(r("info string depth 2 score cp 3"), None);
+        assert_eq!(r("info depth 2 score cp 40000"), None);
+        assert_eq!(r("bestmove a2-a3"), None);
     }
 }

@@ -2,12 +2,14 @@
 //! ([`engine`]), other programs speaking the engine protocol
 //! ([`external`]), which games are played ([`schedule`]), playing them
 //! ([`play`]), a session that keeps the records and the running tally as
-//! games finish ([`session`]), one JSON record per game ([`records`]), and
-//! the report with honest statistics ([`stats`], [`report`]). See
+//! games finish ([`session`]), one JSON record per game ([`records`]), the
+//! report with honest statistics ([`stats`], [`report`]), and records and
+//! reports as web pages ([`pages`]). See
 //! `docs/tournament.md`.
 
 pub mod engine;
 pub mod external;
+pub mod pages;
 pub mod play;
 pub mod records;
 pub mod report;

@@ -4,7 +4,7 @@
 use crate::game::{Evaluate, NodeKind, ParseError, Player};
 use crate::tournament::engine::{pick, Engine, Instance};
 use crate::tournament::external::Forfeit;
-use crate::tournament::records::{Adjudication, GameRecord, JointStep};
+use crate::tournament::records::{Adjudication, GameRecord, JointStep, StepScore};
 use crate::tournament::schedule::{seed_for, Openings, Pairing, Stream};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -74,6 +74,7 @@ pub fn play_game<G: Evaluate>(
     let mut moves = Vec::new();
     let mut rolls = Vec::new();
     let mut joint = Vec::new();
+    let mut scored = Vec::new();
     // Decision scores from the first player's view, `None` for engines
     // without a score.
     let mut scores: Vec<Option<i32>> = Vec::new();
@@ -94,6 +95,13 @@ pub fn play_game<G: Evaluate>(
                     Ok(c) => c,
                     Err(f) => break forfeit(side, &f),
                 };
+                if let Some(score) = c.score {
+                    scored.push(StepScore {
+                        step: moves.len(),
+                        score,
+                        depth: c.depth,
+                    });
+                }
                 moves.push(pos.move_text(c.mv));
                 scores.push(c.score.map(|s| if side == Player::FIRST { s } else { -s }));
                 pos = pos.play(c.mv);
@@ -145,6 +153,7 @@ pub fn play_game<G: Evaluate>(
         moves,
         rolls,
         joint,
+        scores: scored,
         result: GameRecord::result_text(winner).to_string(),
         winner: winner.map(|p| p.index() as u8 + 1),
         reason,

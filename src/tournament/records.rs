@@ -3,6 +3,7 @@
 
 use crate::game::{Game, NodeKind, ParseError, Player};
 use crate::games::GameId;
+use crate::search::score::INFINITY;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -16,6 +17,20 @@ pub struct JointStep {
     pub actions: [String; 2],
     /// Each player's strategy (action, probability) as its engine gave it.
     pub strategies: [Vec<(String, f64)>; 2],
+}
+
+/// The engine's verdict on a decision step it played: its search score for
+/// the mover (the unit `analyze` prints; proven wins and losses beyond
+/// ±[`crate::search::score::WIN_THRESHOLD`]) and the depth it completed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepScore {
+    /// The index of the step in [`GameRecord::moves`].
+    pub step: usize,
+    /// The score for the side that moved.
+    pub score: i32,
+    /// The depth the search completed, where the engine said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
 }
 
 /// One finished game.
@@ -49,6 +64,11 @@ pub struct GameRecord {
     /// The simultaneous steps among the moves, with the strategies sampled.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joint: Vec<JointStep>,
+    /// The engines' scores of the decision steps they played, in step
+    /// order, for engines that give one (records written before scores
+    /// were kept have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<StepScore>,
     /// `1-0`, `0-1` or `1/2-1/2`, first player first.
     pub result: String,
     /// 1 or 2 for the winning side, `null` for a draw.
@@ -67,6 +87,9 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The result text of a game saved before its end (`gamut play`).
+    pub const UNFINISHED: &'static str = "*";
+
     /// The result text of an outcome, first player first.
     pub fn result_text(winner: Option<Player>) -> &'static str {
         match winner {
@@ -116,6 +139,8 @@ pub enum Adjudication {
     /// An engine crashed, hung past its time or played an illegal move: a
     /// loss, its reason `forfeit: <what happened>`.
     Forfeit,
+    /// Saved before its end (`gamut play`): no winner, result `*`.
+    Unfinished,
 }
 
 impl Adjudication {
@@ -126,6 +151,7 @@ impl Adjudication {
             Adjudication::Resign => "resign adjudication",
             Adjudication::Draw => "draw adjudication",
             Adjudication::Forfeit => "forfeit",
+            Adjudication::Unfinished => "unfinished",
         }
     }
 
@@ -140,6 +166,7 @@ impl Adjudication {
             Adjudication::Resign,
             Adjudication::Draw,
             Adjudication::Forfeit,
+            Adjudication::Unfinished,
         ]
         .into_iter()
         .find(|a| a.reason() == reason)
@@ -271,7 +298,13 @@ pub fn replay<G: Game>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, Par
         Some(w @ (1 | 2)) => Some(Player::from_index(w as usize - 1)),
         Some(w) => return fail(format!("winner {w} is not 1, 2 or null")),
     };
-    if rec.result != GameRecord::result_text(winner) {
+    let unfinished = Adjudication::from_reason(&rec.reason) == Some(Adjudication::Unfinished);
+    let result = if unfinished {
+        GameRecord::UNFINISHED
+    } else {
+        GameRecord::result_text(winner)
+    };
+    if rec.result != result {
         return fail(format!(
             "result '{}' does not match winner {:?}",
             rec.result, rec.winner
@@ -281,8 +314,23 @@ pub fn replay<G: Game>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, Par
         .map_err(|e| ParseError::new(format!("game {n}: bad opening: {e}")))?;
     let mut out = vec![(None, pos.clone())];
     let (mut plies, mut rolls, mut joints) = (0u32, Vec::new(), 0usize);
+    let mut scores = rec.scores.iter().peekable();
+    let mut last_scored = None;
     for (i, text) in rec.moves.iter().enumerate() {
         let bad = |e: ParseError| ParseError::new(format!("game {n} step {}: {e}", i + 1));
+        if let Some(s) = scores.next_if(|s| s.step == i) {
+            if !matches!(pos.node(), NodeKind::Decision(_)) {
+                return Err(bad(ParseError::new("a score for a step no engine decided")));
+            }
+            if s.score.abs() >= INFINITY {
+                return Err(bad(ParseError::new(format!(
+                    "score {} is beyond ±{}",
+                    s.score,
+                    INFINITY - 1
+                ))));
+            }
+            last_scored = Some(i);
+        }
         pos = match pos.node() {
             NodeKind::Simultaneous => {
                 let step = rec
@@ -315,6 +363,13 @@ pub fn replay<G: Game>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, Par
             }
         };
         out.push((Some(text.clone()), pos.clone()));
+    }
+    if let Some(s) = scores.next() {
+        return fail(format!(
+            "score of step {} is out of order (after step {}) or past the last step",
+            s.step,
+            last_scored.map_or("none".to_string(), |l: usize| l.to_string())
+        ));
     }
     if rolls != rec.rolls {
         return fail(format!(

@@ -9,7 +9,9 @@
 //!   searcher, the tactics files, tournaments and their records, the
 //!   command-line contract, and analysis as it streams, on the built binary;
 //! - `protocol`: `gamut engine` as a child process, and tournaments against
-//!   programs (`engines/` holds deliberately broken ones).
+//!   programs (`engines/` holds deliberately broken ones);
+//! - `pages`, `play`: records and reports as web pages, and games at the
+//!   terminal (`gamut play`), scripted and through a pseudo-terminal.
 //!
 //! A new test goes into the module for what it checks; a new file here
 //! needs its `mod` line below. A check that takes more than about twenty
@@ -33,7 +35,9 @@ mod naive_aporia;
 mod naive_empedocles;
 mod naive_epaminondas;
 mod naive_spokes;
+mod pages;
 mod pictures;
+mod play;
 mod properties;
 mod protocol;
 mod records;

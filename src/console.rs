@@ -1,0 +1,616 @@
+//! A game at the terminal against the engine (`gamut play`): the board is
+//! drawn after every step, the person types moves in canonical text (or a
+//! number from the `moves` list) and commands, and the engine plays the
+//! other side, or both. Written over a line reader and a text writer, so
+//! tests drive whole games with scripted input.
+//!
+//! At a simultaneous node the person types their own action in secret; the
+//! engine's is drawn from its mixed strategy and revealed after. A
+//! decision right after a simultaneous step (a Spokes resolution) shows its
+//! choices as a numbered list. Chance outcomes (Empedocles' die) are drawn
+//! by the program from the seed. Bad input prints one `error:` line and
+//! asks again.
+
+use crate::game::{state_text, Evaluate, NodeKind, Player};
+use crate::search::score::Score;
+use crate::tournament::engine::{pick, Engine, Instance};
+use crate::tournament::records::{self, Adjudication, GameRecord, JointStep, StepScore};
+use crate::tournament::schedule::{seed_for, Stream};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// How a game at the terminal is played.
+pub struct Settings<'e> {
+    /// The engine playing the sides nobody types for, and giving hints.
+    pub engine: &'e Engine,
+    /// Which side the person plays, by player index: one side, or none
+    /// (the engine plays both).
+    pub humans: [bool; 2],
+    /// The seed of the die and the engine's random choices.
+    pub seed: u64,
+    /// Whether to colour the output (ANSI escapes).
+    pub colour: bool,
+}
+
+/// The help printed by `help`.
+const HELP: &str = "\
+type a move in its canonical text, or its number from 'moves'; commands:
+  moves         list the legal moves (or your secret actions), numbered
+  hint          the engine's choice here, with its score
+  undo          take back your last move (and the steps after it)
+  save <file>   write the game so far as a record ('gamut replay' reads it)
+  board         draw the board again
+  quit          leave the game
+  help          this text";
+
+/// One step played: its text, what was chosen at a simultaneous node,
+/// the engine's score where it searched, and whether the person chose it.
+#[derive(Clone, Debug)]
+struct Played {
+    text: String,
+    joint: Option<JointStep>,
+    score: Option<StepScore>,
+    by_human: bool,
+}
+
+/// How the game ended other than by the rules.
+#[derive(Clone, Debug)]
+struct Ending {
+    winner: Option<Player>,
+    reason: String,
+}
+
+/// A game in progress: the positions from the start (the last is the
+/// current one) and the steps between them.
+struct Table<'e, G: Evaluate> {
+    settings: &'e Settings<'e>,
+    positions: Vec<G>,
+    steps: Vec<Played>,
+    ended: Option<Ending>,
+    engines: [Instance<'e>; 2],
+    advisor: Instance<'e>,
+    dice: StdRng,
+    started: Instant,
+    /// The step count when the choices were last listed unasked, so that
+    /// a list is shown once per position.
+    listed: Option<usize>,
+}
+
+/// What the current line of input asks.
+enum Input {
+    /// A command or a move, trimmed.
+    Line(String),
+    /// The input ended.
+    End,
+}
+
+fn read(input: &mut dyn BufRead) -> io::Result<Input> {
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(Input::End);
+    }
+    Ok(Input::Line(line.trim().to_string()))
+}
+
+/// Plays a game from `start` as `settings` say, reading the person's lines
+/// from `input` and writing everything to `out`, until `quit` or the end
+/// of the input.
+pub fn play<G: Evaluate>(
+    start: G,
+    settings: &Settings<'_>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let engine =
+        |s: u64| Instance::new(settings.engine, seed_for(settings.seed, Stream::Engine, s));
+    let mut t = Table {
+        settings,
+        positions: vec![start],
+        steps: Vec::new(),
+        ended: None,
+        engines: [engine(0), engine(1)],
+        advisor: engine(2),
+        dice: StdRng::seed_from_u64(seed_for(settings.seed, Stream::Chance, 0)),
+        started: Instant::now(),
+        listed: None,
+    };
+    let sides = G::INFO.sides;
+    writeln!(
+        out,
+        "{}: you play {}, the engine '{}' {} (seed {}); 'help' lists the commands",
+        G::INFO.name,
+        match settings.humans {
+            [false, false] => "no side",
+            [true, _] => sides[0],
+            _ => sides[1],
+        },
+        settings.engine.name,
+        match settings.humans {
+            [false, false] => "plays both",
+            _ => "plays the other",
+        },
+        settings.seed
+    )?;
+    t.draw(out)?;
+    // Whether the end of the game has been shown: an end by the ply limit
+    // is found here, not after a step, and is drawn once.
+    let mut announced = false;
+    loop {
+        let pos = t.current().clone();
+        let over = t.over();
+        let limit = Adjudication::PlyLimit.reason();
+        if over && !announced && t.ended.as_ref().is_some_and(|e| e.reason == limit) {
+            t.draw(out)?;
+        }
+        announced = over;
+        if over {
+            match t.prompt("game over> ", input, out)? {
+                None => return Ok(()),
+                Some(line) => {
+                    if !t.command(&line, out)? {
+                        return Ok(());
+                    }
+                }
+            }
+            continue;
+        }
+        match pos.node() {
+            NodeKind::Chance => t.roll(out)?,
+            NodeKind::Decision(p) if !settings.humans[p.index()] => t.engine_decides(p, out)?,
+            NodeKind::Simultaneous if settings.humans == [false, false] => {
+                t.joint(None, out)?;
+            }
+            NodeKind::Decision(p) => {
+                if t.after_joint() && t.listed != Some(t.steps.len()) {
+                    t.listed = Some(t.steps.len());
+                    t.list(out)?;
+                }
+                let Some(line) = t.prompt(&format!("{}> ", sides[p.index()]), input, out)? else {
+                    return Ok(());
+                };
+                if t.command(&line, out)? {
+                    continue;
+                }
+                return Ok(());
+            }
+            NodeKind::Simultaneous => {
+                let me = Player::from_index(usize::from(!settings.humans[0]));
+                let prompt = format!("{} (secret)> ", sides[me.index()]);
+                let Some(line) = t.prompt(&prompt, input, out)? else {
+                    return Ok(());
+                };
+                if !t.command(&line, out)? {
+                    return Ok(());
+                }
+            }
+            NodeKind::Terminal => unreachable!("a terminal position is over"),
+        }
+    }
+}
+
+impl<'e, G: Evaluate> Table<'e, G> {
+    fn current(&self) -> &G {
+        self.positions.last().expect("the start position is kept")
+    }
+
+    /// Whether the game is over: by the rules, the ply limit or a forfeit.
+    fn over(&mut self) -> bool {
+        if self.ended.is_some() || self.current().outcome().is_some() {
+            return true;
+        }
+        let plies = self.plies();
+        if plies >= G::INFO.ply_limit {
+            self.ended = Some(Ending {
+                winner: None,
+                reason: Adjudication::PlyLimit.reason().to_string(),
+            });
+            return true;
+        }
+        false
+    }
+
+    /// Decision steps played.
+    fn plies(&self) -> u32 {
+        self.positions[..self.steps.len()]
+            .iter()
+            .filter(|p| matches!(p.node(), NodeKind::Decision(_)))
+            .count() as u32
+    }
+
+    /// Whether the last step was a joint action.
+    fn after_joint(&self) -> bool {
+        self.steps.last().is_some_and(|s| s.joint.is_some())
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.settings.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// Writes the prompt and reads one line; `None` at the end of input.
+    fn prompt(
+        &self,
+        prompt: &str,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> io::Result<Option<String>> {
+        write!(out, "{}", self.paint("1", prompt))?;
+        out.flush()?;
+        match read(input)? {
+            Input::Line(l) => Ok(Some(l)),
+            Input::End => {
+                writeln!(out)?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn error(&self, out: &mut dyn Write, msg: &str) -> io::Result<()> {
+        writeln!(out, "{}", self.paint("31", &format!("error: {msg}")))
+    }
+
+    /// Draws the board and the state (or the result).
+    fn draw(&self, out: &mut dyn Write) -> io::Result<()> {
+        let pos = self.current();
+        write!(out, "\n{}", pos.diagram())?;
+        let state = match &self.ended {
+            Some(e) => format!(
+                "game over: {} ({})",
+                e.winner
+                    .map_or("draw".to_string(), |w| format!("{} wins", G::INFO.side(w))),
+                e.reason
+            ),
+            None => state_text(pos),
+        };
+        writeln!(out, "{}", self.paint("1;32", &state))
+    }
+
+    /// The person's choices here, sorted by text: the moves, or at a
+    /// simultaneous node their own actions.
+    fn choices(&self) -> Vec<(String, G::Move)> {
+        let pos = self.current();
+        let mut v = Vec::new();
+        match pos.node() {
+            NodeKind::Simultaneous => {
+                let me = Player::from_index(usize::from(!self.settings.humans[0]));
+                pos.actions(me, &mut v)
+            }
+            _ => pos.moves(&mut v),
+        }
+        let mut texts: Vec<(String, G::Move)> =
+            v.into_iter().map(|m| (pos.move_text(m), m)).collect();
+        texts.sort_by(|a, b| a.0.cmp(&b.0));
+        texts
+    }
+
+    fn list(&self, out: &mut dyn Write) -> io::Result<()> {
+        for (i, (text, _)) in self.choices().iter().enumerate() {
+            writeln!(out, "{:>4}. {text}", i + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Handles one line at a prompt; false when the person quits.
+    fn command(&mut self, line: &str, out: &mut dyn Write) -> io::Result<bool> {
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        let over = self.over();
+        match word {
+            "" => {}
+            "quit" | "exit" => return Ok(false),
+            "help" => writeln!(out, "{HELP}")?,
+            "board" => self.draw(out)?,
+            "moves" if over => self.error(out, "the game is over")?,
+            "moves" => self.list(out)?,
+            "hint" if over => self.error(out, "the game is over")?,
+            "hint" => self.hint(out)?,
+            "undo" => self.undo(out)?,
+            "save" if rest.is_empty() => self.error(out, "save needs a file name")?,
+            "save" => self.save(Path::new(rest), out)?,
+            _ if over => self.error(
+                out,
+                &format!("'{line}': the game is over (undo, save, quit, help)"),
+            )?,
+            _ => self.human_moves(line, out)?,
+        }
+        Ok(true)
+    }
+
+    /// The person's move or secret action `line`: its text, or its number
+    /// in the `moves` list.
+    fn human_moves(&mut self, line: &str, out: &mut dyn Write) -> io::Result<()> {
+        let choices = self.choices();
+        let chosen = match line.parse::<usize>() {
+            Ok(n) if (1..=choices.len()).contains(&n) => Some(choices[n - 1].1),
+            Ok(n) => {
+                return self.error(
+                    out,
+                    &format!(
+                        "there is no choice {n} (1 to {}; 'moves' lists them)",
+                        choices.len()
+                    ),
+                )
+            }
+            Err(_) => choices.iter().find(|(t, _)| t == line).map(|&(_, m)| m),
+        };
+        let Some(m) = chosen else {
+            return self.error(
+                out,
+                &format!("'{line}' is not a legal move here or a command ('moves', 'help')"),
+            );
+        };
+        if self.current().node() == NodeKind::Simultaneous {
+            return self.joint(Some(m), out);
+        }
+        let pos = self.current();
+        let text = pos.move_text(m);
+        let next = pos.play(m);
+        self.push(text, None, None, true, next);
+        self.draw(out)
+    }
+
+    fn push(
+        &mut self,
+        text: String,
+        joint: Option<JointStep>,
+        score: Option<StepScore>,
+        by_human: bool,
+        next: G,
+    ) {
+        self.steps.push(Played {
+            text,
+            joint,
+            score,
+            by_human,
+        });
+        self.positions.push(next);
+    }
+
+    /// The engine plays side `p`'s move at the current decision node.
+    fn engine_decides(&mut self, p: Player, out: &mut dyn Write) -> io::Result<()> {
+        let pos = self.current().clone();
+        match self.engines[p.index()].decide(&pos) {
+            Ok(c) => {
+                let text = pos.move_text(c.mv);
+                let verdict = c.score.map_or(String::new(), |s| {
+                    format!(
+                        " (score {}{})",
+                        Score(s),
+                        c.depth.map_or(String::new(), |d| format!(", depth {d}"))
+                    )
+                });
+                let line = format!("{} plays {text}{verdict}", G::INFO.side(p));
+                writeln!(out, "{}", self.paint("36", &line))?;
+                let score = c.score.map(|score| StepScore {
+                    step: self.steps.len(),
+                    score,
+                    depth: c.depth,
+                });
+                self.push(text, None, score, false, pos.play(c.mv));
+            }
+            Err(f) => {
+                writeln!(
+                    out,
+                    "{}",
+                    self.paint("31", &format!("the engine forfeits: {}", f.0))
+                )?;
+                self.ended = Some(Ending {
+                    winner: Some(p.other()),
+                    reason: f.reason(),
+                });
+            }
+        }
+        self.draw(out)
+    }
+
+    /// Rolls at the current chance node.
+    fn roll(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let pos = self.current().clone();
+        let mut outcomes = Vec::new();
+        pos.moves(&mut outcomes);
+        let m = pick(
+            &mut self.dice,
+            outcomes.iter().map(|&m| (m, pos.probability(m))),
+        );
+        let text = pos.move_text(m);
+        writeln!(
+            out,
+            "{}",
+            self.paint(
+                "35",
+                &format!("{} rolls {text}", G::INFO.side(pos.perspective()))
+            )
+        )?;
+        self.push(text, None, None, false, pos.play(m));
+        self.draw(out)
+    }
+
+    /// Plays the current simultaneous node: the person's action `mine`
+    /// (for their side) and the engine's for the other side(s), drawn from
+    /// its strategy and revealed now.
+    fn joint(&mut self, mine: Option<G::Move>, out: &mut dyn Write) -> io::Result<()> {
+        let pos = self.current().clone();
+        let mut actions = [None, None];
+        let mut strategies: [Vec<(String, f64)>; 2] = [Vec::new(), Vec::new()];
+        for side in Player::BOTH {
+            let i = side.index();
+            if self.settings.humans[i] {
+                let m = mine.expect("the person's action");
+                actions[i] = Some(m);
+                strategies[i] = vec![(pos.move_text(m), 1.0)];
+                continue;
+            }
+            match self.engines[i].strategy(&pos, side) {
+                Ok(st) => {
+                    let m = self.engines[i].sample(&st);
+                    actions[i] = Some(m);
+                    strategies[i] = st.iter().map(|&(a, p)| (pos.move_text(a), p)).collect();
+                    let line = format!("{} placed {}", G::INFO.side(side), pos.move_text(m));
+                    writeln!(out, "{}", self.paint("36", &line))?;
+                }
+                Err(f) => {
+                    writeln!(
+                        out,
+                        "{}",
+                        self.paint("31", &format!("the engine forfeits: {}", f.0))
+                    )?;
+                    self.ended = Some(Ending {
+                        winner: Some(side.other()),
+                        reason: f.reason(),
+                    });
+                    return self.draw(out);
+                }
+            }
+        }
+        let [a, b] = actions.map(|a| a.expect("both actions chosen"));
+        let texts = [pos.move_text(a), pos.move_text(b)];
+        self.push(
+            pos.joint_text(a, b),
+            Some(JointStep {
+                step: self.steps.len(),
+                actions: texts,
+                strategies,
+            }),
+            None,
+            mine.is_some(),
+            pos.play_joint(a, b),
+        );
+        self.draw(out)
+    }
+
+    /// The engine's choice for the person at the current node.
+    fn hint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let pos = self.current().clone();
+        match pos.node() {
+            NodeKind::Simultaneous => {
+                let me = Player::from_index(usize::from(!self.settings.humans[0]));
+                match self.advisor.strategy(&pos, me) {
+                    Ok(mut st) => {
+                        st.sort_by(|a, b| b.1.total_cmp(&a.1));
+                        let parts: Vec<String> = st
+                            .iter()
+                            .take(5)
+                            .map(|&(m, p)| format!("{} {:.0}%", pos.move_text(m), 100.0 * p))
+                            .collect();
+                        writeln!(out, "hint: {}", parts.join(", "))
+                    }
+                    Err(f) => self.error(out, &format!("no hint: {}", f.0)),
+                }
+            }
+            _ => match self.advisor.decide(&pos) {
+                Ok(c) => writeln!(
+                    out,
+                    "hint: {}{}",
+                    pos.move_text(c.mv),
+                    c.score
+                        .map_or(String::new(), |s| format!(" (score {})", Score(s)))
+                ),
+                Err(f) => self.error(out, &format!("no hint: {}", f.0)),
+            },
+        }
+    }
+
+    /// Takes back the person's last step and every step after it.
+    fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let Some(last) = self.steps.iter().rposition(|s| s.by_human) else {
+            return self.error(out, "nothing to undo: you have not moved yet");
+        };
+        self.steps.truncate(last);
+        self.positions.truncate(last + 1);
+        self.ended = None;
+        self.listed = None;
+        writeln!(out, "took back to step {last}")?;
+        self.draw(out)
+    }
+
+    /// The game so far as a record (see [`records`]): game 1 of a pair
+    /// between the person (`human`) and the engine by side; a game not yet
+    /// over is saved `unfinished`.
+    fn record(&self) -> GameRecord {
+        let name = |i: usize| {
+            if self.settings.humans[i] {
+                "human".to_string()
+            } else if self.settings.humans == [false, false] {
+                format!("{}-{}", self.settings.engine.name, i + 1)
+            } else {
+                self.settings.engine.name.clone()
+            }
+        };
+        let spec = |i: usize| {
+            if self.settings.humans[i] {
+                "human".to_string()
+            } else {
+                self.settings.engine.spec.clone()
+            }
+        };
+        let engines = [name(0), name(1)];
+        let (winner, reason, points, adjudicated) = match (&self.ended, self.current().outcome()) {
+            (Some(e), _) => (e.winner, e.reason.clone(), None, true),
+            (None, Some(o)) => (o.winner, o.reason.to_string(), o.points, false),
+            (None, None) => (
+                None,
+                Adjudication::Unfinished.reason().to_string(),
+                None,
+                true,
+            ),
+        };
+        let unfinished = self.ended.is_none() && self.current().outcome().is_none();
+        GameRecord {
+            game: G::ID.to_string(),
+            number: 1,
+            pair: 0,
+            encounter: engines.clone(),
+            opening_index: 0,
+            opening: self.positions[0].text(),
+            engines,
+            specs: [spec(0), spec(1)],
+            moves: self.steps.iter().map(|s| s.text.clone()).collect(),
+            rolls: self
+                .steps
+                .iter()
+                .zip(&self.positions)
+                .filter(|(_, p)| p.node() == NodeKind::Chance)
+                .map(|(s, _)| s.text.clone())
+                .collect(),
+            joint: self.steps.iter().filter_map(|s| s.joint.clone()).collect(),
+            scores: self.steps.iter().filter_map(|s| s.score).collect(),
+            result: if unfinished {
+                GameRecord::UNFINISHED.to_string()
+            } else {
+                GameRecord::result_text(winner).to_string()
+            },
+            winner: winner.map(|p| p.index() as u8 + 1),
+            reason,
+            adjudicated,
+            points,
+            plies: self.plies(),
+            time_ms: self.started.elapsed().as_millis() as u64,
+        }
+    }
+
+    /// Writes the record of the game so far to `path` (one JSON line).
+    fn save(&self, path: &Path, out: &mut dyn Write) -> io::Result<()> {
+        let rec = self.record();
+        if let Err(e) = records::verify(&rec) {
+            return self.error(out, &format!("the record does not check: {e}"));
+        }
+        match std::fs::write(path, format!("{}\n", rec.to_json())) {
+            Ok(()) => writeln!(
+                out,
+                "saved {} steps to {} ('gamut replay {} --game 1')",
+                rec.moves.len(),
+                path.display(),
+                path.display()
+            ),
+            Err(e) => self.error(out, &format!("cannot write {}: {e}", path.display())),
+        }
+    }
+}
