@@ -11,7 +11,8 @@
 //! its chance rules ([`Game::Chance`]) and simultaneous rules
 //! ([`Game::Simultaneous`]) as associated types: either the game itself,
 //! which must then implement every method of [`ChanceRules`] or
-//! [`SimultaneousRules`] (none has a default), or [`NoChance`] /
+//! [`SimultaneousRules`] (none has a default but those that say a node has
+//! two players, which a game of more overrides), or [`NoChance`] /
 //! [`NoSimultaneous`], which panic if ever asked. So no game can get a
 //! silent probability of 1 or an empty action list by forgetting a method.
 //!
@@ -22,7 +23,9 @@
 use std::fmt;
 use std::hash::Hash;
 
-/// One of the two players. `Player::FIRST` moves first in every game.
+/// A player (or, where a game's sides are teams, a team): one of two in
+/// most games, one of up to four where a game has more.
+/// `Player::FIRST` moves first in every game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Player(u8);
 
@@ -39,7 +42,14 @@ impl Player {
         Player((i & 1) as u8)
     }
 
-    /// 0 for the first player, 1 for the second.
+    /// Player `i` counted from 0, for games of up to four players
+    /// (`from_index` keeps only two).
+    pub const fn nth(i: usize) -> Player {
+        assert!(i < 4, "at most four players");
+        Player(i as u8)
+    }
+
+    /// 0 for the first player, 1 for the second, and so on.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -64,8 +74,9 @@ pub enum NodeKind {
     /// Nature chooses one of [`Game::moves`] with [`Game::probability`].
     /// Chance outcomes use no perft depth.
     Chance,
-    /// Both players choose one of their [`Game::actions`] in secret;
-    /// [`Game::play_joint`] applies the pair. The joint action uses no perft
+    /// Both players (every one of [`Game::players`]) choose one of their
+    /// [`Game::actions`] in secret; [`Game::play_joint`]
+    /// ([`Game::play_joint_all`]) applies the pair (the tuple). The joint action uses no perft
     /// depth: the node it leads to (a decision, e.g. how to resolve it) does.
     Simultaneous,
     /// The game is over; [`Game::outcome`] says how.
@@ -116,7 +127,7 @@ impl Outcome {
 impl Outcome {
     /// The result in words with the sides named `sides` (a game's
     /// [`GameInfo::sides`]): `White wins (home row)`, `draw (…) 3-3`.
-    pub fn describe(&self, sides: [&str; 2]) -> String {
+    pub fn describe(&self, sides: &[&str]) -> String {
         let mut s = match self.winner {
             Some(p) => format!("{} wins ({})", sides[p.index()], self.reason),
             None => format!("draw ({})", self.reason),
@@ -131,7 +142,7 @@ impl Outcome {
 /// The result with the sides named `player 1` and `player 2`.
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.describe(["player 1", "player 2"]))
+        f.write_str(&self.describe(&["player 1", "player 2", "player 3", "player 4"]))
     }
 }
 
@@ -143,7 +154,10 @@ pub fn state_text<G: Game>(pos: &G) -> String {
     match pos.node() {
         NodeKind::Decision(p) => format!("{} to move", sides[p.index()]),
         NodeKind::Chance => format!("{} to roll", sides[pos.perspective().index()]),
-        NodeKind::Simultaneous => format!("{} and {} choose in secret", sides[0], sides[1]),
+        NodeKind::Simultaneous => {
+            let (last, rest) = sides.split_last().expect("a game has sides");
+            format!("{} and {last} choose in secret", rest.join(", "))
+        }
         NodeKind::Terminal => match pos.outcome() {
             Some(o) => format!("game over: {}", o.describe(sides)),
             None => "game over".to_string(),
@@ -179,8 +193,9 @@ pub struct GameInfo {
     /// The game's name for people (`Empedocles' Stones`).
     pub name: &'static str,
     /// The sides' names as the game's rules and diagrams use them, first
-    /// player's first (`["White", "Black"]`, `["player 1", "player 2"]`).
-    pub sides: [&'static str; 2],
+    /// player's first (`["White", "Black"]`, `["player 1", "player 2"]`):
+    /// who can win, so teams where players play in teams.
+    pub sides: &'static [&'static str],
     /// What `--setup` text [`Game::start_with`] accepts, for help and
     /// errors; `None` for a game whose start position has no options.
     pub setup: Option<&'static str>,
@@ -233,13 +248,32 @@ impl<G: Game> ChanceRules<G> for NoChance {
 /// [`NoSimultaneous`] for a game without them. Named by
 /// [`Game::Simultaneous`], so a game with simultaneous nodes must give
 /// both players' actions and how a pair of them is applied.
+///
+/// Two players act at a simultaneous node unless [`PLAYERS`](Self::PLAYERS)
+/// says more; such a game also gives [`play_joint_all`](Self::play_joint_all).
 pub trait SimultaneousRules<G: Game> {
+    /// How many players act at a simultaneous node, each choosing one of
+    /// its [`actions`](Self::actions).
+    const PLAYERS: usize = 2;
+
+    /// Whether every player has the same actions and the child depends only
+    /// on which actions were chosen, not on who chose which; perft then
+    /// resolves each set of actions once and counts its orderings.
+    const ANONYMOUS: bool = false;
+
     /// Appends `player`'s actions at simultaneous node `pos` to `out`
     /// (cleared first).
     fn actions(pos: &G, player: Player, out: &mut Vec<G::Move>);
 
     /// The child of simultaneous node `pos` after both players' actions.
     fn play_joint(pos: &G, first: G::Move, second: G::Move) -> G;
+
+    /// The child after every player's action, in player order
+    /// (`PLAYERS` of them): [`play_joint`](Self::play_joint) for two.
+    fn play_joint_all(pos: &G, actions: &[G::Move]) -> G {
+        assert_eq!(actions.len(), 2, "{} has two players", G::ID);
+        Self::play_joint(pos, actions[0], actions[1])
+    }
 }
 
 /// The [`Game::Simultaneous`] of a game without simultaneous nodes.
@@ -404,6 +438,25 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// The text of a joint action (`wD12,bB3`).
     fn joint_text(&self, first: Self::Move, second: Self::Move) -> String {
         format!("{},{}", self.move_text(first), self.move_text(second))
+    }
+
+    /// How many players act at a simultaneous node (2 but in games of more
+    /// players), as [`Game::Simultaneous`] says.
+    fn players() -> usize {
+        Self::Simultaneous::PLAYERS
+    }
+
+    /// The child after every player's action at a simultaneous node, in
+    /// player order, as [`Game::Simultaneous`] gives it.
+    fn play_joint_all(&self, actions: &[Self::Move]) -> Self {
+        Self::Simultaneous::play_joint_all(self, actions)
+    }
+
+    /// The text of a joint action of any number of players, in player
+    /// order (`wD12,bB3,wC1,bA`).
+    fn joint_text_all(&self, actions: &[Self::Move]) -> String {
+        let texts: Vec<String> = actions.iter().map(|&m| self.move_text(m)).collect();
+        texts.join(",")
     }
 
     /// A 64-bit Zobrist-style hash, maintained incrementally by `play`.

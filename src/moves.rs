@@ -2,7 +2,7 @@
 //! spaces), as `--moves` and the engine protocol's `position ... moves`
 //! give them.
 
-use crate::game::{Game, NodeKind, ParseError};
+use crate::game::{Game, NodeKind, ParseError, Player};
 use crate::perft;
 
 /// `pos` after the moves of `list`, separated by `;`: decision moves and
@@ -18,6 +18,8 @@ pub fn play_moves<G: Game>(mut pos: G, list: &str, source: &str) -> Result<G, Pa
         }
         pos = match pos.node() {
             NodeKind::Terminal => return Err(fail("the game is already over".into())),
+            NodeKind::Simultaneous if G::players() != 2 => parse_joint(&pos, text)
+                .ok_or_else(|| fail("not a legal joint action here".into()))?,
             NodeKind::Simultaneous => {
                 let joint = perft::children(&pos)
                     .into_iter()
@@ -32,4 +34,22 @@ pub fn play_moves<G: Game>(mut pos: G, list: &str, source: &str) -> Result<G, Pa
         };
     }
     Ok(pos)
+}
+
+/// The child of simultaneous node `pos` after the joint action `text` of a
+/// game of more than two players (every player's action in player order,
+/// joined by `,`), if each action is legal; without listing the joint
+/// actions, which are too many.
+fn parse_joint<G: Game>(pos: &G, text: &str) -> Option<G> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != G::players() {
+        return None;
+    }
+    let mut actions = Vec::with_capacity(parts.len());
+    let mut list = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        pos.actions(Player::nth(i), &mut list);
+        actions.push(*list.iter().find(|&&m| pos.move_text(m) == *part)?);
+    }
+    Some(pos.play_joint_all(&actions))
 }

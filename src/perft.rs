@@ -6,7 +6,7 @@
 //! nodes sum `perft(child, n)` over their outcomes or joint actions (they use
 //! no depth). At the last ply of a decision node the moves are only counted.
 
-use crate::game::{Game, NodeKind, Player};
+use crate::game::{Game, NodeKind, Player, SimultaneousRules};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 
@@ -17,6 +17,8 @@ pub enum Child<M> {
     Move(M),
     /// A joint action at a simultaneous node (first player's, second's).
     Joint(M, M),
+    /// A joint action of more than two players, in player order.
+    Joints(Vec<M>),
 }
 
 /// Reusable move buffers, one per ply, and the game's scratch space, so
@@ -83,6 +85,19 @@ pub fn count<G: Game>(pos: &G, depth: u32, level: usize, buf: &mut Buffers<G>) -
             buf.give(level, moves);
             total
         }
+        NodeKind::Simultaneous if G::players() != 2 => {
+            let lists = action_lists(pos);
+            let mut total = 0;
+            for_each_joint(
+                &lists,
+                <G::Simultaneous as SimultaneousRules<G>>::ANONYMOUS,
+                None,
+                |actions, ways| {
+                    total += ways * count(&pos.play_joint_all(actions), depth, level + 1, buf);
+                },
+            );
+            total
+        }
         NodeKind::Simultaneous => {
             let mut first = buf.take(level);
             pos.actions(Player::FIRST, &mut first);
@@ -98,6 +113,85 @@ pub fn count<G: Game>(pos: &G, depth: u32, level: usize, buf: &mut Buffers<G>) -
             total
         }
     }
+}
+
+/// Every player's actions at simultaneous node `pos`, in player order.
+fn action_lists<G: Game>(pos: &G) -> Vec<Vec<G::Move>> {
+    (0..G::players())
+        .map(|p| {
+            let mut v = Vec::new();
+            pos.actions(Player::nth(p), &mut v);
+            v
+        })
+        .collect()
+}
+
+/// Calls `f` with joint actions (one action from each list, in list order)
+/// and how many joint actions each stands for. Every joint action once
+/// with weight 1; or, when `anonymous` (all lists equal, and the child
+/// depends only on the set of actions), each multiset once with its number
+/// of orderings. `part`: only the joint actions whose first action (when
+/// anonymous: whose earliest action in list order) is the list's `part`-th.
+fn for_each_joint<M: Copy>(
+    lists: &[Vec<M>],
+    anonymous: bool,
+    part: Option<usize>,
+    mut f: impl FnMut(&[M], u64),
+) {
+    fn rec<M: Copy>(
+        lists: &[Vec<M>],
+        anonymous: bool,
+        part: Option<usize>,
+        picked: &mut Vec<usize>,
+        joint: &mut Vec<M>,
+        f: &mut impl FnMut(&[M], u64),
+    ) {
+        let k = picked.len();
+        if k == lists.len() {
+            let ways = if anonymous { orderings(picked) } else { 1 };
+            f(joint, ways);
+            return;
+        }
+        let (from, to) = match (k, part) {
+            (0, Some(i)) => (i, (i + 1).min(lists[0].len())),
+            _ if anonymous && k > 0 => (picked[k - 1], lists[k].len()),
+            _ => (0, lists[k].len()),
+        };
+        for i in from..to {
+            picked.push(i);
+            joint.push(lists[k][i]);
+            rec(lists, anonymous, part, picked, joint, f);
+            picked.pop();
+            joint.pop();
+        }
+    }
+    if lists.iter().any(|l| l.is_empty()) {
+        return;
+    }
+    rec(
+        lists,
+        anonymous,
+        part,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut f,
+    );
+}
+
+/// The number of distinct orderings of the sorted indices `picked`.
+fn orderings(picked: &[usize]) -> u64 {
+    let factorial = |n: usize| (1..=n as u64).product::<u64>();
+    let mut ways = factorial(picked.len());
+    let mut run = 1;
+    for w in picked.windows(2) {
+        if w[0] == w[1] {
+            run += 1;
+        } else {
+            ways /= factorial(run);
+            run = 1;
+        }
+    }
+    ways / factorial(run)
 }
 
 /// The children of `pos` with their texts, sorted by text: the moves at a
@@ -116,6 +210,11 @@ pub fn children<G: Game>(pos: &G) -> Vec<(String, Child<G::Move>)> {
                     .into_iter()
                     .map(|m| (pos.move_text(m), Child::Move(m))),
             );
+        }
+        NodeKind::Simultaneous if G::players() != 2 => {
+            for_each_joint(&action_lists(pos), false, None, |actions, _| {
+                out.push((pos.joint_text_all(actions), Child::Joints(actions.to_vec())));
+            });
         }
         NodeKind::Simultaneous => {
             let mut first = Vec::new();
@@ -138,6 +237,7 @@ pub fn child_position<G: Game>(pos: &G, child: &Child<G::Move>) -> G {
     match *child {
         Child::Move(m) => pos.play(m),
         Child::Joint(a, b) => pos.play_joint(a, b),
+        Child::Joints(ref all) => pos.play_joint_all(all),
     }
 }
 
@@ -230,5 +330,67 @@ pub fn perft_threads<G: Game>(pos: &G, depth: u32, threads: usize) -> u64 {
     if threads <= 1 {
         return perft(pos, depth);
     }
-    divide_each(pos, depth, threads, |_, _| {})
+    count_parts(pos, depth, threads, || {})
+}
+
+/// Whether `pos` is counted in parts other than its children: a
+/// simultaneous node of more than two players, whose joint actions are too
+/// many to list, is counted one action of the first list at a time.
+fn counted_by_action<G: Game>(pos: &G) -> bool {
+    G::players() != 2 && pos.node() == NodeKind::Simultaneous
+}
+
+/// How many parts [`count_parts`] splits the count of `pos` into (the
+/// length of a progress bar).
+pub fn part_count<G: Game>(pos: &G) -> usize {
+    if counted_by_action(pos) {
+        action_lists(pos)[0].len()
+    } else {
+        children(pos).len()
+    }
+}
+
+/// The perft count of `pos` at `depth` on `threads` threads, calling
+/// `done` as each of its [`part_count`] parts is counted: the root's
+/// children, or at a simultaneous node of more than two players the joint
+/// actions grouped by an action of the first player's list.
+pub fn count_parts<G: Game>(pos: &G, depth: u32, threads: usize, mut done: impl FnMut()) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if !counted_by_action(pos) {
+        return divide_each(pos, depth, threads, |_, _| done());
+    }
+    let lists = action_lists(pos);
+    let anonymous = <G::Simultaneous as SimultaneousRules<G>>::ANONYMOUS;
+    let count_part = |i: usize| {
+        let mut buf = Buffers::default();
+        let mut total = 0;
+        for_each_joint(&lists, anonymous, Some(i), |actions, ways| {
+            total += ways * count(&pos.play_joint_all(actions), depth, 1, &mut buf);
+        });
+        total
+    };
+    let parts = lists[0].len();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<u64>();
+    let mut total = 0;
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, parts.max(1)) {
+            let tx = tx.clone();
+            let (next, count_part) = (&next, &count_part);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Relaxed);
+                if i >= parts || tx.send(count_part(i)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for n in rx {
+            total += n;
+            done();
+        }
+    });
+    total
 }

@@ -181,8 +181,13 @@ fn check_child_text<G: Game>(
                 format!("move text '{text}' parses to {back:?}")
             });
         }
-        Child::Joint(a, b) => {
-            for m in [a, b] {
+        Child::Joint(..) | Child::Joints(_) => {
+            let actions = match child {
+                Child::Joint(a, b) => vec![*a, *b],
+                Child::Joints(all) => all.clone(),
+                Child::Move(_) => Vec::new(),
+            };
+            for m in actions {
                 let own = pos.move_text(m);
                 let back = pos.parse_move_with(&own, scratch).map(|x| pos.move_text(x));
                 c.check(back.as_deref() == Ok(own.as_str()), || {

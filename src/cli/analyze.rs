@@ -21,6 +21,7 @@ const OUTPUT_MARGIN: Duration = Duration::from_millis(10);
 
 /// The search configuration and limits the options ask for.
 pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), CliError> {
+    super::two_players::<G>("the search")?;
     let mut config = Config::for_game::<G>(a.threads as usize);
     config.parallel = if a.parallel == "rootsplit" {
         Parallel::RootSplit

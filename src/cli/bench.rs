@@ -20,8 +20,15 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Runs `gamut bench`.
 pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
     let games: Vec<GameId> = match a.game {
-        Some(g) => vec![g],
-        None => GameId::ALL.to_vec(),
+        Some(g) => {
+            with_game!(g, G => super::two_players::<G>("bench"))?;
+            vec![g]
+        }
+        None => GameId::ALL
+            .iter()
+            .copied()
+            .filter(|&id| with_game!(id, G => super::two_players::<G>("bench")).is_ok())
+            .collect(),
     };
     writeln!(
         out,

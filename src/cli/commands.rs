@@ -76,20 +76,23 @@ fn perft_cmd<G: Game>(a: &PerftArgs, quiet: bool, out: &mut impl Write) -> Resul
     let pos: G = position(&a.position)?;
     let threads = a.threads as usize;
     let started = Instant::now();
-    let progress = Progress::new(
-        perft::children(&pos).len() as u64,
-        "{bar:40} {pos}/{len} children {elapsed}",
-        quiet,
-    );
+    let parts = if a.divide {
+        perft::children(&pos).len()
+    } else {
+        perft::part_count(&pos)
+    };
+    let progress = Progress::new(parts as u64, "{bar:40} {pos}/{len} parts {elapsed}", quiet);
     let mut io_err = None;
-    let total = perft::divide_each(&pos, a.depth, threads, |text, n| {
-        progress.inc();
-        if a.divide {
+    let total = if a.divide {
+        perft::divide_each(&pos, a.depth, threads, |text, n| {
+            progress.inc();
             if let Err(e) = writeln!(out, "{text}: {n}").and_then(|_| out.flush()) {
                 io_err.get_or_insert(e);
             }
-        }
-    });
+        })
+    } else {
+        perft::count_parts(&pos, a.depth, threads, || progress.inc())
+    };
     progress.finish();
     if let Some(e) = io_err {
         return Err(e.into());
@@ -122,7 +125,7 @@ pub fn child_texts<G: Game>(pos: &G) -> Vec<String> {
     for (text, child) in perft::children(pos) {
         match child {
             Child::Move(_) => texts.push(text),
-            Child::Joint(..) => {
+            Child::Joint(..) | Child::Joints(_) => {
                 let next = perft::child_position(pos, &child);
                 let mut moves = Vec::new();
                 next.moves(&mut moves);

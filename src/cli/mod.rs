@@ -42,6 +42,19 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
+/// An error unless `G` has two players: the search, tournaments and soak
+/// play games of two sides choosing one action each.
+pub fn two_players<G: gamut::game::Game>(command: &str) -> Result<(), CliError> {
+    if G::players() == 2 {
+        Ok(())
+    } else {
+        Err(CliError(format!(
+            "{command} does not support {} yet: it plays games of two players",
+            G::ID
+        )))
+    }
+}
+
 /// The longest message printed, in characters; longer ones are cut.
 const MESSAGE_LIMIT: usize = 400;
 

@@ -359,6 +359,7 @@ fn play<G: Evaluate>(
     quiet: bool,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
+    super::two_players::<G>("tournament")?;
     let plan = plan::<G>(a)?;
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && plan.engines.len() != 2 {

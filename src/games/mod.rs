@@ -1,4 +1,4 @@
-//! The five games, and the one place that lists them: [`GameId`], its ids
+//! The games, and the one place that lists them: [`GameId`], its ids
 //! and the [`with_game!`](crate::with_game) dispatch are all generated from
 //! the single `registry!` invocation below. Adding a game is one module and
 //! one line there.
@@ -61,6 +61,10 @@ registry! {$
     Empedocles => empedocles::Empedocles,
     /// Spokes: secret simultaneous placement on a polar board.
     Spokes => spokes::Spokes,
+    /// Spokes for four players, each for themselves.
+    Spokes4 => spokes::Spokes4,
+    /// Spokes for four players in two teams of two.
+    Spokes2v2 => spokes::Spokes2v2,
     /// Epaminondas (Robert Abbott): phalanxes on 14×12.
     Epaminondas => epaminondas::Epaminondas,
 }
@@ -140,7 +144,7 @@ mod tests {
         }
         assert_eq!(
             GameId::names(),
-            "aporia, apart, empedocles, spokes, epaminondas"
+            "aporia, apart, empedocles, spokes, spokes4, spokes2v2, epaminondas"
         );
     }
 
@@ -157,6 +161,8 @@ mod tests {
                 ("apart", 1000),
                 ("empedocles", 1000),
                 ("spokes", 1000),
+                ("spokes4", 1000),
+                ("spokes2v2", 1000),
                 ("epaminondas", 1000)
             ]
         );
@@ -167,7 +173,7 @@ mod tests {
         let e = "chess".parse::<GameId>().unwrap_err();
         assert_eq!(
             e,
-            "unknown game 'chess' (games: aporia, apart, empedocles, spokes, epaminondas)"
+            "unknown game 'chess' (games: aporia, apart, empedocles, spokes, spokes4, spokes2v2, epaminondas)"
         );
     }
 }

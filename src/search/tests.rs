@@ -61,7 +61,7 @@ impl Game for Ttt {
     const ID: &'static str = "ttt";
     const INFO: GameInfo = GameInfo {
         name: "tic-tac-toe",
-        sides: ["X", "O"],
+        sides: &["X", "O"],
         setup: None,
         ply_limit: 20,
         bench: &[],
@@ -403,7 +403,7 @@ impl Game for Pennies {
     const ID: &'static str = "pennies";
     const INFO: GameInfo = GameInfo {
         name: "matching pennies",
-        sides: ["even", "odd"],
+        sides: &["even", "odd"],
         setup: None,
         ply_limit: 1,
         bench: &[],

@@ -330,7 +330,7 @@ fn elo_text(i: &Option<Interval>) -> String {
 /// `by_opening`), and every game linked to its page at `game_link(number)`.
 pub fn tournament_page(
     name: &str,
-    sides: [&str; 2],
+    sides: &[&str],
     report: &Report,
     records: &[GameRecord],
     by_opening: bool,
@@ -415,7 +415,7 @@ pub fn tournament_page(
 /// sides fared in them.
 fn opening_table(
     records: &[&GameRecord],
-    sides: [&str; 2],
+    sides: &[&str],
     game_link: &dyn Fn(u64) -> String,
 ) -> String {
     let mut by: BTreeMap<u64, Vec<&GameRecord>> = BTreeMap::new();

@@ -45,6 +45,7 @@ mod resources;
 mod search;
 mod soak;
 mod spokes;
+mod spokes4;
 mod spokes_search;
 mod tactics;
 mod tournament;

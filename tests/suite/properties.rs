@@ -137,8 +137,13 @@ fn children_agree<G: Game>(pos: &G) {
     for (t, child) in kids.iter().step_by(stride) {
         match *child {
             Child::Move(m) => assert_eq!(pos.parse_move(t), Ok(m), "'{t}' at '{text}'"),
-            Child::Joint(a, b) => {
-                for m in [a, b] {
+            Child::Joint(..) | Child::Joints(_) => {
+                let actions = match child {
+                    Child::Joint(a, b) => vec![*a, *b],
+                    Child::Joints(all) => all.clone(),
+                    Child::Move(_) => Vec::new(),
+                };
+                for m in actions {
                     let own = pos.move_text(m);
                     let back = pos.parse_move(&own).map(|x| pos.move_text(x));
                     assert_eq!(back, Ok(own.clone()), "action '{own}' at '{text}'");

@@ -141,7 +141,7 @@ impl Game for Apart {
 
     const INFO: GameInfo = GameInfo {
         name: "Apart",
-        sides: ["White", "Black"],
+        sides: &["White", "Black"],
         setup: None,
         ply_limit: 1000,
         bench: &[BenchCase {

@@ -167,7 +167,7 @@ impl Game for Aporia {
 
     const INFO: GameInfo = GameInfo {
         name: "Aporia",
-        sides: ["player 1", "player 2"],
+        sides: &["player 1", "player 2"],
         setup: None,
         ply_limit: 500,
         bench: &[BenchCase {

@@ -221,7 +221,7 @@ impl Game for Empedocles {
 
     const INFO: GameInfo = GameInfo {
         name: "Empedocles' Stones",
-        sides: ["player 1", "player 2"],
+        sides: &["player 1", "player 2"],
         setup: Some(
             "the element pairing, player 1's element first \
              (e.g. fire,water; default fire,earth)",

@@ -187,7 +187,7 @@ impl Game for Epaminondas {
 
     const INFO: GameInfo = GameInfo {
         name: "Epaminondas",
-        sides: ["White", "Black"],
+        sides: &["White", "Black"],
         setup: None,
         ply_limit: 1000,
         bench: &[BenchCase {

@@ -9,6 +9,7 @@
 pub mod board;
 pub mod eval;
 pub mod movegen;
+pub mod multi;
 pub mod resolve;
 pub mod score;
 mod svg;
@@ -20,6 +21,7 @@ use crate::game::{
     BenchCase, Game, GameInfo, NoChance, NodeKind, Outcome, ParseError, Player, SimultaneousRules,
 };
 use board::{Board, Colour, Content, Node};
+pub use multi::{Spokes2v2, Spokes4};
 use resolve::{loop_removal, Resolved, Resolver, StateLimitExceeded, DEFAULT_STATE_LIMIT};
 
 /// Which part of a round a position is at.
@@ -210,7 +212,7 @@ impl Game for Spokes {
 
     const INFO: GameInfo = GameInfo {
         name: "Spokes",
-        sides: ["player 1", "player 2"],
+        sides: &["player 1", "player 2"],
         setup: None,
         ply_limit: 1000,
         bench: &[BenchCase {
