@@ -33,6 +33,7 @@ mod naive_aporia;
 mod naive_empedocles;
 mod naive_epaminondas;
 mod naive_spokes;
+mod naive_spokes4;
 mod pictures;
 mod properties;
 mod protocol;
