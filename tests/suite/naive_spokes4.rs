@@ -3,14 +3,102 @@
 //! cases, and the counts of `positions/spokes4.naive` and
 //! `positions/spokes2v2.naive` against `gamut perft`.
 
+use crate::common;
 use crate::naive::spokes4 as naive;
+use crate::naive::suite;
 
 const START: &str = "1/4/8/16/16 1";
+
+/// The games whose positions files this module reads.
+const GAMES: [&str; 2] = ["spokes4", "spokes2v2"];
+
+/// The largest count of the positions files recounted by the quick test.
+const QUICK_COUNT: u64 = 50_000;
+
+/// A line of a positions file: line number, position and (depth, count)
+/// pairs.
+type Entry = (usize, String, Vec<(u32, u64)>);
+
+/// The lines of `positions/<game>.naive`.
+fn naive_suite(game: &str) -> Vec<Entry> {
+    let path = format!("{}/positions/{game}.naive", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split(';');
+        let position = fields.next().unwrap().trim().to_string();
+        let counts = fields
+            .map(|f| {
+                let f = f.trim();
+                let (d, n) = f
+                    .strip_prefix('D')
+                    .and_then(|r| r.split_once(' '))
+                    .unwrap_or_else(|| panic!("{path}:{}: bad field '{f}'", i + 1));
+                (d.parse().unwrap(), n.trim().parse().unwrap())
+            })
+            .collect();
+        out.push((i + 1, position, counts));
+    }
+    out
+}
+
+#[test]
+fn the_naive_positions_files_recount() {
+    for game in GAMES {
+        let mut checked = 0;
+        for (line, position, counts) in naive_suite(game) {
+            for (depth, expected) in counts {
+                if expected <= QUICK_COUNT {
+                    let got = naive::perft(game, &position, depth);
+                    assert_eq!(got, expected, "{game}.naive:{line} depth {depth}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked > 10,
+            "{game}.naive: only {checked} counts recounted"
+        );
+    }
+}
+
+/// Every count of the naive positions files against `gamut perft`, listing
+/// every disagreement.
+#[test]
+#[ignore = "long check"]
+fn long_gamut_agrees_with_the_naive_positions_files() {
+    let mut wrong = Vec::new();
+    for game in GAMES {
+        for (line, position, counts) in naive_suite(game) {
+            for (depth, expected) in counts {
+                let depth_text = depth.to_string();
+                let out = common::ok(&["perft", game, "--fen", &position, "--depth", &depth_text]);
+                let got: u64 = out
+                    .lines()
+                    .last()
+                    .and_then(|l| l.strip_prefix("nodes "))
+                    .and_then(|n| n.trim().parse().ok())
+                    .unwrap_or_else(|| panic!("{game} '{position}': no 'nodes' line in {out}"));
+                if got != expected {
+                    wrong.push(format!(
+                        "{game}.naive:{line} '{position}' depth {depth}: naive {expected}, gamut {got}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
 
 /// Counts positions by hand: reads the file named by `SPOKES4_POSITIONS`
 /// (lines `<position> [;D<n> <count>]…`, `#` comments) for the game
 /// `SPOKES4_GAME` (default `spokes4`) and prints each position with its
-/// naive counts at depths 1 to `SPOKES4_DEPTH` (default 1); with
+/// naive counts at depths 1 to `SPOKES4_DEPTH` (default 1), after a
+/// comment naming the winner if the game is over; with
 /// `SPOKES4_MOVES` set, prints each position's `moves` list instead.
 #[test]
 #[ignore = "generator run by hand"]
@@ -31,6 +119,12 @@ fn count_positions_from_a_file() {
                 println!("{m}");
             }
             continue;
+        }
+        if let Some(side) = naive::winner(&game, position) {
+            println!(
+                "# over: {} {side} wins",
+                if game == "spokes4" { "player" } else { "team" }
+            );
         }
         let mut out = position.to_string();
         for d in 1..=depth {
@@ -203,5 +297,22 @@ fn position_text_round_trips_through_the_brackets() {
         assert_eq!(joint.split(',').count(), 4, "{m}");
         assert!(joint.split(',').all(|x| &x[1..] == "D16"), "{m}");
         assert!(nodes.starts_with("[XX]/XXXX/X[www]X[Xbb]XXXX/"), "{m}");
+    }
+}
+
+/// The game's own suites, `positions/spokes4.perft` and
+/// `positions/spokes2v2.perft`, recounted by the naive model where a count
+/// is at most a million.
+#[test]
+#[ignore = "long check"]
+fn long_naive_recounts_the_perft_suites() {
+    for game in GAMES {
+        suite::cross_check(
+            game,
+            2,
+            1_000_000,
+            |p, d| naive::perft(game, p, d),
+            |p, d| naive::divide(game, p, d),
+        );
     }
 }
