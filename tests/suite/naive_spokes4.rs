@@ -1,7 +1,9 @@
 //! The four-player Spokes variants checked against a plain reference model
 //! (`naive/spokes4.rs`): the spec's count from the start, hand-made rule
-//! cases, and the counts of `positions/spokes4.naive` and
-//! `positions/spokes2v2.naive` against `gamut perft`.
+//! cases, the counts of `positions/spokes4.naive` and
+//! `positions/spokes2v2.naive` against `gamut perft`, and the game's own
+//! suites `positions/spokes4.perft` and `positions/spokes2v2.perft`
+//! recounted. The checks that need the game in `gamut` are long checks.
 
 use crate::common;
 use crate::naive::spokes4 as naive;
