@@ -35,6 +35,7 @@ mod naive_aporia;
 mod naive_empedocles;
 mod naive_epaminondas;
 mod naive_spokes;
+mod naive_spokes4;
 mod pages;
 mod pictures;
 mod play;

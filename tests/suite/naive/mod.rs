@@ -7,4 +7,5 @@ pub mod aporia;
 pub mod empedocles;
 pub mod epaminondas;
 pub mod spokes;
+pub mod spokes4;
 pub mod suite;
