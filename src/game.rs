@@ -66,6 +66,36 @@ impl fmt::Display for Player {
     }
 }
 
+/// Limits on one listing of moves inside a search
+/// ([`Game::moves_within`]).
+pub struct ListingBudget<'a> {
+    /// Work (in the game's units: boards visited by a Spokes resolution)
+    /// after which the listing may end with the moves found so far, if it
+    /// has found any; `None`: every move.
+    pub partial_after: Option<usize>,
+    /// Asked now and then during a long listing; `true` ends it.
+    pub stop: &'a dyn Fn() -> bool,
+}
+
+impl ListingBudget<'_> {
+    /// Every move, with no way to stop early.
+    pub const ALL: ListingBudget<'static> = ListingBudget {
+        partial_after: None,
+        stop: &|| false,
+    };
+}
+
+/// How complete a listing of moves within a [`ListingBudget`] is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// Every move.
+    Complete,
+    /// Some of the moves (at least one): the budget's work ran out.
+    Partial,
+    /// Stopped by the budget's stop check: the list is to be ignored.
+    Stopped,
+}
+
 /// What kind of node a position is; see the module documentation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -374,6 +404,22 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// and search threads call, each owning one scratch.
     fn moves_with(&self, out: &mut Vec<Self::Move>, _scratch: &mut Self::Scratch) {
         self.moves(out)
+    }
+
+    /// [`moves_with`](Game::moves_with) inside a search, within `budget`:
+    /// a game whose move listing is a search of its own (Spokes'
+    /// resolutions) asks `budget.stop` now and then and ends the listing
+    /// when it says so, and may end it with the moves found so far once
+    /// `budget.partial_after` units of its work are done. Other games list
+    /// every move.
+    fn moves_within(
+        &self,
+        out: &mut Vec<Self::Move>,
+        scratch: &mut Self::Scratch,
+        _budget: &ListingBudget<'_>,
+    ) -> Listing {
+        self.moves_with(out, scratch);
+        Listing::Complete
     }
 
     /// [`move_count`](Game::move_count) with the caller's scratch space.

@@ -168,7 +168,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub no_star1: bool,
     /// Exact mode: every unsound pruning and reduction off (late-move
-    /// reductions, null moves, futility), so the score is the minimax value
+    /// reductions, null moves, futility, partial move lists), so the score is the minimax value
     /// at the depth searched.
     #[arg(long)]
     pub exact: bool,
@@ -185,17 +185,23 @@ pub struct SearchArgs {
     /// Futility pruning on or off (default: as the game has it).
     #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
     pub futility: Option<String>,
+    /// Partial move lists below the root on or off: a Spokes resolution
+    /// inside the search ends with the outcomes found after a hundred
+    /// boards (default: as the game has it).
+    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
+    pub partial: Option<String>,
 }
 
 impl SearchArgs {
     /// The selective feature switches given, by name (`lmr`, ...), each
     /// `"on"` or `"off"`.
-    pub fn selective_switches(&self) -> [(&'static str, Option<&str>); 4] {
+    pub fn selective_switches(&self) -> [(&'static str, Option<&str>); 5] {
         [
             ("lmr", self.lmr.as_deref()),
             ("nmp", self.nmp.as_deref()),
             ("rfp", self.rfp.as_deref()),
             ("futility", self.futility.as_deref()),
+            ("partial", self.partial.as_deref()),
         ]
     }
 }

@@ -51,7 +51,7 @@ struct Options {
     exact: bool,
     /// The selective feature switches set (`lmr`, ...), `None` for the
     /// game's default.
-    selective: [Option<bool>; 4],
+    selective: [Option<bool>; 5],
     seed: u64,
 }
 
@@ -75,6 +75,7 @@ impl Options {
             nmp: switch_text(self.selective[1]),
             rfp: switch_text(self.selective[2]),
             futility: switch_text(self.selective[3]),
+            partial: switch_text(self.selective[4]),
         }
     }
 }
@@ -118,6 +119,7 @@ const OPTION_LINES: &[&str] = &[
     "option name nmp type combo default game var game var on var off",
     "option name rfp type combo default game var game var on var off",
     "option name futility type combo default game var game var on var off",
+    "option name partial type combo default game var game var on var off",
     "option name seed type spin default <clock>",
 ];
 
@@ -143,7 +145,7 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
             aspiration: true,
             star1: true,
             exact: false,
-            selective: [None; 4],
+            selective: [None; 5],
             seed,
         },
         table: Arc::new(Table::try_new(64)?),
@@ -314,7 +316,7 @@ impl Session {
             "aspiration" => o.aspiration = switch()?,
             "star1" => o.star1 = switch()?,
             "exact" => o.exact = switch()?,
-            "lmr" | "nmp" | "rfp" | "futility" => {
+            "lmr" | "nmp" | "rfp" | "futility" | "partial" => {
                 let i = Selective::NAMES
                     .iter()
                     .position(|n| *n == name)

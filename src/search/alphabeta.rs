@@ -8,7 +8,7 @@ use super::params::{self, LMR_TABLE};
 use super::score::{self, chance_value, outcome_score, INFINITY, WIN_THRESHOLD};
 use super::tt::{Bound, Entry};
 use super::{Config, Shared};
-use crate::game::{Evaluate, NodeKind, Player, EVAL_LIMIT};
+use crate::game::{Evaluate, Listing, ListingBudget, NodeKind, Player, EVAL_LIMIT};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The deepest a line may go (main search plus quiescence).
@@ -244,9 +244,33 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
     }
 
-    /// Orders the moves of `pos` into `self.scored[ply]`.
-    fn order_moves(&mut self, pos: &G, ply: usize, me: Player, tt_move: Option<u16>) {
-        pos.moves_with(&mut self.scratch, &mut self.game_scratch);
+    /// Lists the moves of `pos` into `out` within the search's budget:
+    /// stopped with the search (then `false`), and partial below the root
+    /// where [`Selective::partial`](params::Selective::partial) allows.
+    fn list_moves(&mut self, pos: &G, out: &mut Vec<G::Move>, ply: usize) -> bool {
+        let shared = self.shared;
+        let stop = || {
+            shared.check_limits(shared.nodes());
+            shared.stopped()
+        };
+        let budget = ListingBudget {
+            partial_after: (self.config.selective.partial && ply > 0)
+                .then_some(params::PARTIAL_LISTING_WORK),
+            stop: &stop,
+        };
+        pos.moves_within(out, &mut self.game_scratch, &budget) != Listing::Stopped
+    }
+
+    /// Orders the moves of `pos` into `self.scored[ply]`; `false` if the
+    /// search was stopped while listing them.
+    fn order_moves(&mut self, pos: &G, ply: usize, me: Player, tt_move: Option<u16>) -> bool {
+        let mut moves = std::mem::take(&mut self.scratch);
+        let listed = self.list_moves(pos, &mut moves, ply);
+        self.scratch = moves;
+        if !listed {
+            self.scored[ply].clear();
+            return false;
+        }
         let list = &mut self.scored[ply];
         list.clear();
         let o = self.config.ordering;
@@ -267,6 +291,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             list.push((key, i as u32, m));
         }
         list.sort_by_key(|e| std::cmp::Reverse(e.0));
+        true
     }
 
     fn decision(
@@ -316,7 +341,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             _ => None,
         };
-        self.order_moves(pos, ply, me, entry.and_then(|e| e.move_index));
+        if !self.order_moves(pos, ply, me, entry.and_then(|e| e.move_index)) {
+            return 0;
+        }
         let moves = std::mem::take(&mut self.scored[ply]);
         if moves.is_empty() {
             self.scored[ply] = moves;
@@ -459,7 +486,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return stand;
         }
         alpha = alpha.max(stand);
-        pos.moves_with(&mut self.scratch, &mut self.game_scratch);
+        let mut moves = std::mem::take(&mut self.scratch);
+        let listed = self.list_moves(pos, &mut moves, ply);
+        self.scratch = moves;
+        if !listed {
+            return stand;
+        }
         let mut noisy = std::mem::take(&mut self.scored[ply]);
         noisy.clear();
         noisy.extend(

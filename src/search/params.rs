@@ -44,6 +44,11 @@ pub const FUTILITY_MAX_DEPTH: i32 = 3;
 /// left does not reach alpha.
 pub const FUTILITY_MARGIN: i32 = 110;
 
+/// With [`Selective::partial`], a listing of moves that is a search of its
+/// own (a Spokes resolution) below the root ends with the moves found once
+/// it has visited this many boards.
+pub const PARTIAL_LISTING_WORK: usize = 100;
+
 /// The selective (unsound) search features: each prunes or reduces moves
 /// that plain alpha-beta would search, so a search with any of them on may
 /// return another value than minimax at the same depth.
@@ -61,6 +66,10 @@ pub struct Selective {
     /// Futility pruning: quiet moves near the leaves skipped where even a
     /// margin above the static value cannot reach alpha.
     pub futility: bool,
+    /// Partial move lists: below the root, a move listing that is a search
+    /// of its own ends with the moves found after
+    /// [`PARTIAL_LISTING_WORK`] units of work.
+    pub partial: bool,
 }
 
 impl Selective {
@@ -70,6 +79,7 @@ impl Selective {
         nmp: false,
         rfp: false,
         futility: false,
+        partial: false,
     };
 
     /// Every selective feature on.
@@ -78,10 +88,11 @@ impl Selective {
         nmp: true,
         rfp: true,
         futility: true,
+        partial: true,
     };
 
     /// The features' names, as options and engine specs spell them.
-    pub const NAMES: [&'static str; 4] = ["lmr", "nmp", "rfp", "futility"];
+    pub const NAMES: [&'static str; 5] = ["lmr", "nmp", "rfp", "futility", "partial"];
 
     /// The switch of the feature called `name` (one of [`Self::NAMES`]).
     pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -90,6 +101,7 @@ impl Selective {
             "nmp" => Some(&mut self.nmp),
             "rfp" => Some(&mut self.rfp),
             "futility" => Some(&mut self.futility),
+            "partial" => Some(&mut self.partial),
             _ => None,
         }
     }

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use gamut::game::{Evaluate, Game, NodeKind};
+use gamut::game::{Evaluate, Game, NodeKind, Player};
 use gamut::search::{self, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -111,7 +111,7 @@ fn spokes_double_oracle_equals_the_full_matrix_game() {
                 depth: Some(1),
                 ..Limits::default()
             };
-            let config = Config::for_game::<Spokes>(1);
+            let config = Config::for_game::<Spokes>(1).exact();
             let r = search::search_simultaneous(&pos, &limits, &config, &Table::new(4), |_| {});
             let m = common::minimax(&pos, 1, 0, config.quiescence);
             assert_eq!(r.value.round() as i32, m, "{}", pos.text());
@@ -156,7 +156,9 @@ fn each_selective_feature_changes_the_tree_and_exact_mode_turns_them_off() {
     };
     let exact_nodes = total(&exact);
     let mut all = exact.clone();
-    for name in Selective::NAMES {
+    // Partial move lists change only games whose listing is a search
+    // (Spokes, below).
+    for name in Selective::NAMES.into_iter().filter(|&n| n != "partial") {
         let mut one = exact.clone();
         *one.selective.switch(name).unwrap() = true;
         *all.selective.switch(name).unwrap() = true;
@@ -164,8 +166,38 @@ fn each_selective_feature_changes_the_tree_and_exact_mode_turns_them_off() {
         // saves this shallow).
         assert_ne!(total(&one), exact_nodes, "{name}");
     }
+    all.selective.partial = true;
     assert_eq!(all.clone().exact(), exact);
     assert!(total(&all) < exact_nodes);
+}
+
+#[test]
+fn partial_move_lists_cut_spokes_resolutions_and_exact_mode_lists_all() {
+    use gamut::games::spokes::Spokes;
+    // A midgame round with resolutions of thousands of boards.
+    let pos = Spokes::parse("1/2XX/1X1b4/1b3wX1w1w1X2b/16 9").unwrap();
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let run = |config: &Config| {
+        search::search_simultaneous(&pos, &limits, config, &Table::new(16), |_| {})
+    };
+    let partial = Config::for_game::<Spokes>(1);
+    assert!(
+        partial.selective.partial,
+        "Spokes lists partially by default"
+    );
+    let exact = partial.clone().exact();
+    assert!(!exact.selective.partial);
+    let (p, e) = (run(&partial), run(&exact));
+    assert!(p.nodes < e.nodes, "partial {} exact {}", p.nodes, e.nodes);
+    let mut legal = [Vec::new(), Vec::new()];
+    pos.actions(Player::FIRST, &mut legal[0]);
+    pos.actions(Player::SECOND, &mut legal[1]);
+    for (strategy, legal) in p.strategies.iter().zip(&legal) {
+        assert!(strategy.iter().all(|(m, _)| legal.contains(m)));
+    }
 }
 
 #[test]

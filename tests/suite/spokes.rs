@@ -693,3 +693,75 @@ fn random_positions_for_the_suite() {
         println!("{}", pos.text());
     }
 }
+
+/// Boards just after a placement (resolution nodes) from random games.
+fn placed_boards(n: usize, seed: u64) -> Vec<Board> {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut buf = Vec::new();
+    let mut pos = Spokes::start();
+    let mut out = Vec::new();
+    while out.len() < n {
+        match pos.node() {
+            NodeKind::Terminal => pos = Spokes::start(),
+            _ if pos.phase() == Phase::Resolution => out.push(*pos.board()),
+            _ => {}
+        }
+        pos = common::random_child(&pos, &mut rng, &mut buf);
+    }
+    out
+}
+
+#[test]
+fn a_partial_resolution_lists_true_outcomes_and_a_stop_ends_it() {
+    use gamut::game::{Listing, ListingBudget};
+    use gamut::games::spokes::resolve::{Resolver, DEFAULT_STATE_LIMIT};
+    let mut resolver = Resolver::new();
+    let (mut full, mut part) = (Vec::new(), Vec::new());
+    let (mut partial_seen, mut stopped_seen) = (0, 0);
+    for b in placed_boards(200, 5) {
+        // Boards of huge resolutions only slow the test down.
+        if resolver.outcomes(&b, 100_000, &mut full).is_err() {
+            continue;
+        }
+        let states = resolver.last_states;
+        let budget = ListingBudget {
+            partial_after: Some(20),
+            stop: &|| false,
+        };
+        let listing = resolver
+            .outcomes_within(&b, DEFAULT_STATE_LIMIT, &budget, &mut part)
+            .unwrap();
+        assert!(!part.is_empty(), "{}", nodes_field(&b));
+        assert!(part.iter().all(|o| full.binary_search(o).is_ok()));
+        match listing {
+            Listing::Complete => assert_eq!(part, full),
+            Listing::Partial => {
+                assert!(states >= 20);
+                partial_seen += 1;
+            }
+            Listing::Stopped => panic!("nothing asked to stop"),
+        }
+        let stopped = resolver
+            .outcomes_within(
+                &b,
+                DEFAULT_STATE_LIMIT,
+                &ListingBudget {
+                    partial_after: None,
+                    stop: &|| true,
+                },
+                &mut part,
+            )
+            .unwrap();
+        // The stop check is asked every few thousand boards.
+        let want = if states >= 4096 {
+            Listing::Stopped
+        } else {
+            Listing::Complete
+        };
+        assert_eq!(stopped, want, "{} ({states} boards)", nodes_field(&b));
+        stopped_seen += usize::from(stopped == Listing::Stopped);
+    }
+    assert!(partial_seen > 10, "only {partial_seen} partial lists");
+    assert!(stopped_seen > 0, "no resolution was long enough to stop");
+}

@@ -48,10 +48,10 @@ fn the_double_oracle_equals_full_matrix_games_two_rounds_deep() {
     let positions = late_positions(4, 10, 21);
     for pos in &positions {
         let want = common::minimax(pos, 2, 0, false);
-        let mut full = Config::for_game::<Spokes>(1);
+        let mut full = Config::for_game::<Spokes>(1).exact();
         full.full_matrix = true;
-        let fast = Config::for_game::<Spokes>(1);
-        let threaded = Config::for_game::<Spokes>(2);
+        let fast = Config::for_game::<Spokes>(1).exact();
+        let threaded = Config::for_game::<Spokes>(2).exact();
         for (name, config) in [("full", full), ("fast", fast), ("threads", threaded)] {
             let v = value_at(pos, 2, &config);
             assert_eq!(v.round() as i32, want, "{name} {}", pos.text());

@@ -75,7 +75,10 @@ impl Evaluate for Epaminondas {
 
     /// Every selective feature: together they won their match against the
     /// search without them (equal nodes per move; see `docs/results.md`).
-    const SELECTIVE: Selective = Selective::ALL;
+    const SELECTIVE: Selective = Selective {
+        partial: false,
+        ..Selective::ALL
+    };
 
     /// Passing never helps in Epaminondas (a side always has many moves
     /// and no position forces a harmful one), so a null move bounds the

@@ -5,6 +5,7 @@ use super::score::{APPROACH, HOME, SEMICIRCLE};
 use super::tables::{ADJACENT, STRAIGHT};
 use super::Spokes;
 use crate::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
+use crate::search::params::Selective;
 
 /// Term index: stones on home nodes (single 1, block and double 2).
 pub const HOME_TERM: usize = 0;
@@ -49,6 +50,15 @@ fn terms(b: &Board) -> [i32; 4] {
 
 impl Evaluate for Spokes {
     const TERMS: &'static [&'static str] = &["home", "approaches", "near-home", "semicircle"];
+
+    /// Partial move lists: inside the search a resolution ends with the
+    /// outcomes found after a few boards (its match against full lists is
+    /// in `docs/results.md`); the rest of the selective search has no
+    /// place at simultaneous nodes.
+    const SELECTIVE: Selective = Selective {
+        partial: true,
+        ..Selective::NONE
+    };
 
     fn evaluate(&self, mask: TermMask) -> i32 {
         let t = terms(self.board());

@@ -18,7 +18,8 @@ pub mod text;
 
 use crate::bits::{splitmix64, zobrist_table};
 use crate::game::{
-    BenchCase, Game, GameInfo, NoChance, NodeKind, Outcome, ParseError, Player, SimultaneousRules,
+    BenchCase, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, Outcome, ParseError,
+    Player, SimultaneousRules,
 };
 use board::{Board, Colour, Content, Node};
 pub use multi::{Spokes2v2, Spokes4};
@@ -106,7 +107,9 @@ fn board_delta(a: &Board, b: &Board) -> u64 {
 #[derive(Default)]
 pub struct Workspace {
     resolver: Resolver,
-    board: Option<Board>,
+    /// The board last resolved, and after how many boards its listing
+    /// could end (`None`: all its outcomes are in `outcomes`).
+    board: Option<(Board, Option<usize>)>,
     outcomes: Vec<Resolved>,
 }
 
@@ -171,20 +174,44 @@ impl Spokes {
     /// placement is declared unresolvable: the only outcome is the loop
     /// removal applied to the board as placed (see the rules document).
     fn resolved<'w>(&self, w: &'w mut Workspace) -> &'w [Resolved] {
-        if w.board != Some(self.board) {
-            w.board = Some(self.board);
-            if w.resolver
-                .outcomes(&self.board, DEFAULT_STATE_LIMIT, &mut w.outcomes)
-                .is_err()
-            {
+        self.resolved_within(w, &ListingBudget::ALL);
+        &w.outcomes
+    }
+
+    /// The resolution outcomes within a search's budget, left in
+    /// `w.outcomes` (see [`Resolver::outcomes_within`]); a complete or
+    /// partial list is kept for the next request of the same board.
+    fn resolved_within(&self, w: &mut Workspace, budget: &ListingBudget<'_>) -> Listing {
+        match w.board {
+            Some((b, None)) if b == self.board => return Listing::Complete,
+            Some((b, Some(after))) if b == self.board && budget.partial_after == Some(after) => {
+                return Listing::Partial
+            }
+            _ => {}
+        }
+        w.board = None;
+        let listing = match w.resolver.outcomes_within(
+            &self.board,
+            DEFAULT_STATE_LIMIT,
+            budget,
+            &mut w.outcomes,
+        ) {
+            Ok(listing) => listing,
+            Err(StateLimitExceeded { .. }) => {
                 w.outcomes.clear();
                 w.outcomes.push(Resolved {
                     board: loop_removal(&self.board),
                     looped: true,
                 });
+                Listing::Complete
             }
+        };
+        match listing {
+            Listing::Complete => w.board = Some((self.board, None)),
+            Listing::Partial => w.board = Some((self.board, budget.partial_after)),
+            Listing::Stopped => {}
         }
-        &w.outcomes
+        listing
     }
 
     /// Why the game is over at a placement node, if it is.
@@ -284,6 +311,23 @@ impl Game for Spokes {
             return;
         }
         out.extend(self.resolved(scratch).iter().map(|&r| Move::Outcome(r)));
+    }
+
+    fn moves_within(
+        &self,
+        out: &mut Vec<Move>,
+        scratch: &mut Workspace,
+        budget: &ListingBudget<'_>,
+    ) -> Listing {
+        out.clear();
+        if self.phase != Phase::Resolution {
+            return Listing::Complete;
+        }
+        let listing = self.resolved_within(scratch, budget);
+        if listing != Listing::Stopped {
+            out.extend(scratch.outcomes.iter().map(|&r| Move::Outcome(r)));
+        }
+        listing
     }
 
     fn move_count_with(&self, scratch: &mut Workspace) -> usize {

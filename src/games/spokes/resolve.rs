@@ -5,6 +5,7 @@
 
 use super::board::{Board, Colour, Node, NodeSet};
 use super::tables::{ADJACENT, NO_NODE, PERPENDICULAR, STRAIGHT};
+use crate::game::{Listing, ListingBudget};
 use std::fmt;
 use std::hash::Hasher;
 
@@ -149,6 +150,10 @@ pub fn loop_removal(b: &Board) -> Board {
     }
 }
 
+/// How many boards a resolution visits between two looks at its
+/// budget's stop check.
+const STOP_CHECK_BOARDS: usize = 4096;
+
 const UNSEEN: u32 = u32::MAX;
 const ON_STACK: u8 = 1;
 const EXITS: u8 = 2;
@@ -219,6 +224,23 @@ impl Resolver {
         limit: usize,
         out: &mut Vec<Resolved>,
     ) -> Result<(), StateLimitExceeded> {
+        self.outcomes_within(start, limit, &ListingBudget::ALL, out)
+            .map(|_| ())
+    }
+
+    /// [`outcomes`](Self::outcomes) within a search's `budget`: asks
+    /// `budget.stop` every few thousand boards (and gives up when it says
+    /// so), and once `budget.partial_after` boards are visited ends with
+    /// the outcomes found so far, if there are any. Every outcome listed is
+    /// an outcome of the rules: a board at rest, or a member of a terminal
+    /// component, found complete.
+    pub fn outcomes_within(
+        &mut self,
+        start: &Board,
+        limit: usize,
+        budget: &ListingBudget<'_>,
+        out: &mut Vec<Resolved>,
+    ) -> Result<Listing, StateLimitExceeded> {
         out.clear();
         self.scratch.clear();
         let scratch = &mut self.scratch;
@@ -226,21 +248,24 @@ impl Resolver {
         if self.scratch.is_empty() {
             self.last_states = 1;
             out.push(sink_outcome(start, restless));
-            return Ok(());
+            return Ok(Listing::Complete);
         }
         self.limit = limit.max(1);
-        let result = self.search(start, out);
+        let result = self.search(start, budget, out);
         self.last_states = self.states.len();
         self.reset();
-        result?;
+        let listing = result?;
         out.sort_unstable();
         out.dedup();
-        Ok(())
+        Ok(listing)
     }
 
     fn reset(&mut self) {
         if self.slots.len() > KEEP_TABLE {
-            *self = Resolver::new();
+            *self = Resolver {
+                last_states: self.last_states,
+                ..Resolver::new()
+            };
         } else {
             if self.states.len() * 16 < self.slots.len() {
                 // Few boards: clear just their slots (every one is cleared,
@@ -267,7 +292,14 @@ impl Resolver {
         }
     }
 
-    fn search(&mut self, start: &Board, out: &mut Vec<Resolved>) -> Result<(), StateLimitExceeded> {
+    fn search(
+        &mut self,
+        start: &Board,
+        budget: &ListingBudget<'_>,
+        out: &mut Vec<Resolved>,
+    ) -> Result<Listing, StateLimitExceeded> {
+        let partial_after = budget.partial_after.unwrap_or(usize::MAX);
+        let mut next_check = STOP_CHECK_BOARDS;
         let root = self.id(*start)?;
         self.visit(root)?;
         while let Some(top) = self.frames.last_mut() {
@@ -276,6 +308,15 @@ impl Resolver {
                 let w = self.succ[top.next as usize] as usize;
                 top.next += 1;
                 if self.index[w] == UNSEEN {
+                    if self.states.len() >= next_check {
+                        next_check = self.states.len() + STOP_CHECK_BOARDS;
+                        if (budget.stop)() {
+                            return Ok(Listing::Stopped);
+                        }
+                    }
+                    if self.states.len() >= partial_after && !out.is_empty() {
+                        return Ok(Listing::Partial);
+                    }
                     self.visit(w as u32)?;
                 } else if self.flags[w] & ON_STACK != 0 {
                     self.low[v] = self.low[v].min(self.index[w]);
@@ -300,7 +341,7 @@ impl Resolver {
                 }
             }
         }
-        Ok(())
+        Ok(Listing::Complete)
     }
 
     /// Pops the component rooted at `v` off the Tarjan stack and, if no
