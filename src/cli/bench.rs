@@ -32,8 +32,8 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
     };
     writeln!(
         out,
-        "{:<12} {:>6} {:>14} {:>14} {:>6} {:>12} {:>12}",
-        "game", "perft", "leaves", "leaves/s", "search", "nodes", "nodes/s"
+        "{:<12} {:>6} {:>14} {:>14} {:>6} {:>12} {:>12} {:>10}",
+        "game", "perft", "leaves", "leaves/s", "search", "nodes", "nodes/s", "cells/s"
     )?;
     let mut total = Signature::default();
     for id in games {
@@ -97,6 +97,8 @@ fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
         ..Limits::default()
     };
     let mut nodes = 0;
+    // Matrix cells searched, at a simultaneous root.
+    let mut cells = None;
     let mut times = Vec::new();
     for _ in 0..a.runs {
         let tt = Table::try_new(64)?;
@@ -105,20 +107,28 @@ fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
             Verdict::Over(_) => 0,
             Verdict::Decision(r) => r.nodes,
             Verdict::Chance(r) => r.nodes,
-            Verdict::Simultaneous(r) => r.nodes,
+            Verdict::Simultaneous(r) => {
+                cells = Some(r.evaluated);
+                r.nodes
+            }
         };
         times.push(t.elapsed().as_secs_f64());
     }
     let seconds = median(times);
+    let cell_rate = match cells {
+        Some(c) => format!("{:.0}", c as f64 / seconds.max(1e-9)),
+        None => "-".to_string(),
+    };
     let line = format!(
-        "{:<12} {:>6} {:>14} {:>14.0} {:>6} {:>12} {:>12.0}",
+        "{:<12} {:>6} {:>14} {:>14.0} {:>6} {:>12} {:>12.0} {:>10}",
         id.name(),
         pd,
         leaves,
         median(perft_rates),
         sd,
         nodes,
-        nodes as f64 / seconds.max(1e-9)
+        nodes as f64 / seconds.max(1e-9),
+        cell_rate
     );
     Ok(Row {
         line,

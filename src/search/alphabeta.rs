@@ -134,7 +134,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     fn count_node(&mut self) {
         self.nodes += 1;
         self.pending_nodes += 1;
-        if self.pending_nodes >= 1024 {
+        // Often enough for games whose nodes are costly (a Spokes node may
+        // resolve a hundred boards) to stop within a few milliseconds.
+        if self.pending_nodes >= 256 {
             self.flush_nodes();
         }
     }

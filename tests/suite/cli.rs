@@ -206,3 +206,27 @@ fn help_explains_every_subcommand() {
         assert!(stdout(&o).contains("Usage: gamut"), "{sub}");
     }
 }
+
+#[test]
+fn bench_prints_a_row_per_case_with_cells_at_simultaneous_roots() {
+    let out = crate::common::ok(&["bench", "spokes", "--runs", "1"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].ends_with("cells/s"), "{}", lines[0]);
+    let rows: Vec<Vec<&str>> = lines[1..lines.len() - 1]
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    for row in &rows {
+        assert_eq!(row[0], "spokes");
+        let nodes: u64 = row[5].parse().unwrap();
+        assert!(nodes > 0, "{out}");
+    }
+    // The resolution root has no matrix; the two round starts have.
+    assert_eq!(rows[0][7], "-");
+    for row in &rows[1..] {
+        assert!(row[7].parse::<f64>().unwrap() > 0.0, "{out}");
+    }
+    let last = lines[lines.len() - 1];
+    assert!(last.starts_with("signature nodes "), "{last}");
+}

@@ -753,8 +753,8 @@ fn a_partial_resolution_lists_true_outcomes_and_a_stop_ends_it() {
                 &mut part,
             )
             .unwrap();
-        // The stop check is asked every few thousand boards.
-        let want = if states >= 4096 {
+        // The stop check is asked every thousand boards.
+        let want = if states >= 1024 {
             Listing::Stopped
         } else {
             Listing::Complete

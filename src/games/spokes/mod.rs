@@ -242,11 +242,24 @@ impl Game for Spokes {
         sides: &["player 1", "player 2"],
         setup: None,
         ply_limit: 1000,
-        bench: &[BenchCase {
-            position: "w/bb2/5b1b/4b2w5b2/16 4 resolve",
-            perft_depth: 2,
-            search_depth: 2,
-        }],
+        bench: &[
+            BenchCase {
+                position: "w/bb2/5b1b/4b2w5b2/16 4 resolve",
+                perft_depth: 2,
+                search_depth: 2,
+            },
+            // Two midgame round starts of `positions/spokes.bench`.
+            BenchCase {
+                position: "1/2XX/1X1b4/1b3wX1w1w1X2b/16 9",
+                perft_depth: 1,
+                search_depth: 2,
+            },
+            BenchCase {
+                position: "1/2w1/2w3b1/5w2X2w2b1/16 5",
+                perft_depth: 1,
+                search_depth: 2,
+            },
+        ],
     };
 
     fn start() -> Self {

@@ -152,7 +152,7 @@ pub fn loop_removal(b: &Board) -> Board {
 
 /// How many boards a resolution visits between two looks at its
 /// budget's stop check.
-const STOP_CHECK_BOARDS: usize = 4096;
+const STOP_CHECK_BOARDS: usize = 1024;
 
 const UNSEEN: u32 = u32::MAX;
 const ON_STACK: u8 = 1;
@@ -229,7 +229,7 @@ impl Resolver {
     }
 
     /// [`outcomes`](Self::outcomes) within a search's `budget`: asks
-    /// `budget.stop` every few thousand boards (and gives up when it says
+    /// `budget.stop` every thousand boards (and gives up when it says
     /// so), and once `budget.partial_after` boards are visited ends with
     /// the outcomes found so far, if there are any. Every outcome listed is
     /// an outcome of the rules: a board at rest, or a member of a terminal
