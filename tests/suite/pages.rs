@@ -2,7 +2,7 @@
 //! position; `replay --html` and `tournament --html` write self-contained
 //! pages with one board per position and links to every game.
 
-use crate::common::{ok, rejected};
+use crate::common::{ok, rejected, tool_here};
 use gamut::game::{Game, NodeKind};
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
@@ -376,8 +376,8 @@ fn a_program_engine_s_info_lines_give_its_scores() {
     }
 }
 
-/// Whether a chromium is installed for `tools/screenshot-record.sh`;
-/// without one the check is skipped, except under CI (`CI` set).
+/// Whether a chromium is installed for `tools/screenshot-record.sh` (see
+/// [`tool_here`]).
 fn chromium_here() -> bool {
     let here = ["chromium", "chromium-browser", "google-chrome"]
         .iter()
@@ -387,14 +387,7 @@ fn chromium_here() -> bool {
                 .output()
                 .is_ok_and(|o| o.status.success())
         });
-    if !here {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI renders the pages: install chromium"
-        );
-        eprintln!("no chromium: the screenshots are skipped");
-    }
-    here
+    tool_here(here, "chromium", "the screenshots")
 }
 
 /// `tools/screenshot-record.sh` renders a record's page in headless

@@ -4,7 +4,7 @@
 //! input answered without ending the game, and whole games of all five
 //! through a real pseudo-terminal (tmux).
 
-use crate::common::ok;
+use crate::common::{ok, tool_here};
 use gamut::console::{self, Settings};
 use gamut::game::{Evaluate, Game};
 use gamut::games::apart::Apart;
@@ -323,18 +323,9 @@ fn tmux(args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&o.stdout).to_string())
 }
 
-/// Whether tmux is installed; without it the pseudo-terminal tests are
-/// skipped, except under CI (`CI` set), which must run them.
+/// Whether tmux is installed (see [`tool_here`]).
 fn tmux_here() -> bool {
-    let here = tmux(&["-V"]).is_some();
-    if !here {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI runs the pseudo-terminal tests: install tmux"
-        );
-        eprintln!("no tmux: the pseudo-terminal tests are skipped");
-    }
-    here
+    tool_here(tmux(&["-V"]).is_some(), "tmux", "the pseudo-terminal tests")
 }
 
 /// `gamut play` with colour allowed in a tmux session of its own (120×50,
