@@ -335,7 +335,8 @@ struct Terminal {
 }
 
 impl Terminal {
-    /// Starts `gamut <args>` in a new session (named for `name`); the
+    /// Starts `gamut <args>` in a new session (its server named for
+    /// `name`, unique among the tests running at once); the
     /// shell prints `exit=<status>` when gamut ends.
     fn start(name: &str, args: &[&str]) -> Terminal {
         let socket = format!("gamut-play-{}-{name}", std::process::id());
@@ -424,7 +425,7 @@ fn whole_game_at_a_terminal(game: &str, args: &[&str]) -> usize {
     let file = temp(&format!("{game}-terminal.jsonl"));
     let mut all = vec!["play", game, "--depth", "1", "--seed", "5"];
     all.extend(args);
-    let t = Terminal::start(game, &all);
+    let t = Terminal::start(&format!("whole-{game}"), &all);
     // Prompts seen so far: every line ending in a prompt, answered or not.
     let prompts = |screen: &str| -> Vec<String> {
         screen
