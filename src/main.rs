@@ -10,9 +10,21 @@ use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
 
 /// A clap error as one line: its message lines (up to the usage block)
-/// joined, so a list of missing arguments stays on the line that names it.
+/// joined, so a list of missing arguments stays on the line that names it;
+/// an argument it echoes has its control characters escaped, as every
+/// other error has.
 fn one_line(e: &clap::Error) -> String {
-    let text = e.render().to_string();
+    let mut text = e.render().to_string();
+    for arg in std::env::args_os().skip(1) {
+        let arg = arg.to_string_lossy();
+        // The whole argument, or the value of `--option=value`.
+        let value = arg.split_once('=').map_or("", |(_, v)| v);
+        for echoed in [&*arg, value] {
+            if echoed.contains(char::is_control) {
+                text = text.replace(echoed, &cli::one_line(echoed));
+            }
+        }
+    }
     let parts: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -22,7 +34,7 @@ fn one_line(e: &clap::Error) -> String {
     if parts.is_empty() {
         "error: bad command line".to_string()
     } else {
-        parts.join(" ")
+        cli::one_line(&parts.join(" "))
     }
 }
 

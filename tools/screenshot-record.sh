@@ -37,7 +37,7 @@ shoot() {
     # A throwaway profile, so no state is shared with another browser run.
     profile=$(mktemp -d)
     "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
-        --disable-component-update --no-first-run --user-data-dir="$profile" \
+        --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
         --hide-scrollbars --screenshot="$2" --window-size=900,900 \
         "file://$dir/$id-game-$game.html#move=$1" >/dev/null 2>&1
     rm -rf "$profile"

@@ -626,6 +626,43 @@ mod tests {
         assert!((g.value - 1.0 / 3.0).abs() < 0.01, "{}", g.value);
     }
 
+    /// Whatever the linear program gives (an optimum, a failure to solve,
+    /// entries at the ends of the float range), `solve` returns mixed
+    /// strategies and a value within the payoffs' range, and never panics.
+    #[test]
+    fn extreme_games_never_abort_the_solve() {
+        let big = f64::MAX;
+        let tiny = f64::MIN_POSITIVE;
+        let games: [(&[f64], usize, usize); 6] = [
+            (&[big, -big, -big, big], 2, 2),
+            (&[big, -big, 0.0, -big, big, 0.0], 2, 3),
+            (&[tiny, -tiny, -tiny, tiny], 2, 2),
+            (
+                &[
+                    1e300, -1e-300, -1e300, 1e-300, 1.0, -1.0, 0.5, 1e300, -1e300,
+                ],
+                3,
+                3,
+            ),
+            (&[big, -tiny, -big, tiny, 1.0, -big, tiny, big, -1.0], 3, 3),
+            (&[0.0; 16], 4, 4),
+        ];
+        for (p, rows, cols) in games {
+            for s in [solve(p, rows, cols), fictitious_play(p, rows, cols, 1000)] {
+                let lo = p.iter().cloned().fold(f64::INFINITY, f64::min);
+                let hi = p.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                assert!(s.value >= lo && s.value <= hi, "{p:?}: value {}", s.value);
+                for mix in [&s.row, &s.col] {
+                    assert!(
+                        mix.iter().all(|q| (0.0..=1.0).contains(q)),
+                        "{p:?}: {mix:?}"
+                    );
+                    assert!(close(mix.iter().sum(), 1.0), "{p:?}: {mix:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn random_games_match_support_enumeration() {
         let mut seed = 12345u64;

@@ -199,6 +199,31 @@ fn bad_input_exits_2_with_one_line() {
 }
 
 #[test]
+fn echoed_input_has_its_newlines_and_control_characters_escaped() {
+    // Each echoes the bad text; `rejected` checks the error is one line.
+    let cases: [&[&str]; 4] = [
+        &["analyze", "aporia", "--moves", "x\ny\u{1b}[31m"],
+        &["play", "apart", "--engine", "depth=1,bo\ngus=2"],
+        &["perft", "ch\ness", "--depth", "1"],
+        &["show", "apo\rria"],
+    ];
+    for args in cases {
+        let err = assert_rejected(args);
+        assert!(!err.contains('\u{1b}'), "{args:?}: {err:?}");
+        assert!(!err.trim_end().contains(['\n', '\r']), "{args:?}: {err:?}");
+    }
+    let err = assert_rejected(cases[0]);
+    assert!(err.contains(r"'x\ny\u{1b}[31m'"), "{err}");
+    let err = assert_rejected(cases[1]);
+    assert!(err.contains(r"'bo\ngus'"), "{err}");
+    // Errors of the command line's own parser too.
+    let err = assert_rejected(cases[2]);
+    assert!(err.contains(r"'ch\ness'"), "{err}");
+    let err = assert_rejected(&["perft", "aporia", "--depth=1\t2"]);
+    assert!(err.contains(r"'1\t2'"), "{err}");
+}
+
+#[test]
 fn help_explains_every_subcommand() {
     for sub in ["perft", "moves", "show", "analyze"] {
         let o = gamut(&[sub, "--help"]);

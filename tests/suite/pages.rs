@@ -2,7 +2,7 @@
 //! position; `replay --html` and `tournament --html` write self-contained
 //! pages with one board per position and links to every game.
 
-use crate::common::{ok, rejected};
+use crate::common::{ok, rejected, tool_here};
 use gamut::game::{Game, NodeKind};
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
@@ -374,4 +374,52 @@ fn a_program_engine_s_info_lines_give_its_scores() {
         let first = rec.scores[0];
         assert_eq!(first.score, analyze_score("apart", &rec.opening, "2"));
     }
+}
+
+/// Whether a chromium is installed for `tools/screenshot-record.sh` (see
+/// [`tool_here`]).
+fn chromium_here() -> bool {
+    let here = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .any(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    tool_here(here, "chromium", "the screenshots")
+}
+
+/// `tools/screenshot-record.sh` renders a record's page in headless
+/// chromium at the opening and the last step: two pictures, different.
+#[test]
+#[ignore = "long check"]
+fn long_a_record_page_renders_in_headless_chromium() {
+    if !chromium_here() {
+        return;
+    }
+    let records = tournament("epaminondas", "shots.jsonl", "40", &[]);
+    let out = temp("shots");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/screenshot-record.sh");
+    let o = std::process::Command::new("sh")
+        .args([script, s(&records), "1", s(&out)])
+        .env("GAMUT", env!("CARGO_BIN_EXE_gamut"))
+        .output()
+        .expect("sh runs the script");
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let shots: Vec<Vec<u8>> = ["start", "end"]
+        .iter()
+        .map(|k| std::fs::read(out.join(format!("epaminondas-game-1-{k}.png"))).unwrap())
+        .collect();
+    for shot in &shots {
+        assert!(shot.starts_with(b"\x89PNG\r\n\x1a\n"), "{said}");
+        // A rendered page, not an empty window: boards and text.
+        assert!(shot.len() > 20_000, "{} bytes: {said}", shot.len());
+    }
+    assert_ne!(shots[0], shots[1], "the opening and the last step differ");
 }

@@ -1,10 +1,10 @@
 //! `gamut play`: whole games of all five games driven line by line through
 //! the console's core (the engine on both sides; a person's side fed the
 //! engine's own hints, with an undo and a save that `replay` checks), bad
-//! input answered without ending the game, and one game through a real
-//! pseudo-terminal (tmux).
+//! input answered without ending the game, and whole games of all five
+//! through a real pseudo-terminal (tmux).
 
-use crate::common::ok;
+use crate::common::{ok, tool_here};
 use gamut::console::{self, Settings};
 use gamut::game::{Evaluate, Game};
 use gamut::games::apart::Apart;
@@ -23,6 +23,13 @@ use std::time::{Duration, Instant};
 
 /// A late Spokes position (round 28), so that depth-1 games are short.
 const SPOKES_LATE: &str = "X/XXXb/XXXXXXXw/XbXXXXXbX1XXXwXw/2w9w2X 28";
+
+/// An Aporia position that player 2 wins within a few moves at depth 1
+/// whatever player 1 plays first (`positions/aporia.tactics`).
+const APORIA_LATE: &str = "2B1/B1B1/2WW/B1WW 1 b4-c3 d4-b4";
+
+/// An Epaminondas position 48 plies into a depth-1 game.
+const EPAMINONDAS_LATE: &str = "8B2BBB/B4B8/2B11/5WB7/5BWB6/7B6/14/4W9/6W1W5/1W6W5/W2WW9/9WWWWW w";
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gamut-play-{}", std::process::id()));
@@ -316,42 +323,55 @@ fn tmux(args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&o.stdout).to_string())
 }
 
-#[test]
-fn a_game_through_a_pseudo_terminal() {
-    if tmux(&["-V"]).is_none() {
-        eprintln!("no tmux: the pseudo-terminal game is skipped");
-        return;
+/// Whether tmux is installed (see [`tool_here`]).
+fn tmux_here() -> bool {
+    tool_here(tmux(&["-V"]).is_some(), "tmux", "the pseudo-terminal tests")
+}
+
+/// `gamut play` with colour allowed in a tmux session of its own (120×50,
+/// the whole history kept), killed when dropped.
+struct Terminal {
+    socket: String,
+}
+
+impl Terminal {
+    /// Starts `gamut <args>` in a new session (its server named for
+    /// `name`, unique among the tests running at once); the
+    /// shell prints `exit=<status>` when gamut ends.
+    fn start(name: &str, args: &[&str]) -> Terminal {
+        let socket = format!("gamut-play-{}-{name}", std::process::id());
+        let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+        let command = format!(
+            "env -u NO_COLOR {} {}; echo exit=$?; sleep 60",
+            env!("CARGO_BIN_EXE_gamut"),
+            quoted.join(" ")
+        );
+        #[rustfmt::skip]
+        tmux(&[
+            "-L", &socket, "-f", "/dev/null", "start-server", ";",
+            "set-option", "-g", "history-limit", "100000", ";",
+            "new-session", "-d", "-s", "play", "-x", "120", "-y", "50", &command,
+        ])
+        .expect("tmux starts a session");
+        Terminal { socket }
     }
-    let session = format!("gamut-play-{}", std::process::id());
-    let socket = format!("gamut-play-{}", std::process::id());
-    let bin = env!("CARGO_BIN_EXE_gamut");
-    let command =
-        format!("env -u NO_COLOR {bin} play apart --depth 1 --seed 5; echo exit=$?; sleep 30");
-    tmux(&[
-        "-L",
-        &socket,
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "120",
-        "-y",
-        "50",
-        &command,
-    ])
-    .expect("tmux starts a session");
-    let screen = |escapes: bool| {
-        let mut args = vec!["-L", &socket, "capture-pane", "-p", "-t", &session];
+
+    /// Everything the terminal showed (wrapped lines joined), with its
+    /// colour escapes when `escapes`.
+    fn screen(&self, escapes: bool) -> String {
+        let mut args = vec!["-L", &self.socket, "capture-pane", "-p", "-J"];
+        args.extend(["-S", "-", "-t", "play"]);
         if escapes {
             args.push("-e");
         }
         tmux(&args).unwrap_or_default()
-    };
-    let wait_for = |what: &str| {
+    }
+
+    /// The screen once it shows `what` (within 20 s).
+    fn wait_for(&self, what: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            let s = screen(false);
+            let s = self.screen(false);
             if s.contains(what) {
                 return s;
             }
@@ -359,26 +379,125 @@ fn a_game_through_a_pseudo_terminal() {
                 Instant::now() < deadline,
                 "no '{what}' on the terminal:\n{s}"
             );
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(20));
         }
-    };
-    let keys = |text: &str| {
-        tmux(&["-L", &socket, "send-keys", "-t", &session, text, "Enter"]).unwrap();
-    };
-    wait_for("White>");
-    let coloured = screen(true);
-    keys("b1-b3");
-    wait_for("Black plays");
-    keys("bogus");
-    wait_for("error: 'bogus'");
-    keys("quit");
-    let end = wait_for("exit=");
-    let _ = tmux(&["-L", &socket, "kill-server"]);
+    }
+
+    /// Types `text` and Enter.
+    fn keys(&self, text: &str) {
+        tmux(&["-L", &self.socket, "send-keys", "-t", "play", text, "Enter"]).unwrap();
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = tmux(&["-L", &self.socket, "kill-server"]);
+    }
+}
+
+#[test]
+fn a_game_through_a_pseudo_terminal() {
+    let args = ["play", "apart", "--depth", "1", "--seed", "5"];
+    if !tmux_here() {
+        return;
+    }
+    let t = Terminal::start("apart", &args);
+    t.wait_for("White>");
+    let coloured = t.screen(true);
+    t.keys("b1-b3");
+    t.wait_for("Black plays");
+    t.keys("bogus");
+    t.wait_for("error: 'bogus'");
+    t.keys("quit");
+    let end = t.wait_for("exit=");
     assert!(
         coloured.contains("\u{1b}["),
         "a terminal gets colour:\n{coloured}"
     );
     assert!(end.contains("exit=0"), "{end}");
+}
+
+/// Plays `gamut play <game> <args>` at a terminal to the end, typing `1`
+/// (the first of the listed choices) at every prompt, then saves the game
+/// and quits; checks the saved record is finished and replays. Returns how
+/// many moves were typed.
+fn whole_game_at_a_terminal(game: &str, args: &[&str]) -> usize {
+    let file = temp(&format!("{game}-terminal.jsonl"));
+    let mut all = vec!["play", game, "--depth", "1", "--seed", "5"];
+    all.extend(args);
+    let t = Terminal::start(&format!("whole-{game}"), &all);
+    // Prompts seen so far: every line ending in a prompt, answered or not.
+    let prompts = |screen: &str| -> Vec<String> {
+        screen
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| l.ends_with('>') || l.contains("> "))
+            .map(str::to_string)
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut answered = 0;
+    loop {
+        let screen = t.screen(false);
+        let seen = prompts(&screen);
+        match seen.last() {
+            Some(last) if seen.len() > answered && last.ends_with('>') => {
+                if last == "game over>" {
+                    break;
+                }
+                t.keys("1");
+                answered = seen.len();
+            }
+            _ => {
+                assert!(
+                    Instant::now() < deadline,
+                    "{game}: the game takes too long:\n{screen}"
+                );
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+    t.keys(&format!("save {}", file.display()));
+    t.wait_for("saved ");
+    t.keys("quit");
+    let end = t.wait_for("exit=");
+    assert!(end.contains("game over: "), "{end}");
+    assert!(end.contains("exit=0"), "{end}");
+    assert!(
+        !end.contains("error:"),
+        "every typed line was taken:\n{end}"
+    );
+    let rec = records::read(&file).unwrap().remove(0).1;
+    assert_eq!(rec.game, game);
+    assert_ne!(rec.result, "*", "{game}: the saved game is finished");
+    assert!(
+        rec.moves.len() >= answered,
+        "{game}: {answered} typed moves"
+    );
+    let replayed = ok(&["replay", file.to_str().unwrap(), "--game", "1"]);
+    assert!(
+        replayed.contains(&format!("result {}", rec.result)),
+        "{replayed}"
+    );
+    answered
+}
+
+#[test]
+fn whole_games_of_every_game_through_a_pseudo_terminal() {
+    if !tmux_here() {
+        return;
+    }
+    let games: [(&str, &[&str]); 5] = [
+        ("aporia", &["--fen", APORIA_LATE]),
+        ("apart", &[]),
+        ("empedocles", &[]),
+        ("epaminondas", &["--fen", EPAMINONDAS_LATE]),
+        ("spokes", &["--fen", SPOKES_LATE]),
+    ];
+    for (game, args) in games {
+        let typed = whole_game_at_a_terminal(game, args);
+        assert!(typed >= 1, "{game}: no move typed");
+    }
 }
 
 #[test]

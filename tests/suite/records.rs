@@ -117,6 +117,12 @@ fn an_unknown_game_is_refused() {
 }
 
 #[test]
+fn a_game_name_with_a_newline_is_refused_on_one_line() {
+    let err = refused_with("newline.jsonl", 1, |v| v["game"] = "ch\ness".into());
+    assert!(err.contains(r"ch\ness"), "{err}");
+}
+
+#[test]
 fn a_line_that_is_not_a_record_is_refused() {
     let (path, _) = record_lines("garbage.jsonl");
     let mut text = std::fs::read_to_string(&path).unwrap();

@@ -70,6 +70,18 @@ fn spokes_soaks_clean() {
     soak("spokes", 2, 7);
 }
 
+/// A few hundred more Epaminondas games (about 7 s of CPU: 10,000 take
+/// 230 s), and ten more Spokes games from seeds whose games resolve
+/// quickly (a Spokes game takes from a tenth of a second to minutes, by
+/// how its late rounds resolve).
+#[test]
+#[ignore = "long check"]
+fn long_a_few_hundred_more_games_soak_clean() {
+    soak("epaminondas", 300, 1000);
+    soak("spokes", 5, 2031);
+    soak("spokes", 5, 2051);
+}
+
 #[test]
 fn a_bad_soak_command_is_one_error_line() {
     for args in [&["soak", "chess"][..], &["soak", "aporia", "--games", "0"]] {

@@ -249,3 +249,17 @@ pub fn rejected(args: &[&str]) -> String {
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     err
 }
+
+/// Whether the outside `tool` some `tests` need is installed (`here`):
+/// without it they are skipped, saying so, except under CI (`CI` set),
+/// which must run them.
+pub fn tool_here(here: bool, tool: &str, tests: &str) -> bool {
+    if !here {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs {tests}: install {tool}"
+        );
+        eprintln!("no {tool}: {tests} skipped");
+    }
+    here
+}
