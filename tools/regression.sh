@@ -10,7 +10,9 @@
 # so that both sides pay the same start-up cost per move.
 #
 # Environment: TIME (ms per move, default 100), GAMES (default 40), KEEP=1
-# keeps the temporary folder, FAST=1 builds both trees without fat LTO (in
+# keeps the temporary folder, CACHE=<dir> builds <commit> in <dir>/<commit>
+# instead, keeps it and reuses it the next time (one build of the earlier
+# commit for matches in several games), FAST=1 builds both trees without fat LTO (in
 # parallel codegen units, as the test profile does: minutes less to build,
 # a few per cent slower to run, the same for both sides). Any other option goes to `gamut tournament`
 # (e.g. --records match.jsonl --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05
@@ -27,7 +29,13 @@ time=${TIME:-100}
 games=${GAMES:-40}
 root=$(git rev-parse --show-toplevel)
 tools="$root/tools"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gamut-regression.XXXXXX")
+if [ -n "${CACHE:-}" ]; then
+    tmp="$CACHE/$commit"
+    KEEP=1
+    mkdir -p "$tmp"
+else
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/gamut-regression.XXXXXX")
+fi
 cleanup() {
     if [ "${KEEP:-0}" != 1 ]; then
         git -C "$root" worktree remove --force "$tmp/src" >/dev/null 2>&1 || true
@@ -35,7 +43,9 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
-git -C "$root" worktree add --quiet --detach "$tmp/src" "$commit"
+if [ ! -d "$tmp/src" ]; then
+    git -C "$root" worktree add --quiet --detach "$tmp/src" "$commit"
+fi
 echo "building $commit in $tmp" >&2
 # The profile is defined on the command line, so that a commit from before
 # the test profile builds with the same settings as the current tree.

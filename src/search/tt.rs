@@ -71,6 +71,7 @@ impl Buckets {
         // bytes are valid atomics (empty entries).
         let first =
             unsafe { std::ptr::NonNull::new_unchecked(base.as_ptr().add(offset) as *mut Bucket) };
+        advise_huge_pages(base.as_ptr(), size);
         Some(Buckets {
             base,
             layout,
@@ -79,6 +80,29 @@ impl Buckets {
         })
     }
 }
+
+/// Asks Linux to back the memory at `start` (`size` bytes) with huge
+/// pages where it can. A lazily zeroed table is first touched by a probe (a
+/// read) and then by a store, which costs two page faults per 4 KiB page;
+/// with 2 MiB pages a 64 MiB table costs 64 faults instead of 32,000 (a
+/// fifth of a second on a loaded virtual machine). Only a hint: where the
+/// system refuses, the table works as before.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *mut u8, size: usize) {
+    const PAGE: usize = 4096;
+    let from = (start as usize).next_multiple_of(PAGE);
+    let to = (start as usize + size) / PAGE * PAGE;
+    if to > from {
+        // SAFETY: the range lies inside the live allocation; advice does not
+        // change its contents.
+        unsafe {
+            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *mut u8, _size: usize) {}
 
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];

@@ -63,7 +63,7 @@ fn epaminondas_args(games: &str, records: &Path) -> Vec<String> {
         "--seed",
         "21",
         "--ply-limit",
-        "60",
+        "30",
         "--records",
         s(records),
     ]

@@ -2,7 +2,8 @@
 //!
 //! Every term is "the side to move's value minus the opponent's", so the
 //! score is from the point of view of the side to move. The terms are
-//! described in `docs/rules/epaminondas.md`.
+//! described in `docs/rules/epaminondas.md`. The weights are fitted to game
+//! results (`tools/texel-fit.py`), material held at 100.
 
 use super::board::{Bitboard, Dir, RANKS};
 use super::{Epaminondas, Move};
@@ -12,17 +13,17 @@ use crate::search::params::Selective;
 /// Points per stone.
 const MATERIAL: i32 = 100;
 /// Points per rank a stone has advanced from its own home row.
-const ADVANCE: i32 = 3;
+const ADVANCE: i32 = 1;
 /// Points per stone on the opponent's home row.
-const ON_FAR_ROW: i32 = 150;
+const ON_FAR_ROW: i32 = 490;
 /// Points per stone that a single step takes onto an empty square of the
 /// opponent's home row.
-const NEAR_FAR_ROW: i32 = 40;
+const NEAR_FAR_ROW: i32 = 130;
 /// Points per legal move.
-const MOBILITY: i32 = 2;
-/// The value of having the move: without it scores at odd and even depths
-/// differ by about twice this.
-const TEMPO: i32 = 43;
+const MOBILITY: i32 = 5;
+/// The value of having the move (without a tempo term, scores at odd and
+/// even depths differ by about twice the hand-set 43).
+const TEMPO: i32 = 71;
 
 impl Epaminondas {
     /// The position with the same stones and the other side to move (hash
