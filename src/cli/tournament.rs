@@ -39,7 +39,10 @@ pub struct TournamentArgs {
     #[arg(value_parser = parse_game, required = true)]
     pub game: Option<GameId>,
     /// An engine: `name=d4,search=alphabeta,depth=4`, `name=fast,time=50`,
-    /// `random`, `greedy` (see docs/tournament.md). Give two or more.
+    /// `random`, `greedy`; for games of more than two sides
+    /// `name=p,paranoid,time=200`, `name=m,mcts,time=200` (also
+    /// `iterations=`, `width=`, `exploration=`) or `random`, one per seat,
+    /// rotated over the seats (see docs/tournament.md). Give two or more.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
     /// Who meets whom with more than two engines.

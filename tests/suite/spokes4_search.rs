@@ -283,3 +283,83 @@ fn seat_engine_specs_are_checked() {
     let e = SeatEngine::parse("name=m,search=mcts,time=200,width=4").unwrap();
     assert_eq!(e.name, "m");
 }
+
+fn gamut(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(args)
+        .output()
+        .expect("gamut runs")
+}
+
+#[test]
+fn the_command_line_analyses_plays_and_replays_four_player_games() {
+    let o = gamut(&["analyze", "spokes2v2", "--depth", "1", "--width", "3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    for side in ["1", "2"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("strategy {side} ")))
+            .unwrap_or_else(|| panic!("no strategy for team {side}: {text}"));
+        assert!(line.contains('+'), "a team places two stones: {line}");
+        assert!(text.contains(&format!("value {side} ")), "{text}");
+    }
+    let o = gamut(&[
+        "analyze",
+        "spokes4",
+        "--method",
+        "mcts",
+        "--iterations",
+        "50",
+    ]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("expected ")).count(),
+        4,
+        "{text}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("gamut-seats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("seats.jsonl");
+    let file = records.to_str().unwrap();
+    let o = gamut(&[
+        "tournament",
+        "spokes2v2",
+        "--engine",
+        "random",
+        "--engine",
+        "name=m,mcts,iterations=20",
+        "--games",
+        "2",
+        "--records",
+        file,
+        "--overwrite",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("seat 2"), "{text}");
+    let o = gamut(&["replay", file, "--game", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8(o.stdout)
+        .unwrap()
+        .contains("\nresult team "));
+    let o = gamut(&[
+        "tournament",
+        "spokes4",
+        "--engine",
+        "random",
+        "--engine",
+        "mcts",
+        "--games",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8(o.stderr).unwrap().lines().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
