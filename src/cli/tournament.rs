@@ -803,14 +803,7 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
     let (_, rec) = all
         .iter()
         .find(|(_, r)| r.number == a.game)
-        .ok_or_else(|| {
-            CliError(format!(
-                "no game {} in {} ({} games)",
-                a.game,
-                a.file.display(),
-                all.len()
-            ))
-        })?;
+        .ok_or_else(|| no_game(a, all.len()))?;
     let id: GameId = rec.game.parse().map_err(CliError)?;
     with_game!(id, G => replay_game::<G>(a, rec, out))
 }
@@ -824,19 +817,7 @@ fn replay_game<G: Game>(
     if let Some(path) = &a.html {
         return write_file(path, &pages::game_page(rec, &steps));
     }
-    if let Some(k) = a.step {
-        let Some((_, pos)) = steps.get(k) else {
-            return Err(CliError(format!(
-                "--move {k}: game {} has {} steps (0 is the opening)",
-                rec.number,
-                steps.len() - 1
-            )));
-        };
-        if let Some(path) = &a.svg {
-            let before = k.checked_sub(1).map(|b| &steps[b].1);
-            write_file(path, &pos.svg(&SvgOptions::default(), before))?;
-        }
-        write!(out, "{}", show_text(pos))?;
+    if replay_step(a, rec.number, &steps, out)? {
         return Ok(());
     }
     writeln!(
@@ -892,14 +873,10 @@ fn replay_seats(a: &ReplayArgs, all: &[SeatRecord], out: &mut impl Write) -> Res
             "--html does not apply to games of more than two players yet".into(),
         ));
     }
-    let rec = all.iter().find(|r| r.number == a.game).ok_or_else(|| {
-        CliError(format!(
-            "no game {} in {} ({} games)",
-            a.game,
-            a.file.display(),
-            all.len()
-        ))
-    })?;
+    let rec = all
+        .iter()
+        .find(|r| r.number == a.game)
+        .ok_or_else(|| no_game(a, all.len()))?;
     let id: GameId = rec.game.parse().map_err(CliError)?;
     with_game!(id, G => replay_seat_game::<G>(a, rec, out))
 }
@@ -910,19 +887,7 @@ fn replay_seat_game<G: Game>(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let steps = seats::replay::<G>(rec)?;
-    if let Some(k) = a.step {
-        let Some((_, pos)) = steps.get(k) else {
-            return Err(CliError(format!(
-                "--move {k}: game {} has {} steps (0 is the opening)",
-                rec.number,
-                steps.len() - 1
-            )));
-        };
-        if let Some(path) = &a.svg {
-            let before = k.checked_sub(1).map(|b| &steps[b].1);
-            write_file(path, &pos.svg(&SvgOptions::default(), before))?;
-        }
-        write!(out, "{}", show_text(pos))?;
+    if replay_step(a, rec.number, &steps, out)? {
         return Ok(());
     }
     let seated: Vec<String> = rec
@@ -949,4 +914,38 @@ fn replay_seat_game<G: Game>(
         rec.reason, rec.plies
     )?;
     Ok(())
+}
+
+/// The error for a --game not in the records file of `count` games.
+fn no_game(a: &ReplayArgs, count: usize) -> CliError {
+    CliError(format!(
+        "no game {} in {} ({count} games)",
+        a.game,
+        a.file.display()
+    ))
+}
+
+/// With --move K: prints the position after step K of game `number` (and
+/// with --svg draws it) and returns true; false without --move.
+fn replay_step<G: Game>(
+    a: &ReplayArgs,
+    number: u64,
+    steps: &[(Option<String>, G)],
+    out: &mut impl Write,
+) -> Result<bool, CliError> {
+    let Some(k) = a.step else {
+        return Ok(false);
+    };
+    let Some((_, pos)) = steps.get(k) else {
+        return Err(CliError(format!(
+            "--move {k}: game {number} has {} steps (0 is the opening)",
+            steps.len() - 1
+        )));
+    };
+    if let Some(path) = &a.svg {
+        let before = k.checked_sub(1).map(|b| &steps[b].1);
+        write_file(path, &pos.svg(&SvgOptions::default(), before))?;
+    }
+    write!(out, "{}", show_text(pos))?;
+    Ok(true)
 }
