@@ -224,7 +224,7 @@ pub struct AnalyzeArgs {
     /// Search even when a table of exact values is there.
     #[arg(long)]
     pub no_table: bool,
-    /// Games of more than two players (spokes4, spokes2v2): `paranoid`
+    /// Games of more than two players: `paranoid`
     /// searches each side against all the others as one opponent (exact
     /// for two teams); `mcts` samples every side's strategy at once.
     #[arg(long, value_name = "METHOD", default_value = "paranoid", value_parser = ["paranoid", "mcts"])]

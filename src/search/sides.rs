@@ -201,12 +201,6 @@ impl<G: Evaluate> TwoSided<G> {
         }
     }
 
-    /// Whether this node was left as a leaf because its moves cost too
-    /// much to list.
-    pub fn frozen(&self) -> bool {
-        self.frozen
-    }
-
     /// The view's player for side `s` of the game.
     fn player(&self, s: Player) -> Player {
         if s == self.us {
