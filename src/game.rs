@@ -298,6 +298,12 @@ pub trait SimultaneousRules<G: Game> {
     /// The child of simultaneous node `pos` after both players' actions.
     fn play_joint(pos: &G, first: G::Move, second: G::Move) -> G;
 
+    /// The side (an index into [`GameInfo::sides`]) player `player` plays
+    /// for: the player itself, or its team where players play in teams.
+    fn side_of(player: Player) -> Player {
+        player
+    }
+
     /// The child after every player's action, in player order
     /// (`PLAYERS` of them): [`play_joint`](Self::play_joint) for two.
     fn play_joint_all(pos: &G, actions: &[G::Move]) -> G {
@@ -422,6 +428,20 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
         Listing::Complete
     }
 
+    /// [`moves_with`](Game::moves_with), giving up beyond `limit` units of
+    /// work in the game's own measure (Spokes: boards a resolution visits):
+    /// then `false`, with `out` empty. Searchers treat such a node as a
+    /// leaf. Games whose moves are always cheap list them all.
+    fn moves_capped(
+        &self,
+        out: &mut Vec<Self::Move>,
+        scratch: &mut Self::Scratch,
+        _limit: usize,
+    ) -> bool {
+        self.moves_with(out, scratch);
+        true
+    }
+
     /// [`move_count`](Game::move_count) with the caller's scratch space.
     fn move_count_with(&self, _scratch: &mut Self::Scratch) -> usize {
         self.move_count()
@@ -490,6 +510,12 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// players), as [`Game::Simultaneous`] says.
     fn players() -> usize {
         Self::Simultaneous::PLAYERS
+    }
+
+    /// The side player `p` plays for (itself, or its team), as
+    /// [`Game::Simultaneous`] says.
+    fn side_of(p: Player) -> Player {
+        Self::Simultaneous::side_of(p)
     }
 
     /// The child after every player's action at a simultaneous node, in
@@ -565,6 +591,27 @@ pub trait Evaluate: Game {
     /// An ordering hint for move `m` here: larger is tried earlier (the
     /// number of stones it captures, say). Zero for quiet moves.
     fn move_hint(&self, _m: Self::Move) -> i32 {
+        0
+    }
+
+    /// The static value of a non-terminal position for side `side` (an
+    /// index into [`GameInfo::sides`]), within ±[`EVAL_LIMIT`]. In a game
+    /// of two sides it is [`evaluate`](Evaluate::evaluate) from `side`'s
+    /// view; a game of more sides says how it weighs the others.
+    fn evaluate_for(&self, side: Player, terms: TermMask) -> i32 {
+        let v = self.evaluate(terms);
+        if self.perspective() == side {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// How promising action `m` of `player` at a simultaneous node looks
+    /// (larger first): searchers of games of more than two players keep
+    /// only the most promising actions of a coalition or a team. Zero
+    /// (every action alike) unless the game says.
+    fn action_hint(&self, _player: Player, _m: Self::Move) -> i32 {
         0
     }
 }

@@ -176,7 +176,7 @@ fn mixed_line<M>(m: &MixedResult<M>, json: bool) -> String {
 }
 
 /// Writes `line` and flushes it at once.
-fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
+pub(super) fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
     writeln!(out, "{line}")?;
     out.flush()
 }
@@ -187,6 +187,9 @@ fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
 /// shell status.
 pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let pos: G = position(&a.position)?;
+    if G::players() != 2 {
+        return super::sides::analyze(&pos, a, out);
+    }
     let s = &a.search;
     if a.infinite && (s.depth.is_some() || s.time.is_some() || s.nodes.is_some()) {
         return Err(CliError(

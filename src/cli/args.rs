@@ -230,6 +230,18 @@ pub struct AnalyzeArgs {
     /// Search even when a table of exact values is there.
     #[arg(long)]
     pub no_table: bool,
+    /// Games of more than two players: `paranoid`
+    /// searches each side against all the others as one opponent (exact
+    /// for two teams); `mcts` samples every side's strategy at once.
+    #[arg(long, value_name = "METHOD", default_value = "paranoid", value_parser = ["paranoid", "mcts"])]
+    pub method: String,
+    /// Games of more than two players: actions kept per player when
+    /// several players choose together (a coalition or a team).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub width: u32,
+    /// With --method mcts: stop after this many iterations.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: Option<u64>,
 }
 
 /// Options of `gamut bench`.

@@ -8,6 +8,7 @@ mod engine;
 mod interrupt;
 mod play;
 mod progress;
+mod sides;
 mod soak;
 mod solve;
 mod tournament;

@@ -18,6 +18,7 @@ use gamut::tournament::report::{Report, Tally};
 use gamut::tournament::schedule::{
     default_ply_limit, pairings, parse_openings, Format, Openings, Shard,
 };
+use gamut::tournament::seats::{self, SeatEngine, SeatRecord};
 use gamut::tournament::session::{self, check_previous, Ended, Finished, RecordsFile};
 use gamut::tournament::stats::Sprt;
 use gamut::with_game;
@@ -38,7 +39,10 @@ pub struct TournamentArgs {
     #[arg(value_parser = parse_game, required = true)]
     pub game: Option<GameId>,
     /// An engine: `name=d4,search=alphabeta,depth=4`, `name=fast,time=50`,
-    /// `random`, `greedy` (see docs/tournament.md). Give two or more.
+    /// `random`, `greedy`; for games of more than two sides
+    /// `name=p,paranoid,time=200`, `name=m,mcts,time=200` (also
+    /// `iterations=`, `width=`, `exploration=`) or `random`, one per seat,
+    /// rotated over the seats (see docs/tournament.md). Give two or more.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
     /// Who meets whom with more than two engines.
@@ -359,7 +363,9 @@ fn play<G: Evaluate>(
     quiet: bool,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    super::two_players::<G>("tournament")?;
+    if G::players() != 2 {
+        return play_seats::<G>(a, quiet, out);
+    }
     let plan = plan::<G>(a)?;
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && plan.engines.len() != 2 {
@@ -374,6 +380,150 @@ fn play<G: Evaluate>(
         write_pages::<G>(path, &report, &played)?;
     }
     print_report(&report, finished.ended.as_str(), a.json, out)
+}
+
+/// A tournament of a game of more than two players: one engine per side,
+/// seated by [`seats::lineups`], games played from the start position.
+fn play_seats<G: Evaluate>(
+    a: &TournamentArgs,
+    quiet: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let unsupported = [
+        (a.sprt.is_some(), "--sprt"),
+        (a.openings.is_some(), "--openings"),
+        (a.random_plies.is_some(), "--random-plies"),
+        (a.shard.is_some(), "--shard"),
+        (a.resume, "--resume"),
+        (a.html.is_some(), "--html"),
+        (a.resign_score.is_some(), "--resign-score"),
+        (a.draw_score.is_some(), "--draw-score"),
+        (a.format != "roundrobin", "--format"),
+    ];
+    if let Some((_, opt)) = unsupported.iter().find(|(given, _)| *given) {
+        return Err(CliError(format!(
+            "{opt} does not apply to {}: its tournaments seat one engine per side",
+            G::ID
+        )));
+    }
+    let engines = a
+        .engines
+        .iter()
+        .map(|t| SeatEngine::parse(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if engines.len() < 2 {
+        return Err(CliError("a tournament needs at least two --engine".into()));
+    }
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    if let Some(n) = names
+        .iter()
+        .find(|n| names.iter().filter(|m| m == n).count() > 1)
+    {
+        return Err(CliError(format!("two engines are named '{n}'")));
+    }
+    let sides = G::INFO.sides.len();
+    let lineups = seats::lineups(engines.len(), sides);
+    let mut file = match &a.records {
+        Some(path) if !a.overwrite && path.exists() => {
+            return Err(CliError(format!(
+                "{} already exists: --overwrite replaces it",
+                path.display()
+            )))
+        }
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
+    INTERRUPTED.store(false, SeqCst);
+    let total = a.games;
+    let ply_limit = a.ply_limit.unwrap_or_else(|| default_ply_limit::<G>());
+    let bar = Progress::new(total, "{bar:30} {pos}/{len} games {elapsed}", quiet);
+    let next = std::sync::atomic::AtomicU64::new(1);
+    let (send, receive) = std::sync::mpsc::channel::<SeatRecord>();
+    let mut played = Vec::new();
+    let written: Result<(), CliError> = std::thread::scope(|scope| {
+        for _ in 0..a.concurrency.min(total as u32) {
+            let send = send.clone();
+            let (engines, lineups, next) = (&engines, &lineups, &next);
+            scope.spawn(move || loop {
+                let n = next.fetch_add(1, SeqCst);
+                if n > total || INTERRUPTED.load(SeqCst) {
+                    break;
+                }
+                let lineup = &lineups[((n - 1) % lineups.len() as u64) as usize];
+                match seats::play_game::<G>(engines, lineup, n, a.seed, ply_limit, &INTERRUPTED) {
+                    Some(rec) => {
+                        if send.send(rec).is_err() {
+                            break;
+                        }
+                    }
+                    None => break,
+                }
+            });
+        }
+        drop(send);
+        for rec in receive {
+            if let Some(f) = file.as_mut() {
+                writeln!(f, "{}", serde_json::to_string(&rec)?)?;
+                f.flush()?;
+            }
+            if !a.json {
+                bar.suspend(|| {
+                    writeln!(out, "{}", seat_line(&rec, total, G::INFO.sides))?;
+                    out.flush()
+                })?;
+            }
+            bar.inc();
+            played.push(rec);
+        }
+        Ok(())
+    });
+    bar.finish();
+    written?;
+    let report = seats::report(&names, sides, &played);
+    let ended = if INTERRUPTED.load(SeqCst) && (played.len() as u64) < total {
+        eprintln!(
+            "interrupted: {} of {total} games finished and kept",
+            played.len()
+        );
+        "interrupted"
+    } else {
+        "complete"
+    };
+    if a.json {
+        let mut v = serde_json::to_value(&report)?;
+        v["ended"] = ended.into();
+        writeln!(out, "{v}")?;
+    } else {
+        write!(out, "{}", report.table())?;
+        if ended != "complete" {
+            writeln!(out, "ended      {ended}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The line printed when a seats game ends: its engines by seat, the
+/// winner and why.
+fn seat_line(rec: &SeatRecord, total: u64, sides: &[&str]) -> String {
+    let result = match rec.winner {
+        Some(w) => format!(
+            "{} ({}) wins",
+            rec.seats[w as usize - 1],
+            sides[w as usize - 1]
+        ),
+        None => "draw".to_string(),
+    };
+    format!(
+        "game {} of {total}: {}: {result} ({}, {} plies)",
+        rec.number,
+        rec.seats.join(" - "),
+        rec.reason,
+        rec.plies
+    )
 }
 
 /// Writes the tournament's page to `path` and each game's page beside it,
@@ -646,18 +796,14 @@ fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
 /// Runs `gamut replay`: every record of the file checked, then every
 /// position of the game in turn, as `show` draws it, and the result.
 pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if let Some(seat_records) = read_seat_records(&a.file)? {
+        return replay_seats(a, &seat_records, out);
+    }
     let all = records::read(&a.file)?;
     let (_, rec) = all
         .iter()
         .find(|(_, r)| r.number == a.game)
-        .ok_or_else(|| {
-            CliError(format!(
-                "no game {} in {} ({} games)",
-                a.game,
-                a.file.display(),
-                all.len()
-            ))
-        })?;
+        .ok_or_else(|| no_game(a, all.len()))?;
     let id: GameId = rec.game.parse().map_err(CliError)?;
     with_game!(id, G => replay_game::<G>(a, rec, out))
 }
@@ -671,19 +817,7 @@ fn replay_game<G: Game>(
     if let Some(path) = &a.html {
         return write_file(path, &pages::game_page(rec, &steps));
     }
-    if let Some(k) = a.step {
-        let Some((_, pos)) = steps.get(k) else {
-            return Err(CliError(format!(
-                "--move {k}: game {} has {} steps (0 is the opening)",
-                rec.number,
-                steps.len() - 1
-            )));
-        };
-        if let Some(path) = &a.svg {
-            let before = k.checked_sub(1).map(|b| &steps[b].1);
-            write_file(path, &pos.svg(&SvgOptions::default(), before))?;
-        }
-        write!(out, "{}", show_text(pos))?;
+    if replay_step(a, rec.number, &steps, out)? {
         return Ok(());
     }
     writeln!(
@@ -704,4 +838,114 @@ fn replay_game<G: Game>(
         rec.result, rec.reason, rec.plies
     )?;
     Ok(())
+}
+
+/// The records of a seats tournament in `path`, every one checked; `None`
+/// if the file holds two-player records.
+fn read_seat_records(path: &std::path::Path) -> Result<Option<Vec<SeatRecord>>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let is_seats = |l: &str| {
+        serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v.get("seats").is_some())
+    };
+    if !lines.clone().next().is_some_and(|(_, l)| is_seats(l)) {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for (i, line) in lines.by_ref() {
+        let at = |msg: String| CliError(format!("{} line {}: {msg}", path.display(), i + 1));
+        let rec: SeatRecord =
+            serde_json::from_str(line).map_err(|e| at(format!("not a seats game record: {e}")))?;
+        seats::verify(&rec).map_err(|e| at(e.0))?;
+        out.push(rec);
+    }
+    Ok(Some(out))
+}
+
+/// `gamut replay` of a seats game: every position, or the one at --move.
+fn replay_seats(a: &ReplayArgs, all: &[SeatRecord], out: &mut impl Write) -> Result<(), CliError> {
+    if a.html.is_some() {
+        return Err(CliError(
+            "--html does not apply to games of more than two players yet".into(),
+        ));
+    }
+    let rec = all
+        .iter()
+        .find(|r| r.number == a.game)
+        .ok_or_else(|| no_game(a, all.len()))?;
+    let id: GameId = rec.game.parse().map_err(CliError)?;
+    with_game!(id, G => replay_seat_game::<G>(a, rec, out))
+}
+
+fn replay_seat_game<G: Game>(
+    a: &ReplayArgs,
+    rec: &SeatRecord,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let steps = seats::replay::<G>(rec)?;
+    if replay_step(a, rec.number, &steps, out)? {
+        return Ok(());
+    }
+    let seated: Vec<String> = rec
+        .seats
+        .iter()
+        .zip(G::INFO.sides)
+        .map(|(e, s)| format!("{e} ({s})"))
+        .collect();
+    writeln!(out, "game {}: {}", rec.number, seated.join(" vs "))?;
+    for (i, (step, pos)) in steps.iter().enumerate() {
+        match step {
+            None => writeln!(out, "\nopening")?,
+            Some(text) => writeln!(out, "\nstep {i}: {text}")?,
+        }
+        write!(out, "{}", show_text(pos))?;
+    }
+    let result = match rec.winner {
+        Some(w) => format!("{} wins", G::INFO.sides[w as usize - 1]),
+        None => "draw".to_string(),
+    };
+    writeln!(
+        out,
+        "\nresult {result} ({}), {} plies",
+        rec.reason, rec.plies
+    )?;
+    Ok(())
+}
+
+/// The error for a --game not in the records file of `count` games.
+fn no_game(a: &ReplayArgs, count: usize) -> CliError {
+    CliError(format!(
+        "no game {} in {} ({count} games)",
+        a.game,
+        a.file.display()
+    ))
+}
+
+/// With --move K: prints the position after step K of game `number` (and
+/// with --svg draws it) and returns true; false without --move.
+fn replay_step<G: Game>(
+    a: &ReplayArgs,
+    number: u64,
+    steps: &[(Option<String>, G)],
+    out: &mut impl Write,
+) -> Result<bool, CliError> {
+    let Some(k) = a.step else {
+        return Ok(false);
+    };
+    let Some((_, pos)) = steps.get(k) else {
+        return Err(CliError(format!(
+            "--move {k}: game {number} has {} steps (0 is the opening)",
+            steps.len() - 1
+        )));
+    };
+    if let Some(path) = &a.svg {
+        let before = k.checked_sub(1).map(|b| &steps[b].1);
+        write_file(path, &pos.svg(&SvgOptions::default(), before))?;
+    }
+    write!(out, "{}", show_text(pos))?;
+    Ok(true)
 }

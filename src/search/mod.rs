@@ -16,10 +16,12 @@
 
 pub mod alphabeta;
 pub mod matrix;
+pub mod mcts;
 pub mod ordering;
 pub mod params;
 pub mod root;
 pub mod score;
+pub mod sides;
 pub mod simultaneous;
 pub mod tt;
 

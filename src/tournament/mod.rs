@@ -14,5 +14,6 @@ pub mod play;
 pub mod records;
 pub mod report;
 pub mod schedule;
+pub mod seats;
 pub mod session;
 pub mod stats;

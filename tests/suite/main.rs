@@ -47,6 +47,7 @@ mod search;
 mod soak;
 mod spokes;
 mod spokes4;
+mod spokes4_search;
 mod spokes_search;
 mod tactics;
 mod tournament;

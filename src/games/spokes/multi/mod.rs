@@ -21,6 +21,7 @@ use crate::game::{
 };
 use crate::games::spokes::board::{Colour, Node, NodeSet};
 use crate::games::spokes::resolve::{StateLimitExceeded, DEFAULT_STATE_LIMIT};
+use crate::games::spokes::tables::ADJACENT;
 use crate::games::spokes::Phase;
 use board::{Board, Cell};
 use resolve::{loop_removal, Resolved, Resolver};
@@ -370,6 +371,30 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
         out.extend(self.resolved(scratch).iter().map(|&r| Move::Outcome(r)));
     }
 
+    /// Lists the outcomes only if the resolution visits at most `limit`
+    /// boards (the rules' own limit is larger: see [`DEFAULT_STATE_LIMIT`]).
+    fn moves_capped(&self, out: &mut Vec<Move>, scratch: &mut Workspace, limit: usize) -> bool {
+        out.clear();
+        if self.phase != Phase::Resolution {
+            return true;
+        }
+        if limit < DEFAULT_STATE_LIMIT && scratch.board != Some(self.board) {
+            let w = scratch;
+            if w.resolver
+                .outcomes(&self.board, limit, &mut w.outcomes)
+                .is_err()
+            {
+                w.board = None;
+                return false;
+            }
+            w.board = Some(self.board);
+            out.extend(w.outcomes.iter().map(|&r| Move::Outcome(r)));
+            return true;
+        }
+        out.extend(self.resolved(scratch).iter().map(|&r| Move::Outcome(r)));
+        true
+    }
+
     fn move_count_with(&self, scratch: &mut Workspace) -> usize {
         if self.phase != Phase::Resolution {
             return 0;
@@ -484,6 +509,10 @@ impl<const TEAMS: bool> SimultaneousRules<SpokesMulti<TEAMS>> for SpokesMulti<TE
         }
     }
 
+    fn side_of(player: Player) -> Player {
+        SpokesMulti::<TEAMS>::side_of(player)
+    }
+
     /// Four players place, never two: two placements alone put just those
     /// stones on the board.
     fn play_joint(pos: &Self, first: Move, second: Move) -> Self {
@@ -504,22 +533,70 @@ impl<const TEAMS: bool> SimultaneousRules<SpokesMulti<TEAMS>> for SpokesMulti<TE
     }
 }
 
-/// Every side's stones on its home nodes, for the side to move: its own
-/// less the best of the others'.
+/// Every side's stones on its home nodes and on the nodes next to them,
+/// for one side: its own less the best of the others'.
 impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
-    const TERMS: &'static [&'static str] = &["home"];
+    const TERMS: &'static [&'static str] = &["home", "approaches"];
 
     fn evaluate(&self, mask: TermMask) -> i32 {
-        if !mask.has(0) {
-            return 0;
+        self.evaluate_for(self.perspective(), mask)
+    }
+
+    fn evaluate_for(&self, side: Player, mask: TermMask) -> i32 {
+        let me = side.index();
+        let lead = |pts: &[u32]| {
+            let best_other = (0..pts.len())
+                .filter(|&i| i != me)
+                .map(|i| pts[i])
+                .max()
+                .unwrap_or(0);
+            pts[me] as i32 - best_other as i32
+        };
+        let mut v = 0;
+        if mask.has(0) {
+            v += HOME_WEIGHT * lead(&score::points(&self.board, TEAMS));
         }
-        let pts = score::points(&self.board, TEAMS);
-        let me = self.perspective().index();
-        let best_other = (0..pts.len())
-            .filter(|&i| i != me)
-            .map(|i| pts[i])
-            .max()
-            .unwrap_or(0);
-        (100 * (pts[me] as i32 - best_other as i32)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        if mask.has(1) {
+            v += APPROACH_WEIGHT * lead(&score::approach_stones(&self.board, TEAMS));
+        }
+        v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// A placement next to the player's side's home nodes looks best, then
+    /// one in its quadrant (semicircle for a team), one next to a single
+    /// stone (something to push or pull) better than one alone; one next
+    /// to another side's home nodes looks worst.
+    fn action_hint(&self, player: Player, m: Move) -> i32 {
+        let Move::Place { node, .. } = m else {
+            return 0;
+        };
+        let side = Self::side_of(player).index();
+        let around = ADJACENT[node.index()];
+        let homes = score::homes(TEAMS);
+        let region = if TEAMS {
+            crate::games::spokes::score::SEMICIRCLE[side]
+        } else {
+            score::QUADRANT[side]
+        };
+        let mut hint = 0;
+        if !(around & homes[side]).is_empty() {
+            hint += 4;
+        }
+        if region.has(node) {
+            hint += 2;
+        }
+        if (0..homes.len()).any(|s| s != side && !(around & homes[s]).is_empty()) {
+            hint -= 3;
+        }
+        if !(around & self.board.sets().all_singles()).is_empty() {
+            hint += 1;
+        }
+        hint
     }
 }
+
+/// Evaluation units per home stone ahead of the best other side.
+const HOME_WEIGHT: i32 = 100;
+/// Evaluation units per stone next to the home nodes ahead of the best
+/// other side.
+const APPROACH_WEIGHT: i32 = 20;

@@ -75,6 +75,12 @@ pub fn points(b: &Board, teams: bool) -> Vec<u32> {
     homes(teams).iter().map(|&h| b.stones_on(h)).collect()
 }
 
+/// The stones each side has next to its home nodes (on its approaches).
+pub fn approach_stones(b: &Board, teams: bool) -> Vec<u32> {
+    let approach: &[NodeSet] = if teams { &two::APPROACH } else { &APPROACH };
+    approach.iter().map(|&a| b.stones_on(a)).collect()
+}
+
 /// The result of a finished game on board `b`. `spokes4`: the most home
 /// stones wins; among those tied, the most stones in the quadrant; still
 /// tied, the highest-numbered. `spokes2v2`: the most home stones, then the

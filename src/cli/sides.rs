@@ -1,0 +1,214 @@
+//! `gamut analyze` of a game of more than two players: each side's
+//! recommended mixed strategy and expected outcome, by the paranoid
+//! (two-sided) search of every side in turn or by one sampling search of
+//! all sides at once.
+
+use super::analyze::emit;
+use super::args::AnalyzeArgs;
+use super::interrupt::Interrupt;
+use super::CliError;
+use gamut::game::{Evaluate, Game, NodeKind, Player};
+use gamut::search::mcts::{self, MctsConfig, MctsResult};
+use gamut::search::sides::{Tuple, TwoSided};
+use gamut::search::{self, Config, Limits, Progress, Table, Verdict};
+use std::io::Write;
+use std::time::Duration;
+
+/// Choices printed per strategy at most.
+const SHOWN: usize = 12;
+
+/// Analyses `pos`: per side (only the mover at a decision) its strategy
+/// and value.
+pub fn analyze<G: Evaluate>(
+    pos: &G,
+    a: &AnalyzeArgs,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let s = &a.search;
+    if a.json {
+        return Err(CliError(format!("--json does not apply to {} yet", G::ID)));
+    }
+    if let Some(o) = pos.outcome() {
+        return Err(CliError(format!(
+            "the game is over ({o}): nothing to search"
+        )));
+    }
+    if s.threads > 1 {
+        return Err(CliError(format!("{} is searched on one thread", G::ID)));
+    }
+    if a.infinite && (s.depth.is_some() || s.time.is_some() || s.nodes.is_some()) {
+        return Err(CliError(
+            "--infinite analyses until interrupted; drop --depth, --time and --nodes".into(),
+        ));
+    }
+    // The budget counts from the start of the process and leaves time to
+    // print.
+    let budget = s.time.map(|t| {
+        Duration::from_millis(t)
+            .saturating_sub(super::since_start() + Duration::from_millis(10))
+            .max(Duration::from_millis(1))
+    });
+    let interrupt = Interrupt::install()?;
+    let width = a.width as usize;
+    if a.method == "mcts" {
+        if s.depth.is_some() || s.nodes.is_some() {
+            return Err(CliError(
+                "--method mcts stops by --time or --iterations".into(),
+            ));
+        }
+        let config = MctsConfig {
+            iterations: a.iterations,
+            time: budget,
+            width,
+            exploration: 0.1,
+            seed: 1,
+        };
+        let mut io_err = None;
+        let every = Duration::from_millis(500);
+        let r = mcts::search(
+            pos,
+            &config,
+            Some(interrupt.flag()),
+            Some(every),
+            &mut |r| {
+                if let Err(e) = emit(out, &mcts_line(r)) {
+                    io_err.get_or_insert(e);
+                }
+            },
+        );
+        if let Some(e) = io_err {
+            return Err(e.into());
+        }
+        emit(out, &mcts_line(&r))?;
+        for side in &r.sides {
+            if !side.strategy.is_empty() {
+                emit(out, &strategy_line(pos, side.side, &side.strategy))?;
+            }
+        }
+        for side in &r.sides {
+            emit(
+                out,
+                &format!("expected {} {:.3}", side.side.index() + 1, side.expected),
+            )?;
+        }
+        if let Some(m) = r.best {
+            emit(out, &format!("bestmove {}", pos.move_text(m)))?;
+        }
+    } else {
+        if a.iterations.is_some() {
+            return Err(CliError("--iterations applies to --method mcts".into()));
+        }
+        let sides: Vec<Player> = match pos.node() {
+            NodeKind::Decision(side) => vec![side],
+            _ => (0..G::INFO.sides.len()).map(Player::nth).collect(),
+        };
+        let tt = Table::try_new(s.hash as usize)?;
+        let per_side = budget.map(|b| b / sides.len() as u32);
+        let mut verdicts = Vec::new();
+        for &side in &sides {
+            let view = TwoSided::new(pos.clone(), side, width);
+            let limits = Limits {
+                depth: s.depth,
+                time: per_side,
+                nodes: s.nodes,
+            };
+            let config = Config::for_game::<TwoSided<G>>(1);
+            let mut io_err = None;
+            let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
+                let line = match p {
+                    Progress::Simultaneous(m) => format!(
+                        "side {} depth {} value {:.0} nodes {} matrix entries {} searched {} time {}",
+                        side.index() + 1,
+                        m.depth,
+                        m.value,
+                        m.nodes,
+                        m.entries,
+                        m.evaluated,
+                        super::since_start().as_millis()
+                    ),
+                    Progress::Decision(it) => format!(
+                        "side {} depth {} score {} nodes {} time {}",
+                        side.index() + 1,
+                        it.depth,
+                        it.score,
+                        it.nodes,
+                        super::since_start().as_millis()
+                    ),
+                    Progress::Chance(_) => return,
+                };
+                if let Err(e) = emit(out, &line) {
+                    io_err.get_or_insert(e);
+                }
+            };
+            tt.clear();
+            let v = search::run(
+                &view,
+                &limits,
+                &config,
+                &tt,
+                Some(interrupt.flag()),
+                &mut observe,
+            );
+            if let Some(e) = io_err {
+                return Err(e.into());
+            }
+            verdicts.push((side, v));
+            if interrupt.flag().load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+        }
+        for (side, v) in &verdicts {
+            match v {
+                Verdict::Simultaneous(r) => {
+                    emit(out, &strategy_line(pos, *side, &r.strategies[0]))?;
+                    emit(
+                        out,
+                        &format!(
+                            "value {} {:.0} depth {}",
+                            side.index() + 1,
+                            r.value,
+                            r.depth
+                        ),
+                    )?;
+                }
+                Verdict::Decision(r) => {
+                    let m = r.best[0].expect("a decision's move");
+                    emit(out, &format!("bestmove {}", pos.move_text(m)))?;
+                }
+                _ => {}
+            }
+        }
+    }
+    interrupt.exit_if_signalled();
+    Ok(())
+}
+
+/// A sampling search's progress: iterations, tree size, time and every
+/// side's expected outcome.
+fn mcts_line<M>(r: &MctsResult<M>) -> String {
+    let expected: Vec<String> = r
+        .sides
+        .iter()
+        .map(|s| format!("{:.3}", s.expected))
+        .collect();
+    format!(
+        "iterations {} nodes {} time {} expected {}",
+        r.iterations,
+        r.nodes,
+        super::since_start().as_millis(),
+        expected.join(" ")
+    )
+}
+
+/// `strategy <side> <choice> <probability> …`, most likely first.
+fn strategy_line<G: Game>(pos: &G, side: Player, strategy: &[(Tuple<G::Move>, f64)]) -> String {
+    let mut s = format!("strategy {}", side.index() + 1);
+    for (t, p) in strategy.iter().take(SHOWN) {
+        let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
+        s.push_str(&format!(" {} {p:.4}", texts.join("+")));
+    }
+    if strategy.len() > SHOWN {
+        s.push_str(&format!(" (+{} more)", strategy.len() - SHOWN));
+    }
+    s
+}
