@@ -3,7 +3,6 @@
 //! give them.
 
 use crate::game::{Game, NodeKind, ParseError, Player};
-use crate::perft;
 
 /// `pos` after the moves of `list`, separated by `;`: decision moves and
 /// chance outcomes by their text, joint actions at a simultaneous node by
@@ -18,15 +17,8 @@ pub fn play_moves<G: Game>(mut pos: G, list: &str, source: &str) -> Result<G, Pa
         }
         pos = match pos.node() {
             NodeKind::Terminal => return Err(fail("the game is already over".into())),
-            NodeKind::Simultaneous if G::players() != 2 => parse_joint(&pos, text)
+            NodeKind::Simultaneous => parse_joint(&pos, text)
                 .ok_or_else(|| fail("not a legal joint action here".into()))?,
-            NodeKind::Simultaneous => {
-                let joint = perft::children(&pos)
-                    .into_iter()
-                    .find(|(t, _)| t == text)
-                    .ok_or_else(|| fail("not a legal joint action here".into()))?;
-                perft::child_position(&pos, &joint.1)
-            }
             _ => {
                 let m = pos.parse_move(text).map_err(|e| fail(e.to_string()))?;
                 pos.play(m)
@@ -36,10 +28,9 @@ pub fn play_moves<G: Game>(mut pos: G, list: &str, source: &str) -> Result<G, Pa
     Ok(pos)
 }
 
-/// The child of simultaneous node `pos` after the joint action `text` of a
-/// game of more than two players (every player's action in player order,
-/// joined by `,`), if each action is legal; without listing the joint
-/// actions, which are too many.
+/// The child of simultaneous node `pos` after the joint action `text`
+/// (every player's action in player order, joined by `,`), if each action
+/// is legal; without listing the joint actions, which can be millions.
 fn parse_joint<G: Game>(pos: &G, text: &str) -> Option<G> {
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() != G::players() {
@@ -51,5 +42,11 @@ fn parse_joint<G: Game>(pos: &G, text: &str) -> Option<G> {
         pos.actions(Player::nth(i), &mut list);
         actions.push(*list.iter().find(|&&m| pos.move_text(m) == *part)?);
     }
-    Some(pos.play_joint_all(&actions))
+    match actions[..] {
+        [first, second] if pos.joint_text(first, second) == text => {
+            Some(pos.play_joint(first, second))
+        }
+        [_, _] => None,
+        _ => Some(pos.play_joint_all(&actions)),
+    }
 }
