@@ -8,16 +8,29 @@
 //! outcome and the lists of moves agree (a terminal node has an outcome
 //! and no children, a decision node has moves and speaks for its player,
 //! chance probabilities sum to 1); and that the children's own perft
-//! counts add up to perft(1) (at a simultaneous node with more than
-//! [`JOINT_SAMPLE`] joint actions, a sample of them is checked instead).
+//! counts add up to perft(1). At a simultaneous node with more than
+//! [`JOINT_SAMPLE`] joint actions a sample of them is checked instead, and
+//! a joint action whose moves take more than [`SOAK_WORK_LIMIT`] units of
+//! work to list (a Spokes resolution of more boards) is checked without
+//! its count.
 
-use crate::game::{Game, NodeKind, Player};
+use crate::game::{Game, Listing, ListingBudget, NodeKind, Player};
 use crate::perft::{self, Child};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 /// How many joint actions of a simultaneous node are checked at most.
-pub const JOINT_SAMPLE: usize = 64;
+pub const JOINT_SAMPLE: usize = 16;
+
+/// The most work (in the game's measure: boards of a Spokes resolution)
+/// spent listing the moves after one sampled joint action; the random
+/// player also draws again (up to [`REDRAWS`] times) a joint action whose
+/// moves cost more.
+pub const SOAK_WORK_LIMIT: usize = 20_000;
+
+/// How many times the random player draws a joint action again when its
+/// moves cost more than [`SOAK_WORK_LIMIT`].
+pub const REDRAWS: usize = 4;
 
 /// What a soak run found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,15 +107,26 @@ pub fn check_position<G: Game>(pos: &G) -> (u64, Vec<String>) {
         _ => 1,
     };
     let mut below = 0;
+    let mut counted_all = true;
+    let mut listed = Vec::new();
+    let capped = ListingBudget::capped(SOAK_WORK_LIMIT);
     for (child_text, child) in kids.iter().step_by(stride) {
         let next = perft::child_position(pos, child);
         c.check(next.hash() == next.hash_from_scratch(), || {
             format!("after '{child_text}' the incremental hash differs from the hash from scratch")
         });
         check_child_text(pos, child_text, child, &mut scratch, &mut c);
-        below += perft::perft(&next, 1 - cost);
+        if pos.node() == NodeKind::Simultaneous && matches!(next.node(), NodeKind::Decision(_)) {
+            // The moves after a joint action, within the work limit.
+            match next.moves_within(&mut listed, &mut scratch, &capped) {
+                Listing::GaveUp => counted_all = false,
+                _ => below += listed.len() as u64,
+            }
+        } else {
+            below += perft::perft(&next, 1 - cost);
+        }
     }
-    if stride == 1 {
+    if stride == 1 && counted_all {
         let total = perft::perft(pos, 1);
         c.check(below == total, || {
             format!("children count {below} below them, perft(1) is {total}")
@@ -198,8 +222,9 @@ fn check_child_text<G: Game>(
     }
 }
 
-/// A random child of non-terminal `pos`: a uniform move or joint action, or
-/// a chance outcome drawn by its probability.
+/// A random child of non-terminal `pos`: a uniform move or joint action
+/// (drawn again while its moves cost more than [`SOAK_WORK_LIMIT`], at most
+/// [`REDRAWS`] times), or a chance outcome drawn by its probability.
 pub fn random_child<G: Game>(pos: &G, rng: &mut impl Rng) -> Option<G> {
     let mut moves = Vec::new();
     match pos.node() {
@@ -227,9 +252,21 @@ pub fn random_child<G: Game>(pos: &G, rng: &mut impl Rng) -> Option<G> {
             let mut second = Vec::new();
             pos.actions(Player::FIRST, &mut moves);
             pos.actions(Player::SECOND, &mut second);
-            let a = *moves.get(rng.gen_range(0..moves.len().max(1)))?;
-            let b = *second.get(rng.gen_range(0..second.len().max(1)))?;
-            Some(pos.play_joint(a, b))
+            let mut scratch = G::Scratch::default();
+            let mut listed = Vec::new();
+            let capped = ListingBudget::capped(SOAK_WORK_LIMIT);
+            let mut draws = 0;
+            loop {
+                let a = *moves.get(rng.gen_range(0..moves.len().max(1)))?;
+                let b = *second.get(rng.gen_range(0..second.len().max(1)))?;
+                let next = pos.play_joint(a, b);
+                draws += 1;
+                if draws > REDRAWS
+                    || next.moves_within(&mut listed, &mut scratch, &capped) != Listing::GaveUp
+                {
+                    return Some(next);
+                }
+            }
         }
     }
 }
