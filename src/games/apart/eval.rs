@@ -5,20 +5,18 @@
 //! `docs/rules/apart.md` for the terms and their weights.
 
 use super::lines::{is_apart, shift};
-use super::movegen;
 use super::Apart;
 use crate::bits::Bitboard;
 use crate::game::{Evaluate, TermMask, EVAL_LIMIT};
 
-/// Weight of one unit of [`closeness`].
+/// Weight of one unit of [`closeness`] (the anchor of the fitted weights).
 const ADJACENCY_WEIGHT: i32 = 20;
-/// Weight of one first leg (single step or single jump).
-const MOBILITY_WEIGHT: i32 = 2;
-/// Weight of one piece fewer than the opponent.
-const MATERIAL_WEIGHT: i32 = 10;
-/// The value of having the move: without it scores at odd and even depths
-/// differ by about twice this.
-const TEMPO: i32 = 70;
+/// Weight of one piece fewer than the opponent (fitted to game results:
+/// docs/results.md, Texel tuning).
+const MATERIAL_WEIGHT: i32 = 1;
+/// The value of having the move (fitted): without it scores at odd and
+/// even depths differ by about twice this.
+const TEMPO: i32 = 43;
 /// Hint of a move that leaves the mover apart and the opponent not: it wins.
 const WINNING_HINT: i32 = 1_000_000;
 /// Hint per captured piece.
@@ -40,7 +38,7 @@ pub fn closeness(own: Bitboard) -> i32 {
 }
 
 impl Evaluate for Apart {
-    const TERMS: &'static [&'static str] = &["adjacency", "mobility", "material", "tempo"];
+    const TERMS: &'static [&'static str] = &["adjacency", "material", "tempo"];
 
     /// A pass, except on the game's first move (whose rule differs). Apart
     /// is a race to spread out: a move rarely hurts the mover, so a null
@@ -58,15 +56,11 @@ impl Evaluate for Apart {
         let me = self.side().index();
         let mine = self.pieces[me];
         let theirs = self.pieces[1 - me];
-        let mut v = if terms.has(3) { TEMPO } else { 0 };
+        let mut v = if terms.has(2) { TEMPO } else { 0 };
         if terms.has(0) {
             v += ADJACENCY_WEIGHT * (closeness(theirs) - closeness(mine));
         }
         if terms.has(1) {
-            let mobility = |own| movegen::count(own, true) as i32;
-            v += MOBILITY_WEIGHT * (mobility(mine) - mobility(theirs));
-        }
-        if terms.has(2) {
             v += MATERIAL_WEIGHT * (theirs.count() as i32 - mine.count() as i32);
         }
         v.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
