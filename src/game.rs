@@ -73,6 +73,9 @@ pub struct ListingBudget<'a> {
     /// after which the listing may end with the moves found so far, if it
     /// has found any; `None`: every move.
     pub partial_after: Option<usize>,
+    /// Work after which the listing gives up with no moves
+    /// ([`Listing::GaveUp`]) unless it has ended otherwise; `None`: never.
+    pub give_up_after: Option<usize>,
     /// Asked now and then during a long listing; `true` ends it.
     pub stop: &'a dyn Fn() -> bool,
 }
@@ -81,8 +84,18 @@ impl ListingBudget<'_> {
     /// Every move, with no way to stop early.
     pub const ALL: ListingBudget<'static> = ListingBudget {
         partial_after: None,
+        give_up_after: None,
         stop: &|| false,
     };
+
+    /// Every move, or none if listing them takes more than `limit` units of
+    /// work (`usize::MAX`: no limit).
+    pub fn capped(limit: usize) -> ListingBudget<'static> {
+        ListingBudget {
+            give_up_after: (limit != usize::MAX).then_some(limit),
+            ..ListingBudget::ALL
+        }
+    }
 }
 
 /// How complete a listing of moves within a [`ListingBudget`] is.
@@ -94,6 +107,9 @@ pub enum Listing {
     Partial,
     /// Stopped by the budget's stop check: the list is to be ignored.
     Stopped,
+    /// No moves: listing them needed more work than the budget's give-up
+    /// limit. Searchers treat the node as a leaf.
+    GaveUp,
 }
 
 /// What kind of node a position is; see the module documentation.
@@ -415,9 +431,9 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// [`moves_with`](Game::moves_with) inside a search, within `budget`:
     /// a game whose move listing is a search of its own (Spokes'
     /// resolutions) asks `budget.stop` now and then and ends the listing
-    /// when it says so, and may end it with the moves found so far once
-    /// `budget.partial_after` units of its work are done. Other games list
-    /// every move.
+    /// when it says so, may end it with the moves found so far once
+    /// `budget.partial_after` units of its work are done, and gives up
+    /// after `budget.give_up_after`. Other games list every move.
     fn moves_within(
         &self,
         out: &mut Vec<Self::Move>,
@@ -426,20 +442,6 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     ) -> Listing {
         self.moves_with(out, scratch);
         Listing::Complete
-    }
-
-    /// [`moves_with`](Game::moves_with), giving up beyond `limit` units of
-    /// work in the game's own measure (Spokes: boards a resolution visits):
-    /// then `false`, with `out` empty. Searchers treat such a node as a
-    /// leaf. Games whose moves are always cheap list them all.
-    fn moves_capped(
-        &self,
-        out: &mut Vec<Self::Move>,
-        scratch: &mut Self::Scratch,
-        _limit: usize,
-    ) -> bool {
-        self.moves_with(out, scratch);
-        true
     }
 
     /// [`move_count`](Game::move_count) with the caller's scratch space.

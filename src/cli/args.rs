@@ -168,7 +168,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub no_star1: bool,
     /// Exact mode: every unsound pruning and reduction off (late-move
-    /// reductions, null moves, futility, partial move lists), so the score is the minimax value
+    /// reductions, null moves, futility, partial move lists, narrow matrix
+    /// games), so the score is the minimax value
     /// at the depth searched.
     #[arg(long)]
     pub exact: bool,
@@ -190,18 +191,24 @@ pub struct SearchArgs {
     /// boards (default: as the game has it).
     #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
     pub partial: Option<String>,
+    /// Narrow matrix games below a simultaneous root on or off: each player
+    /// keeps the sixteen actions that did best at the root in the last
+    /// completed iteration (default: as the game has it).
+    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
+    pub narrow: Option<String>,
 }
 
 impl SearchArgs {
     /// The selective feature switches given, by name (`lmr`, ...), each
     /// `"on"` or `"off"`.
-    pub fn selective_switches(&self) -> [(&'static str, Option<&str>); 5] {
+    pub fn selective_switches(&self) -> [(&'static str, Option<&str>); 6] {
         [
             ("lmr", self.lmr.as_deref()),
             ("nmp", self.nmp.as_deref()),
             ("rfp", self.rfp.as_deref()),
             ("futility", self.futility.as_deref()),
             ("partial", self.partial.as_deref()),
+            ("narrow", self.narrow.as_deref()),
         ]
     }
 }

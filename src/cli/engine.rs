@@ -51,7 +51,7 @@ struct Options {
     exact: bool,
     /// The selective feature switches set (`lmr`, ...), `None` for the
     /// game's default.
-    selective: [Option<bool>; 5],
+    selective: [Option<bool>; 6],
     seed: u64,
 }
 
@@ -76,6 +76,7 @@ impl Options {
             rfp: switch_text(self.selective[2]),
             futility: switch_text(self.selective[3]),
             partial: switch_text(self.selective[4]),
+            narrow: switch_text(self.selective[5]),
         }
     }
 }
@@ -120,6 +121,7 @@ const OPTION_LINES: &[&str] = &[
     "option name rfp type combo default game var game var on var off",
     "option name futility type combo default game var game var on var off",
     "option name partial type combo default game var game var on var off",
+    "option name narrow type combo default game var game var on var off",
     "option name seed type spin default <clock>",
 ];
 
@@ -145,7 +147,7 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
             aspiration: true,
             star1: true,
             exact: false,
-            selective: [None; 5],
+            selective: [None; 6],
             seed,
         },
         table: Arc::new(Table::try_new(64)?),
@@ -316,7 +318,7 @@ impl Session {
             "aspiration" => o.aspiration = switch()?,
             "star1" => o.star1 = switch()?,
             "exact" => o.exact = switch()?,
-            "lmr" | "nmp" | "rfp" | "futility" | "partial" => {
+            "lmr" | "nmp" | "rfp" | "futility" | "partial" | "narrow" => {
                 let i = Selective::NAMES
                     .iter()
                     .position(|n| *n == name)

@@ -212,7 +212,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
                 Some("off") => {}
                 Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
             },
-            "lmr" | "nmp" | "rfp" | "futility" | "partial" => match value.as_deref() {
+            "lmr" | "nmp" | "rfp" | "futility" | "partial" | "narrow" => match value.as_deref() {
                 Some(v @ ("on" | "off")) => argv.extend([format!("--{key}"), v.to_string()]),
                 None => argv.extend([format!("--{key}"), "on".to_string()]),
                 Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
@@ -224,7 +224,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
             },
             _ => {
                 return Err(fail(format!(
-                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, history, table)"
+                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"
                 )))
             }
         }

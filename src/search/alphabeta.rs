@@ -2,13 +2,15 @@
 //! the transposition table, move ordering and quiescence at decision nodes,
 //! and expectimax at chance nodes.
 
-use super::matrix::{solve_lazy, LazyGame, LazyOutcome};
+use super::matrix::{solve_lazy, LazyGame, LazyOutcome, LazySolution};
 use super::ordering::{Heuristics, CAPTURE_KEY, KILLER_KEY, TT_MOVE_KEY};
 use super::params::{self, LMR_TABLE};
 use super::score::{self, chance_value, outcome_score, INFINITY, WIN_THRESHOLD};
 use super::tt::{Bound, Entry};
 use super::{Config, Shared};
 use crate::game::{Evaluate, Listing, ListingBudget, NodeKind, Player, EVAL_LIMIT};
+use rustc_hash::FxHashMap;
+use std::cmp::Reverse;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The deepest a line may go (main search plus quiescence).
@@ -49,6 +51,11 @@ pub struct Worker<'a, G: Evaluate> {
     /// there: where a sibling's double oracle starts when the table has
     /// nothing for it.
     matrix_killers: Vec<Option<(G::Move, G::Move)>>,
+    /// Each player's actions at the root's matrix game, by rank (0 is the
+    /// best against the other's strategy) after the last completed
+    /// iteration: the order in which [`narrow`](Self::narrow) keeps
+    /// actions below the root.
+    root_ranks: [FxHashMap<G::Move, u32>; 2],
     pv: Vec<Vec<G::Move>>,
     /// The late-move reduction per depth and move number.
     lmr: Vec<[u8; LMR_TABLE]>,
@@ -85,6 +92,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             chance_values: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             actions: (0..=MAX_PLY).map(|_| Default::default()).collect(),
             matrix_killers: vec![None; MAX_PLY + 1],
+            root_ranks: Default::default(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             lmr: params::lmr_table(),
             after_null: vec![false; MAX_PLY + 2],
@@ -247,31 +255,33 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// Lists the moves of `pos` into `out` within the search's budget:
-    /// stopped with the search (then `false`), and partial below the root
-    /// where [`Selective::partial`](params::Selective::partial) allows.
-    fn list_moves(&mut self, pos: &G, out: &mut Vec<G::Move>, ply: usize) -> bool {
+    /// stopped with the search, and below the root, where
+    /// [`Selective::partial`](params::Selective::partial) allows, partial
+    /// or given up (a leaf).
+    fn list_moves(&mut self, pos: &G, out: &mut Vec<G::Move>, ply: usize) -> Listing {
         let shared = self.shared;
         let stop = || {
             shared.check_limits(shared.nodes());
             shared.stopped()
         };
+        let selective = self.config.selective.partial && ply > 0;
         let budget = ListingBudget {
-            partial_after: (self.config.selective.partial && ply > 0)
-                .then_some(params::PARTIAL_LISTING_WORK),
+            partial_after: selective.then_some(params::PARTIAL_LISTING_WORK),
+            give_up_after: selective.then_some(params::GIVE_UP_LISTING_WORK),
             stop: &stop,
         };
-        pos.moves_within(out, &mut self.game_scratch, &budget) != Listing::Stopped
+        pos.moves_within(out, &mut self.game_scratch, &budget)
     }
 
-    /// Orders the moves of `pos` into `self.scored[ply]`; `false` if the
-    /// search was stopped while listing them.
-    fn order_moves(&mut self, pos: &G, ply: usize, me: Player, tt_move: Option<u16>) -> bool {
+    /// Orders the moves of `pos` into `self.scored[ply]`, unless the listing
+    /// was stopped or given up (then the list is empty).
+    fn order_moves(&mut self, pos: &G, ply: usize, me: Player, tt_move: Option<u16>) -> Listing {
         let mut moves = std::mem::take(&mut self.scratch);
-        let listed = self.list_moves(pos, &mut moves, ply);
+        let listing = self.list_moves(pos, &mut moves, ply);
         self.scratch = moves;
-        if !listed {
+        if matches!(listing, Listing::Stopped | Listing::GaveUp) {
             self.scored[ply].clear();
-            return false;
+            return listing;
         }
         let list = &mut self.scored[ply];
         list.clear();
@@ -293,7 +303,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             list.push((key, i as u32, m));
         }
         list.sort_by_key(|e| std::cmp::Reverse(e.0));
-        true
+        listing
     }
 
     fn decision(
@@ -343,8 +353,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             _ => None,
         };
-        if !self.order_moves(pos, ply, me, entry.and_then(|e| e.move_index)) {
-            return 0;
+        match self.order_moves(pos, ply, me, entry.and_then(|e| e.move_index)) {
+            Listing::Stopped => return 0,
+            Listing::GaveUp => return self.static_eval(pos),
+            Listing::Complete | Listing::Partial => {}
         }
         let moves = std::mem::take(&mut self.scored[ply]);
         if moves.is_empty() {
@@ -489,9 +501,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
         alpha = alpha.max(stand);
         let mut moves = std::mem::take(&mut self.scratch);
-        let listed = self.list_moves(pos, &mut moves, ply);
+        let listing = self.list_moves(pos, &mut moves, ply);
         self.scratch = moves;
-        if !listed {
+        if matches!(listing, Listing::Stopped | Listing::GaveUp) {
             return stand;
         }
         let mut noisy = std::mem::take(&mut self.scored[ply]);
@@ -605,6 +617,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let [mut rows, mut cols] = std::mem::take(&mut self.actions[ply]);
         pos.actions(Player::FIRST, &mut rows);
         pos.actions(Player::SECOND, &mut cols);
+        if self.config.selective.narrow {
+            self.narrow(pos, Player::FIRST, &mut rows);
+            self.narrow(pos, Player::SECOND, &mut cols);
+        }
         if rows.is_empty() || cols.is_empty() {
             self.actions[ply] = [rows, cols];
             return pos.evaluate(self.config.terms);
@@ -634,12 +650,101 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             Some(o) => {
                 let (i, j) = o.likely();
                 self.matrix_killers[ply] = Some((rows[i], cols[j]));
+                self.credit_support(o, &rows, &cols, depth);
                 self.store_matrix(key, depth, ply, &game, o)
             }
             None => 0,
         };
         self.actions[ply] = [rows, cols];
         v
+    }
+
+    /// Keeps the [`SIMULTANEOUS_WIDTH`](params::SIMULTANEOUS_WIDTH) actions
+    /// of `player` in `actions` that ranked best at the root's matrix game
+    /// (ties, and actions the root did not have: those most often in the
+    /// support of solved matrix games, then the game's action hint, then
+    /// the generation order), in generation order. Below a root that is
+    /// not a matrix game, or before its first iteration, all are kept.
+    pub(super) fn narrow(&self, pos: &G, player: Player, actions: &mut Vec<G::Move>) {
+        let width = params::SIMULTANEOUS_WIDTH;
+        let ranks = &self.root_ranks[player.index()];
+        if actions.len() <= width || ranks.is_empty() {
+            return;
+        }
+        let mut keys: Vec<(u32, Reverse<i32>, Reverse<i32>, usize)> = actions
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let rank = ranks.get(m).copied().unwrap_or(u32::MAX);
+                let h = self.heuristics.history(player.index(), m);
+                (rank, Reverse(h), Reverse(pos.action_hint(player, *m)), i)
+            })
+            .collect();
+        keys.sort_unstable();
+        let mut keep = vec![false; actions.len()];
+        for k in &keys[..width] {
+            keep[k.3] = true;
+        }
+        let mut i = 0;
+        actions.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+    }
+
+    /// Ranks the actions of the root's matrix game (`rows` and `cols`) by
+    /// their payoffs against the other player's strategy in `solution`.
+    pub fn rank_root_actions(
+        &mut self,
+        solution: &LazySolution,
+        rows: &[G::Move],
+        cols: &[G::Move],
+    ) {
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        order.sort_by(|&a, &b| solution.row_payoffs[b].total_cmp(&solution.row_payoffs[a]));
+        self.root_ranks[0] = order
+            .iter()
+            .enumerate()
+            .map(|(r, &i)| (rows[i], r as u32))
+            .collect();
+        let mut order: Vec<usize> = (0..cols.len()).collect();
+        order.sort_by(|&a, &b| solution.col_payoffs[a].total_cmp(&solution.col_payoffs[b]));
+        self.root_ranks[1] = order
+            .iter()
+            .enumerate()
+            .map(|(r, &j)| (cols[j], r as u32))
+            .collect();
+    }
+
+    /// Credits the actions that decided matrix game `outcome` (searched
+    /// `depth` deep): the supports of a solution, the proving pair of a
+    /// bound; [`narrow`](Self::narrow) keeps them first.
+    pub fn credit_support(
+        &mut self,
+        outcome: &LazyOutcome,
+        rows: &[G::Move],
+        cols: &[G::Move],
+        depth: i32,
+    ) {
+        let amount = (depth * depth).max(1) as u32;
+        match outcome {
+            LazyOutcome::Solved(s) => {
+                for (i, &p) in s.solution.row.iter().enumerate() {
+                    if p > 0.0 {
+                        self.heuristics.credit(0, rows[i], amount);
+                    }
+                }
+                for (j, &p) in s.solution.col.iter().enumerate() {
+                    if p > 0.0 {
+                        self.heuristics.credit(1, cols[j], amount);
+                    }
+                }
+            }
+            LazyOutcome::AtMost(_, (i, j)) | LazyOutcome::AtLeast(_, (i, j)) => {
+                self.heuristics.credit(0, rows[*i], amount);
+                self.heuristics.credit(1, cols[*j], amount);
+            }
+        }
     }
 
     /// The value for the first player of joint action (`first`, `second`)

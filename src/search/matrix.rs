@@ -168,6 +168,12 @@ pub struct LazySolution {
     pub solution: MatrixSolution,
     /// How many entries were computed (of `rows × cols`).
     pub evaluated: usize,
+    /// Each row's payoff against the column player's strategy (the value
+    /// at most: equal for the rows of the support).
+    pub row_payoffs: Vec<f64>,
+    /// Each column's payoff against the row player's strategy (the value
+    /// at least).
+    pub col_payoffs: Vec<f64>,
 }
 
 /// What a lazy solve established: the solution, or a bound on the value
@@ -356,9 +362,11 @@ pub fn solve_lazy(
             &mut entries,
         )?;
         let at = |i: usize, j: usize| known.at(i, j);
+        let row_payoffs: Vec<f64> = (0..rows)
+            .map(|i| y.iter().map(|&(j, q)| q * at(i, j)).sum())
+            .collect();
         let (mut best_row, mut best_u) = (0, f64::NEG_INFINITY);
-        for i in 0..rows {
-            let u: f64 = y.iter().map(|&(j, q)| q * at(i, j)).sum();
+        for (i, &u) in row_payoffs.iter().enumerate() {
             if u > best_u {
                 best_u = u;
                 best_row = i;
@@ -373,9 +381,11 @@ pub fn solve_lazy(
             &mut entries,
         )?;
         let at = |i: usize, j: usize| known.at(i, j);
+        let col_payoffs: Vec<f64> = (0..cols)
+            .map(|j| x.iter().map(|&(i, q)| q * at(i, j)).sum())
+            .collect();
         let (mut best_col, mut best_w) = (0, f64::INFINITY);
-        for j in 0..cols {
-            let w: f64 = x.iter().map(|&(i, q)| q * at(i, j)).sum();
+        for (j, &w) in col_payoffs.iter().enumerate() {
             if w < best_w {
                 best_w = w;
                 best_col = j;
@@ -402,6 +412,8 @@ pub fn solve_lazy(
                     col,
                 },
                 evaluated: known.evaluated,
+                row_payoffs,
+                col_payoffs,
             }));
         }
         if grow_rows {
@@ -560,6 +572,17 @@ mod tests {
                 assert!(close(guarantee(&p, rows, cols, &s.row), s.value));
                 assert!(close(concession(&p, rows, cols, &s.col), s.value));
                 skipped += rows * cols - lazy.evaluated;
+                // Each action's payoff against the other's strategy, from
+                // the whole matrix: at most (rows) or at least (columns)
+                // the value.
+                for i in 0..rows {
+                    let u: f64 = (0..cols).map(|j| s.col[j] * p[i * cols + j]).sum();
+                    assert!(close(lazy.row_payoffs[i], u) && u <= s.value + 1e-6);
+                }
+                for j in 0..cols {
+                    let w: f64 = (0..rows).map(|i| s.row[i] * p[i * cols + j]).sum();
+                    assert!(close(lazy.col_payoffs[j], w) && w >= s.value - 1e-6);
+                }
                 // The full-matrix switch computes every entry.
                 g.full = true;
                 let Some(LazyOutcome::Solved(all)) = solve_each(&p, &g) else {

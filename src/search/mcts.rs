@@ -20,7 +20,7 @@
 //! move, a finished game by its winner.
 
 use super::sides::{choices, players_of, Choices, Pick, Tuple, SEARCH_WORK_LIMIT};
-use crate::game::{Evaluate, NodeKind, Player, TermMask};
+use crate::game::{Evaluate, Listing, ListingBudget, NodeKind, Player, TermMask};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
@@ -213,7 +213,8 @@ impl<G: Evaluate> Tree<'_, G> {
                 } else {
                     SEARCH_WORK_LIMIT
                 };
-                if !pos.moves_capped(&mut moves, &mut self.scratch, limit) {
+                let budget = ListingBudget::capped(limit);
+                if pos.moves_within(&mut moves, &mut self.scratch, &budget) == Listing::GaveUp {
                     // Too costly to list below the root: a leaf for good.
                     let r = self.static_value(&pos);
                     return self.push(pos, Kind::Over(r));
@@ -256,7 +257,8 @@ impl<G: Evaluate> Tree<'_, G> {
                     .collect()
             }
             NodeKind::Decision(side) => {
-                if !pos.moves_capped(&mut self.buf, &mut self.scratch, SEARCH_WORK_LIMIT) {
+                let budget = ListingBudget::capped(SEARCH_WORK_LIMIT);
+                if pos.moves_within(&mut self.buf, &mut self.scratch, &budget) == Listing::GaveUp {
                     return self.static_value(pos);
                 }
                 let best =

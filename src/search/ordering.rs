@@ -74,8 +74,13 @@ impl<M: Copy + Eq + Hash> Heuristics<M> {
             k[1] = k[0];
             k[0] = Some(m);
         }
+        self.credit(player, m, depth * depth);
+    }
+
+    /// Adds `amount` to the history score of `m` for `player`.
+    pub fn credit(&mut self, player: usize, m: M, amount: u32) {
         let h = &mut self.history[slot(player, &m)];
-        *h += (depth * depth) as i32;
+        *h += amount as i32;
         if *h > 1 << 24 {
             for v in &mut self.history {
                 *v /= 2;

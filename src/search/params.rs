@@ -49,6 +49,15 @@ pub const FUTILITY_MARGIN: i32 = 110;
 /// it has visited this many boards.
 pub const PARTIAL_LISTING_WORK: usize = 100;
 
+/// With [`Selective::partial`], a listing of moves below the root that
+/// needs more than this much work (boards a Spokes resolution visits
+/// without finding an outcome) gives up: the node is valued statically.
+pub const GIVE_UP_LISTING_WORK: usize = 1_000;
+
+/// With [`Selective::narrow`], each player's actions kept at a simultaneous
+/// node below the root.
+pub const SIMULTANEOUS_WIDTH: usize = 16;
+
 /// The selective (unsound) search features: each prunes or reduces moves
 /// that plain alpha-beta would search, so a search with any of them on may
 /// return another value than minimax at the same depth.
@@ -68,8 +77,13 @@ pub struct Selective {
     pub futility: bool,
     /// Partial move lists: below the root, a move listing that is a search
     /// of its own ends with the moves found after
-    /// [`PARTIAL_LISTING_WORK`] units of work.
+    /// [`PARTIAL_LISTING_WORK`] units of work, and gives up (a leaf) after
+    /// [`GIVE_UP_LISTING_WORK`].
     pub partial: bool,
+    /// Narrow matrix games: below a simultaneous root, each player at a
+    /// simultaneous node keeps the [`SIMULTANEOUS_WIDTH`] actions that did
+    /// best at the root in the last completed iteration.
+    pub narrow: bool,
 }
 
 impl Selective {
@@ -80,6 +94,7 @@ impl Selective {
         rfp: false,
         futility: false,
         partial: false,
+        narrow: false,
     };
 
     /// Every selective feature on.
@@ -89,10 +104,11 @@ impl Selective {
         rfp: true,
         futility: true,
         partial: true,
+        narrow: true,
     };
 
     /// The features' names, as options and engine specs spell them.
-    pub const NAMES: [&'static str; 5] = ["lmr", "nmp", "rfp", "futility", "partial"];
+    pub const NAMES: [&'static str; 6] = ["lmr", "nmp", "rfp", "futility", "partial", "narrow"];
 
     /// The switch of the feature called `name` (one of [`Self::NAMES`]).
     pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -102,6 +118,7 @@ impl Selective {
             "rfp" => Some(&mut self.rfp),
             "futility" => Some(&mut self.futility),
             "partial" => Some(&mut self.partial),
+            "narrow" => Some(&mut self.narrow),
             _ => None,
         }
     }

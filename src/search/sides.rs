@@ -20,8 +20,8 @@
 //! actions.
 
 use crate::game::{
-    ChanceRules, Evaluate, Game, GameInfo, NodeKind, Outcome, ParseError, Player,
-    SimultaneousRules, TermMask,
+    ChanceRules, Evaluate, Game, GameInfo, Listing, ListingBudget, NodeKind, Outcome, ParseError,
+    Player, SimultaneousRules, TermMask,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -36,7 +36,7 @@ pub type Tuple<M> = [Option<M>; MAX_PLAYERS];
 pub const DEFAULT_WIDTH: usize = 8;
 
 /// The work a searcher spends listing the moves of one node below its root,
-/// in the game's measure ([`Game::moves_capped`]); a node that needs more
+/// in the game's measure ([`ListingBudget::give_up_after`]); a node that needs more
 /// is a leaf of the search, valued statically.
 pub const SEARCH_WORK_LIMIT: usize = 5_000;
 
@@ -315,9 +315,11 @@ impl<G: Evaluate> Game for TwoSided<G> {
         } else {
             SEARCH_WORK_LIMIT
         };
+        let budget = ListingBudget::capped(limit);
         if self
             .pos
-            .moves_capped(&mut scratch.moves, &mut scratch.game, limit)
+            .moves_within(&mut scratch.moves, &mut scratch.game, &budget)
+            != Listing::GaveUp
         {
             out.extend(scratch.moves.iter().map(|&m| single(m)));
         } else {

@@ -58,7 +58,12 @@ impl<'a, G: Evaluate> RootSolver<'a, G> {
             Some(o) => {
                 self.workers[0].store_matrix(key, depth, 0, &game, &o);
                 match o {
-                    LazyOutcome::Solved(s) => Some(s),
+                    LazyOutcome::Solved(s) => {
+                        for w in &mut self.workers {
+                            w.rank_root_actions(&s, &rows, &cols);
+                        }
+                        Some(s)
+                    }
                     _ => unreachable!("a full window always solves"),
                 }
             }

@@ -503,3 +503,42 @@ fn a_simultaneous_node_is_solved_as_a_matrix_game() {
     let mut w = Worker::<Pennies>::new(&shared, &cfg);
     assert_eq!(w.negamax(&Pennies::start(), 1, -INFINITY, INFINITY, 0), 0);
 }
+
+#[test]
+fn narrow_matrix_games_keep_the_actions_that_did_best_at_the_root() {
+    use super::matrix::{LazySolution, MatrixSolution};
+    let tt = Table::new(1);
+    let limits = Limits::default();
+    let cfg = config(1);
+    let shared = Shared::new(&tt, &limits, None);
+    let mut w = Worker::<Pennies>::new(&shared, &cfg);
+    let pos = Pennies::start();
+    let all: Vec<u8> = (0..20).collect();
+    // Before the root's first iteration every action is kept.
+    let mut rows = all.clone();
+    w.narrow(&pos, Player::FIRST, &mut rows);
+    assert_eq!(rows, all);
+    // The row player does better with larger actions, the column player
+    // (who minimises) with smaller ones.
+    let solution = LazySolution {
+        solution: MatrixSolution {
+            value: 19.0,
+            row: vec![0.0; 20],
+            col: vec![0.0; 20],
+        },
+        evaluated: 400,
+        row_payoffs: (0..20).map(f64::from).collect(),
+        col_payoffs: (0..20).map(f64::from).collect(),
+    };
+    w.rank_root_actions(&solution, &all, &all);
+    let width = params::SIMULTANEOUS_WIDTH;
+    let (mut rows, mut cols) = (all.clone(), all.clone());
+    w.narrow(&pos, Player::FIRST, &mut rows);
+    w.narrow(&pos, Player::SECOND, &mut cols);
+    assert_eq!(rows, (20 - width as u8..20).collect::<Vec<u8>>());
+    assert_eq!(cols, (0..width as u8).collect::<Vec<u8>>());
+    // Few actions: all kept.
+    let mut few: Vec<u8> = (0..3).collect();
+    w.narrow(&pos, Player::FIRST, &mut few);
+    assert_eq!(few, vec![0, 1, 2]);
+}

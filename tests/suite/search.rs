@@ -156,9 +156,13 @@ fn each_selective_feature_changes_the_tree_and_exact_mode_turns_them_off() {
     };
     let exact_nodes = total(&exact);
     let mut all = exact.clone();
-    // Partial move lists change only games whose listing is a search
-    // (Spokes, below).
-    for name in Selective::NAMES.into_iter().filter(|&n| n != "partial") {
+    // Partial move lists and narrow matrix games change only games with
+    // simultaneous rounds (Spokes, below).
+    let spokes_only = ["partial", "narrow"];
+    for name in Selective::NAMES
+        .into_iter()
+        .filter(|n| !spokes_only.contains(n))
+    {
         let mut one = exact.clone();
         *one.selective.switch(name).unwrap() = true;
         *all.selective.switch(name).unwrap() = true;
@@ -167,12 +171,13 @@ fn each_selective_feature_changes_the_tree_and_exact_mode_turns_them_off() {
         assert_ne!(total(&one), exact_nodes, "{name}");
     }
     all.selective.partial = true;
+    all.selective.narrow = true;
     assert_eq!(all.clone().exact(), exact);
     assert!(total(&all) < exact_nodes);
 }
 
 #[test]
-fn partial_move_lists_cut_spokes_resolutions_and_exact_mode_lists_all() {
+fn partial_move_lists_and_narrow_matrices_cut_spokes_searches_and_exact_mode_has_neither() {
     use gamut::games::spokes::Spokes;
     // A midgame round with resolutions of thousands of boards.
     let pos = Spokes::parse("1/2XX/1X1b4/1b3wX1w1w1X2b/16 9").unwrap();
@@ -183,20 +188,25 @@ fn partial_move_lists_cut_spokes_resolutions_and_exact_mode_lists_all() {
     let run = |config: &Config| {
         search::search_simultaneous(&pos, &limits, config, &Table::new(16), |_| {})
     };
-    let partial = Config::for_game::<Spokes>(1);
+    let default = Config::for_game::<Spokes>(1);
     assert!(
-        partial.selective.partial,
-        "Spokes lists partially by default"
+        default.selective.partial && default.selective.narrow,
+        "Spokes lists partially and narrows its matrix games by default"
     );
-    let exact = partial.clone().exact();
-    assert!(!exact.selective.partial);
-    let (p, e) = (run(&partial), run(&exact));
-    assert!(p.nodes < e.nodes, "partial {} exact {}", p.nodes, e.nodes);
+    let exact = default.clone().exact();
+    assert!(!exact.selective.partial && !exact.selective.narrow);
+    let e = run(&exact);
     let mut legal = [Vec::new(), Vec::new()];
     pos.actions(Player::FIRST, &mut legal[0]);
     pos.actions(Player::SECOND, &mut legal[1]);
-    for (strategy, legal) in p.strategies.iter().zip(&legal) {
-        assert!(strategy.iter().all(|(m, _)| legal.contains(m)));
+    for name in ["partial", "narrow"] {
+        let mut one = exact.clone();
+        *one.selective.switch(name).unwrap() = true;
+        let p = run(&one);
+        assert!(p.nodes < e.nodes, "{name} {} exact {}", p.nodes, e.nodes);
+        for (strategy, legal) in p.strategies.iter().zip(&legal) {
+            assert!(strategy.iter().all(|(m, _)| legal.contains(m)), "{name}");
+        }
     }
 }
 

@@ -713,12 +713,12 @@ fn placed_boards(n: usize, seed: u64) -> Vec<Board> {
 }
 
 #[test]
-fn a_partial_resolution_lists_true_outcomes_and_a_stop_ends_it() {
+fn a_partial_resolution_lists_true_outcomes_a_stop_ends_it_and_a_cap_gives_up() {
     use gamut::game::{Listing, ListingBudget};
     use gamut::games::spokes::resolve::{Resolver, DEFAULT_STATE_LIMIT};
     let mut resolver = Resolver::new();
     let (mut full, mut part) = (Vec::new(), Vec::new());
-    let (mut partial_seen, mut stopped_seen) = (0, 0);
+    let (mut partial_seen, mut stopped_seen, mut gave_up_seen) = (0, 0, 0);
     for b in placed_boards(200, 5) {
         // Boards of huge resolutions only slow the test down.
         if resolver.outcomes(&b, 100_000, &mut full).is_err() {
@@ -727,6 +727,7 @@ fn a_partial_resolution_lists_true_outcomes_and_a_stop_ends_it() {
         let states = resolver.last_states;
         let budget = ListingBudget {
             partial_after: Some(20),
+            give_up_after: None,
             stop: &|| false,
         };
         let listing = resolver
@@ -740,15 +741,41 @@ fn a_partial_resolution_lists_true_outcomes_and_a_stop_ends_it() {
                 assert!(states >= 20);
                 partial_seen += 1;
             }
-            Listing::Stopped => panic!("nothing asked to stop"),
+            Listing::Stopped | Listing::GaveUp => panic!("nothing asked to stop or give up"),
+        }
+        let capped = resolver
+            .outcomes_within(
+                &b,
+                DEFAULT_STATE_LIMIT,
+                &ListingBudget::capped(200),
+                &mut part,
+            )
+            .unwrap();
+        if states >= 200 {
+            assert_eq!(
+                capped,
+                Listing::GaveUp,
+                "{} ({states} boards)",
+                nodes_field(&b)
+            );
+            assert!(part.is_empty());
+            gave_up_seen += 1;
+        } else {
+            assert_eq!(
+                capped,
+                Listing::Complete,
+                "{} ({states} boards)",
+                nodes_field(&b)
+            );
+            assert_eq!(part, full);
         }
         let stopped = resolver
             .outcomes_within(
                 &b,
                 DEFAULT_STATE_LIMIT,
                 &ListingBudget {
-                    partial_after: None,
                     stop: &|| true,
+                    ..ListingBudget::ALL
                 },
                 &mut part,
             )
@@ -764,4 +791,5 @@ fn a_partial_resolution_lists_true_outcomes_and_a_stop_ends_it() {
     }
     assert!(partial_seen > 10, "only {partial_seen} partial lists");
     assert!(stopped_seen > 0, "no resolution was long enough to stop");
+    assert!(gave_up_seen > 0, "no resolution was long enough to give up");
 }

@@ -51,12 +51,13 @@ fn terms(b: &Board) -> [i32; 4] {
 impl Evaluate for Spokes {
     const TERMS: &'static [&'static str] = &["home", "approaches", "near-home", "semicircle"];
 
-    /// Partial move lists: inside the search a resolution ends with the
-    /// outcomes found after a few boards (its match against full lists is
-    /// in `docs/results.md`); the rest of the selective search has no
-    /// place at simultaneous nodes.
+    /// Partial move lists (inside the search a resolution ends with the
+    /// outcomes found after a few boards) and narrow matrix games below
+    /// the root (their matches are in `docs/results.md`); the rest of the
+    /// selective search has no place at simultaneous nodes.
     const SELECTIVE: Selective = Selective {
         partial: true,
+        narrow: true,
         ..Selective::NONE
     };
 

@@ -209,7 +209,7 @@ impl Spokes {
         match listing {
             Listing::Complete => w.board = Some((self.board, None)),
             Listing::Partial => w.board = Some((self.board, budget.partial_after)),
-            Listing::Stopped => {}
+            Listing::Stopped | Listing::GaveUp => {}
         }
         listing
     }
@@ -337,7 +337,7 @@ impl Game for Spokes {
             return Listing::Complete;
         }
         let listing = self.resolved_within(scratch, budget);
-        if listing != Listing::Stopped {
+        if matches!(listing, Listing::Complete | Listing::Partial) {
             out.extend(scratch.outcomes.iter().map(|&r| Move::Outcome(r)));
         }
         listing

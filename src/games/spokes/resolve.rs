@@ -230,8 +230,9 @@ impl Resolver {
 
     /// [`outcomes`](Self::outcomes) within a search's `budget`: asks
     /// `budget.stop` every thousand boards (and gives up when it says
-    /// so), and once `budget.partial_after` boards are visited ends with
-    /// the outcomes found so far, if there are any. Every outcome listed is
+    /// so), once `budget.partial_after` boards are visited ends with the
+    /// outcomes found so far, if there are any, and once
+    /// `budget.give_up_after` boards are visited gives up. Every outcome listed is
     /// an outcome of the rules: a board at rest, or a member of a terminal
     /// component, found complete.
     pub fn outcomes_within(
@@ -299,6 +300,7 @@ impl Resolver {
         out: &mut Vec<Resolved>,
     ) -> Result<Listing, StateLimitExceeded> {
         let partial_after = budget.partial_after.unwrap_or(usize::MAX);
+        let give_up_after = budget.give_up_after.unwrap_or(usize::MAX);
         let mut next_check = STOP_CHECK_BOARDS;
         let root = self.id(*start)?;
         self.visit(root)?;
@@ -316,6 +318,10 @@ impl Resolver {
                     }
                     if self.states.len() >= partial_after && !out.is_empty() {
                         return Ok(Listing::Partial);
+                    }
+                    if self.states.len() >= give_up_after {
+                        out.clear();
+                        return Ok(Listing::GaveUp);
                     }
                     self.visit(w as u32)?;
                 } else if self.flags[w] & ON_STACK != 0 {

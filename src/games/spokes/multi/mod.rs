@@ -16,8 +16,8 @@ pub mod text;
 
 use crate::bits::{splitmix64, zobrist_table};
 use crate::game::{
-    BenchCase, Evaluate, Game, GameInfo, NoChance, NodeKind, Outcome, ParseError, Player,
-    SimultaneousRules, TermMask, EVAL_LIMIT,
+    BenchCase, Evaluate, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, Outcome,
+    ParseError, Player, SimultaneousRules, TermMask, EVAL_LIMIT,
 };
 use crate::games::spokes::board::{Colour, Node, NodeSet};
 use crate::games::spokes::resolve::{StateLimitExceeded, DEFAULT_STATE_LIMIT};
@@ -371,13 +371,21 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
         out.extend(self.resolved(scratch).iter().map(|&r| Move::Outcome(r)));
     }
 
-    /// Lists the outcomes only if the resolution visits at most `limit`
-    /// boards (the rules' own limit is larger: see [`DEFAULT_STATE_LIMIT`]).
-    fn moves_capped(&self, out: &mut Vec<Move>, scratch: &mut Workspace, limit: usize) -> bool {
+    /// The outcomes, or none if the resolution visits more boards than
+    /// `budget.give_up_after` (a complete list is kept for the next request
+    /// of the same board). The variants' resolutions are not cut short
+    /// otherwise: their searchers give up on long ones instead.
+    fn moves_within(
+        &self,
+        out: &mut Vec<Move>,
+        scratch: &mut Workspace,
+        budget: &ListingBudget<'_>,
+    ) -> Listing {
         out.clear();
         if self.phase != Phase::Resolution {
-            return true;
+            return Listing::Complete;
         }
+        let limit = budget.give_up_after.unwrap_or(DEFAULT_STATE_LIMIT);
         if limit < DEFAULT_STATE_LIMIT && scratch.board != Some(self.board) {
             let w = scratch;
             if w.resolver
@@ -385,14 +393,14 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
                 .is_err()
             {
                 w.board = None;
-                return false;
+                return Listing::GaveUp;
             }
             w.board = Some(self.board);
             out.extend(w.outcomes.iter().map(|&r| Move::Outcome(r)));
-            return true;
+            return Listing::Complete;
         }
         out.extend(self.resolved(scratch).iter().map(|&r| Move::Outcome(r)));
-        true
+        Listing::Complete
     }
 
     fn move_count_with(&self, scratch: &mut Workspace) -> usize {
