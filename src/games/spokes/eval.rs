@@ -1,8 +1,8 @@
 //! The static evaluation of Spokes positions.
 
-use super::board::{Board, Node};
+use super::board::Board;
 use super::score::{APPROACH, HOME, SEMICIRCLE};
-use super::tables::{ADJACENT, STRAIGHT};
+use super::tables::PUSH_TARGETS;
 use super::Spokes;
 use crate::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
 use crate::search::params::Selective;
@@ -21,19 +21,11 @@ const WEIGHTS: [i32; 4] = [100, 15, 20, 5];
 /// Single stones that a push straight on from an adjacent node would move
 /// onto an empty home node of `home`.
 fn near_home(b: &Board, player: usize) -> i32 {
-    let home = HOME[player];
-    let empty = b.empty();
-    let mut n = 0;
-    for q in (b.all_singles() & APPROACH[player]).iter() {
-        let reaches = ADJACENT[q.index()].iter().any(|p| {
-            let r = STRAIGHT[p.index()][q.index()];
-            r != super::tables::NO_NODE && home.has(Node(r)) && empty.has(Node(r))
-        });
-        if reaches {
-            n += 1;
-        }
-    }
-    n
+    let open = HOME[player] & b.empty();
+    (b.all_singles() & APPROACH[player])
+        .iter()
+        .filter(|q| !(PUSH_TARGETS[q.index()] & open).is_empty())
+        .count() as i32
 }
 
 /// The value of each term for player 1 minus player 2.

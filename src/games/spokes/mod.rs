@@ -21,7 +21,7 @@ use crate::game::{
     BenchCase, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, Outcome, ParseError,
     Player, SimultaneousRules,
 };
-use board::{Board, Colour, Content, Node};
+use board::{Board, Colour, Node};
 pub use multi::{Spokes2v2, Spokes4};
 use resolve::{loop_removal, Resolved, Resolver, StateLimitExceeded, DEFAULT_STATE_LIMIT};
 
@@ -69,19 +69,16 @@ pub struct Resolution {
     pub states: usize,
 }
 
-const CONTENT_KEYS: [u64; 45 * 5] = zobrist_table(0x5b0e5);
+/// One key per node for each of the board's three sets (white, black,
+/// doubles): a board's hash is the keys of the members of its sets, so the
+/// change between two boards is the keys of the nodes where a set differs.
+const SET_KEYS: [u64; 45 * 3] = zobrist_table(0x5b0e5);
 const PHASE_KEYS: [u64; 3] = zobrist_table(0x5b0e6);
 
-fn content_key(n: Node, c: Content) -> u64 {
-    let k = match c {
-        Content::Empty => return 0,
-        Content::Single(Colour::White) => 0,
-        Content::Single(Colour::Black) => 1,
-        Content::Block => 2,
-        Content::Double(Colour::White) => 3,
-        Content::Double(Colour::Black) => 4,
-    };
-    CONTENT_KEYS[n.index() * 5 + k]
+/// The keys of the members of `set`, the `which`th set of a board.
+fn set_keys(set: board::NodeSet, which: usize) -> u64 {
+    set.iter()
+        .fold(0, |h, n| h ^ SET_KEYS[which * 45 + n.index()])
 }
 
 fn round_key(round: u32) -> u64 {
@@ -94,11 +91,9 @@ fn phase_key(p: Phase) -> u64 {
 
 /// The hash change from board `a` to board `b`.
 fn board_delta(a: &Board, b: &Board) -> u64 {
-    let changed = (a.white ^ b.white) | (a.black ^ b.black) | (a.doubles ^ b.doubles);
-    changed
-        .iter()
-        .map(|n| content_key(n, a.content(n)) ^ content_key(n, b.content(n)))
-        .fold(0, |h, k| h ^ k)
+    set_keys(a.white ^ b.white, 0)
+        ^ set_keys(a.black ^ b.black, 1)
+        ^ set_keys(a.doubles ^ b.doubles, 2)
 }
 
 /// A resolver's work space and the outcomes of the last board it resolved,
@@ -438,10 +433,12 @@ impl Game for Spokes {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        board::NodeSet::ALL
-            .iter()
-            .map(|n| content_key(n, self.board.content(n)))
-            .fold(round_key(self.round) ^ phase_key(self.phase), |h, k| h ^ k)
+        let b = &self.board;
+        set_keys(b.white, 0)
+            ^ set_keys(b.black, 1)
+            ^ set_keys(b.doubles, 2)
+            ^ round_key(self.round)
+            ^ phase_key(self.phase)
     }
 }
 

@@ -180,3 +180,24 @@ pub fn perpendicular(p: Node, q: Node) -> NodeSet {
 pub fn adjacent(n: Node) -> NodeSet {
     ADJACENT[n.index()]
 }
+
+const fn push_target_table() -> [NodeSet; NODES] {
+    let mut t = [NodeSet::EMPTY; NODES];
+    let mut q = 0;
+    while q < NODES {
+        let mut p = 0;
+        while p < NODES {
+            let r = STRAIGHT[p][q];
+            if r != NO_NODE {
+                t[q] = NodeSet(t[q].0 | 1 << r);
+            }
+            p += 1;
+        }
+        q += 1;
+    }
+    t
+}
+
+/// `PUSH_TARGETS[q]`: the nodes a stone on `q` reaches when pushed straight
+/// on from one of its neighbours.
+pub const PUSH_TARGETS: [NodeSet; NODES] = push_target_table();
