@@ -700,20 +700,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         rows: &[G::Move],
         cols: &[G::Move],
     ) {
-        let mut order: Vec<usize> = (0..rows.len()).collect();
-        order.sort_by(|&a, &b| solution.row_payoffs[b].total_cmp(&solution.row_payoffs[a]));
-        self.root_ranks[0] = order
-            .iter()
-            .enumerate()
-            .map(|(r, &i)| (rows[i], r as u32))
-            .collect();
-        let mut order: Vec<usize> = (0..cols.len()).collect();
-        order.sort_by(|&a, &b| solution.col_payoffs[a].total_cmp(&solution.col_payoffs[b]));
-        self.root_ranks[1] = order
-            .iter()
-            .enumerate()
-            .map(|(r, &j)| (cols[j], r as u32))
-            .collect();
+        self.root_ranks[0] = ranks(rows, |i| -solution.row_payoffs[i]);
+        self.root_ranks[1] = ranks(cols, |j| solution.col_payoffs[j]);
     }
 
     /// Credits the actions that decided matrix game `outcome` (searched
@@ -795,6 +783,20 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         );
         v
     }
+}
+
+/// Each of `actions` with its rank by `key` (the smallest key ranks 0).
+fn ranks<M: Copy + Eq + std::hash::Hash>(
+    actions: &[M],
+    key: impl Fn(usize) -> f64,
+) -> FxHashMap<M, u32> {
+    let mut order: Vec<usize> = (0..actions.len()).collect();
+    order.sort_by(|&a, &b| key(a).total_cmp(&key(b)));
+    order
+        .iter()
+        .enumerate()
+        .map(|(r, &i)| (actions[i], r as u32))
+        .collect()
 }
 
 /// Where the double oracle starts in a `rows × cols` game: the actions the
