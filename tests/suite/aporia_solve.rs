@@ -339,8 +339,7 @@ fn gamut(args: &[&str], data: &std::path::Path) -> std::process::Output {
 /// A bad table or a game without a solver is exit status 2 with one line.
 #[test]
 fn bad_tables_and_unsolvable_games_are_one_line_errors() {
-    let dir = std::env::temp_dir().join(format!("gamut-aporia-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("aporia-solve");
     let bad = dir.join("bad.table");
     let cases: [(&[u8], &str); 3] = [
         (b"not a table", "no GAMUTTB1 header"),
@@ -466,7 +465,7 @@ fn long_perfect_play_never_loses_to_the_searcher() {
 #[test]
 #[ignore = "long check"]
 fn long_analyze_and_engines_play_from_the_table() {
-    let dir = std::env::temp_dir().join(format!("gamut-analyze-table-{}", std::process::id()));
+    let dir = common::scratch_dir("analyze-table");
     let path = dir.join("aporia.table");
     table().save(&path).unwrap();
     let file = path.to_str().unwrap();

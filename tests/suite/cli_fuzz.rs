@@ -3,6 +3,7 @@
 //! with status 0, or with status 2 and exactly one line on stderr; never
 //! panic, never die by a signal, never hang.
 
+use crate::common;
 use gamut::game::{Game, NodeKind};
 use gamut::games::GameId;
 use gamut::perft;
@@ -21,8 +22,7 @@ const RUNS: usize = 300;
 const HANG: Duration = Duration::from_secs(60);
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gamut-cli-fuzz-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::scratch_dir("cli-fuzz");
     dir.join(name)
 }
 

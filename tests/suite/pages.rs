@@ -2,6 +2,7 @@
 //! position; `replay --html` and `tournament --html` write self-contained
 //! pages with one board per position and links to every game.
 
+use crate::common;
 use crate::common::{ok, rejected, tool_here};
 use gamut::game::{Game, NodeKind};
 use gamut::games::empedocles::Empedocles;
@@ -11,8 +12,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gamut-pages-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("pages");
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);
     path

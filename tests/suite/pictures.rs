@@ -306,8 +306,7 @@ fn options_set_the_size_and_the_coordinates() {
 
 #[test]
 fn show_writes_the_picture_with_the_moves_last_move_marked() {
-    let dir = std::env::temp_dir().join(format!("gamut-pictures-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("pictures");
     let file = dir.join("apart.svg");
     let start = Apart::start();
     let mut moves = Vec::new();

@@ -4,6 +4,7 @@
 //! input answered without ending the game, and whole games of all five
 //! through a real pseudo-terminal (tmux).
 
+use crate::common;
 use crate::common::{ok, tool_here};
 use gamut::console::{self, Settings};
 use gamut::game::{Evaluate, Game};
@@ -32,8 +33,7 @@ const APORIA_LATE: &str = "2B1/B1B1/2WW/B1WW 1 b4-c3 d4-b4";
 const EPAMINONDAS_LATE: &str = "8B2BBB/B4B8/2B11/5WB7/5BWB6/7B6/14/4W9/6W1W5/1W6W5/W2WW9/9WWWWW w";
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gamut-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("play");
     dir.join(name)
 }
 

@@ -3,6 +3,7 @@
 //! gamut itself, and the deliberately broken engines of `engines/`, whose
 //! games must end as forfeits with their reasons.
 
+use crate::common;
 use gamut::game::{Game, Player};
 use gamut::games::aporia::Aporia;
 use gamut::games::spokes::Spokes;
@@ -285,8 +286,7 @@ fn spokes_round_answers_a_placement_from_the_strategy() {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gamut-protocol-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("protocol");
     dir.join(name)
 }
 

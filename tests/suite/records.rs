@@ -5,6 +5,7 @@
 //! running tally reports exactly what a report rebuilt from all the games
 //! says.
 
+use crate::common;
 use crate::common::{gamut, ok, rejected};
 use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::report::{EncounterReport, Report, SprtReport, Standing, Tally};
@@ -19,8 +20,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gamut-records-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("records");
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);
     path

@@ -3,6 +3,7 @@
 //! the sampling search's time and strategies, and a four-seat tournament
 //! whose records replay.
 
+use crate::common;
 use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask};
 use gamut::games::spokes::{Spokes2v2, Spokes4};
 use gamut::search::matrix;
@@ -319,8 +320,7 @@ fn the_command_line_analyses_plays_and_replays_four_player_games() {
         "{text}"
     );
 
-    let dir = std::env::temp_dir().join(format!("gamut-seats-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("seats");
     let records = dir.join("seats.jsonl");
     let file = records.to_str().unwrap();
     let o = gamut(&[

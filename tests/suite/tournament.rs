@@ -2,6 +2,7 @@
 //! binary, and the tournament library's guarantees (reproducible games,
 //! honest intervals, records that replay).
 
+use crate::common;
 use crate::common::{ok, rejected as assert_rejected};
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
@@ -12,8 +13,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gamut-tournament-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("tournament");
     dir.join(name)
 }
 

@@ -263,3 +263,36 @@ pub fn tool_here(here: bool, tool: &str, tests: &str) -> bool {
     }
     here
 }
+
+/// This run's scratch folder for `name`, `<temp>/gamut-<name>-<pid>`,
+/// created if need be. Every scratch folder of the run is removed when the
+/// test binary exits (on Linux; elsewhere they stay).
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    static CLEANUP: std::sync::Once = std::sync::Once::new();
+    CLEANUP.call_once(|| {
+        #[cfg(target_os = "linux")]
+        // SAFETY: `remove_scratch_dirs` is a plain function that does not
+        // unwind (it ignores every error).
+        unsafe {
+            libc::atexit(remove_scratch_dirs);
+        }
+    });
+    let dir = std::env::temp_dir().join(format!("gamut-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Removes this run's scratch folders (`gamut-*-<pid>` in the temp folder).
+#[cfg(target_os = "linux")]
+extern "C" fn remove_scratch_dirs() {
+    let suffix = format!("-{}", std::process::id());
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("gamut-") && name.ends_with(&suffix) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
