@@ -181,6 +181,40 @@ pub(super) fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
     out.flush()
 }
 
+/// Searches `pos`, writing the line `line` makes of each progress report
+/// (none for `None`) as soon as it comes; a failed write ends the command
+/// once the search is over.
+pub(super) fn run_streamed<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    interrupt: &Interrupt,
+    out: &mut impl Write,
+    mut line: impl FnMut(Progress<'_, G::Move>) -> Option<String>,
+) -> Result<Verdict<G::Move>, CliError> {
+    let mut io_err = None;
+    let mut observe = |p: Progress<'_, G::Move>| {
+        if let Some(text) = line(p) {
+            if let Err(e) = emit(out, &text) {
+                io_err.get_or_insert(e);
+            }
+        }
+    };
+    let verdict = search::run(
+        pos,
+        limits,
+        config,
+        tt,
+        Some(interrupt.flag()),
+        &mut observe,
+    );
+    match io_err {
+        Some(e) => Err(e.into()),
+        None => Ok(verdict),
+    }
+}
+
 /// Runs `gamut analyze`: without `--depth`, `--time` or `--nodes` (or with
 /// `--infinite`) until interrupted. Ctrl-C or SIGTERM stop the search; the
 /// verdict is still printed, then the command exits with the signal's
@@ -216,28 +250,13 @@ pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
     let tt = Table::try_new(s.hash as usize)?;
     let interrupt = Interrupt::install()?;
     let json = a.json;
-    let mut io_err = None;
-    let mut observe = |p: Progress<'_, G::Move>| {
-        let line = match p {
+    let verdict = run_streamed(&pos, &limits, &config, &tt, &interrupt, out, |p| {
+        Some(match p {
             Progress::Decision(it) => iteration_line(&pos, it, json),
             Progress::Chance(it) => chance_line(it, json),
             Progress::Simultaneous(m) => mixed_line(m, json),
-        };
-        if let Err(e) = emit(out, &line) {
-            io_err.get_or_insert(e);
-        }
-    };
-    let verdict = search::run(
-        &pos,
-        &limits,
-        &config,
-        &tt,
-        Some(interrupt.flag()),
-        &mut observe,
-    );
-    if let Some(e) = io_err {
-        return Err(e.into());
-    }
+        })
+    })?;
     match verdict {
         Verdict::Over(o) => {
             return Err(CliError(format!(

@@ -3,14 +3,14 @@
 //! (two-sided) search of every side in turn or by one sampling search of
 //! all sides at once.
 
-use super::analyze::emit;
+use super::analyze::{emit, run_streamed};
 use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::CliError;
 use gamut::game::{Evaluate, Game, NodeKind, Player};
 use gamut::search::mcts::{self, MctsConfig, MctsResult};
 use gamut::search::sides::{Tuple, TwoSided};
-use gamut::search::{self, Config, Limits, Progress, Table, Verdict};
+use gamut::search::{Config, Limits, Progress, Table, Verdict};
 use std::io::Write;
 use std::time::Duration;
 
@@ -113,45 +113,28 @@ pub fn analyze<G: Evaluate>(
                 nodes: s.nodes,
             };
             let config = Config::for_game::<TwoSided<G>>(1);
-            let mut io_err = None;
-            let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
-                let line = match p {
-                    Progress::Simultaneous(m) => format!(
-                        "side {} depth {} value {:.0} nodes {} matrix entries {} searched {} time {}",
-                        side.index() + 1,
-                        m.depth,
-                        m.value,
-                        m.nodes,
-                        m.entries,
-                        m.evaluated,
-                        super::since_start().as_millis()
-                    ),
-                    Progress::Decision(it) => format!(
-                        "side {} depth {} score {} nodes {} time {}",
-                        side.index() + 1,
-                        it.depth,
-                        it.score,
-                        it.nodes,
-                        super::since_start().as_millis()
-                    ),
-                    Progress::Chance(_) => return,
-                };
-                if let Err(e) = emit(out, &line) {
-                    io_err.get_or_insert(e);
-                }
-            };
             tt.clear();
-            let v = search::run(
-                &view,
-                &limits,
-                &config,
-                &tt,
-                Some(interrupt.flag()),
-                &mut observe,
-            );
-            if let Some(e) = io_err {
-                return Err(e.into());
-            }
+            let v = run_streamed(&view, &limits, &config, &tt, &interrupt, out, |p| match p {
+                Progress::Simultaneous(m) => Some(format!(
+                    "side {} depth {} value {:.0} nodes {} matrix entries {} searched {} time {}",
+                    side.index() + 1,
+                    m.depth,
+                    m.value,
+                    m.nodes,
+                    m.entries,
+                    m.evaluated,
+                    super::since_start().as_millis()
+                )),
+                Progress::Decision(it) => Some(format!(
+                    "side {} depth {} score {} nodes {} time {}",
+                    side.index() + 1,
+                    it.depth,
+                    it.score,
+                    it.nodes,
+                    super::since_start().as_millis()
+                )),
+                Progress::Chance(_) => None,
+            })?;
             verdicts.push((side, v));
             if interrupt.flag().load(std::sync::atomic::Ordering::Relaxed) {
                 break;
