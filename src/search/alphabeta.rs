@@ -650,7 +650,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             Some(o) => {
                 let (i, j) = o.likely();
                 self.matrix_killers[ply] = Some((rows[i], cols[j]));
-                self.credit_support(o, &rows, &cols, depth);
+                if self.config.selective.narrow {
+                    self.credit_support(o, &rows, &cols, depth);
+                }
                 self.store_matrix(key, depth, ply, &game, o)
             }
             None => 0,
