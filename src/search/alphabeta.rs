@@ -67,6 +67,10 @@ pub struct Worker<'a, G: Evaluate> {
     /// Static values of recently evaluated positions, by hash: a leaf
     /// reached again by another move order is not evaluated again.
     eval_cache: Vec<(u64, i32)>,
+    /// The depth of the root iteration this worker is in (0 outside
+    /// iterative deepening at a decision root); it ends as stopped once
+    /// another thread completes that depth.
+    iteration: u32,
     /// Nodes this worker visited since it last reported to `shared`.
     pending_nodes: u64,
     /// Nodes this worker visited in all.
@@ -98,6 +102,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             after_null: vec![false; MAX_PLY + 2],
             verifying: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SLOTS],
+            iteration: 0,
             pending_nodes: 0,
             nodes: 0,
             matrix_entries: 0,
@@ -134,9 +139,16 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.pvs(child, depth, alpha, beta, 1, me, first)
     }
 
-    /// Whether the search has been told to stop.
+    /// Whether the search has been told to stop, or the iteration this
+    /// worker is in was completed by another thread.
     pub fn stopped(&self) -> bool {
-        self.shared.stopped()
+        self.shared.stopped_at(self.iteration)
+    }
+
+    /// Starts an iteration at `depth` at a decision root; see
+    /// [`stopped`](Self::stopped).
+    pub fn begin_iteration(&mut self, depth: u32) {
+        self.iteration = depth;
     }
 
     fn count_node(&mut self) {
@@ -260,9 +272,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// or given up (a leaf).
     fn list_moves(&mut self, pos: &G, out: &mut Vec<G::Move>, ply: usize) -> Listing {
         let shared = self.shared;
+        let iteration = self.iteration;
         let stop = || {
             shared.check_limits(shared.nodes());
-            shared.stopped()
+            shared.stopped_at(iteration)
         };
         let selective = self.config.selective.partial && ply > 0;
         let budget = ListingBudget {

@@ -26,7 +26,7 @@ pub mod simultaneous;
 pub mod tt;
 
 use crate::game::{Evaluate, NodeKind, Outcome, TermMask};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 pub use tt::{Table, TableAllocError};
 
@@ -45,8 +45,9 @@ pub struct Limits {
 /// How several threads share the work.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Parallel {
-    /// Every thread searches the whole tree, sharing the table; the main
-    /// thread's result counts.
+    /// Every thread searches the whole tree, sharing the table; the
+    /// deepest iteration any thread completes counts (see
+    /// `root::deepen_decision`).
     LazySmp,
     /// The root's first move is searched alone, then the other root moves
     /// are spread over the threads with the window it set.
@@ -108,6 +109,9 @@ impl Config {
 pub struct Shared<'t> {
     tt: &'t Table,
     stop: AtomicBool,
+    /// The deepest iteration any thread has completed: a thread still in
+    /// an iteration at this depth or shallower abandons it.
+    completed: AtomicU32,
     interrupt: Option<&'t AtomicBool>,
     nodes: AtomicU64,
     start: Instant,
@@ -120,6 +124,7 @@ impl<'t> Shared<'t> {
         Shared {
             tt,
             stop: AtomicBool::new(false),
+            completed: AtomicU32::new(0),
             interrupt,
             nodes: AtomicU64::new(0),
             start: Instant::now(),
@@ -142,6 +147,13 @@ impl<'t> Shared<'t> {
     /// Whether the search has been told to stop.
     fn stopped(&self) -> bool {
         self.stop.load(Relaxed)
+    }
+
+    /// Whether an iteration at `depth` (0: not an iteration of a decision
+    /// root) should end: the search was stopped, or another thread has
+    /// completed that depth already.
+    fn stopped_at(&self, depth: u32) -> bool {
+        self.stopped() || (depth > 0 && self.completed.load(Relaxed) >= depth)
     }
 
     /// Nodes so far over all threads.

@@ -12,6 +12,7 @@ use super::{
 use crate::game::{Evaluate, NodeKind};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// A root move with the score and principal variation of its last search.
 #[derive(Clone, Debug)]
@@ -28,6 +29,8 @@ struct RootMoves<'p, G: Evaluate> {
     /// The result of the last completed iteration (or of a stopped one
     /// that found a better move).
     best: SearchResult<G::Move>,
+    /// Whether the moves after the first are searched last to first.
+    from_last: bool,
 }
 
 impl<'p, G: Evaluate> RootMoves<'p, G> {
@@ -57,6 +60,7 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
                 nodes: 0,
                 pv: vec![first],
             },
+            from_last: false,
         }
     }
 
@@ -112,6 +116,20 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
         true
     }
 
+    /// Takes another thread's deeper result as this thread's last
+    /// iteration, its best move first.
+    fn adopt(&mut self, best: &SearchResult<G::Move>) {
+        if best.depth <= self.best.depth {
+            return;
+        }
+        if let Some(i) = self.moves.iter().position(|r| r.mv == best.best) {
+            self.moves[..=i].rotate_right(1);
+            self.moves[0].score = best.score;
+            self.moves[0].pv = best.pv.clone();
+        }
+        self.best = best.clone();
+    }
+
     /// Whether the last completed iteration proved a result within its
     /// horizon, which deeper iterations cannot change.
     fn proven(&self) -> bool {
@@ -139,7 +157,12 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
             r.score = -INFINITY;
         }
         let mut best = -INFINITY;
-        for n in 0..self.moves.len() {
+        let len = self.moves.len();
+        for i in 0..len {
+            // A helper searches the moves after the first from the last, so
+            // that two threads on one iteration meet in the middle, each
+            // finding the other's refutations in the table.
+            let n = if self.from_last && i > 0 { len - i } else { i };
             if let (Some(pool), 1) = (pool, n) {
                 return self.split_rest(w, pool, d, best, alpha, beta);
             }
@@ -251,7 +274,8 @@ fn on_threads<G: Evaluate, R>(
 }
 
 /// Iterative deepening at decision root `pos` on every thread of `config`,
-/// reporting each iteration the main thread completes.
+/// reporting each iteration completed (by whichever thread completes it
+/// first).
 pub fn decision<G: Evaluate>(
     pos: &G,
     limits: &Limits,
@@ -272,14 +296,15 @@ pub fn decision<G: Evaluate>(
     } else {
         0
     };
+    let deepest = Mutex::new(None);
     let result = on_threads(
         shared,
         config,
         helpers,
         |w, id| {
-            deepen_decision(w, pos, limits, config, id, None, &mut |_| {});
+            deepen_decision(w, pos, limits, id, None, &deepest, &mut |_| {});
         },
-        |w| deepen_decision(w, pos, limits, config, 0, pool.as_ref(), report),
+        |w| deepen_decision(w, pos, limits, 0, pool.as_ref(), &deepest, report),
     );
     SearchResult {
         nodes: shared.nodes(),
@@ -287,41 +312,87 @@ pub fn decision<G: Evaluate>(
     }
 }
 
-/// One thread's iterative deepening at a decision root. Thread `id` 0
-/// reports; Lazy SMP helpers with odd ids start one ply deeper to spread
-/// the work.
+/// The deepest iteration completed by any thread, with its report.
+type Deepest<M> = Mutex<Option<(SearchResult<M>, Iteration<M>)>>;
+
+/// One thread's iterative deepening at a decision root. A thread that
+/// completes an iteration deeper than any other publishes it in `deepest`;
+/// the others abandon that depth and go on from the next one. Lazy SMP
+/// helpers with odd ids stay one ply ahead of the deepest completed
+/// iteration and search the root moves after the first last to first, so
+/// that the table holds the next iteration's refutations before the main
+/// thread needs them. Thread `id` 0 reports the published iterations and
+/// returns the deepest result.
 fn deepen_decision<G: Evaluate>(
     w: &mut Worker<'_, G>,
     pos: &G,
     limits: &Limits,
-    config: &Config,
     id: usize,
     pool: Option<&rayon::ThreadPool>,
+    deepest: &Deepest<G::Move>,
     report: &mut dyn FnMut(&Iteration<G::Move>),
 ) -> SearchResult<G::Move> {
     let mut root = RootMoves::new(pos);
+    root.from_last = id % 2 == 1;
     let shared = w.shared();
-    let mut depth = 1 + (id as u32 & 1);
-    while depth <= max_depth(limits) {
-        if !root.deepen(w, depth, config, pool) {
-            break;
-        }
+    let config = w.config();
+    let lock = || deepest.lock().unwrap_or_else(|e| e.into_inner());
+    let mut reported = 0;
+    // The main thread reports what has been published since it last did.
+    let mut report_new = || {
         if id == 0 {
-            report(&Iteration {
-                depth,
-                score: root.best.score,
-                nodes: shared.nodes(),
-                time: shared.start.elapsed(),
-                hashfull: shared.tt.hashfull(),
-                pv: root.best.pv.clone(),
-            });
+            if let Some((_, iteration)) = lock().as_ref().filter(|(b, _)| b.depth > reported) {
+                reported = iteration.depth;
+                report(iteration);
+            }
         }
-        if root.proven() {
+    };
+    let ahead = id as u32 & 1;
+    let mut depth = 1 + ahead;
+    loop {
+        let completed = shared.completed.load(Relaxed);
+        if completed >= max_depth(limits) {
+            shared.stop.store(true, Relaxed);
+        }
+        if shared.stopped() {
             break;
         }
-        depth += 1;
+        if completed + ahead >= depth {
+            if let Some((best, _)) = lock().as_ref() {
+                root.adopt(best);
+            }
+            depth = (completed + 1 + ahead).min(max_depth(limits));
+        }
+        w.begin_iteration(depth);
+        if root.deepen(w, depth, config, pool) {
+            let mut slot = lock();
+            if slot.as_ref().is_none_or(|(b, _)| b.depth < depth) {
+                let iteration = Iteration {
+                    depth,
+                    score: root.best.score,
+                    nodes: shared.nodes(),
+                    time: shared.start.elapsed(),
+                    hashfull: shared.tt.hashfull(),
+                    pv: root.best.pv.clone(),
+                };
+                *slot = Some((root.best.clone(), iteration));
+                shared.completed.fetch_max(depth, Relaxed);
+            }
+            if root.proven() {
+                shared.stop.store(true, Relaxed);
+            }
+            depth += 1;
+        }
+        report_new();
     }
-    root.best
+    report_new();
+    w.begin_iteration(0);
+    // A thread's own result may be a stopped iteration's better move than
+    // the last one completed; a deeper result of another thread wins.
+    match lock().as_ref() {
+        Some((best, _)) if best.depth > root.best.depth => best.clone(),
+        _ => root.best,
+    }
 }
 
 /// Iterative deepening at chance root `pos`: at each depth every outcome's

@@ -374,6 +374,32 @@ fn parallel_searches_find_the_same_value() {
     }
 }
 
+/// Whichever thread completes an iteration first, the main thread reports
+/// it: depths rise, the last one reported is the limit (or a proven
+/// result), and the result is that iteration's.
+#[test]
+fn parallel_searches_report_each_deepest_iteration_and_return_it() {
+    for p in positions(false, 10) {
+        for threads in [2, 3] {
+            for _ in 0..5 {
+                let tt = Table::new(1);
+                let limits = Limits {
+                    depth: Some(6),
+                    ..Limits::default()
+                };
+                let mut seen = Vec::new();
+                let r = search(&p, &limits, &config(threads), &tt, |i| {
+                    seen.push((i.depth, i.score, i.pv[0]))
+                });
+                assert!(seen.windows(2).all(|w| w[0].0 < w[1].0), "{seen:?}");
+                let &(depth, score, best) = seen.last().expect("an iteration");
+                assert!(depth == 6 || score.abs() > WIN_THRESHOLD, "{seen:?}");
+                assert_eq!((r.depth, r.score, r.best), (depth, score, best));
+            }
+        }
+    }
+}
+
 #[test]
 fn node_and_time_limits_stop_the_search_with_a_legal_move() {
     let tt = Table::new(1);
