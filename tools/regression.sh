@@ -9,7 +9,9 @@
 # driven through tools/analyze-adapter.sh, and then so is the current one,
 # so that both sides pay the same start-up cost per move.
 #
-# Environment: TIME (ms per move, default 100), GAMES (default 40), KEEP=1
+# Environment: TIME (ms per move, default 100), NODES (nodes per move
+# instead of a time: the same search effort for both, whatever the
+# start-up cost of a process per move), GAMES (default 40), KEEP=1
 # keeps the temporary folder, CACHE=<dir> builds <commit> in <dir>/<commit>
 # instead, keeps it and reuses it the next time (one build of the earlier
 # commit for matches in several games), FAST=1 builds both trees without fat LTO (in
@@ -25,7 +27,8 @@ fi
 commit=$1
 game=$2
 shift 2
-time=${TIME:-100}
+limit="time=${TIME:-100}"
+[ -n "${NODES:-}" ] && limit="nodes=$NODES"
 games=${GAMES:-40}
 root=$(git rev-parse --show-toplevel)
 tools="$root/tools"
@@ -74,6 +77,6 @@ else
     old_cmd="$tools/analyze-adapter.sh $old"
 fi
 "$new" tournament "$game" \
-    --engine "name=new,cmd=$new_cmd,time=$time" \
-    --engine "name=old,cmd=$old_cmd,time=$time" \
+    --engine "name=new,cmd=$new_cmd,$limit" \
+    --engine "name=old,cmd=$old_cmd,$limit" \
     --games "$games" "$@"
