@@ -95,8 +95,12 @@ struct Running {
 /// The engine's state between commands.
 struct Session {
     game: Option<GameId>,
+    /// The current position: a start, or the text of the position the
+    /// last `position` command reached.
     base: Base,
-    moves: Option<String>,
+    /// The last `position` command's base and moves, when it had moves:
+    /// a command that only adds moves to them plays just the new ones.
+    last_position: Option<(Base, Vec<String>)>,
     options: Options,
     table: Arc<Table>,
     table_mib: u32,
@@ -136,7 +140,7 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
     let mut s = Session {
         game: a.game,
         base: Base::Start,
-        moves: None,
+        last_position: None,
         options: Options {
             threads: 1,
             hash: 64,
@@ -265,12 +269,12 @@ impl Session {
             Command::Game(id) => {
                 self.game = Some(id);
                 self.base = Base::Start;
-                self.moves = None;
+                self.last_position = None;
                 self.table.clear();
             }
             Command::NewGame => {
                 self.base = Base::Start;
-                self.moves = None;
+                self.last_position = None;
                 self.table.clear();
             }
             Command::SetOption { name, value } => self.set_option(&name, &value)?,
@@ -348,12 +352,33 @@ impl Session {
         Ok(())
     }
 
-    /// `position`: checked against the chosen game before it is kept.
+    /// `position`: checked against the chosen game, then kept as the text
+    /// of the position it reaches, so that `go` does not play the moves
+    /// again (a Spokes outcome is checked by resolving its board, which
+    /// can take seconds).
     fn position(&mut self, base: Base, moves: Option<String>) -> Result<(), String> {
         let id = self.game()?;
-        with_game!(id, G => base.position::<G>(moves.as_deref()).map(|_| ()))?;
-        self.base = base;
-        self.moves = moves;
+        let Some(moves) = moves else {
+            with_game!(id, G => base.position::<G>(None).map(|_| ()))?;
+            self.base = base;
+            self.last_position = None;
+            return Ok(());
+        };
+        let items: Vec<String> = moves.split(';').map(|m| m.trim().to_string()).collect();
+        // A game in progress sends its moves so far plus the last ones.
+        let (from, new) = match &self.last_position {
+            Some((b, played))
+                if *b == base && played.len() < items.len() && items.starts_with(played) =>
+            {
+                (self.base.clone(), &items[played.len()..])
+            }
+            _ => (base.clone(), &items[..]),
+        };
+        let text = with_game!(id, G => from
+            .position::<G>(Some(&new.join(";")))
+            .map(|p| p.text()))?;
+        self.base = Base::Fen(text);
+        self.last_position = Some((base, items));
         Ok(())
     }
 
@@ -372,7 +397,7 @@ impl Session {
     where
         G::Move: Send,
     {
-        let pos: G = self.base.position(self.moves.as_deref())?;
+        let pos: G = self.base.position(None)?;
         let side = match pos.node() {
             NodeKind::Terminal => return Err("the game is over at this position".into()),
             NodeKind::Chance => {

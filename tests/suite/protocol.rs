@@ -150,6 +150,59 @@ fn go_depth_after_moves_agrees_with_analyze() {
     e.quit();
 }
 
+/// `position` commands that add moves to the last one play only the new
+/// moves; those that take moves back or change one start again. Every
+/// answer is the one `analyze` gives for the same moves.
+#[test]
+fn positions_that_extend_rewind_or_branch_reach_the_moves_given() {
+    // First and last legal moves, alternately: six plies.
+    let mut pos = Aporia::start();
+    let mut played = Vec::new();
+    for i in 0..6 {
+        let mut list = Vec::new();
+        pos.moves(&mut list);
+        let m = if i % 2 == 0 {
+            list[0]
+        } else {
+            *list.last().unwrap()
+        };
+        played.push(pos.move_text(m));
+        pos = pos.play(m);
+    }
+    let mut other = Vec::new();
+    Aporia::start().moves(&mut other);
+    let first = Aporia::start().play(other[0]);
+    other.clear();
+    first.moves(&mut other);
+    let branch = format!("{};{}", played[0], first.move_text(other[1]));
+    assert_ne!(first.move_text(other[1]), played[1]);
+    let analyzed = |moves: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
+            .args(["analyze", "aporia", "--depth", "3", "--moves", moves])
+            .output()
+            .expect("analyze runs");
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        best(text.lines().last().unwrap()).to_string()
+    };
+    let mut e = Engine::start();
+    e.send("game aporia");
+    for moves in [
+        played[..2].join(";"),
+        played[..4].join(";"),
+        played[..6].join(";"),
+        played[..1].join(";"),
+        branch,
+        played[..3].join(";"),
+    ] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 3");
+        let lines = e.until("bestmove");
+        assert_eq!(best(lines.last().unwrap()), analyzed(&moves), "{moves}");
+    }
+    e.quit();
+}
+
 #[test]
 fn go_movetime_streams_info_before_bestmove_in_time() {
     let mut e = Engine::start();
