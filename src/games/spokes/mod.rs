@@ -203,7 +203,11 @@ impl Spokes {
         };
         match listing {
             Listing::Complete => w.board = Some((self.board, None)),
-            Listing::Partial => w.board = Some((self.board, budget.partial_after)),
+            // A listing cut short by a stop is not kept: the same board
+            // asked again is listed again.
+            Listing::Partial => {
+                w.board = budget.partial_after.map(|after| (self.board, Some(after)))
+            }
             Listing::Stopped | Listing::GaveUp => {}
         }
         listing
