@@ -78,10 +78,6 @@ pub struct ListingBudget<'a> {
     pub give_up_after: Option<usize>,
     /// Asked now and then during a long listing; `true` ends it.
     pub stop: &'a dyn Fn() -> bool,
-    /// Whether a stop keeps the moves found so far ([`Listing::Partial`]),
-    /// the listing going on until it has one, instead of ending with
-    /// [`Listing::Stopped`]: a search root under a time limit needs a move.
-    pub keep_on_stop: bool,
 }
 
 impl ListingBudget<'_> {
@@ -90,7 +86,6 @@ impl ListingBudget<'_> {
         partial_after: None,
         give_up_after: None,
         stop: &|| false,
-        keep_on_stop: false,
     };
 
     /// Every move, or none if listing them takes more than `limit` units of

@@ -282,27 +282,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             partial_after: selective.then_some(params::PARTIAL_LISTING_WORK),
             give_up_after: selective.then_some(params::GIVE_UP_LISTING_WORK),
             stop: &stop,
-            keep_on_stop: false,
         };
         pos.moves_within(out, &mut self.game_scratch, &budget)
-    }
-
-    /// Lists the moves of root `pos` into `out`: all of them, unless the
-    /// search's limits are reached first, and then (a Spokes resolution
-    /// of millions of boards under a time limit) those found by then, at
-    /// least one.
-    pub fn list_root_moves(&mut self, pos: &G, out: &mut Vec<G::Move>) {
-        let shared = self.shared;
-        let stop = || {
-            shared.check_limits(shared.nodes());
-            shared.stopped()
-        };
-        let budget = ListingBudget {
-            stop: &stop,
-            keep_on_stop: true,
-            ..ListingBudget::ALL
-        };
-        pos.moves_within(out, &mut self.game_scratch, &budget);
     }
 
     /// Orders the moves of `pos` into `self.scored[ply]`, unless the listing

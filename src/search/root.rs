@@ -34,12 +34,11 @@ struct RootMoves<'p, G: Evaluate> {
 }
 
 impl<'p, G: Evaluate> RootMoves<'p, G> {
-    /// The moves of `pos` (within the search's limits, see
-    /// [`Worker::list_root_moves`]), captures first until the first
-    /// iteration orders them. Panics if `pos` has no moves.
-    fn new(pos: &'p G, w: &mut Worker<'_, G>) -> Self {
+    /// The moves of `pos`, captures first until the first iteration orders
+    /// them. Panics if `pos` has no moves.
+    fn new(pos: &'p G) -> Self {
         let mut list = Vec::new();
-        w.list_root_moves(pos, &mut list);
+        pos.moves(&mut list);
         assert!(!list.is_empty(), "search needs a position with moves");
         let mut moves: Vec<RootMove<G::Move>> = list
             .iter()
@@ -333,7 +332,7 @@ fn deepen_decision<G: Evaluate>(
     deepest: &Deepest<G::Move>,
     report: &mut dyn FnMut(&Iteration<G::Move>),
 ) -> SearchResult<G::Move> {
-    let mut root = RootMoves::new(pos, w);
+    let mut root = RootMoves::new(pos);
     root.from_last = id % 2 == 1;
     let shared = w.shared();
     let config = w.config();
@@ -440,7 +439,7 @@ fn deepen_chance<G: Evaluate>(
     let children: Vec<G> = outcomes.iter().map(|&m| pos.play(m)).collect();
     let mut roots: Vec<Option<RootMoves<'_, G>>> = children
         .iter()
-        .map(|c| matches!(c.node(), NodeKind::Decision(_)).then(|| RootMoves::new(c, w)))
+        .map(|c| matches!(c.node(), NodeKind::Decision(_)).then(|| RootMoves::new(c)))
         .collect();
     let mut last: Option<ChanceIteration<G::Move>> = None;
     let mut depth = 1 + (id as u32 & 1);

@@ -203,11 +203,7 @@ impl Spokes {
         };
         match listing {
             Listing::Complete => w.board = Some((self.board, None)),
-            // A listing cut short by a stop is not kept: the same board
-            // asked again is listed again.
-            Listing::Partial => {
-                w.board = budget.partial_after.map(|after| (self.board, Some(after)))
-            }
+            Listing::Partial => w.board = Some((self.board, budget.partial_after)),
             Listing::Stopped | Listing::GaveUp => {}
         }
         listing

@@ -313,12 +313,7 @@ impl Resolver {
                     if self.states.len() >= next_check {
                         next_check = self.states.len() + STOP_CHECK_BOARDS;
                         if (budget.stop)() {
-                            if !budget.keep_on_stop {
-                                return Ok(Listing::Stopped);
-                            }
-                            if !out.is_empty() {
-                                return Ok(Listing::Partial);
-                            }
+                            return Ok(Listing::Stopped);
                         }
                     }
                     if self.states.len() >= partial_after && !out.is_empty() {
