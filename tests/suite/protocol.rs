@@ -107,18 +107,28 @@ fn handshake_lists_options_and_answers_isready() {
     e.quit();
 }
 
-#[test]
-fn go_depth_after_moves_agrees_with_analyze() {
-    // The last legal move, twice: a position a few plies from the start.
+/// The Aporia position after `n` plies from the start, with their texts:
+/// at ply `i` the move `pick(i, moves)` indexes.
+fn aporia_plies(
+    n: usize,
+    pick: impl Fn(usize, &[<Aporia as Game>::Move]) -> usize,
+) -> (Aporia, Vec<String>) {
     let mut pos = Aporia::start();
     let mut played = Vec::new();
-    for _ in 0..2 {
+    for i in 0..n {
         let mut list = Vec::new();
         pos.moves(&mut list);
-        let m = *list.last().unwrap();
+        let m = list[pick(i, &list)];
         played.push(pos.move_text(m));
         pos = pos.play(m);
     }
+    (pos, played)
+}
+
+#[test]
+fn go_depth_after_moves_agrees_with_analyze() {
+    // The last legal move, twice: a position a few plies from the start.
+    let (pos, played) = aporia_plies(2, |_, list| list.len() - 1);
     let moves = &played.join(";");
     let analyze = Command::new(env!("CARGO_BIN_EXE_gamut"))
         .args(["analyze", "aporia", "--depth", "4", "--moves", moves])
@@ -156,23 +166,9 @@ fn go_depth_after_moves_agrees_with_analyze() {
 #[test]
 fn positions_that_extend_rewind_or_branch_reach_the_moves_given() {
     // First and last legal moves, alternately: six plies.
-    let mut pos = Aporia::start();
-    let mut played = Vec::new();
-    for i in 0..6 {
-        let mut list = Vec::new();
-        pos.moves(&mut list);
-        let m = if i % 2 == 0 {
-            list[0]
-        } else {
-            *list.last().unwrap()
-        };
-        played.push(pos.move_text(m));
-        pos = pos.play(m);
-    }
+    let (_, played) = aporia_plies(6, |i, list| if i % 2 == 0 { 0 } else { list.len() - 1 });
+    let (first, _) = aporia_plies(1, |_, _| 0);
     let mut other = Vec::new();
-    Aporia::start().moves(&mut other);
-    let first = Aporia::start().play(other[0]);
-    other.clear();
     first.moves(&mut other);
     let branch = format!("{};{}", played[0], first.move_text(other[1]));
     assert_ne!(first.move_text(other[1]), played[1]);
