@@ -107,6 +107,24 @@ fn handshake_lists_options_and_answers_isready() {
     e.quit();
 }
 
+/// The move `gamut analyze aporia --depth <depth> --moves <moves>` answers.
+fn analyzed_best(depth: u32, moves: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args([
+            "analyze",
+            "aporia",
+            "--depth",
+            &depth.to_string(),
+            "--moves",
+            moves,
+        ])
+        .output()
+        .expect("analyze runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    best(text.lines().last().unwrap()).to_string()
+}
+
 /// The Aporia position after `n` plies from the start, with their texts:
 /// at ply `i` the move `pick(i, moves)` indexes.
 fn aporia_plies(
@@ -130,13 +148,7 @@ fn go_depth_after_moves_agrees_with_analyze() {
     // The last legal move, twice: a position a few plies from the start.
     let (pos, played) = aporia_plies(2, |_, list| list.len() - 1);
     let moves = &played.join(";");
-    let analyze = Command::new(env!("CARGO_BIN_EXE_gamut"))
-        .args(["analyze", "aporia", "--depth", "4", "--moves", moves])
-        .output()
-        .expect("analyze runs");
-    assert!(analyze.status.success());
-    let analyzed = String::from_utf8(analyze.stdout).unwrap();
-    let expected = best(analyzed.lines().last().unwrap()).to_string();
+    let expected = analyzed_best(4, moves);
 
     let mut e = Engine::start();
     e.send("game aporia");
@@ -172,15 +184,6 @@ fn positions_that_extend_rewind_or_branch_reach_the_moves_given() {
     first.moves(&mut other);
     let branch = format!("{};{}", played[0], first.move_text(other[1]));
     assert_ne!(first.move_text(other[1]), played[1]);
-    let analyzed = |moves: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
-            .args(["analyze", "aporia", "--depth", "3", "--moves", moves])
-            .output()
-            .expect("analyze runs");
-        assert!(out.status.success());
-        let text = String::from_utf8(out.stdout).unwrap();
-        best(text.lines().last().unwrap()).to_string()
-    };
     let mut e = Engine::start();
     e.send("game aporia");
     for moves in [
@@ -194,7 +197,11 @@ fn positions_that_extend_rewind_or_branch_reach_the_moves_given() {
         e.send(&format!("position startpos moves {moves}"));
         e.send("go depth 3");
         let lines = e.until("bestmove");
-        assert_eq!(best(lines.last().unwrap()), analyzed(&moves), "{moves}");
+        assert_eq!(
+            best(lines.last().unwrap()),
+            analyzed_best(3, &moves),
+            "{moves}"
+        );
     }
     e.quit();
 }
