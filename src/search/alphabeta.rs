@@ -56,6 +56,9 @@ pub struct Worker<'a, G: Evaluate> {
     /// iteration: the order in which [`narrow`](Self::narrow) keeps
     /// actions below the root.
     root_ranks: [FxHashMap<G::Move, u32>; 2],
+    /// [`narrow`](Self::narrow)'s sort keys (rank, history, hint, index),
+    /// kept between nodes.
+    narrow_keys: Vec<NarrowKey>,
     pv: Vec<Vec<G::Move>>,
     /// The late-move reduction per depth and move number.
     lmr: Vec<[u8; LMR_TABLE]>,
@@ -97,6 +100,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             actions: (0..=MAX_PLY).map(|_| Default::default()).collect(),
             matrix_killers: vec![None; MAX_PLY + 1],
             root_ranks: Default::default(),
+            narrow_keys: Vec::new(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             lmr: params::lmr_table(),
             after_null: vec![false; MAX_PLY + 2],
@@ -680,31 +684,28 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// support of solved matrix games, then the game's action hint, then
     /// the generation order), in generation order. Below a root that is
     /// not a matrix game, or before its first iteration, all are kept.
-    pub(super) fn narrow(&self, pos: &G, player: Player, actions: &mut Vec<G::Move>) {
+    pub(super) fn narrow(&mut self, pos: &G, player: Player, actions: &mut Vec<G::Move>) {
         let width = params::SIMULTANEOUS_WIDTH;
         let ranks = &self.root_ranks[player.index()];
         if actions.len() <= width || ranks.is_empty() {
             return;
         }
-        let mut keys: Vec<(u32, Reverse<i32>, Reverse<i32>, usize)> = actions
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let rank = ranks.get(m).copied().unwrap_or(u32::MAX);
-                let h = self.heuristics.history(player.index(), m);
-                (rank, Reverse(h), Reverse(pos.action_hint(player, *m)), i)
-            })
-            .collect();
-        keys.sort_unstable();
-        let mut keep = vec![false; actions.len()];
-        for k in &keys[..width] {
-            keep[k.3] = true;
+        let keys = &mut self.narrow_keys;
+        keys.clear();
+        keys.extend(actions.iter().enumerate().map(|(i, m)| {
+            let rank = ranks.get(m).copied().unwrap_or(u32::MAX);
+            let h = self.heuristics.history(player.index(), m);
+            (rank, Reverse(h), Reverse(pos.action_hint(player, *m)), i)
+        }));
+        keys.select_nth_unstable(width - 1);
+        keys.truncate(width);
+        // The kept indices in ascending order: each is at least its place
+        // in the list, so the actions move down in place.
+        keys.sort_unstable_by_key(|k| k.3);
+        for (to, k) in keys.iter().enumerate() {
+            actions[to] = actions[k.3];
         }
-        let mut i = 0;
-        actions.retain(|_| {
-            i += 1;
-            keep[i - 1]
-        });
+        actions.truncate(width);
     }
 
     /// Ranks the actions of the root's matrix game (`rows` and `cols`) by
@@ -799,6 +800,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         v
     }
 }
+
+/// How [`Worker::narrow`] orders an action: its root rank, then its history
+/// and its hint (higher first), then its index in the list.
+type NarrowKey = (u32, Reverse<i32>, Reverse<i32>, usize);
 
 /// Each of `actions` with its rank by `key` (the smallest key ranks 0).
 fn ranks<M: Copy + Eq + std::hash::Hash>(
