@@ -116,18 +116,19 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
         true
     }
 
-    /// Takes another thread's deeper result as this thread's last
-    /// iteration, its best move first.
-    fn adopt(&mut self, best: &SearchResult<G::Move>) {
-        if best.depth <= self.best.depth {
+    /// Takes another thread's deeper iteration as this thread's last one,
+    /// its best move first.
+    fn adopt(&mut self, it: &Iteration<G::Move>) {
+        if it.depth <= self.best.depth {
             return;
         }
+        let best = result_of(it);
         if let Some(i) = self.moves.iter().position(|r| r.mv == best.best) {
             self.moves[..=i].rotate_right(1);
             self.moves[0].score = best.score;
             self.moves[0].pv = best.pv.clone();
         }
-        self.best = best.clone();
+        self.best = best;
     }
 
     /// Whether the last completed iteration proved a result within its
@@ -312,8 +313,20 @@ pub fn decision<G: Evaluate>(
     }
 }
 
-/// The deepest iteration completed by any thread, with its report.
-type Deepest<M> = Mutex<Option<(SearchResult<M>, Iteration<M>)>>;
+/// The deepest iteration completed by any thread.
+type Deepest<M> = Mutex<Option<Iteration<M>>>;
+
+/// The result an iteration stands for: its principal variation starts
+/// with the best move.
+fn result_of<M: Copy>(it: &Iteration<M>) -> SearchResult<M> {
+    SearchResult {
+        best: it.pv[0],
+        score: it.score,
+        depth: it.depth,
+        nodes: it.nodes,
+        pv: it.pv.clone(),
+    }
+}
 
 /// One thread's iterative deepening at a decision root. A thread that
 /// completes an iteration deeper than any other publishes it in `deepest`;
@@ -341,7 +354,7 @@ fn deepen_decision<G: Evaluate>(
     // The main thread reports what has been published since it last did.
     let mut report_new = || {
         if id == 0 {
-            if let Some((_, iteration)) = lock().as_ref().filter(|(b, _)| b.depth > reported) {
+            if let Some(iteration) = lock().as_ref().filter(|it| it.depth > reported) {
                 reported = iteration.depth;
                 report(iteration);
             }
@@ -358,24 +371,23 @@ fn deepen_decision<G: Evaluate>(
             break;
         }
         if completed + ahead >= depth {
-            if let Some((best, _)) = lock().as_ref() {
-                root.adopt(best);
+            if let Some(it) = lock().as_ref() {
+                root.adopt(it);
             }
             depth = (completed + 1 + ahead).min(max_depth(limits));
         }
         w.begin_iteration(depth);
         if root.deepen(w, depth, config, pool) {
             let mut slot = lock();
-            if slot.as_ref().is_none_or(|(b, _)| b.depth < depth) {
-                let iteration = Iteration {
+            if slot.as_ref().is_none_or(|it| it.depth < depth) {
+                *slot = Some(Iteration {
                     depth,
                     score: root.best.score,
                     nodes: shared.nodes(),
                     time: shared.start.elapsed(),
                     hashfull: shared.tt.hashfull(),
                     pv: root.best.pv.clone(),
-                };
-                *slot = Some((root.best.clone(), iteration));
+                });
                 shared.completed.fetch_max(depth, Relaxed);
             }
             if root.proven() {
@@ -390,7 +402,7 @@ fn deepen_decision<G: Evaluate>(
     // A thread's own result may be a stopped iteration's better move than
     // the last one completed; a deeper result of another thread wins.
     match lock().as_ref() {
-        Some((best, _)) if best.depth > root.best.depth => best.clone(),
+        Some(it) if it.depth > root.best.depth => result_of(it),
         _ => root.best,
     }
 }
