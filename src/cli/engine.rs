@@ -374,9 +374,9 @@ impl Session {
             }
             _ => (base.clone(), &items[..]),
         };
-        let text = with_game!(id, G => from
-            .position::<G>(Some(&new.join(";")))
-            .map(|p| p.text()))?;
+        let play = |from: &Base, moves: &[String]| with_game!(id, G => from.position::<G>(Some(&moves.join(";"))).map(|p| p.text()));
+        // A bad new move is reported as the whole list numbers it.
+        let text = play(&from, new).or_else(|_| play(&base, &items))?;
         self.base = Base::Fen(text);
         self.last_position = Some((base, items));
         Ok(())

@@ -203,6 +203,13 @@ fn positions_that_extend_rewind_or_branch_reach_the_moves_given() {
             "{moves}"
         );
     }
+    // A bad move added to the last list is numbered in the whole list.
+    e.send(&format!(
+        "position startpos moves {};zz",
+        played[..3].join(";")
+    ));
+    let error = e.until("info string error");
+    assert!(error[0].contains("move 4 'zz'"), "{error:?}");
     e.quit();
 }
 
