@@ -375,8 +375,12 @@ impl Session {
             _ => (base.clone(), &items[..]),
         };
         let play = |from: &Base, moves: &[String]| with_game!(id, G => from.position::<G>(Some(&moves.join(";"))).map(|p| p.text()));
-        // A bad new move is reported as the whole list numbers it.
-        let text = play(&from, new).or_else(|_| play(&base, &items))?;
+        let text = match play(&from, new) {
+            Ok(text) => text,
+            // A bad new move is reported as the whole list numbers it.
+            Err(_) if new.len() < items.len() => play(&base, &items)?,
+            Err(e) => return Err(e),
+        };
         self.base = Base::Fen(text);
         self.last_position = Some((base, items));
         Ok(())
