@@ -23,10 +23,20 @@ import subprocess
 import sys
 
 
+def fail(message):
+    """One line on standard error, exit status 2 (bad input)."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def gamut(args, exe):
-    out = subprocess.run([exe, "--quiet", *args], capture_output=True, text=True)
+    try:
+        out = subprocess.run([exe, "--quiet", *args], capture_output=True, text=True)
+    except OSError as e:
+        fail(f"cannot run {exe}: {e.strerror}")
     if out.returncode != 0:
-        sys.exit(f"{exe} {' '.join(args)}: {out.stderr.strip()}")
+        lines = out.stderr.strip().splitlines() or [f"{exe} failed"]
+        fail(lines[-1].removeprefix("error: "))
     return out.stdout
 
 
@@ -42,7 +52,7 @@ def position(exe, game, moves):
     for line in gamut(["show", game, *moves_arg(moves)], exe).splitlines():
         if line.startswith("position "):
             return line[len("position "):]
-    sys.exit("`gamut show` printed no position line")
+    fail("`gamut show` printed no position line")
 
 
 def score(exe, game, text, depth):
@@ -51,7 +61,7 @@ def score(exe, game, text, depth):
     for key in ("score", "expected"):
         if key in last:
             return last[key]
-    sys.exit(f"no score in the analysis of {text}: {last}")
+    fail(f"no score in the analysis of {text}")
 
 
 def main():
