@@ -41,6 +41,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Solve a game outright and store the value of every state in a table.
     Solve(super::solve::SolveArgs),
+    /// Write a book of openings for `tournament --openings`: walks from the
+    /// start kept by a search score near zero or a value in the solved table.
+    Openings(super::openings::OpeningsArgs),
     /// Play random games checking every invariant of the rules' code at
     /// every ply, with a summary line per game.
     Soak(super::soak::SoakArgs),

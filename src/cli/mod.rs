@@ -6,6 +6,7 @@ mod bench;
 mod commands;
 mod engine;
 mod interrupt;
+mod openings;
 mod play;
 mod progress;
 mod sides;

@@ -153,6 +153,25 @@ impl<G: Game> Openings<G> {
 /// Plays `plies` random decision plies from `start`; `None` if the game
 /// ends first.
 fn random_walk<G: Game>(start: &G, plies: u32, rng: &mut StdRng) -> Option<G> {
+    walk(start, plies, rng, &mut |_, moves, rng| {
+        Some(moves[rng.gen_range(0..moves.len())])
+    })
+}
+
+/// Picks one of a decision node's moves (`None`: give up the walk).
+pub type Chooser<'a, G> =
+    dyn FnMut(&G, &[<G as Game>::Move], &mut StdRng) -> Option<<G as Game>::Move> + 'a;
+
+/// Plays `plies` decision plies from `start`, each the move `choose` picks
+/// among the position's moves; chance outcomes are drawn by their
+/// probabilities and joint actions uniformly, using no ply. `None` if the
+/// game ends first or `choose` gives up.
+pub fn walk<G: Game>(
+    start: &G,
+    plies: u32,
+    rng: &mut StdRng,
+    choose: &mut Chooser<'_, G>,
+) -> Option<G> {
     let mut pos = start.clone();
     let mut played = 0;
     let mut v = Vec::new();
@@ -163,7 +182,7 @@ fn random_walk<G: Game>(start: &G, plies: u32, rng: &mut StdRng) -> Option<G> {
             _ if played == plies => return Some(pos),
             NodeKind::Decision(_) => {
                 pos.moves(&mut v);
-                pos = pos.play(v[rng.gen_range(0..v.len())]);
+                pos = pos.play(choose(&pos, &v, rng)?);
                 played += 1;
             }
             NodeKind::Chance => {

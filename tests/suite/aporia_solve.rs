@@ -499,5 +499,35 @@ fn long_analyze_and_engines_play_from_the_table() {
     ]);
     let v: serde_json::Value = serde_json::from_str(report.lines().last().unwrap()).unwrap();
     assert_eq!(v["encounters"][0]["wdl"]["losses"], 0, "{report}");
+    // `openings --keep` keeps exactly the positions the table says.
+    for keep in ["win", "draw", "sharp"] {
+        let book = run(&[
+            "openings",
+            "aporia",
+            "--table",
+            file,
+            "--keep",
+            keep,
+            "--plies",
+            "30",
+            "--count",
+            "20",
+            "--min-distance",
+            "3",
+        ]);
+        let lines: Vec<&str> = book.lines().collect();
+        assert_eq!(lines.len(), 20, "{book}");
+        for line in lines {
+            let pos = Aporia::parse(line.split(" ; ").next().unwrap()).unwrap();
+            let value = table().value(&pos);
+            let moves = sorted_moves(&pos).len();
+            match keep {
+                "win" => assert!(matches!(value, Value::Win(d) if d >= 3), "{line}"),
+                "draw" => assert_eq!(value, Value::Draw, "{line}"),
+                _ => assert!(table().best_moves(&pos).len() == 1 && moves >= 2, "{line}"),
+            }
+            assert!(line.contains(&value.to_string()), "{line}");
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

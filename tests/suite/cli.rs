@@ -198,6 +198,124 @@ fn bad_input_exits_2_with_one_line() {
     assert!(err.starts_with("usage: gamut <"), "{err}");
 }
 
+/// The score of the last completed depth of `analyze <game> <position>`.
+fn analyzed_score(game: &str, position: [&str; 2], depth: &str) -> i32 {
+    let out = stdout(&gamut(&[
+        "analyze",
+        game,
+        position[0],
+        position[1],
+        "--depth",
+        depth,
+        "--no-table",
+    ]));
+    let line = out.lines().rfind(|l| l.starts_with("depth ")).unwrap();
+    line.split(' ').nth(3).unwrap().parse().unwrap()
+}
+
+#[test]
+fn openings_writes_distinct_positions_kept_by_their_filter() {
+    let book = |args: &[&str]| {
+        let o = gamut(&[&["openings"], args].concat());
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        stdout(&o)
+    };
+    // Random walks: the seed decides the book, and no position repeats.
+    let walks = book(&["epaminondas", "--count", "6", "--plies", "3", "--seed", "2"]);
+    assert_eq!(
+        walks,
+        book(&["epaminondas", "--count", "6", "--plies", "3", "--seed", "2"])
+    );
+    assert_ne!(
+        walks,
+        book(&["epaminondas", "--count", "6", "--plies", "3", "--seed", "3"])
+    );
+    let mut lines: Vec<&str> = walks.lines().collect();
+    assert_eq!(lines.len(), 6);
+    for line in &lines {
+        assert!(
+            gamut(&["show", "epaminondas", "--fen", line])
+                .status
+                .success(),
+            "{line}"
+        );
+    }
+    lines.sort();
+    lines.dedup();
+    assert_eq!(lines.len(), 6, "{walks}");
+    // --max-score keeps positions whose search score is that near zero.
+    let balanced = book(&[
+        "apart",
+        "--count",
+        "3",
+        "--plies",
+        "2",
+        "--max-score",
+        "30",
+        "--depth",
+        "2",
+    ]);
+    for line in balanced.lines() {
+        let (pos, note) = line.split_once(" ; ").unwrap();
+        let score: i32 = note.split(' ').nth(1).unwrap().parse().unwrap();
+        assert!(score.abs() <= 30, "{line}");
+        assert_eq!(
+            score,
+            analyzed_score("apart", ["--fen", pos], "2"),
+            "{line}"
+        );
+    }
+    // --near-best 0 plays only moves of the best score: the child chosen
+    // scores, for the mover, the best over all children.
+    let moves = stdout(&gamut(&["moves", "aporia"]));
+    let best = moves
+        .lines()
+        .map(|m| -analyzed_score("aporia", ["--moves", m], "1"))
+        .max()
+        .unwrap();
+    let chosen = book(&[
+        "aporia",
+        "--count",
+        "2",
+        "--plies",
+        "1",
+        "--near-best",
+        "0",
+        "--depth",
+        "2",
+    ]);
+    for line in chosen.lines() {
+        assert_eq!(
+            -analyzed_score("aporia", ["--fen", line], "1"),
+            best,
+            "{line}"
+        );
+    }
+    assert_rejected(&["openings", "epaminondas", "--count", "0"]);
+    assert_rejected(&[
+        "openings",
+        "aporia",
+        "--keep",
+        "win",
+        "--table",
+        "/nonexistent/t",
+    ]);
+    assert_rejected(&["openings", "apart", "--keep", "oops"]);
+    // A filter nothing passes in the walks allowed is an error, not a short book.
+    assert_rejected(&[
+        "openings",
+        "epaminondas",
+        "--count",
+        "50",
+        "--max-score",
+        "0",
+        "--depth",
+        "1",
+        "--attempts",
+        "5",
+    ]);
+}
+
 #[test]
 fn echoed_input_has_its_newlines_and_control_characters_escaped() {
     // Each echoes the bad text; `rejected` checks the error is one line.

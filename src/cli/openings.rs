@@ -1,0 +1,197 @@
+//! `gamut openings`: a book of start positions for `tournament --openings`,
+//! walked from the start position and kept by a filter (a search score
+//! near zero, or a value in the game's solved table).
+
+use super::args::parse_game;
+use super::CliError;
+use clap::{Args, ValueEnum};
+use gamut::game::{Evaluate, Game, NodeKind};
+use gamut::games::GameId;
+use gamut::search::score::WIN;
+use gamut::search::{self, Config, Limits, Table, Verdict};
+use gamut::tablebase::{Probe, Value};
+use gamut::tournament::schedule::walk;
+use gamut::with_game;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rustc_hash::FxHashSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Options of `gamut openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// The game.
+    #[arg(value_parser = parse_game)]
+    pub game: GameId,
+    /// Openings to write (distinct positions).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+    /// Decision plies from the start position (chance outcomes and joint
+    /// actions on the way are drawn at random and use no ply).
+    #[arg(long, value_name = "R", default_value_t = 4)]
+    pub plies: u32,
+    /// Choose each ply uniformly among the moves scored within this many
+    /// points of the best (each child searched `--depth` − 1 plies deep),
+    /// instead of among all moves.
+    #[arg(long, value_name = "POINTS", value_parser = clap::value_parser!(u32).range(0..30000))]
+    pub near_best: Option<u32>,
+    /// Keep a position only if its search score is within this many points
+    /// of zero.
+    #[arg(long, value_name = "POINTS", value_parser = clap::value_parser!(u32).range(0..30000))]
+    pub max_score: Option<u32>,
+    /// Search depth of --near-best and --max-score.
+    #[arg(long, value_name = "D", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Keep a position only if its value in the solved table (`--table`,
+    /// else the default table) is of this kind: `win` (the side to move
+    /// wins), `draw`, or `sharp` (exactly one of two or more moves keeps
+    /// the value).
+    #[arg(long, value_name = "KIND")]
+    pub keep: Option<Keep>,
+    /// With `--keep win`: only wins at least this many plies away.
+    #[arg(long, value_name = "PLIES", default_value_t = 1, requires = "keep")]
+    pub min_distance: u32,
+    /// The solved table for --keep (see `gamut solve`).
+    #[arg(long, value_name = "FILE", requires = "keep")]
+    pub table: Option<PathBuf>,
+    /// Seed of the random choices: the same seed writes the same book.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub seed: u64,
+    /// Walks to try before giving up.
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub attempts: u64,
+}
+
+/// Which table values `--keep` keeps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Keep {
+    /// The side to move wins.
+    Win,
+    /// Neither side can force a result.
+    Draw,
+    /// Exactly one of two or more moves keeps the value.
+    Sharp,
+}
+
+/// Writes the book: one line per opening, its position text then `;` and
+/// what it was kept for (which `--openings` ignores), each line flushed as
+/// soon as it is found.
+pub fn openings(a: &OpeningsArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let id = a.game;
+    with_game!(id, G => book::<G>(a, out))
+}
+
+fn book<G: Evaluate>(a: &OpeningsArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if a.near_best.is_some() || a.max_score.is_some() {
+        super::two_players::<G>("--near-best and --max-score")?;
+    }
+    let oracle = match a.keep {
+        Some(_) => Some(
+            super::solve::open_table::<G>(a.table.as_deref())?.ok_or_else(|| {
+                CliError(format!(
+                    "--keep needs {}'s solved table: run `gamut solve {}` or give --table",
+                    G::ID,
+                    G::ID
+                ))
+            })?,
+        ),
+        None => None,
+    };
+    let tt = Table::try_new(16)?;
+    let config = Config::for_game::<G>(1);
+    let score = |pos: &G, depth: u32| child_score(pos, depth, &config, &tt);
+    let mut rng = StdRng::seed_from_u64(a.seed);
+    let mut seen = FxHashSet::default();
+    let mut choose = |pos: &G, moves: &[G::Move], rng: &mut StdRng| {
+        let Some(margin) = a.near_best else {
+            return Some(moves[rng.gen_range(0..moves.len())]);
+        };
+        let mover = pos.perspective();
+        let scored: Vec<(G::Move, i32)> = moves
+            .iter()
+            .map(|&m| {
+                let child = pos.play(m);
+                let s = score(&child, a.depth.saturating_sub(1).max(1));
+                (m, if child.perspective() == mover { s } else { -s })
+            })
+            .collect();
+        let best = scored.iter().map(|&(_, s)| s).max()?;
+        let near: Vec<G::Move> = scored
+            .iter()
+            .filter(|&&(_, s)| best - s <= margin as i32)
+            .map(|&(m, _)| m)
+            .collect();
+        Some(near[rng.gen_range(0..near.len())])
+    };
+    let mut kept = 0;
+    for _ in 0..a.attempts {
+        let Some(pos) = walk(&G::start(), a.plies, &mut rng, &mut choose) else {
+            continue;
+        };
+        let text = pos.text();
+        if seen.contains(&text) {
+            continue;
+        }
+        let mut notes = Vec::new();
+        if let Some(limit) = a.max_score {
+            let s = score(&pos, a.depth);
+            if s.unsigned_abs() > limit {
+                continue;
+            }
+            notes.push(format!("score {s} at depth {}", a.depth));
+        }
+        if let (Some(keep), Some(oracle)) = (a.keep, &oracle) {
+            let probe = oracle.probe(&text)?;
+            if !kept_by_table(keep, &probe, a.min_distance, &pos) {
+                continue;
+            }
+            notes.push(format!("{} (best: {})", probe.value, probe.best.join(" ")));
+        }
+        if notes.is_empty() {
+            writeln!(out, "{text}")?;
+        } else {
+            writeln!(out, "{text} ; {}", notes.join("; "))?;
+        }
+        out.flush()?;
+        seen.insert(text);
+        kept += 1;
+        if kept == a.count {
+            return Ok(());
+        }
+    }
+    Err(CliError(format!(
+        "only {kept} of {} openings kept in {} walks; loosen the filter or give more --attempts",
+        a.count, a.attempts
+    )))
+}
+
+/// The score of `pos` for its [`Game::perspective`], searched `depth` deep
+/// (a finished game scores its result).
+fn child_score<G: Evaluate>(pos: &G, depth: u32, config: &Config, tt: &Table) -> i32 {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    match search::run(pos, &limits, config, tt, None, &mut |_| {}) {
+        Verdict::Over(o) => ((o.score_for(pos.perspective()) - 0.5) * 2.0 * WIN as f64) as i32,
+        Verdict::Decision(r) => r.score,
+        Verdict::Chance(it) => it.expected,
+        Verdict::Simultaneous(r) => r.value.round() as i32,
+    }
+}
+
+/// Whether the table's answer for `pos` is what `--keep` asks for.
+fn kept_by_table<G: Game>(keep: Keep, probe: &Probe, min_distance: u32, pos: &G) -> bool {
+    match keep {
+        Keep::Win => matches!(probe.value, Value::Win(d) if d >= min_distance),
+        Keep::Draw => probe.value == Value::Draw,
+        Keep::Sharp => {
+            let mut moves = Vec::new();
+            if matches!(pos.node(), NodeKind::Decision(_)) {
+                pos.moves(&mut moves);
+            }
+            probe.best.len() == 1 && moves.len() >= 2
+        }
+    }
+}
