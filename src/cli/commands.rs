@@ -38,7 +38,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         }
         Command::Bench(a) => bench::bench(&a, out),
         Command::Solve(a) => solve::solve(&a, cli.quiet, out),
-        Command::Openings(a) => openings::openings(&a, out),
+        Command::Openings(a) => openings::openings(&a, cli.quiet, out),
         Command::Engine(a) => engine::engine(&a, out),
         Command::Soak(a) => soak::soak(&a, cli.quiet, out),
     }

@@ -3,6 +3,7 @@
 //! near zero, or a value in the game's solved table).
 
 use super::args::parse_game;
+use super::progress::Progress;
 use super::CliError;
 use clap::{Args, ValueEnum};
 use gamut::game::{Evaluate, Game, NodeKind};
@@ -77,12 +78,23 @@ pub enum Keep {
 /// Writes the book: one line per opening, its position text then `;` and
 /// what it was kept for (which `--openings` ignores), each line flushed as
 /// soon as it is found.
-pub fn openings(a: &OpeningsArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn openings(a: &OpeningsArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     let id = a.game;
-    with_game!(id, G => book::<G>(a, out))
+    let bar = Progress::new(
+        a.count,
+        "{bar:40} {pos}/{len} openings kept of {msg} walks {elapsed}",
+        quiet,
+    );
+    let result = with_game!(id, G => book::<G>(a, &bar, out));
+    bar.finish();
+    result
 }
 
-fn book<G: Evaluate>(a: &OpeningsArgs, out: &mut impl Write) -> Result<(), CliError> {
+fn book<G: Evaluate>(
+    a: &OpeningsArgs,
+    bar: &Progress,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     if a.near_best.is_some() || a.max_score.is_some() {
         super::two_players::<G>("--near-best and --max-score")?;
     }
@@ -125,7 +137,10 @@ fn book<G: Evaluate>(a: &OpeningsArgs, out: &mut impl Write) -> Result<(), CliEr
         Some(near[rng.gen_range(0..near.len())])
     };
     let mut kept = 0;
-    for _ in 0..a.attempts {
+    for walks in 1..=a.attempts {
+        if walks % 64 == 1 || a.near_best.is_some() || a.max_score.is_some() {
+            bar.set_message(walks.to_string());
+        }
         let Some(pos) = walk(&G::start(), a.plies, &mut rng, &mut choose) else {
             continue;
         };
@@ -148,12 +163,13 @@ fn book<G: Evaluate>(a: &OpeningsArgs, out: &mut impl Write) -> Result<(), CliEr
             }
             notes.push(format!("{} (best: {})", probe.value, probe.best.join(" ")));
         }
-        if notes.is_empty() {
-            writeln!(out, "{text}")?;
+        let line = if notes.is_empty() {
+            text.clone()
         } else {
-            writeln!(out, "{text} ; {}", notes.join("; "))?;
-        }
-        out.flush()?;
+            format!("{text} ; {}", notes.join("; "))
+        };
+        bar.suspend(|| writeln!(out, "{line}").and_then(|_| out.flush()))?;
+        bar.inc();
         seen.insert(text);
         kept += 1;
         if kept == a.count {
