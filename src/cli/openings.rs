@@ -8,7 +8,7 @@ use super::CliError;
 use clap::{Args, ValueEnum};
 use gamut::game::{Evaluate, Game, NodeKind};
 use gamut::games::GameId;
-use gamut::search::score::WIN;
+use gamut::search::score::outcome_score;
 use gamut::search::{self, Config, Limits, Table, Verdict};
 use gamut::tablebase::{Probe, Value};
 use gamut::tournament::schedule::walk;
@@ -18,6 +18,9 @@ use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashSet;
 use std::io::Write;
 use std::path::PathBuf;
+
+/// The transposition table of the searches, in MiB: they are shallow.
+const HASH_MIB: usize = 16;
 
 /// Options of `gamut openings`.
 #[derive(Args, Debug)]
@@ -110,7 +113,7 @@ fn book<G: Evaluate>(
         ),
         None => None,
     };
-    let tt = Table::try_new(16)?;
+    let tt = Table::try_new(HASH_MIB)?;
     let config = Config::for_game::<G>(1);
     let score = |pos: &G, depth: u32| child_score(pos, depth, &config, &tt);
     let mut rng = StdRng::seed_from_u64(a.seed);
@@ -190,7 +193,7 @@ fn child_score<G: Evaluate>(pos: &G, depth: u32, config: &Config, tt: &Table) ->
         ..Limits::default()
     };
     match search::run(pos, &limits, config, tt, None, &mut |_| {}) {
-        Verdict::Over(o) => ((o.score_for(pos.perspective()) - 0.5) * 2.0 * WIN as f64) as i32,
+        Verdict::Over(o) => outcome_score(&o, pos.perspective(), 0),
         Verdict::Decision(r) => r.score,
         Verdict::Chance(it) => it.expected,
         Verdict::Simultaneous(r) => r.value.round() as i32,
