@@ -99,9 +99,15 @@ fn book<G: Evaluate>(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     if a.near_best.is_some() || a.max_score.is_some() {
-        super::two_players::<G>("--near-best and --max-score")?;
+        super::two_players::<G>("--near-best or --max-score")?;
     }
     let oracle = match a.keep {
+        Some(_) if G::TABLEBASE.is_none() => {
+            return Err(CliError(format!(
+                "--keep needs a solved table, and there is no solver for {}",
+                G::ID
+            )))
+        }
         Some(_) => Some(
             super::solve::open_table::<G>(a.table.as_deref())?.ok_or_else(|| {
                 CliError(format!(

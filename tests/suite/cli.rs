@@ -301,6 +301,9 @@ fn openings_writes_distinct_positions_kept_by_their_filter() {
         "/nonexistent/t",
     ]);
     assert_rejected(&["openings", "apart", "--keep", "oops"]);
+    let o = gamut(&["openings", "spokes", "--keep", "win"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no solver for spokes"));
     // A filter nothing passes in the walks allowed is an error, not a short book.
     assert_rejected(&[
         "openings",
