@@ -144,7 +144,39 @@ bitset! {
 /// The 14 file bits of each 16-bit rank lane of a word.
 const LANES: u64 = 0x3fff_3fff_3fff_3fff;
 
+/// `RANK_BITS[b]`: every square whose rank index (0 for rank 1) has bit `b`
+/// set, so that the sum of the rank indices of a set's squares is
+/// `Σ 2^b · |set ∩ RANK_BITS[b]|`.
+pub const RANK_BITS: [Bitboard; 4] = [
+    ranks_with_bit(0),
+    ranks_with_bit(1),
+    ranks_with_bit(2),
+    ranks_with_bit(3),
+];
+
+/// Every square whose rank index has bit `b` set.
+const fn ranks_with_bit(b: u8) -> Bitboard {
+    let mut w = [0u64; 3];
+    let mut r = 0;
+    while r < RANKS {
+        if (r >> b) & 1 == 1 {
+            w[(r / 4) as usize] |= 0x3fff << (16 * (r % 4));
+        }
+        r += 1;
+    }
+    Bitboard(w)
+}
+
 impl Bitboard {
+    /// The sum over the set's squares of their rank index (0 for rank 1).
+    pub fn rank_sum(self) -> u32 {
+        RANK_BITS
+            .iter()
+            .enumerate()
+            .map(|(b, &plane)| (self & plane).count() << b)
+            .sum()
+    }
+
     /// Every square of rank `r` (0 = rank 1).
     pub const fn rank(r: u8) -> Bitboard {
         let mut w = [0u64; 3];
@@ -214,6 +246,32 @@ mod tests {
 
     fn all_squares() -> impl Iterator<Item = Square> {
         (0..RANKS).flat_map(|r| (0..FILES).map(move |f| Square::new(f, r)))
+    }
+
+    #[test]
+    fn rank_sums_add_the_ranks_of_the_squares() {
+        // Every single square, and sets made of squares picked by a
+        // pseudo-random walk over the board.
+        for s in all_squares() {
+            assert_eq!(s.bb().rank_sum(), u32::from(s.rank()), "{s}");
+        }
+        let squares: Vec<Square> = all_squares().collect();
+        let mut x = 12345u64;
+        for _ in 0..200 {
+            let mut set = Bitboard::EMPTY;
+            let mut expect = 0;
+            for &sq in &squares {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                if x >> 62 == 0 {
+                    set |= sq.bb();
+                    expect += u32::from(sq.rank());
+                }
+            }
+            assert_eq!(set.rank_sum(), expect);
+        }
+        assert_eq!(Bitboard::EMPTY.rank_sum(), 0);
     }
 
     #[test]

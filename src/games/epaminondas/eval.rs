@@ -38,12 +38,13 @@ impl Epaminondas {
 
     /// Sum over `p`'s stones of the ranks they have advanced.
     fn advancement(&self, p: Player) -> i32 {
-        (0..RANKS)
-            .map(|r| {
-                let steps = if p == Player::FIRST { r } else { RANKS - 1 - r };
-                i32::from(steps) * (self.stones(p) & Bitboard::rank(r)).count() as i32
-            })
-            .sum()
+        let stones = self.stones(p);
+        let ranks = stones.rank_sum() as i32;
+        if p == Player::FIRST {
+            ranks
+        } else {
+            i32::from(RANKS - 1) * stones.count() as i32 - ranks
+        }
     }
 
     /// `p`'s stones on the opponent's home row, and those one step (forward
