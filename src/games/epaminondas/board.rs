@@ -147,7 +147,7 @@ const LANES: u64 = 0x3fff_3fff_3fff_3fff;
 /// `RANK_BITS[b]`: every square whose rank index (0 for rank 1) has bit `b`
 /// set, so that the sum of the rank indices of a set's squares is
 /// `Σ 2^b · |set ∩ RANK_BITS[b]|`.
-pub const RANK_BITS: [Bitboard; 4] = [
+const RANK_BITS: [Bitboard; 4] = [
     ranks_with_bit(0),
     ranks_with_bit(1),
     ranks_with_bit(2),
