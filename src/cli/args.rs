@@ -195,8 +195,9 @@ pub struct SearchArgs {
     #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
     pub partial: Option<String>,
     /// Narrow matrix games below a simultaneous root on or off: each player
-    /// keeps the sixteen actions that did best at the root in the last
-    /// completed iteration (default: as the game has it).
+    /// keeps sixteen actions, ten that did best at the root in the last
+    /// completed iteration and six the game calls urgent (default: as the
+    /// game has it).
     #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
     pub narrow: Option<String>,
 }

@@ -678,12 +678,16 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         v
     }
 
-    /// Keeps the [`SIMULTANEOUS_WIDTH`](params::SIMULTANEOUS_WIDTH) actions
-    /// of `player` in `actions` that ranked best at the root's matrix game
-    /// (ties, and actions the root did not have: those most often in the
-    /// support of solved matrix games, then the game's action hint, then
-    /// the generation order), in generation order. Below a root that is
-    /// not a matrix game, or before its first iteration, all are kept.
+    /// Keeps [`SIMULTANEOUS_WIDTH`](params::SIMULTANEOUS_WIDTH) actions of
+    /// `player` in `actions`, in generation order: first those that ranked
+    /// best at the root's matrix game (ties, and actions the root did not
+    /// have: those most often in the support of solved matrix games, then
+    /// the game's action hint, then the generation order), then the last
+    /// [`URGENT_WIDTH`](params::URGENT_WIDTH) places to the remaining
+    /// actions with the largest action hint (the position has changed
+    /// since the root, and the hint sees what the change made urgent).
+    /// Below a root that is not a matrix game, or before its first
+    /// iteration, all are kept.
     pub(super) fn narrow(&mut self, pos: &G, player: Player, actions: &mut Vec<G::Move>) {
         let width = params::SIMULTANEOUS_WIDTH;
         let ranks = &self.root_ranks[player.index()];
@@ -697,7 +701,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let h = self.heuristics.history(player.index(), m);
             (rank, Reverse(h), Reverse(pos.action_hint(player, *m)), i)
         }));
-        keys.select_nth_unstable(width - 1);
+        let ranked = width - params::URGENT_WIDTH;
+        keys.select_nth_unstable(ranked - 1);
+        keys[ranked..].select_nth_unstable_by_key(params::URGENT_WIDTH - 1, |k| (k.2, k.0, k.3));
         keys.truncate(width);
         // The kept indices in ascending order: each is at least its place
         // in the list, so the actions move down in place.

@@ -58,6 +58,10 @@ pub const GIVE_UP_LISTING_WORK: usize = 1_000;
 /// node below the root.
 pub const SIMULTANEOUS_WIDTH: usize = 16;
 
+/// Of the [`SIMULTANEOUS_WIDTH`] actions kept, how many go to the actions
+/// with the largest action hint rather than the best root ranks.
+pub const URGENT_WIDTH: usize = 6;
+
 /// The selective (unsound) search features: each prunes or reduces moves
 /// that plain alpha-beta would search, so a search with any of them on may
 /// return another value than minimax at the same depth.
@@ -81,8 +85,9 @@ pub struct Selective {
     /// [`GIVE_UP_LISTING_WORK`].
     pub partial: bool,
     /// Narrow matrix games: below a simultaneous root, each player at a
-    /// simultaneous node keeps the [`SIMULTANEOUS_WIDTH`] actions that did
-    /// best at the root in the last completed iteration.
+    /// simultaneous node keeps [`SIMULTANEOUS_WIDTH`] actions: those that
+    /// did best at the root in the last completed iteration, and
+    /// [`URGENT_WIDTH`] of them with the largest action hints.
     pub narrow: bool,
 }
 

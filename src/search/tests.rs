@@ -503,10 +503,16 @@ impl SimultaneousRules<Pennies> for Pennies {
     }
 }
 
+/// The action the pennies' hint calls urgent.
+const URGENT_PENNY: u8 = 2;
+
 impl Evaluate for Pennies {
     const TERMS: &'static [&'static str] = &[];
     fn evaluate(&self, _: TermMask) -> i32 {
         0
+    }
+    fn action_hint(&self, _: Player, m: u8) -> i32 {
+        i32::from(m == URGENT_PENNY)
     }
 }
 
@@ -557,12 +563,22 @@ fn narrow_matrix_games_keep_the_actions_that_did_best_at_the_root() {
         col_payoffs: (0..20).map(f64::from).collect(),
     };
     w.rank_root_actions(&solution, &all, &all);
-    let width = params::SIMULTANEOUS_WIDTH;
+    let width = params::SIMULTANEOUS_WIDTH as u8;
+    let ranked = width - params::URGENT_WIDTH as u8;
     let (mut rows, mut cols) = (all.clone(), all.clone());
     w.narrow(&pos, Player::FIRST, &mut rows);
     w.narrow(&pos, Player::SECOND, &mut cols);
-    assert_eq!(rows, (20 - width as u8..20).collect::<Vec<u8>>());
-    assert_eq!(cols, (0..width as u8).collect::<Vec<u8>>());
+    // The first player keeps its best-ranked actions, then the urgent one
+    // (ranked too low to be kept otherwise), then the next best ranks.
+    let mut expected: Vec<u8> = (20 - width + 1..20).collect();
+    expected.insert(0, URGENT_PENNY);
+    assert_eq!(rows, expected);
+    assert!(
+        URGENT_PENNY < 20 - ranked,
+        "the urgent action ranks too low"
+    );
+    // The second player's urgent action is among its best ranks anyway.
+    assert_eq!(cols, (0..width).collect::<Vec<u8>>());
     // Few actions: all kept.
     let mut few: Vec<u8> = (0..3).collect();
     w.narrow(&pos, Player::FIRST, &mut few);

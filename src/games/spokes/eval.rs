@@ -2,9 +2,9 @@
 
 use super::board::Board;
 use super::score::{APPROACH, HOME, SEMICIRCLE};
-use super::tables::PUSH_TARGETS;
+use super::tables::{ADJACENT, PUSH_TARGETS};
 use super::Spokes;
-use crate::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
+use crate::game::{Evaluate, Game, Player, TermMask, EVAL_LIMIT};
 use crate::search::params::Selective;
 
 /// Term index: stones on home nodes (single 1, block and double 2).
@@ -67,6 +67,22 @@ impl Evaluate for Spokes {
         }
     }
 
+    /// A placement next to a single stone (something to push or pull this
+    /// round) looks urgent, more so next to a home (the player's own first).
+    fn action_hint(&self, player: Player, m: Self::Move) -> i32 {
+        let super::Move::Place { node, .. } = m else {
+            return 0;
+        };
+        let b = self.board();
+        let around = ADJACENT[node.index()];
+        if (around & b.all_singles()).is_empty() {
+            return 0;
+        }
+        let me = player.index();
+        let near = |p: usize| !(around & (HOME[p] | APPROACH[p])).is_empty();
+        4 + 2 * i32::from(near(me)) + i32::from(near(1 - me))
+    }
+
     /// Resolution outcomes are ordered by the static value of the board
     /// they leave for the resolver (always positive); placements get none.
     fn move_hint(&self, m: Self::Move) -> i32 {
@@ -87,5 +103,24 @@ impl Evaluate for Spokes {
             }
             super::Move::Place { .. } => 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placements_next_to_single_stones_are_urgent() {
+        // A white single on D1, next to player 1's home node H1.
+        let pos = Spokes::parse("1/4/8/w15/16 2").unwrap();
+        let hint = |player, text| pos.action_hint(player, pos.parse_move(text).unwrap());
+        // D2 touches D1: urgent, more for player 1, whose home H2 it touches.
+        assert_eq!(hint(Player::FIRST, "wD2"), 6);
+        assert_eq!(hint(Player::SECOND, "bD2"), 5);
+        // C1 (inward of D1) touches it too; C5 and D9 touch no single.
+        assert!(hint(Player::FIRST, "wC1") > 0);
+        assert_eq!(hint(Player::FIRST, "wC5"), 0);
+        assert_eq!(hint(Player::SECOND, "bD9"), 0);
     }
 }
