@@ -286,7 +286,8 @@ fn exact_table<G: Evaluate>(spec: &SpecText) -> Result<Option<ExactTable>, CliEr
 /// Turns a spec with `cmd=<program> [args]` into an engine that is that
 /// program speaking the engine protocol: `time=`, `depth=` or `nodes=` per
 /// move, `margin=` (ms) past `time=` before a silent engine forfeits
-/// (default 1000; 60000 without `time=`), `hash=` and `threads=` sent as
+/// (default 1000; 60000 without `time=`; plus twice the tournament's own
+/// time to list the position's moves), `hash=` and `threads=` sent as
 /// options.
 fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
     let text = &spec.text;

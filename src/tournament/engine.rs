@@ -9,6 +9,7 @@ use crate::tournament::external::{External, Forfeit, Process, Reported};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A spec split into its parts, before the game gives the options meaning:
 /// `name=d4,search=alphabeta,depth=4`.
@@ -212,19 +213,21 @@ impl<'e> Instance<'e> {
 
     /// An external engine's answer at `pos` (`side` at a simultaneous
     /// node), started at its first move of the game: the move it names,
-    /// which must be among `legal`.
+    /// which must be among `legal` (listed by the referee in `listing`).
     fn ask<G: Evaluate>(
         &mut self,
         spec: &External,
         pos: &G,
         side: Option<Player>,
         legal: &[G::Move],
+        listing: Duration,
     ) -> Result<(G::Move, Option<Reported>), Forfeit> {
         if self.process.is_none() {
             self.process = Some(Process::start(spec, G::ID, self.seed)?);
         }
         let process = self.process.as_mut().expect("started above");
-        let answer = process.best(spec, &pos.text(), side.map(|p| p.index() + 1));
+        let allowance = spec.allowance_after(listing);
+        let answer = process.best(spec, &pos.text(), side.map(|p| p.index() + 1), allowance);
         let answer = match answer {
             Ok(a) => a,
             Err(f) => {
@@ -251,10 +254,12 @@ impl<'e> Instance<'e> {
             }
         }
         let mut moves = Vec::new();
+        let listed = Instant::now();
         pos.moves(&mut moves);
+        let listing = listed.elapsed();
         let engine = self.engine;
         if let Kind::External(spec) = &engine.kind {
-            let (mv, reported) = self.ask(spec, pos, None, &moves)?;
+            let (mv, reported) = self.ask(spec, pos, None, &moves, listing)?;
             return Ok(Choice {
                 mv,
                 score: reported.map(|r| r.score),
@@ -304,10 +309,12 @@ impl<'e> Instance<'e> {
         side: Player,
     ) -> Result<Vec<(G::Move, f64)>, Forfeit> {
         let mut own = Vec::new();
+        let listed = Instant::now();
         pos.actions(side, &mut own);
+        let listing = listed.elapsed();
         let engine = self.engine;
         if let Kind::External(spec) = &engine.kind {
-            let (action, _) = self.ask(spec, pos, Some(side), &own)?;
+            let (action, _) = self.ask(spec, pos, Some(side), &own, listing)?;
             return Ok(vec![(action, 1.0)]);
         }
         let uniform = |acts: &[G::Move]| {

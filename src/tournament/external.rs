@@ -23,6 +23,20 @@ pub struct External {
     pub options: Vec<(String, String)>,
 }
 
+/// How many times the referee's own time to list a position's legal moves
+/// a program gets on top of its allowance there: it has to list them too
+/// (a Spokes resolution of millions of boards takes seconds) before it can
+/// answer.
+pub const LISTING_ALLOWANCE: u32 = 2;
+
+impl External {
+    /// How long to wait for a `bestmove` at a position whose legal moves
+    /// took the referee `listing` to list.
+    pub fn allowance_after(&self, listing: Duration) -> Duration {
+        self.allowance + listing * LISTING_ALLOWANCE
+    }
+}
+
 /// How long a program may take to start and answer the handshake.
 const STARTUP: Duration = Duration::from_secs(20);
 
@@ -123,14 +137,16 @@ impl Process {
         Ok(p)
     }
 
-    /// The engine's answer at the position `text`: `side` (1 or 2) is given
-    /// at a simultaneous node. Returns the text after `bestmove ` and the
-    /// last score and depth the engine reported, if any.
+    /// The engine's answer at the position `text`, waited for `allowance`:
+    /// `side` (1 or 2) is given at a simultaneous node. Returns the text
+    /// after `bestmove ` and the last score and depth the engine reported,
+    /// if any.
     pub fn best(
         &mut self,
         spec: &External,
         text: &str,
         side: Option<usize>,
+        allowance: Duration,
     ) -> Result<(String, Option<Reported>), Forfeit> {
         self.send(&format!("position fen {text}"))?;
         match side {
@@ -144,7 +160,7 @@ impl Process {
             }
             l.starts_with("bestmove ")
         };
-        let line = self.wait_for(wanted, spec.allowance, "bestmove")?;
+        let line = self.wait_for(wanted, allowance, "bestmove")?;
         Ok((line["bestmove ".len()..].trim().to_string(), reported))
     }
 
@@ -208,6 +224,21 @@ impl Drop for Process {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slow_listing_lengthens_the_wait_for_a_bestmove() {
+        let spec = External {
+            command: vec!["engine".into()],
+            go: "movetime 200".into(),
+            allowance: Duration::from_millis(1200),
+            options: Vec::new(),
+        };
+        assert_eq!(spec.allowance_after(Duration::ZERO), spec.allowance);
+        assert_eq!(
+            spec.allowance_after(Duration::from_millis(2500)),
+            Duration::from_millis(1200 + 2500 * u64::from(LISTING_ALLOWANCE))
+        );
+    }
 
     #[test]
     fn info_lines_give_score_and_depth_in_search_units() {
