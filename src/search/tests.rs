@@ -565,6 +565,10 @@ fn narrow_matrix_games_keep_the_actions_that_did_best_at_the_root() {
     w.rank_root_actions(&solution, &all, &all);
     let width = params::SIMULTANEOUS_WIDTH as u8;
     let ranked = width - params::URGENT_WIDTH as u8;
+    assert!(
+        URGENT_PENNY < 20 - ranked,
+        "the urgent action must rank too low to be kept by its rank"
+    );
     let (mut rows, mut cols) = (all.clone(), all.clone());
     w.narrow(&pos, Player::FIRST, &mut rows);
     w.narrow(&pos, Player::SECOND, &mut cols);
@@ -573,10 +577,6 @@ fn narrow_matrix_games_keep_the_actions_that_did_best_at_the_root() {
     let mut expected: Vec<u8> = (20 - width + 1..20).collect();
     expected.insert(0, URGENT_PENNY);
     assert_eq!(rows, expected);
-    assert!(
-        URGENT_PENNY < 20 - ranked,
-        "the urgent action ranks too low"
-    );
     // The second player's urgent action is among its best ranks anyway.
     assert_eq!(cols, (0..width).collect::<Vec<u8>>());
     // Few actions: all kept.

@@ -160,7 +160,8 @@ const fn ranks_with_bit(b: u8) -> Bitboard {
     let mut r = 0;
     while r < RANKS {
         if (r >> b) & 1 == 1 {
-            w[(r / 4) as usize] |= 0x3fff << (16 * (r % 4));
+            let rank = Bitboard::rank(r).0;
+            w = [w[0] | rank[0], w[1] | rank[1], w[2] | rank[2]];
         }
         r += 1;
     }
