@@ -73,6 +73,7 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
         depth: a.depth,
         time: a.time.map(Duration::from_millis),
         nodes: a.nodes,
+        clock: None,
     };
     Ok((config, limits))
 }

@@ -111,6 +111,7 @@ pub fn analyze<G: Evaluate>(
                 depth: s.depth,
                 time: per_side,
                 nodes: s.nodes,
+                clock: None,
             };
             let config = Config::for_game::<TwoSided<G>>(1);
             tt.clear();

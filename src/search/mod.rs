@@ -15,6 +15,7 @@
 //! callers that know the kind of their root.
 
 pub mod alphabeta;
+pub mod clock;
 pub mod matrix;
 pub mod mcts;
 pub mod ordering;
@@ -26,6 +27,7 @@ pub mod simultaneous;
 pub mod tt;
 
 use crate::game::{Evaluate, NodeKind, Outcome, TermMask};
+pub use clock::Clock;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 pub use tt::{Table, TableAllocError};
@@ -40,6 +42,9 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Nodes over all threads.
     pub nodes: Option<u64>,
+    /// The side to move's game clock: the search spends a soft budget of
+    /// it (no new iteration after) with a hard limit ([`clock::Budget`]).
+    pub clock: Option<Clock>,
 }
 
 /// How several threads share the work.
@@ -116,11 +121,14 @@ pub struct Shared<'t> {
     nodes: AtomicU64,
     start: Instant,
     time: Option<Duration>,
+    /// Under a clock: start no new iteration after this.
+    soft: Option<Duration>,
     max_nodes: Option<u64>,
 }
 
 impl<'t> Shared<'t> {
     fn new(tt: &'t Table, limits: &Limits, interrupt: Option<&'t AtomicBool>) -> Self {
+        let budget = limits.clock.map(|c| c.budget());
         Shared {
             tt,
             stop: AtomicBool::new(false),
@@ -128,7 +136,8 @@ impl<'t> Shared<'t> {
             interrupt,
             nodes: AtomicU64::new(0),
             start: Instant::now(),
-            time: limits.time,
+            time: min_of(limits.time, budget.map(|b| b.hard)),
+            soft: budget.map(|b| b.soft),
             max_nodes: limits.nodes,
         }
     }
@@ -142,6 +151,12 @@ impl<'t> Shared<'t> {
         {
             self.stop.store(true, Relaxed);
         }
+    }
+
+    /// Whether the soft budget of a clock is spent: iterative deepening
+    /// starts no new iteration then.
+    fn past_soft_budget(&self) -> bool {
+        self.soft.is_some_and(|t| self.start.elapsed() >= t)
     }
 
     /// Whether the search has been told to stop.
@@ -159,6 +174,14 @@ impl<'t> Shared<'t> {
     /// Nodes so far over all threads.
     fn nodes(&self) -> u64 {
         self.nodes.load(Relaxed)
+    }
+}
+
+/// The smaller of two optional limits.
+fn min_of(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -385,7 +408,7 @@ fn simultaneous_root<G: Evaluate>(
         };
         report(&r);
         best = Some(r);
-        if shared.stopped() {
+        if shared.stopped() || shared.past_soft_budget() {
             break;
         }
     }

@@ -62,6 +62,18 @@ pub const SIMULTANEOUS_WIDTH: usize = 16;
 /// with the largest action hint rather than the best root ranks.
 pub const URGENT_WIDTH: usize = 6;
 
+/// Under a game clock without a moves-to-go count, the time left is shared
+/// as if this many moves were still to play.
+pub const CLOCK_MOVES_LEFT: u32 = 30;
+/// The share of the increment a move under a clock may spend on top.
+pub const CLOCK_INCREMENT_SHARE: f64 = 0.75;
+/// A hard budget is this many soft budgets ...
+pub const CLOCK_HARD_FACTOR: u32 = 4;
+/// ... and never more than this share of the time left.
+pub const CLOCK_HARD_SHARE: f64 = 0.5;
+/// Time kept back from every clock for the process's own overhead.
+pub const CLOCK_MARGIN: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// The selective (unsound) search features: each prunes or reduces moves
 /// that plain alpha-beta would search, so a search with any of them on may
 /// return another value than minimax at the same depth.

@@ -364,7 +364,7 @@ fn deepen_decision<G: Evaluate>(
     let mut depth = 1 + ahead;
     loop {
         let completed = shared.completed.load(Relaxed);
-        if completed >= max_depth(limits) {
+        if completed >= max_depth(limits) || (completed > 0 && shared.past_soft_budget()) {
             shared.stop.store(true, Relaxed);
         }
         if shared.stopped() {
