@@ -161,6 +161,7 @@ pub fn play_game<G: Evaluate>(
         points,
         plies: scores.len() as u32,
         time_ms: started.elapsed().as_millis() as u64,
+        seed: Some(setup.seed),
     })
 }
 
