@@ -10,7 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use gamut::game::{Evaluate, Game};
 use gamut::games::GameId;
 use gamut::svg::SvgOptions;
-use gamut::tournament::engine::{check_names, Engine, ExactTable, Kind, PlayerKind, SpecText};
+use gamut::tournament::engine::{
+    check_names, Engine, ExactTable, Kind, PlayerKind, SpecText, TimeControl,
+};
 use gamut::tournament::external::External;
 use gamut::tournament::pages;
 use gamut::tournament::paths::check_outputs;
@@ -87,6 +89,16 @@ pub struct TournamentArgs {
     /// The ply from which draw adjudication applies.
     #[arg(long, value_name = "PLY", default_value_t = 0)]
     pub draw_after: u32,
+    /// Adjudication as fastchess writes it: `resign=<score>,<moves>` (the
+    /// --resign options) and `draw=<score>,<moves>[,<from ply>]` (the
+    /// --draw options); give one or both.
+    #[arg(long, value_name = "RULE", num_args = 1..=2,
+          conflicts_with_all = ["resign_score", "draw_score"])]
+    pub adjudicate: Vec<String>,
+    /// Milliseconds an engine with a game clock (`tc=`) may go past it
+    /// before it loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub time_margin: u64,
     /// Stop when a sequential test decides:
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized|logistic]`
     /// (two engines only).
@@ -184,11 +196,12 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
         return external_engine(spec);
     }
     let mut argv: Vec<String> = Vec::new();
+    let tc = time_control(&spec).map_err(|e| fail(e.0))?;
     for (key, value) in &spec.options {
         let allowed = match spec.player {
             PlayerKind::AlphaBeta => true,
-            PlayerKind::Greedy => key == "eval_off",
-            PlayerKind::Random => false,
+            PlayerKind::Greedy => key == "eval_off" || key == "tc",
+            PlayerKind::Random => key == "tc",
         };
         if !allowed {
             return Err(fail(format!("'{key}' does not apply to this player")));
@@ -207,7 +220,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
                 argv.push(format!("--{}", key.replace('_', "-")));
                 argv.push(need()?.replace('+', ","));
             }
-            "table" => {}
+            "table" | "tc" => {}
             "quiescence" | "aspiration" => match value.as_deref() {
                 Some("off") => argv.push(format!("--no-{key}")),
                 Some("on") | None => {}
@@ -230,7 +243,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
             },
             _ => {
                 return Err(fail(format!(
-                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"
+                    "unknown option '{key}' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"
                 )))
             }
         }
@@ -246,8 +259,12 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
     let (config, limits) = search_setup::<G>(&opts.search).map_err(|e| fail(e.0))?;
     let kind = match spec.player {
         PlayerKind::AlphaBeta => {
-            if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
-                return Err(fail("alphabeta needs depth=, time= or nodes=".into()));
+            if limits.depth.is_none()
+                && limits.time.is_none()
+                && limits.nodes.is_none()
+                && tc.is_none()
+            {
+                return Err(fail("alphabeta needs depth=, time=, nodes= or tc=".into()));
             }
             // Each game makes its own table: find out now, not mid-game,
             // whether the machine can give one of this size.
@@ -269,7 +286,17 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
         name: spec.name,
         spec: spec.text,
         kind,
+        tc,
     })
+}
+
+/// The game clock a spec's `tc=` gives, if any.
+fn time_control(spec: &SpecText) -> Result<Option<TimeControl>, CliError> {
+    match spec.options.iter().find(|(k, _)| k == "tc") {
+        None => Ok(None),
+        Some((_, None)) => Err(CliError("'tc' needs a value".into())),
+        Some((_, Some(v))) => Ok(Some(TimeControl::parse(v)?)),
+    }
 }
 
 /// The table of exact values an engine spec asks for: `table=<file>`, or a
@@ -306,6 +333,7 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
     let mut time = None;
     let mut margin = None;
     let mut options = Vec::new();
+    let tc = time_control(&spec).map_err(|e| fail(e.0))?;
     for (key, value) in &spec.options {
         let value = value
             .as_deref()
@@ -326,9 +354,13 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
             "depth" | "nodes" => go.push(format!("{key} {}", number()?)),
             "margin" => margin = Some(number()?),
             "hash" | "threads" => options.push((key.clone(), number()?.to_string())),
+            "tc" => {}
+            _ if key.starts_with("option.") && key.len() > "option.".len() => {
+                options.push((key["option.".len()..].to_string(), value.to_string()))
+            }
             _ => {
                 return Err(fail(format!(
-                    "unknown option '{key}' for a program (name, cmd, time, depth, nodes, margin, hash, threads)"
+                    "unknown option '{key}' for a program (name, cmd, time, depth, nodes, tc, margin, hash, threads, option.<name>)"
                 )))
             }
         }
@@ -336,10 +368,11 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
     if command.is_empty() {
         return Err(fail("cmd= needs a program".into()));
     }
-    if go.is_empty() {
-        return Err(fail("a program needs time=, depth= or nodes=".into()));
+    if go.is_empty() && tc.is_none() {
+        return Err(fail("a program needs time=, depth=, nodes= or tc=".into()));
     }
-    let margin = margin.unwrap_or(if time.is_some() { 1000 } else { 60_000 });
+    let timed = time.is_some() || tc.is_some();
+    let margin = margin.unwrap_or(if timed { 1000 } else { 60_000 });
     Ok(Engine {
         name: spec.name.clone(),
         spec: spec.text.clone(),
@@ -349,6 +382,7 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
             allowance: Duration::from_millis(time.unwrap_or(0) + margin),
             options,
         }),
+        tc,
     })
 }
 
@@ -448,6 +482,7 @@ fn play_seats<G: Evaluate>(
         (a.html.is_some(), "--html"),
         (a.resign_score.is_some(), "--resign-score"),
         (a.draw_score.is_some(), "--draw-score"),
+        (!a.adjudicate.is_empty(), "--adjudicate"),
         (a.format != "roundrobin", "--format"),
     ];
     if let Some((_, opt)) = unsupported.iter().find(|(given, _)| *given) {
@@ -645,7 +680,7 @@ fn plan<G: Evaluate>(a: &TournamentArgs) -> Result<Plan<G>, CliError> {
             plies: plies.unwrap_or(0),
         },
     };
-    let rules = Rules {
+    let mut rules = Rules {
         ply_limit: a.ply_limit.unwrap_or_else(|| default_ply_limit::<G>()),
         resign: a.resign_score.map(|score| Threshold {
             score,
@@ -656,7 +691,11 @@ fn plan<G: Evaluate>(a: &TournamentArgs) -> Result<Plan<G>, CliError> {
             moves: a.draw_moves,
         }),
         draw_after: a.draw_after,
+        time_margin: Duration::from_millis(a.time_margin),
     };
+    for rule in &a.adjudicate {
+        adjudication(rule, &mut rules)?;
+    }
     let pairs = pairings(engines.len(), format, a.games / 2)
         .into_iter()
         .filter(|p| shard.is_none_or(|s| s.has(p.pair)))
@@ -668,6 +707,39 @@ fn plan<G: Evaluate>(a: &TournamentArgs) -> Result<Plan<G>, CliError> {
         rules,
         seed: a.seed,
     })
+}
+
+/// Reads one `--adjudicate` rule into `rules`: `resign=<score>,<moves>` or
+/// `draw=<score>,<moves>[,<from ply>]`.
+fn adjudication(rule: &str, rules: &mut Rules) -> Result<(), CliError> {
+    let fail = || {
+        CliError(format!(
+            "--adjudicate {rule}: use resign=<score>,<moves> or draw=<score>,<moves>[,<from ply>]"
+        ))
+    };
+    let (kind, values) = rule.split_once('=').ok_or_else(fail)?;
+    let numbers: Vec<u32> = values
+        .split(',')
+        .map(|v| v.trim().parse::<u32>().map_err(|_| fail()))
+        .collect::<Result<_, _>>()?;
+    let threshold = |score: u32, moves: u32| {
+        (moves >= 1 && score <= 30_000).then_some(Threshold {
+            score: score as i32,
+            moves,
+        })
+    };
+    match (kind, numbers.as_slice()) {
+        ("resign", &[score, moves]) if score >= 1 => {
+            rules.resign = Some(threshold(score, moves).ok_or_else(fail)?)
+        }
+        ("draw", &[score, moves]) => rules.draw = Some(threshold(score, moves).ok_or_else(fail)?),
+        ("draw", &[score, moves, after]) => {
+            rules.draw = Some(threshold(score, moves).ok_or_else(fail)?);
+            rules.draw_after = after;
+        }
+        _ => return Err(fail()),
+    }
+    Ok(())
 }
 
 /// The records file, if one was asked for: a new file (an existing one only

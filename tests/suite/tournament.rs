@@ -816,3 +816,137 @@ fn replay_refuses_a_game_number_held_twice() {
         ok(&["replay", t, "--game", "2"]);
     }
 }
+
+#[test]
+fn adjudicate_ends_a_lost_game_instead_of_a_draw_at_the_ply_limit() {
+    let base = [
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=d2,depth=2",
+        "--engine",
+        "name=d1,depth=1,quiescence=off",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    // Without adjudication the second game runs to the ply limit, the
+    // stronger side far ahead, and counts as a draw.
+    let plain = json(&ok(&base));
+    assert_eq!(
+        plain["encounters"][0]["wdl"]["draws"].as_u64(),
+        Some(1),
+        "{plain}"
+    );
+    let args = [&base[..], &["--adjudicate", "resign=300,2", "draw=5,10,40"]].concat();
+    let judged = json(&ok(&args));
+    assert_eq!(
+        judged["encounters"][0]["wdl"]["wins"].as_u64(),
+        Some(2),
+        "{judged}"
+    );
+    assert_eq!(
+        judged["encounters"][0]["reasons"]["resign adjudication"].as_u64(),
+        Some(2),
+        "{judged}"
+    );
+    for bad in [
+        "resign=300",
+        "resign=0,2",
+        "lose=1,2",
+        "draw=a,b",
+        "draw=5,0",
+    ] {
+        assert_rejected(&[&base[..], &["--adjudicate", bad]].concat());
+    }
+    assert_rejected(
+        &[
+            &base[..],
+            &["--adjudicate", "resign=300,2", "--resign-score", "3"],
+        ]
+        .concat(),
+    );
+}
+
+#[test]
+fn searchers_under_a_game_clock_play_without_losing_on_time() {
+    let path = temp("clock.jsonl");
+    let _ = std::fs::remove_file(&path);
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=clock,tc=1+0.05",
+        "--engine",
+        "name=periods,depth=3,tc=4/0.5+0",
+        "--games",
+        "2",
+        "--ply-limit",
+        "24",
+        "--records",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let recs = untimed(&path);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert!(!r.reason.starts_with("forfeit"), "{}", r.reason);
+        assert!(r.scores.len() as u32 >= r.plies.min(24) - 1, "{r:?}");
+    }
+    for bad in ["tc=0+1", "tc=1+x", "tc=0/10+1", "tc=", "tc=-1+0"] {
+        assert_rejected(&[
+            "tournament",
+            "epaminondas",
+            "--engine",
+            &format!("name=a,{bad}"),
+            "--engine",
+            "random",
+        ]);
+    }
+}
+
+#[test]
+fn a_program_under_a_clock_is_sent_its_time_and_options_and_loses_on_time() {
+    let log = temp("clock-engine.log");
+    let _ = std::fs::remove_file(&log);
+    let script = temp("clock-engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nwhile read -r line; do\n  echo \"$line\" >> '{}'\n  case \"$line\" in\n    gamut) echo gamutok ;;\n    isready) echo readyok ;;\n    go*) exec sleep 120 ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = temp("clock-engine.jsonl");
+    let _ = std::fs::remove_file(&path);
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        &format!(
+            "name=slow,cmd={},tc=0.3+0.1,margin=100,option.Style=calm",
+            script.display()
+        ),
+        "--engine",
+        "name=r,random",
+        "--games",
+        "2",
+        "--records",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let recs = untimed(&path);
+    for r in &recs {
+        assert!(r.reason.starts_with("forfeit: "), "{}", r.reason);
+        assert_eq!(r.engines[r.winner.unwrap() as usize - 1], "r");
+    }
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(sent.contains("setoption name Style value calm\n"), "{sent}");
+    assert!(sent.contains("go wtime 300 winc 100\n"), "{sent}");
+    assert!(sent.contains("go btime 300 binc 100\n"), "{sent}");
+}
