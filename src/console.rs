@@ -593,6 +593,7 @@ impl<'e, G: Evaluate> Table<'e, G> {
             points,
             plies: self.plies(),
             time_ms: self.started.elapsed().as_millis() as u64,
+            seed: None,
         }
     }
 

@@ -3,15 +3,19 @@
 use super::analyze::search_setup;
 use super::args::{parse_game, SearchArgs};
 use super::commands::show_text;
+use super::interrupt::Interrupt;
 use super::progress::Progress;
 use super::CliError;
 use clap::{Args, Parser, Subcommand};
 use gamut::game::{Evaluate, Game};
 use gamut::games::GameId;
 use gamut::svg::SvgOptions;
-use gamut::tournament::engine::{check_names, Engine, ExactTable, Kind, PlayerKind, SpecText};
+use gamut::tournament::engine::{
+    check_names, Engine, ExactTable, Kind, PlayerKind, SpecText, TimeControl,
+};
 use gamut::tournament::external::External;
 use gamut::tournament::pages;
+use gamut::tournament::paths::check_outputs;
 use gamut::tournament::play::{Plan, Rules, Threshold};
 use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::report::{Report, Tally};
@@ -24,7 +28,7 @@ use gamut::tournament::stats::Sprt;
 use gamut::with_game;
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
 
@@ -85,6 +89,16 @@ pub struct TournamentArgs {
     /// The ply from which draw adjudication applies.
     #[arg(long, value_name = "PLY", default_value_t = 0)]
     pub draw_after: u32,
+    /// Adjudication as fastchess writes it: `resign=<score>,<moves>` (the
+    /// --resign options) and `draw=<score>,<moves>[,<from ply>]` (the
+    /// --draw options); give one or both.
+    #[arg(long, value_name = "RULE", num_args = 1..=2,
+          conflicts_with_all = ["resign_score", "draw_score"])]
+    pub adjudicate: Vec<String>,
+    /// Milliseconds an engine with a game clock (`tc=`) may go past it
+    /// before it loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub time_margin: u64,
     /// Stop when a sequential test decides:
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized|logistic]`
     /// (two engines only).
@@ -136,6 +150,10 @@ pub struct MergeArgs {
     /// --html` does.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Join records of different tournaments (another seed, or another
+    /// spec under one engine name), which are otherwise refused.
+    #[arg(long)]
+    pub allow_mixed: bool,
 }
 
 /// Options of `gamut replay`.
@@ -178,11 +196,12 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
         return external_engine(spec);
     }
     let mut argv: Vec<String> = Vec::new();
+    let tc = time_control(&spec).map_err(|e| fail(e.0))?;
     for (key, value) in &spec.options {
         let allowed = match spec.player {
             PlayerKind::AlphaBeta => true,
-            PlayerKind::Greedy => key == "eval_off",
-            PlayerKind::Random => false,
+            PlayerKind::Greedy => key == "eval_off" || key == "tc",
+            PlayerKind::Random => key == "tc",
         };
         if !allowed {
             return Err(fail(format!("'{key}' does not apply to this player")));
@@ -201,7 +220,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
                 argv.push(format!("--{}", key.replace('_', "-")));
                 argv.push(need()?.replace('+', ","));
             }
-            "table" => {}
+            "table" | "tc" => {}
             "quiescence" | "aspiration" => match value.as_deref() {
                 Some("off") => argv.push(format!("--no-{key}")),
                 Some("on") | None => {}
@@ -224,7 +243,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
             },
             _ => {
                 return Err(fail(format!(
-                    "unknown option '{key}' (name, search, depth, time, nodes, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"
+                    "unknown option '{key}' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"
                 )))
             }
         }
@@ -240,8 +259,12 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
     let (config, limits) = search_setup::<G>(&opts.search).map_err(|e| fail(e.0))?;
     let kind = match spec.player {
         PlayerKind::AlphaBeta => {
-            if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
-                return Err(fail("alphabeta needs depth=, time= or nodes=".into()));
+            if limits.depth.is_none()
+                && limits.time.is_none()
+                && limits.nodes.is_none()
+                && tc.is_none()
+            {
+                return Err(fail("alphabeta needs depth=, time=, nodes= or tc=".into()));
             }
             // Each game makes its own table: find out now, not mid-game,
             // whether the machine can give one of this size.
@@ -263,7 +286,17 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
         name: spec.name,
         spec: spec.text,
         kind,
+        tc,
     })
+}
+
+/// The game clock a spec's `tc=` gives, if any.
+fn time_control(spec: &SpecText) -> Result<Option<TimeControl>, CliError> {
+    match spec.options.iter().find(|(k, _)| k == "tc") {
+        None => Ok(None),
+        Some((_, None)) => Err(CliError("'tc' needs a value".into())),
+        Some((_, Some(v))) => Ok(Some(TimeControl::parse(v)?)),
+    }
 }
 
 /// The table of exact values an engine spec asks for: `table=<file>`, or a
@@ -300,6 +333,7 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
     let mut time = None;
     let mut margin = None;
     let mut options = Vec::new();
+    let tc = time_control(&spec).map_err(|e| fail(e.0))?;
     for (key, value) in &spec.options {
         let value = value
             .as_deref()
@@ -320,9 +354,13 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
             "depth" | "nodes" => go.push(format!("{key} {}", number()?)),
             "margin" => margin = Some(number()?),
             "hash" | "threads" => options.push((key.clone(), number()?.to_string())),
+            "tc" => {}
+            _ if key.starts_with("option.") && key.len() > "option.".len() => {
+                options.push((key["option.".len()..].to_string(), value.to_string()))
+            }
             _ => {
                 return Err(fail(format!(
-                    "unknown option '{key}' for a program (name, cmd, time, depth, nodes, margin, hash, threads)"
+                    "unknown option '{key}' for a program (name, cmd, time, depth, nodes, tc, margin, hash, threads, option.<name>)"
                 )))
             }
         }
@@ -330,10 +368,11 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
     if command.is_empty() {
         return Err(fail("cmd= needs a program".into()));
     }
-    if go.is_empty() {
-        return Err(fail("a program needs time=, depth= or nodes=".into()));
+    if go.is_empty() && tc.is_none() {
+        return Err(fail("a program needs time=, depth=, nodes= or tc=".into()));
     }
-    let margin = margin.unwrap_or(if time.is_some() { 1000 } else { 60_000 });
+    let timed = time.is_some() || tc.is_some();
+    let margin = margin.unwrap_or(if timed { 1000 } else { 60_000 });
     Ok(Engine {
         name: spec.name.clone(),
         spec: spec.text.clone(),
@@ -343,12 +382,9 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
             allowance: Duration::from_millis(time.unwrap_or(0) + margin),
             options,
         }),
+        tc,
     })
 }
-
-/// Raised by Ctrl-C or SIGTERM: no new moves are started, finished games
-/// are kept.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs `gamut tournament` (or `merge`).
 pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
@@ -372,15 +408,62 @@ fn play<G: Evaluate>(
     if sprt.is_some() && plan.engines.len() != 2 {
         return Err(CliError("--sprt needs exactly two engines".into()));
     }
+    let numbers: Vec<u64> = (0..plan.game_count()).map(|i| plan.number(i)).collect();
+    check_tournament_paths(a, &numbers)?;
     let (mut records, previous) = open_records(a, &plan)?;
-    let (finished, mut played) =
-        run_games(a, &plan, sprt, &previous, records.as_mut(), quiet, out)?;
+    // Ctrl-C or SIGTERM: no new moves are started, finished games are kept
+    // and reported, then the exit status is the signal's.
+    let interrupt = Interrupt::install()?;
+    let (finished, mut played) = run_games(
+        a,
+        &plan,
+        sprt,
+        &previous,
+        records.as_mut(),
+        interrupt.flag(),
+        quiet,
+        out,
+    )?;
     let report = finished.tally.report();
     if let Some(path) = &a.html {
         played.extend(previous);
         write_pages::<G>(path, &report, &played)?;
     }
-    print_report(&report, finished.ended.as_str(), a.json, out)
+    print_report(&report, finished.ended.as_str(), a.json, out)?;
+    interrupt.exit_if_signalled();
+    Ok(())
+}
+
+/// Refuses a tournament whose output files (records, pages of the games
+/// `numbers`) name one of its input files or each other.
+fn check_tournament_paths(a: &TournamentArgs, numbers: &[u64]) -> Result<(), CliError> {
+    let mut inputs: Vec<(&str, &Path)> = Vec::new();
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    if let Some(p) = &a.openings {
+        inputs.push(("--openings", p));
+    }
+    if let Some(p) = &a.records {
+        if a.resume {
+            inputs.push(("--records", p));
+        } else {
+            outputs.push(("--records", p));
+        }
+    }
+    let pages = a.html.as_deref().map(|h| page_paths(h, numbers));
+    if let (Some(h), Some(pages)) = (&a.html, &pages) {
+        outputs.push(("--html", h));
+        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
+    }
+    Ok(check_outputs(&inputs, &outputs)?)
+}
+
+/// The pages of games `numbers` written beside the report page `html`.
+fn page_paths(html: &Path, numbers: &[u64]) -> Vec<PathBuf> {
+    let stem = html.file_stem().and_then(|s| s.to_str()).unwrap_or("games");
+    numbers
+        .iter()
+        .map(|n| html.with_file_name(format!("{stem}-game-{n}.html")))
+        .collect()
 }
 
 /// A tournament of a game of more than two players: one engine per side,
@@ -399,6 +482,7 @@ fn play_seats<G: Evaluate>(
         (a.html.is_some(), "--html"),
         (a.resign_score.is_some(), "--resign-score"),
         (a.draw_score.is_some(), "--draw-score"),
+        (!a.adjudicate.is_empty(), "--adjudicate"),
         (a.format != "roundrobin", "--format"),
     ];
     if let Some((_, opt)) = unsupported.iter().find(|(given, _)| *given) {
@@ -437,8 +521,8 @@ fn play_seats<G: Evaluate>(
         ),
         None => None,
     };
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
-    INTERRUPTED.store(false, SeqCst);
+    let interrupt = Interrupt::install()?;
+    let stop = interrupt.flag();
     let total = a.games;
     let ply_limit = a.ply_limit.unwrap_or_else(|| default_ply_limit::<G>());
     let bar = Progress::new(total, "{bar:30} {pos}/{len} games {elapsed}", quiet);
@@ -451,11 +535,11 @@ fn play_seats<G: Evaluate>(
             let (engines, lineups, next) = (&engines, &lineups, &next);
             scope.spawn(move || loop {
                 let n = next.fetch_add(1, SeqCst);
-                if n > total || INTERRUPTED.load(SeqCst) {
+                if n > total || stop.load(SeqCst) {
                     break;
                 }
                 let lineup = &lineups[((n - 1) % lineups.len() as u64) as usize];
-                match seats::play_game::<G>(engines, lineup, n, a.seed, ply_limit, &INTERRUPTED) {
+                match seats::play_game::<G>(engines, lineup, n, a.seed, ply_limit, stop) {
                     Some(rec) => {
                         if send.send(rec).is_err() {
                             break;
@@ -485,7 +569,7 @@ fn play_seats<G: Evaluate>(
     bar.finish();
     written?;
     let report = seats::report(&names, sides, &played);
-    let ended = if INTERRUPTED.load(SeqCst) && (played.len() as u64) < total {
+    let ended = if stop.load(SeqCst) && (played.len() as u64) < total {
         eprintln!(
             "interrupted: {} of {total} games finished and kept",
             played.len()
@@ -504,6 +588,7 @@ fn play_seats<G: Evaluate>(
             writeln!(out, "ended      {ended}")?;
         }
     }
+    interrupt.exit_if_signalled();
     Ok(())
 }
 
@@ -595,7 +680,7 @@ fn plan<G: Evaluate>(a: &TournamentArgs) -> Result<Plan<G>, CliError> {
             plies: plies.unwrap_or(0),
         },
     };
-    let rules = Rules {
+    let mut rules = Rules {
         ply_limit: a.ply_limit.unwrap_or_else(|| default_ply_limit::<G>()),
         resign: a.resign_score.map(|score| Threshold {
             score,
@@ -606,7 +691,11 @@ fn plan<G: Evaluate>(a: &TournamentArgs) -> Result<Plan<G>, CliError> {
             moves: a.draw_moves,
         }),
         draw_after: a.draw_after,
+        time_margin: Duration::from_millis(a.time_margin),
     };
+    for rule in &a.adjudicate {
+        adjudication(rule, &mut rules)?;
+    }
     let pairs = pairings(engines.len(), format, a.games / 2)
         .into_iter()
         .filter(|p| shard.is_none_or(|s| s.has(p.pair)))
@@ -618,6 +707,39 @@ fn plan<G: Evaluate>(a: &TournamentArgs) -> Result<Plan<G>, CliError> {
         rules,
         seed: a.seed,
     })
+}
+
+/// Reads one `--adjudicate` rule into `rules`: `resign=<score>,<moves>` or
+/// `draw=<score>,<moves>[,<from ply>]`.
+fn adjudication(rule: &str, rules: &mut Rules) -> Result<(), CliError> {
+    let fail = || {
+        CliError(format!(
+            "--adjudicate {rule}: use resign=<score>,<moves> or draw=<score>,<moves>[,<from ply>]"
+        ))
+    };
+    let (kind, values) = rule.split_once('=').ok_or_else(fail)?;
+    let numbers: Vec<u32> = values
+        .split(',')
+        .map(|v| v.trim().parse::<u32>().map_err(|_| fail()))
+        .collect::<Result<_, _>>()?;
+    let threshold = |score: u32, moves: u32| {
+        (moves >= 1 && score <= 30_000).then_some(Threshold {
+            score: score as i32,
+            moves,
+        })
+    };
+    match (kind, numbers.as_slice()) {
+        ("resign", &[score, moves]) if score >= 1 => {
+            rules.resign = Some(threshold(score, moves).ok_or_else(fail)?)
+        }
+        ("draw", &[score, moves]) => rules.draw = Some(threshold(score, moves).ok_or_else(fail)?),
+        ("draw", &[score, moves, after]) => {
+            rules.draw = Some(threshold(score, moves).ok_or_else(fail)?);
+            rules.draw_after = after;
+        }
+        _ => return Err(fail()),
+    }
+    Ok(())
 }
 
 /// The records file, if one was asked for: a new file (an existing one only
@@ -652,21 +774,20 @@ fn open_records<G: Evaluate>(
 
 /// Plays what remains of the plan with a progress bar; in text mode each
 /// finished game's line is written to `out` at once. Returns how the
-/// session ended and, with `--html`, the games it played.
+/// session ended and, with `--html`, the games it played. Raising `stop`
+/// ends the session early.
+#[allow(clippy::too_many_arguments)]
 fn run_games<G: Evaluate>(
     a: &TournamentArgs,
     plan: &Plan<G>,
     sprt: Option<Sprt>,
     previous: &[GameRecord],
     records: Option<&mut RecordsFile>,
+    stop: &AtomicBool,
     quiet: bool,
     out: &mut impl Write,
 ) -> Result<(Finished, Vec<GameRecord>), CliError> {
     let mut played = Vec::new();
-    // A second handler cannot be installed (tests call this more than once
-    // in one process); the first one raises the same flag.
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
-    INTERRUPTED.store(false, SeqCst);
     let total = plan.game_count() as u64;
     let bar = Progress::new(total, "{bar:30} {pos}/{len} games {msg} {elapsed}", quiet);
     bar.set_position(previous.len() as u64);
@@ -702,7 +823,7 @@ fn run_games<G: Evaluate>(
         sprt,
         previous,
         records,
-        &INTERRUPTED,
+        stop,
         &mut each,
     );
     bar.finish();
@@ -751,10 +872,30 @@ fn merge(m: &MergeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let mut seen: HashMap<u64, (&PathBuf, usize)> = HashMap::new();
     let mut tally = Tally::new(sprt);
     let mut game: Option<String> = None;
+    let mut first: Option<(String, GameRecord)> = None;
+    let mut specs: HashMap<String, String> = HashMap::new();
     let mut all = Vec::new();
     for path in &m.files {
         for (line, rec) in records::read(path)? {
             let at = format!("{} line {line}: game {}", path.display(), rec.number);
+            if !m.allow_mixed {
+                let (where_first, f) = first.get_or_insert_with(|| (at.clone(), rec.clone()));
+                if f.seed != rec.seed {
+                    return Err(CliError(format!(
+                        "{at}: seed {} is not the seed {} of {where_first}: records of another tournament (--allow-mixed joins them)",
+                        seed_text(rec.seed),
+                        seed_text(f.seed)
+                    )));
+                }
+                for (name, spec) in rec.engines.iter().zip(&rec.specs) {
+                    let known = specs.entry(name.clone()).or_insert_with(|| spec.clone());
+                    if known != spec {
+                        return Err(CliError(format!(
+                            "{at}: engine '{name}' is '{spec}' here and '{known}' before: records of another tournament (--allow-mixed joins them)"
+                        )));
+                    }
+                }
+            }
             if let Some((first, first_line)) = seen.insert(rec.number, (path, line)) {
                 return Err(CliError(format!(
                     "{at} appears twice (also {} line {first_line})",
@@ -781,11 +922,24 @@ fn merge(m: &MergeArgs, out: &mut impl Write) -> Result<(), CliError> {
         }
     }
     let report = tally.report();
+    if let Some(html) = &m.html {
+        let numbers: Vec<u64> = all.iter().map(|r| r.number).collect();
+        let pages = page_paths(html, &numbers);
+        let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
+        let mut outputs = vec![("--html", html.as_path())];
+        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
+        check_outputs(&inputs, &outputs)?;
+    }
     if let (Some(path), Some(game)) = (&m.html, &game) {
         let id: GameId = game.parse().map_err(CliError)?;
         with_game!(id, G => write_pages::<G>(path, &report, &all))?;
     }
     print_report(&report, "merged", m.json, out)
+}
+
+/// A record's seed as text (`none` for records that keep none).
+fn seed_text(seed: Option<u64>) -> String {
+    seed.map_or("none".to_string(), |s| s.to_string())
 }
 
 /// Writes `text` to the file at `path`.
@@ -797,10 +951,22 @@ fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
 /// Runs `gamut replay`: every record of the file checked, then every
 /// position of the game in turn, as `show` draws it, and the result.
 pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    if let Some(p) = &a.html {
+        outputs.push(("--html", p));
+    }
+    if let Some(p) = &a.svg {
+        outputs.push(("--svg", p));
+    }
+    check_outputs(&[("FILE", &a.file)], &outputs)?;
     if let Some(seat_records) = read_seat_records(&a.file)? {
+        let numbers: Vec<u64> = seat_records.iter().map(|r| r.number).collect();
+        one_game(a, &numbers)?;
         return replay_seats(a, &seat_records, out);
     }
     let all = records::read(&a.file)?;
+    let numbers: Vec<u64> = all.iter().map(|(_, r)| r.number).collect();
+    one_game(a, &numbers)?;
     let (_, rec) = all
         .iter()
         .find(|(_, r)| r.number == a.game)
@@ -914,6 +1080,19 @@ fn replay_seat_game<G: Game>(
         "\nresult {result} ({}), {} plies",
         rec.reason, rec.plies
     )?;
+    Ok(())
+}
+
+/// Refuses a records file that holds the game asked for more than once.
+fn one_game(a: &ReplayArgs, numbers: &[u64]) -> Result<(), CliError> {
+    let copies = numbers.iter().filter(|&&n| n == a.game).count();
+    if copies > 1 {
+        return Err(CliError(format!(
+            "{} holds game {} {copies} times: which one is meant is unknown",
+            a.file.display(),
+            a.game
+        )));
+    }
     Ok(())
 }
 

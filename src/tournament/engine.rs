@@ -3,9 +3,9 @@
 
 use crate::game::{Evaluate, Game, NodeKind, ParseError, Player, TermMask};
 use crate::search::score::{outcome_score, WIN};
-use crate::search::{self, Config, Limits, Table, Verdict};
+use crate::search::{self, Clock, Config, Limits, Table, Verdict};
 use crate::tablebase::{Oracle, Value};
-use crate::tournament::external::{External, Forfeit, Process, Reported};
+use crate::tournament::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -96,6 +96,83 @@ impl SpecText {
     }
 }
 
+/// A game clock: `tc=[<moves>/]<base>+<increment>` in seconds, as
+/// fastchess and cutechess write it (`tc=10+0.1`, `tc=40/60+0`): `base` at
+/// the start, `increment` added after each move, and with `moves` the base
+/// added again after every `moves` moves of the side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period, if the clock has periods.
+    pub moves: Option<u32>,
+    /// The time of a period (of the game, without periods).
+    pub base: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+impl TimeControl {
+    /// Parses `[moves/]base[+increment]`, times in seconds.
+    pub fn parse(text: &str) -> Result<TimeControl, ParseError> {
+        let fail = || {
+            ParseError::new(format!(
+                "tc={text}: not [moves/]base+increment in seconds (tc=10+0.1, tc=40/60+0)"
+            ))
+        };
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, r)) => (
+                Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(fail)?),
+                r,
+            ),
+            None => (None, text),
+        };
+        let (base, increment) = rest.split_once('+').unwrap_or((rest, "0"));
+        let seconds = |s: &str| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && (0.0..1e7).contains(x))
+                .map(Duration::from_secs_f64)
+                .ok_or_else(fail)
+        };
+        let base = seconds(base)?;
+        if base.is_zero() {
+            return Err(fail());
+        }
+        Ok(TimeControl {
+            moves,
+            base,
+            increment: seconds(increment)?,
+        })
+    }
+
+    /// A full clock at the start of a game.
+    pub fn start(&self) -> Clock {
+        Clock {
+            remaining: self.base,
+            increment: self.increment,
+            moves_to_go: self.moves,
+        }
+    }
+
+    /// `clock` after a move that took `spent` (the caller has checked it
+    /// was not more than the time left): the time taken off, the increment
+    /// added, and at the end of a period the base added again.
+    pub fn after_move(&self, clock: Clock, spent: Duration) -> Clock {
+        let mut remaining = clock.remaining.saturating_sub(spent) + self.increment;
+        let moves_to_go = match (self.moves, clock.moves_to_go) {
+            (Some(period), Some(1)) => {
+                remaining += self.base;
+                Some(period)
+            }
+            (_, left) => left.map(|n| n - 1),
+        };
+        Clock {
+            remaining,
+            increment: self.increment,
+            moves_to_go,
+        }
+    }
+}
+
 /// A loaded table of exact values (`gamut solve`), shared by every game
 /// of an engine.
 #[derive(Clone)]
@@ -171,6 +248,8 @@ pub struct Engine {
     pub spec: String,
     /// How it chooses.
     pub kind: Kind,
+    /// Its game clock (`tc=`), if it plays under one.
+    pub tc: Option<TimeControl>,
 }
 
 /// A move chosen at a decision node, with the engine's score for the mover
@@ -193,6 +272,7 @@ pub struct Instance<'e> {
     rng: StdRng,
     seed: u64,
     process: Option<Process>,
+    clocks: [Option<Clock>; 2],
 }
 
 impl<'e> Instance<'e> {
@@ -208,6 +288,33 @@ impl<'e> Instance<'e> {
             rng: StdRng::seed_from_u64(seed),
             seed,
             process: None,
+            clocks: [None; 2],
+        }
+    }
+
+    /// The game clocks of the first and second player (`None`: no clock)
+    /// for the next choice: the searcher spends its side's clock, an
+    /// external engine is sent both as `wtime`/`btime`.
+    pub fn set_clocks(&mut self, clocks: [Option<Clock>; 2]) {
+        self.clocks = clocks;
+    }
+
+    /// The clock of the side choosing at `pos` (`side` at a simultaneous
+    /// node).
+    fn own_clock<G: Game>(&self, pos: &G, side: Option<Player>) -> Option<Clock> {
+        let side = side.or(match pos.node() {
+            NodeKind::Decision(s) => Some(s),
+            _ => None,
+        })?;
+        self.clocks[side.index()]
+    }
+
+    /// The search limits for a choice at `pos`: the spec's, under the
+    /// side's clock if it has one.
+    fn limits_at<G: Game>(&self, limits: &Limits, pos: &G, side: Option<Player>) -> Limits {
+        Limits {
+            clock: self.own_clock(pos, side).or(limits.clock),
+            ..limits.clone()
         }
     }
 
@@ -225,9 +332,35 @@ impl<'e> Instance<'e> {
         if self.process.is_none() {
             self.process = Some(Process::start(spec, G::ID, self.seed)?);
         }
+        let mut go = spec.go.clone();
+        let mut allowance = spec.allowance_after(listing);
+        if let Some(own) = self.own_clock(pos, side) {
+            let ms = |d: Duration| d.as_millis();
+            for (c, (time, inc)) in self
+                .clocks
+                .iter()
+                .zip([("wtime", "winc"), ("btime", "binc")])
+            {
+                if let Some(c) = c {
+                    go.push_str(&format!(
+                        " {time} {} {inc} {}",
+                        ms(c.remaining),
+                        ms(c.increment)
+                    ));
+                }
+            }
+            if let Some(n) = own.moves_to_go {
+                go.push_str(&format!(" movestogo {n}"));
+            }
+            allowance = own.remaining + spec.allowance + listing * LISTING_ALLOWANCE;
+        }
         let process = self.process.as_mut().expect("started above");
-        let allowance = spec.allowance_after(listing);
-        let answer = process.best(spec, &pos.text(), side.map(|p| p.index() + 1), allowance);
+        let answer = process.best(
+            go.trim(),
+            &pos.text(),
+            side.map(|p| p.index() + 1),
+            allowance,
+        );
         let answer = match answer {
             Ok(a) => a,
             Err(f) => {
@@ -268,7 +401,8 @@ impl<'e> Instance<'e> {
         }
         Ok(match (&self.engine.kind, &self.table) {
             (Kind::Search { config, limits, .. }, Some(tt)) => {
-                match search::run(pos, limits, config, tt, None, &mut |_| {}) {
+                let limits = self.limits_at(limits, pos, None);
+                match search::run(pos, &limits, config, tt, None, &mut |_| {}) {
                     Verdict::Decision(r) => Choice {
                         mv: r.best,
                         score: Some(r.score),
@@ -323,7 +457,8 @@ impl<'e> Instance<'e> {
         };
         Ok(match (&self.engine.kind, &self.table) {
             (Kind::Search { config, limits, .. }, Some(tt)) => {
-                match search::run(pos, limits, config, tt, None, &mut |_| {}) {
+                let limits = self.limits_at(limits, pos, Some(side));
+                match search::run(pos, &limits, config, tt, None, &mut |_| {}) {
                     Verdict::Simultaneous(r) => r.strategies[side.index()].clone(),
                     _ => unreachable!("a simultaneous node searches to strategies"),
                 }
@@ -407,4 +542,34 @@ pub fn check_names(engines: &[Engine]) -> Result<(), ParseError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_time_control_reads_as_fastchess_writes_it_and_runs_by_periods() {
+        let tc = TimeControl::parse("10+0.1").unwrap();
+        assert_eq!(
+            (tc.moves, tc.base, tc.increment),
+            (None, ms(10_000), ms(100))
+        );
+        assert_eq!(TimeControl::parse("2").unwrap().increment, Duration::ZERO);
+        for bad in ["0+1", "x", "1+", "0/5+1", "-1+0", "1+inf", "/1+0"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+        let c = tc.after_move(tc.start(), ms(400));
+        assert_eq!((c.remaining, c.moves_to_go), (ms(9_700), None));
+        let tc = TimeControl::parse("2/1+0").unwrap();
+        let c = tc.after_move(tc.start(), ms(300));
+        assert_eq!((c.remaining, c.moves_to_go), (ms(700), Some(1)));
+        // The period's last move: the base comes back, two moves to go.
+        let c = tc.after_move(c, ms(200));
+        assert_eq!((c.remaining, c.moves_to_go), (ms(1_500), Some(2)));
+    }
 }

@@ -137,21 +137,22 @@ impl Process {
         Ok(p)
     }
 
-    /// The engine's answer at the position `text`, waited for `allowance`:
+    /// The engine's answer at the position `text` to `go <go>`, waited for
+    /// `allowance`:
     /// `side` (1 or 2) is given at a simultaneous node. Returns the text
     /// after `bestmove ` and the last score and depth the engine reported,
     /// if any.
     pub fn best(
         &mut self,
-        spec: &External,
+        go: &str,
         text: &str,
         side: Option<usize>,
         allowance: Duration,
     ) -> Result<(String, Option<Reported>), Forfeit> {
         self.send(&format!("position fen {text}"))?;
         match side {
-            Some(s) => self.send(&format!("go side {s} {}", spec.go))?,
-            None => self.send(&format!("go {}", spec.go))?,
+            Some(s) => self.send(&format!("go side {s} {go}"))?,
+            None => self.send(&format!("go {go}"))?,
         }
         let mut reported = None;
         let wanted = |l: &str| {

@@ -2,7 +2,8 @@
 //! adjudication, and a whole schedule on a pool of threads.
 
 use crate::game::{Evaluate, NodeKind, ParseError, Player};
-use crate::tournament::engine::{pick, Engine, Instance};
+use crate::search::Clock;
+use crate::tournament::engine::{pick, Engine, Instance, TimeControl};
 use crate::tournament::external::Forfeit;
 use crate::tournament::records::{Adjudication, GameRecord, JointStep, StepScore};
 use crate::tournament::schedule::{seed_for, Openings, Pairing, Stream};
@@ -11,7 +12,7 @@ use rand::SeedableRng;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{mpsc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Ends a game when both engines agree on the score for long enough.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -37,6 +38,9 @@ pub struct Rules {
     pub draw: Option<Threshold>,
     /// The ply from which draw adjudication applies.
     pub draw_after: u32,
+    /// How far past its clock an engine with a `tc=` may go before it
+    /// loses on time.
+    pub time_margin: Duration,
 }
 
 /// What one game needs besides the engines.
@@ -79,6 +83,9 @@ pub fn play_game<G: Evaluate>(
     // without a score.
     let mut scores: Vec<Option<i32>> = Vec::new();
     let mut buf = Vec::new();
+    let tcs = engines.map(|e| e.tc);
+    let mut clocks = tcs.map(|tc| tc.map(|tc| tc.start()));
+    let margin = rules.time_margin;
     let (winner, reason, points, adjudicated) = loop {
         if let Some(o) = pos.outcome() {
             break (o.winner, o.reason.to_string(), o.points, false);
@@ -91,10 +98,18 @@ pub fn play_game<G: Evaluate>(
         }
         match pos.node() {
             NodeKind::Decision(side) => {
-                let c = match players[side.index()].decide(&pos) {
+                let player = &mut players[side.index()];
+                player.set_clocks(clocks);
+                let thinking = Instant::now();
+                let c = match player.decide(&pos) {
                     Ok(c) => c,
                     Err(f) => break forfeit(side, &f),
                 };
+                let s = side.index();
+                if let Some(lost) = charge(tcs[s], &mut clocks[s], side, thinking.elapsed(), margin)
+                {
+                    break lost;
+                }
                 if let Some(score) = c.score {
                     scored.push(StepScore {
                         step: moves.len(),
@@ -121,12 +136,25 @@ pub fn play_game<G: Evaluate>(
                 pos = pos.play(m);
             }
             NodeKind::Simultaneous => {
-                let answers = [0, 1].map(|s| players[s].strategy(&pos, Player::from_index(s)));
+                let mut spent = [Duration::ZERO; 2];
+                let answers = [0, 1].map(|s| {
+                    players[s].set_clocks(clocks);
+                    let thinking = Instant::now();
+                    let answer = players[s].strategy(&pos, Player::from_index(s));
+                    spent[s] = thinking.elapsed();
+                    answer
+                });
                 let strategies = match answers {
                     [Ok(a), Ok(b)] => [a, b],
                     [Err(f), _] => break forfeit(Player::FIRST, &f),
                     [_, Err(f)] => break forfeit(Player::SECOND, &f),
                 };
+                let lost = charge(tcs[0], &mut clocks[0], Player::FIRST, spent[0], margin);
+                let lost = lost
+                    .or_else(|| charge(tcs[1], &mut clocks[1], Player::SECOND, spent[1], margin));
+                if let Some(lost) = lost {
+                    break lost;
+                }
                 let [a, b] = [0, 1].map(|s| players[s].sample(&strategies[s]));
                 let text_of = |m| pos.move_text(m);
                 joint.push(JointStep {
@@ -161,10 +189,36 @@ pub fn play_game<G: Evaluate>(
         points,
         plies: scores.len() as u32,
         time_ms: started.elapsed().as_millis() as u64,
+        seed: Some(setup.seed),
     })
 }
 
 type Ending = (Option<Player>, String, Option<[u32; 2]>, bool);
+
+/// Charges `side`, under time control `tc` with `clock`, for a choice that
+/// took `spent`: the ending if it ran out of time (past `margin`), else
+/// its clock runs on.
+fn charge(
+    tc: Option<TimeControl>,
+    clock: &mut Option<Clock>,
+    side: Player,
+    spent: Duration,
+    margin: Duration,
+) -> Option<Ending> {
+    let (Some(tc), Some(c)) = (tc, *clock) else {
+        return None;
+    };
+    if spent > c.remaining + margin {
+        let f = Forfeit(format!(
+            "time: {} ms spent with {} ms left",
+            spent.as_millis(),
+            c.remaining.as_millis()
+        ));
+        return Some(forfeit(side, &f));
+    }
+    *clock = Some(tc.after_move(c, spent));
+    None
+}
 
 /// The ending of a game `loser` forfeited: a win for the other side.
 fn forfeit(loser: Player, f: &Forfeit) -> Ending {

@@ -84,6 +84,10 @@ pub struct GameRecord {
     pub plies: u32,
     /// Wall-clock time of the game in milliseconds.
     pub time_ms: u64,
+    /// The tournament's seed (records written before it was kept, and
+    /// games saved by `play`, have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl GameRecord {

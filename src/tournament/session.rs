@@ -171,6 +171,13 @@ pub fn check_previous<G: Game>(plan: &Plan<G>, previous: &[Line]) -> Result<(), 
                 rec.opening_index, rec.opening, pairing.opening
             ));
         }
+        if rec.seed.is_some_and(|s| s != plan.seed) {
+            return fail(format!(
+                "played with seed {}, not this tournament's {}",
+                rec.seed.unwrap_or_default(),
+                plan.seed
+            ));
+        }
     }
     Ok(())
 }

@@ -51,6 +51,7 @@ fn depth_one<G: Evaluate>() -> Engine {
             hash_mib: 1,
             exact: None,
         },
+        tc: None,
     }
 }
 

@@ -317,8 +317,16 @@ fn a_resumed_tournament_plays_the_same_games_as_an_uninterrupted_one() {
 }
 
 #[test]
-fn each_game_is_printed_as_it_ends_and_sigterm_keeps_every_finished_game() {
-    let path = temp("sigterm.jsonl");
+fn each_game_is_printed_as_it_ends_and_a_signal_keeps_every_finished_game() {
+    // SIGINT (Ctrl-C) exits 130 and SIGTERM 143, after the report.
+    for (signal, status) in [("INT", 130), ("TERM", 143)] {
+        stopped_by(signal, status);
+    }
+}
+
+fn stopped_by(signal: &str, status: i32) {
+    let path = temp(&format!("sig{signal}.jsonl"));
+    let _ = std::fs::remove_file(&path);
     let child = Command::new(env!("CARGO_BIN_EXE_gamut"))
         .args([
             "tournament",
@@ -347,13 +355,18 @@ fn each_game_is_printed_as_it_ends_and_sigterm_keeps_every_finished_game() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
     let o = child.wait_with_output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(status),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let recs = untimed(&path);
     assert!(recs.len() >= 2 && recs.len() < 400, "{} games", recs.len());
     // One line per finished game, then the report of those games.

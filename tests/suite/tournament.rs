@@ -506,3 +506,447 @@ fn openings_come_from_a_perft_suite_in_turn() {
         bad.to_str().unwrap(),
     ]);
 }
+
+/// Runs stored with today's build of an earlier version (before the
+/// tournament library was unified): the file under `tests/suite/data/` and
+/// the arguments after `tournament` that made it. Engines limited by depth
+/// or iterations, so the games depend on the seed alone.
+const STORED: &[(&str, &[&str])] = &[
+    (
+        "tournament-epaminondas-main.jsonl",
+        &[
+            "epaminondas",
+            "--engine",
+            "name=d2,depth=2",
+            "--engine",
+            "name=d1,depth=1,quiescence=off",
+            "--engine",
+            "name=g,greedy",
+            "--games",
+            "2",
+            "--seed",
+            "7",
+            "--random-plies",
+            "2",
+        ],
+    ),
+    (
+        "tournament-empedocles-main.jsonl",
+        &[
+            "empedocles",
+            "--engine",
+            "name=d2,depth=2",
+            "--engine",
+            "name=r,random",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+        ],
+    ),
+    (
+        "tournament-spokes-main.jsonl",
+        &[
+            "spokes",
+            "--engine",
+            "name=d1,depth=1",
+            "--engine",
+            "name=g,greedy",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+        ],
+    ),
+    (
+        "tournament-aporia-main.jsonl",
+        &[
+            "aporia",
+            "--engine",
+            "name=d2,depth=2",
+            "--engine",
+            "name=g,greedy",
+            "--games",
+            "2",
+            "--seed",
+            "9",
+        ],
+    ),
+    (
+        "tournament-apart-main.jsonl",
+        &[
+            "apart",
+            "--engine",
+            "name=d2,depth=2",
+            "--engine",
+            "name=g,greedy",
+            "--games",
+            "2",
+            "--seed",
+            "9",
+            "--ply-limit",
+            "60",
+        ],
+    ),
+    (
+        "tournament-spokes4-main.jsonl",
+        &[
+            "spokes4",
+            "--engine",
+            "name=m,mcts,iterations=50",
+            "--engine",
+            "name=r,random",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+        ],
+    ),
+    (
+        "tournament-spokes2v2-main.jsonl",
+        &[
+            "spokes2v2",
+            "--engine",
+            "name=p,paranoid,depth=1",
+            "--engine",
+            "name=r,random",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+        ],
+    ),
+];
+
+fn stored(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/suite/data")
+        .join(name)
+}
+
+/// The records of a file as JSON, by game number, without their timings
+/// and without the seed (which records written before it was kept lack);
+/// the seed, where present, must be `seed`.
+fn comparable(text: &str, seed: Option<u64>) -> Vec<Value> {
+    let mut recs: Vec<Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(json)
+        .collect();
+    for r in &mut recs {
+        let map = r.as_object_mut().expect("a record is an object");
+        map.remove("time_ms").expect("a record has its time");
+        if let Some(s) = map.remove("seed") {
+            assert_eq!(s.as_u64(), seed, "{s}");
+        }
+    }
+    recs.sort_by_key(|r| r["number"].as_u64());
+    recs
+}
+
+#[test]
+fn records_written_by_the_earlier_version_still_read() {
+    for (file, args) in STORED {
+        let path = stored(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let games = text.lines().count();
+        assert!(games >= 2, "{file}");
+        // Every game replays, checked throughout, in every game id.
+        for n in 1..=games {
+            let shown = ok(&["replay", path.to_str().unwrap(), "--game", &n.to_string()]);
+            assert!(shown.contains("\nresult "), "{file} game {n}: {shown}");
+        }
+        if !args[0].starts_with("spokes4") && !args[0].starts_with("spokes2v2") {
+            assert_eq!(records::read(&path).unwrap().len(), games, "{file}");
+            let merged = json(&ok(&[
+                "tournament",
+                "merge",
+                path.to_str().unwrap(),
+                "--json",
+            ]));
+            assert_eq!(merged["games"].as_u64(), Some(games as u64), "{merged}");
+        }
+    }
+}
+
+#[test]
+fn a_stored_run_of_depth_limited_engines_is_played_again_game_for_game() {
+    for (file, args) in STORED {
+        let out = temp(&format!("again-{file}"));
+        let _ = std::fs::remove_file(&out);
+        let mut argv = vec!["tournament"];
+        argv.extend(args.iter());
+        argv.extend(["--records", out.to_str().unwrap(), "--quiet"]);
+        ok(&argv);
+        let seed = args
+            .iter()
+            .position(|&a| a == "--seed")
+            .map(|i| args[i + 1].parse().unwrap());
+        let before = comparable(&std::fs::read_to_string(stored(file)).unwrap(), seed);
+        let now = comparable(&std::fs::read_to_string(&out).unwrap(), seed);
+        assert_eq!(before.len(), now.len(), "{file}");
+        for (b, n) in before.iter().zip(&now) {
+            assert_eq!(b, n, "{file}: game {} differs", b["number"]);
+        }
+    }
+}
+
+/// A small records file of Epaminondas made for the path tests.
+fn small_records(name: &str, seed: &str, spec: &str, shard: &str) -> PathBuf {
+    let path = temp(name);
+    let _ = std::fs::remove_file(&path);
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        spec,
+        "--engine",
+        "name=r,random",
+        "--games",
+        "2",
+        "--format",
+        "gauntlet",
+        "--engine",
+        "name=g,greedy",
+        "--seed",
+        seed,
+        "--shard",
+        shard,
+        "--ply-limit",
+        "40",
+        "--records",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]);
+    path
+}
+
+#[test]
+fn no_output_option_overwrites_a_records_file() {
+    let rec = small_records("keep.jsonl", "1", "name=a,depth=1", "1/1");
+    let r = rec.to_str().unwrap();
+    let before = std::fs::read(&rec).unwrap();
+    let link = temp("keep-link.html");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&rec, &link).unwrap();
+    let l = link.to_str().unwrap();
+    let fresh = temp("fresh.jsonl");
+    let _ = std::fs::remove_file(&fresh);
+    let f = fresh.to_str().unwrap();
+    let play = [
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+    ];
+    let openings = temp("keep-openings.txt");
+    let first: Value = json(
+        std::str::from_utf8(&before)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    );
+    std::fs::write(
+        &openings,
+        format!("{}\n", first["opening"].as_str().unwrap()),
+    )
+    .unwrap();
+    let o = openings.to_str().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["tournament", "merge", r, "--html", r],
+        vec!["tournament", "merge", r, "--html", l],
+        vec!["replay", r, "--game", "1", "--html", r],
+        vec!["replay", r, "--game", "1", "--html", l],
+        vec!["replay", r, "--game", "1", "--move", "1", "--svg", l],
+        [&play[..], &["--records", f, "--html", f]].concat(),
+        [&play[..], &["--records", r, "--resume", "--html", l]].concat(),
+        [&play[..], &["--openings", o, "--records", o, "--overwrite"]].concat(),
+    ];
+    for args in &cases {
+        let err = assert_rejected(args);
+        assert!(err.contains("choose another file"), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&rec).unwrap(), before, "{args:?} changed it");
+        assert!(!fresh.exists(), "{args:?} wrote {f}");
+    }
+    assert!(std::fs::read_to_string(&openings).unwrap().lines().count() == 1);
+}
+
+#[test]
+fn merge_refuses_records_of_another_tournament_unless_told() {
+    let one = small_records("mix-1.jsonl", "1", "name=a,depth=1", "1/2");
+    let seed = small_records("mix-seed.jsonl", "2", "name=a,depth=1", "2/2");
+    let spec = small_records("mix-spec.jsonl", "1", "name=a,depth=2", "2/2");
+    let same = small_records("mix-2.jsonl", "1", "name=a,depth=1", "2/2");
+    let p = |x: &PathBuf| x.to_str().unwrap().to_string();
+    let merged = json(&ok(&["tournament", "merge", &p(&one), &p(&same), "--json"]));
+    assert_eq!(merged["games"].as_u64(), Some(4), "{merged}");
+    let err = assert_rejected(&["tournament", "merge", &p(&one), &p(&seed)]);
+    assert!(err.contains("seed"), "{err}");
+    let err = assert_rejected(&["tournament", "merge", &p(&one), &p(&spec)]);
+    assert!(err.contains("name=a,depth=2"), "{err}");
+    for other in [&seed, &spec] {
+        let merged = json(&ok(&[
+            "tournament",
+            "merge",
+            &p(&one),
+            &p(other),
+            "--allow-mixed",
+            "--json",
+        ]));
+        assert_eq!(merged["games"].as_u64(), Some(4), "{merged}");
+    }
+}
+
+#[test]
+fn replay_refuses_a_game_number_held_twice() {
+    for file in [
+        "tournament-spokes-main.jsonl",
+        "tournament-spokes2v2-main.jsonl",
+    ] {
+        let text = std::fs::read_to_string(stored(file)).unwrap();
+        let first = text.lines().next().unwrap();
+        let twice = temp(&format!("twice-{file}"));
+        std::fs::write(&twice, format!("{text}{first}\n")).unwrap();
+        let t = twice.to_str().unwrap();
+        let err = assert_rejected(&["replay", t, "--game", "1"]);
+        assert!(err.contains("2 times"), "{err}");
+        ok(&["replay", t, "--game", "2"]);
+    }
+}
+
+#[test]
+fn adjudicate_ends_a_lost_game_instead_of_a_draw_at_the_ply_limit() {
+    let base = [
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=d2,depth=2",
+        "--engine",
+        "name=d1,depth=1,quiescence=off",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    // Without adjudication the second game runs to the ply limit, the
+    // stronger side far ahead, and counts as a draw.
+    let plain = json(&ok(&base));
+    assert_eq!(
+        plain["encounters"][0]["wdl"]["draws"].as_u64(),
+        Some(1),
+        "{plain}"
+    );
+    let args = [&base[..], &["--adjudicate", "resign=300,2", "draw=5,10,40"]].concat();
+    let judged = json(&ok(&args));
+    assert_eq!(
+        judged["encounters"][0]["wdl"]["wins"].as_u64(),
+        Some(2),
+        "{judged}"
+    );
+    assert_eq!(
+        judged["encounters"][0]["reasons"]["resign adjudication"].as_u64(),
+        Some(2),
+        "{judged}"
+    );
+    for bad in [
+        "resign=300",
+        "resign=0,2",
+        "lose=1,2",
+        "draw=a,b",
+        "draw=5,0",
+    ] {
+        assert_rejected(&[&base[..], &["--adjudicate", bad]].concat());
+    }
+    assert_rejected(
+        &[
+            &base[..],
+            &["--adjudicate", "resign=300,2", "--resign-score", "3"],
+        ]
+        .concat(),
+    );
+}
+
+#[test]
+fn searchers_under_a_game_clock_play_without_losing_on_time() {
+    let path = temp("clock.jsonl");
+    let _ = std::fs::remove_file(&path);
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=clock,tc=1+0.05",
+        "--engine",
+        "name=periods,depth=3,tc=4/0.5+0",
+        "--games",
+        "2",
+        "--ply-limit",
+        "24",
+        "--records",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let recs = untimed(&path);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert!(!r.reason.starts_with("forfeit"), "{}", r.reason);
+        assert!(r.scores.len() as u32 >= r.plies.min(24) - 1, "{r:?}");
+    }
+    for bad in ["tc=0+1", "tc=1+x", "tc=0/10+1", "tc=", "tc=-1+0"] {
+        assert_rejected(&[
+            "tournament",
+            "epaminondas",
+            "--engine",
+            &format!("name=a,{bad}"),
+            "--engine",
+            "random",
+        ]);
+    }
+}
+
+#[test]
+fn a_program_under_a_clock_is_sent_its_time_and_options_and_loses_on_time() {
+    let log = temp("clock-engine.log");
+    let _ = std::fs::remove_file(&log);
+    let script = temp("clock-engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nwhile read -r line; do\n  echo \"$line\" >> '{}'\n  case \"$line\" in\n    gamut) echo gamutok ;;\n    isready) echo readyok ;;\n    go*) exec sleep 120 ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = temp("clock-engine.jsonl");
+    let _ = std::fs::remove_file(&path);
+    ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        &format!(
+            "name=slow,cmd={},tc=0.3+0.1,margin=100,option.Style=calm",
+            script.display()
+        ),
+        "--engine",
+        "name=r,random",
+        "--games",
+        "2",
+        "--records",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let recs = untimed(&path);
+    for r in &recs {
+        assert!(r.reason.starts_with("forfeit: "), "{}", r.reason);
+        assert_eq!(r.engines[r.winner.unwrap() as usize - 1], "r");
+    }
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(sent.contains("setoption name Style value calm\n"), "{sent}");
+    assert!(sent.contains("go wtime 300 winc 100\n"), "{sent}");
+    assert!(sent.contains("go btime 300 binc 100\n"), "{sent}");
+}
