@@ -47,6 +47,9 @@ pub enum Command {
     /// Play random games checking every invariant of the rules' code at
     /// every ply, with a summary line per game.
     Soak(super::soak::SoakArgs),
+    /// Play self-play games at a fixed node budget per move and write their
+    /// positions, search scores and results as training data.
+    Datagen(super::datagen::DatagenArgs),
     /// Speak the engine protocol (docs/protocol.md) on standard input and
     /// output, for tournaments and other programs.
     Engine(EngineArgs),

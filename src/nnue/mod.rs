@@ -1,0 +1,3 @@
+//! Learned evaluation: the data self-play writes for training ([`data`]).
+
+pub mod data;
