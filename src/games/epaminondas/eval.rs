@@ -120,6 +120,14 @@ impl Evaluate for Epaminondas {
     fn move_hint(&self, m: Move) -> i32 {
         self.captures(m) as i32
     }
+
+    fn network() -> Option<&'static crate::nnue::Slot> {
+        Some(&super::net::NETWORK)
+    }
+
+    fn evaluate_net(&self) -> Option<i32> {
+        Some(crate::nnue::evaluate(self, super::net::NETWORK.get()))
+    }
 }
 
 #[cfg(test)]
