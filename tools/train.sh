@@ -16,9 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 game=${1:?usage: tools/train.sh <game>}
-PARTS=${PARTS:-"1:3580 2:1950"}
+PARTS=${PARTS:-"1:1372 2:781"}
 NODES=${NODES:-4000}
-EPOCHS=${EPOCHS:-30}
+EPOCHS=${EPOCHS:-6}
 HIDDEN=${HIDDEN:-128}
 LAMBDA=${LAMBDA:-0.3}
 LR=${LR:-0.001}
