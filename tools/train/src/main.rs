@@ -122,7 +122,20 @@ fn main() -> ExitCode {
     let args = Args::parse();
     match args.game.as_str() {
         "epaminondas" => match train::<Epaminondas>(&args) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(r) => {
+                let (epoch, (_, best)) = r
+                    .losses
+                    .iter()
+                    .enumerate()
+                    .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+                    .expect("at least one epoch");
+                println!(
+                    "best validation loss {best:.6} at epoch {}; quantized within {:.2}",
+                    epoch + 1,
+                    r.quantization
+                );
+                ExitCode::SUCCESS
+            }
             Err(e) => fail(e),
         },
         g => fail(format!("no features for {g} yet (games: epaminondas)")),
@@ -280,8 +293,19 @@ fn set_loss(
     Ok(total / set.len().max(1) as f64)
 }
 
-fn train<G: Features>(args: &Args) -> Result<(), String> {
+/// What a training run measured: the (train, validation) loss per epoch
+/// and the largest difference between the quantized file and the float
+/// network on validation positions, in evaluation units.
+struct Report {
+    losses: Vec<(f64, f64)>,
+    quantization: f64,
+}
+
+fn train<G: Features>(args: &Args) -> Result<Report, String> {
     let e = |e: candle_core::Error| e.to_string();
+    if args.epochs == 0 {
+        return Err("--epochs must be at least 1".into());
+    }
     let started = Instant::now();
     let (train, val, games) = load::<G>(args)?;
     if train.len() == 0 || val.len() == 0 {
@@ -318,6 +342,7 @@ fn train<G: Features>(args: &Args) -> Result<(), String> {
     )
     .map_err(e)?;
     let mut curve = String::from("epoch,train,validation,seconds\n");
+    let mut losses = Vec::new();
     let mut order: Vec<usize> = (0..train.len()).collect();
     for epoch in 1..=args.epochs {
         let t = Instant::now();
@@ -354,6 +379,7 @@ fn train<G: Features>(args: &Args) -> Result<(), String> {
         curve.push_str(&format!(
             "{epoch},{train_loss:.6},{val_loss:.6},{secs:.1}\n"
         ));
+        losses.push((train_loss, val_loss));
     }
     if let Some(path) = &args.curve {
         std::fs::write(path, &curve)
@@ -363,13 +389,16 @@ fn train<G: Features>(args: &Args) -> Result<(), String> {
     let net = float.quantize();
     std::fs::write(&args.out, net.to_bytes())
         .map_err(|err| format!("cannot write {}: {err}", args.out.display()))?;
-    check_export::<G>(&model, &float, &val, args, &dev)?;
+    let quantization = check_export::<G>(&model, &float, &val, args, &dev)?;
     println!(
         "wrote {} in {:.1} s",
         args.out.display(),
         started.elapsed().as_secs_f64()
     );
-    Ok(())
+    Ok(Report {
+        losses,
+        quantization,
+    })
 }
 
 /// Compares, on validation positions, the trained model, its float
@@ -380,7 +409,7 @@ fn check_export<G: Features>(
     val: &Set,
     args: &Args,
     dev: &Device,
-) -> Result<(), String> {
+) -> Result<f64, String> {
     let bytes = std::fs::read(&args.out).map_err(|err| err.to_string())?;
     let net = Network::from_bytes(&bytes, G::ID, G::INPUTS).map_err(|err| err.0)?;
     let n = val.len().min(2000);
@@ -405,5 +434,79 @@ fn check_export<G: Features>(
         "export check positions {n} float-vs-model max {float_diff:.3} quantized-vs-float mean {:.2} max {quant_max:.2}",
         quant_diff / n as f64
     );
-    Ok(())
+    Ok(quant_max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamut::game::{Evaluate, Game, NodeKind, TermMask};
+    use gamut::nnue::data::{encode_game, write_header, GameRecord, Sample};
+
+    /// A tiny run end to end: random games scored by the classic
+    /// evaluation, written as datagen writes them, trained for a few
+    /// epochs and exported; the loss falls and the file reads back within
+    /// the quantization tolerance.
+    #[test]
+    #[ignore = "long check"]
+    fn long_tiny_training_run_end_to_end() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("tiny.dat");
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, "epaminondas").unwrap();
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut moves = Vec::new();
+        for _ in 0..60 {
+            let mut pos = Epaminondas::start();
+            let mut samples = Vec::new();
+            for _ in 0..300 {
+                if pos.node() == NodeKind::Terminal {
+                    break;
+                }
+                samples.push(Sample {
+                    text: pos.text(),
+                    side: pos.perspective(),
+                    score: pos.evaluate(TermMask::ALL) as i16,
+                });
+                pos.moves(&mut moves);
+                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+            }
+            let winner = pos.outcome().and_then(|o| o.winner);
+            bytes.extend(encode_game(&GameRecord { winner, samples }));
+        }
+        std::fs::write(&data, &bytes).unwrap();
+        let out = dir.join("tiny.net");
+        let args = Args::parse_from([
+            "gamut-train",
+            "epaminondas",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "4",
+            "--hidden",
+            "32",
+            "--validation",
+            "0.2",
+        ]);
+        let report = train::<Epaminondas>(&args).unwrap();
+        let first = report.losses[0].0;
+        let last = report.losses.last().unwrap().0;
+        assert!(last < first, "training loss {first} -> {last}");
+        assert!(
+            report.quantization <= 25.0,
+            "quantized {}",
+            report.quantization
+        );
+        let net = Network::from_bytes(
+            &std::fs::read(&out).unwrap(),
+            "epaminondas",
+            Epaminondas::INPUTS,
+        )
+        .unwrap();
+        assert_eq!(net.hidden, 32);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
