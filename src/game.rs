@@ -590,6 +590,19 @@ pub trait Evaluate: Game {
     /// built from the terms in `terms`; always within ±[`EVAL_LIMIT`].
     fn evaluate(&self, terms: TermMask) -> i32;
 
+    /// The game's learned network ([`crate::nnue`]), for a game that has
+    /// one; `None` (the default) for the others.
+    fn network() -> Option<&'static crate::nnue::Slot> {
+        None
+    }
+
+    /// The static value of a non-terminal position for
+    /// [`Game::perspective`] by the game's network, within ±[`EVAL_LIMIT`];
+    /// `None` (the default) for a game without one.
+    fn evaluate_net(&self) -> Option<i32> {
+        None
+    }
+
     /// An ordering hint for move `m` here: larger is tried earlier (the
     /// number of stones it captures, say). Zero for quiet moves.
     fn move_hint(&self, _m: Self::Move) -> i32 {

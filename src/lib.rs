@@ -10,6 +10,7 @@ pub mod game;
 #[macro_use]
 pub mod games;
 pub mod moves;
+pub mod nnue;
 pub mod perft;
 pub mod protocol;
 pub mod search;

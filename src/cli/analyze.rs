@@ -7,6 +7,7 @@ use super::commands::position;
 use super::interrupt::Interrupt;
 use super::CliError;
 use gamut::game::{Evaluate, Game, TermMask};
+use gamut::nnue::Eval;
 use gamut::search::score::Score;
 use gamut::search::{
     self, ChanceIteration, Config, Iteration, Limits, MixedResult, Parallel, Progress, Table,
@@ -53,6 +54,7 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
         }
         config.terms = mask;
     }
+    config.eval = evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
     if let Some(list) = &a.ordering_off {
         for name in list.split(',') {
             let o = &mut config.ordering;
@@ -76,6 +78,30 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
         clock: None,
     };
     Ok((config, limits))
+}
+
+/// The evaluation `--eval` names (default classic), with the network of
+/// `--net` loaded for the game.
+pub fn evaluation<G: Evaluate>(
+    eval: Option<&str>,
+    net: Option<&std::path::Path>,
+) -> Result<Eval, CliError> {
+    let slot = G::network();
+    if let Some(path) = net {
+        let slot = slot.ok_or_else(|| CliError(format!("{} has no network yet", G::ID)))?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        slot.load(&bytes)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    }
+    match eval {
+        Some("net") if slot.is_none() => Err(CliError(format!(
+            "--eval net: {} has no network yet",
+            G::ID
+        ))),
+        Some("net") => Ok(Eval::Net),
+        _ => Ok(Eval::Classic),
+    }
 }
 
 /// The texts of a principal variation from `pos`.

@@ -47,6 +47,9 @@ pub enum Command {
     /// Play random games checking every invariant of the rules' code at
     /// every ply, with a summary line per game.
     Soak(super::soak::SoakArgs),
+    /// Play self-play games at a fixed node budget per move and write their
+    /// positions, search scores and results as training data.
+    Datagen(super::datagen::DatagenArgs),
     /// Speak the engine protocol (docs/protocol.md) on standard input and
     /// output, for tournaments and other programs.
     Engine(EngineArgs),
@@ -157,6 +160,14 @@ pub struct SearchArgs {
     /// docs/rules/<game>.md).
     #[arg(long, value_name = "TERMS")]
     pub eval_off: Option<String>,
+    /// The static evaluation: classic (the hand-written terms) or net (the
+    /// game's learned network, for games that have one: epaminondas).
+    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
+    pub eval: Option<String>,
+    /// With --eval net: the network file to use instead of the built-in
+    /// one (written by tools/train.sh).
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<std::path::PathBuf>,
     /// Ordering heuristics to switch off, comma-separated: tt, captures,
     /// killers, history.
     #[arg(long, value_name = "LIST")]
@@ -277,6 +288,12 @@ pub struct BenchArgs {
     /// before selective search: the same tree for the same code.
     #[arg(long)]
     pub exact: bool,
+    /// The static evaluation: classic or net (see `analyze --eval`).
+    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
+    pub eval: Option<String>,
+    /// With --eval net: the network file to use instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<std::path::PathBuf>,
 }
 
 /// Parses a game id for clap.

@@ -30,6 +30,9 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
             .filter(|&id| with_game!(id, G => super::two_players::<G>("bench")).is_ok())
             .collect(),
     };
+    for &id in &games {
+        with_game!(id, G => super::analyze::evaluation::<G>(a.eval.as_deref(), a.net.as_deref()))?;
+    }
     writeln!(
         out,
         "{:<12} {:>6} {:>14} {:>14} {:>6} {:>12} {:>12} {:>10}",
@@ -92,6 +95,7 @@ fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     if a.exact {
         config = config.exact();
     }
+    config.eval = super::analyze::evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
     let limits = Limits {
         depth: Some(sd),
         ..Limits::default()

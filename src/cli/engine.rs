@@ -66,6 +66,8 @@ impl Options {
             hash: self.hash,
             parallel: self.parallel.clone(),
             eval_off: self.eval_off.clone(),
+            eval: None,
+            net: None,
             ordering_off: self.ordering_off.clone(),
             no_quiescence: !self.quiescence,
             no_aspiration: !self.aspiration,

@@ -212,7 +212,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
                 .ok_or_else(|| fail(format!("'{key}' needs a value")))
         };
         match key.as_str() {
-            "depth" | "time" | "nodes" | "threads" | "hash" | "parallel" => {
+            "depth" | "time" | "nodes" | "threads" | "hash" | "parallel" | "eval" => {
                 argv.push(format!("--{key}"));
                 argv.push(need()?);
             }
@@ -243,7 +243,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
             },
             _ => {
                 return Err(fail(format!(
-                    "unknown option '{key}' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"
+                    "unknown option '{key}' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"
                 )))
             }
         }

@@ -254,11 +254,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 let o = pos.outcome().expect("a terminal position has an outcome");
                 outcome_score(&o, pos.perspective(), ply)
             }
-            _ if ply >= MAX_PLY => pos.evaluate(self.config.terms),
+            _ if ply >= MAX_PLY => self.config.evaluate(pos),
             NodeKind::Chance => self.chance(pos, depth, alpha, beta, ply),
             // A round of secret choices at the horizon is valued statically:
             // solving its matrix game would search a whole round more.
-            NodeKind::Simultaneous if depth <= 0 => pos.evaluate(self.config.terms),
+            NodeKind::Simultaneous if depth <= 0 => self.config.evaluate(pos),
             NodeKind::Simultaneous => self.simultaneous(pos, depth, alpha, beta, ply),
             NodeKind::Decision(me) => {
                 if depth <= 0 {
@@ -378,7 +378,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let moves = std::mem::take(&mut self.scored[ply]);
         if moves.is_empty() {
             self.scored[ply] = moves;
-            return pos.evaluate(self.config.terms);
+            return self.config.evaluate(pos);
         }
         let alpha0 = alpha;
         let mut best = -INFINITY;
@@ -464,7 +464,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if slot.0 == key && key != 0 {
             return slot.1;
         }
-        let v = pos.evaluate(self.config.terms);
+        let v = self.config.evaluate(pos);
         *slot = (key, v);
         v
     }
@@ -640,7 +640,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
         if rows.is_empty() || cols.is_empty() {
             self.actions[ply] = [rows, cols];
-            return pos.evaluate(self.config.terms);
+            return self.config.evaluate(pos);
         }
         let start = match (entry.and_then(|e| e.move_index), self.matrix_killers[ply]) {
             (None, Some((a, b))) => {

@@ -81,6 +81,8 @@ pub struct Config {
     pub full_matrix: bool,
     /// Which selective (unsound) prunings and reductions are on.
     pub selective: params::Selective,
+    /// The static evaluation: classic terms or the game's network.
+    pub eval: crate::nnue::Eval,
 }
 
 impl Config {
@@ -96,7 +98,13 @@ impl Config {
             parallel: Parallel::LazySmp,
             full_matrix: false,
             selective: G::SELECTIVE,
+            eval: crate::nnue::Eval::Classic,
         }
+    }
+
+    /// The static value of `pos` by this configuration's evaluation.
+    pub fn evaluate<G: Evaluate>(&self, pos: &G) -> i32 {
+        crate::nnue::static_value(pos, self.eval, self.terms)
     }
 
     /// This configuration with every unsound pruning and reduction off, so

@@ -36,6 +36,7 @@ mod naive_empedocles;
 mod naive_epaminondas;
 mod naive_spokes;
 mod naive_spokes4;
+mod nnue;
 mod pages;
 mod pictures;
 mod play;

@@ -5,7 +5,11 @@
 //! root's value.
 //!
 //! Line format: `<position> ; depth <d> ; best <move> [<move> …] ; score <score>`
-//! where `<score>` is `win in N`, `loss in N` or a number.
+//! where `<score>` is `win in N`, `loss in N` or a number; or
+//! `<position> ; depth <d> ; avoid <move> [<move> …]`: a move the default
+//! search (selective features on) must not choose at that depth, with the
+//! classic evaluation and, where the game has one, its network (a
+//! position lost to a threat beyond the horizon).
 
 use crate::common;
 
@@ -19,6 +23,8 @@ struct Tactic {
     depth: u32,
     best: Vec<String>,
     score: String,
+    /// Moves the default search must not choose (an `avoid` line).
+    avoid: Vec<String>,
 }
 
 fn read(file: &str) -> Vec<Tactic> {
@@ -31,6 +37,18 @@ fn read(file: &str) -> Vec<Tactic> {
             continue;
         }
         let f: Vec<&str> = raw.split(';').map(str::trim).collect();
+        if let Some(moves) = f.get(2).and_then(|m| m.strip_prefix("avoid ")) {
+            assert_eq!(f.len(), 3, "{path}:{}: three fields", i + 1);
+            out.push(Tactic {
+                line: i + 1,
+                position: f[0].to_string(),
+                depth: f[1].strip_prefix("depth ").unwrap().parse().unwrap(),
+                best: Vec::new(),
+                score: String::new(),
+                avoid: moves.split_whitespace().map(String::from).collect(),
+            });
+            continue;
+        }
         assert_eq!(f.len(), 4, "{path}:{}: four fields", i + 1);
         out.push(Tactic {
             line: i + 1,
@@ -43,6 +61,7 @@ fn read(file: &str) -> Vec<Tactic> {
                 .map(String::from)
                 .collect(),
             score: f[3].strip_prefix("score ").unwrap().to_string(),
+            avoid: Vec::new(),
         });
     }
     out
@@ -62,6 +81,29 @@ fn check<G: Evaluate>(file: &str, at_least: usize) {
             NodeKind::Decision(p) => p,
             k => panic!("{here}: not a decision node ({k:?})"),
         };
+        if !t.avoid.is_empty() {
+            let mut evals = vec![gamut::nnue::Eval::Classic];
+            if G::network().is_some() {
+                evals.push(gamut::nnue::Eval::Net);
+            }
+            for eval in evals {
+                let config = Config {
+                    eval,
+                    ..Config::for_game::<G>(1)
+                };
+                let limits = Limits {
+                    depth: Some(t.depth),
+                    ..Limits::default()
+                };
+                let r = search::search(&pos, &limits, &config, &Table::new(16), |_| {});
+                let chosen = pos.move_text(r.best);
+                assert!(
+                    !t.avoid.contains(&chosen),
+                    "{here}: {eval:?} chose {chosen}"
+                );
+            }
+            continue;
+        }
         let config = Config::for_game::<G>(1).exact();
         let limits = Limits {
             depth: Some(t.depth),

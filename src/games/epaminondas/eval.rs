@@ -117,8 +117,20 @@ impl Evaluate for Epaminondas {
         score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
+    /// Stones captured, plus one for a move onto the opponent's home row:
+    /// such a move forces an answer next turn, so the search tries it
+    /// early and never reduces or prunes it as a quiet move (a phalanx
+    /// that reaches the home row is otherwise seen too late).
     fn move_hint(&self, m: Move) -> i32 {
-        self.captures(m) as i32
+        self.captures(m) as i32 + i32::from(self.far_row().has(m.landing()))
+    }
+
+    fn network() -> Option<&'static crate::nnue::Slot> {
+        Some(&super::net::NETWORK)
+    }
+
+    fn evaluate_net(&self) -> Option<i32> {
+        Some(crate::nnue::evaluate(self, super::net::NETWORK.get()))
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod board;
 mod eval;
 mod movegen;
+pub mod net;
 mod svg;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};

@@ -1,0 +1,243 @@
+//! `gamut datagen`: self-play games at a fixed node budget per move,
+//! written as training data for a learned evaluation
+//! ([`gamut::nnue::data`], documented in `docs/datagen.md`).
+
+use super::args::parse_game;
+use super::progress::Progress;
+use super::CliError;
+use clap::Args;
+use gamut::bits::splitmix64;
+use gamut::game::{Evaluate, Game, NodeKind, EVAL_LIMIT};
+use gamut::games::GameId;
+use gamut::nnue::data::{encode_game, write_header, GameRecord, Reader, Sample};
+use gamut::search::{self, Config, Limits, Table};
+use gamut::with_game;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The transposition table of each game's searches, in MiB.
+const HASH_MIB: usize = 16;
+
+/// Options of `gamut datagen`.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// The game (games with decisions only: chance and simultaneous nodes
+    /// are not supported yet).
+    #[arg(value_parser = parse_game)]
+    pub game: GameId,
+    /// The file to write (with --resume: to append to).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Games in all, over every shard.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Search nodes per move.
+    #[arg(long, value_name = "N", default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Uniformly random plies at the start of each game.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub random_plies: u32,
+    /// Seed: game i's random plies come from (seed, i) alone, so the data
+    /// does not depend on sharding or resuming.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub seed: u64,
+    /// Play only part K of N: the games whose number is K-1 modulo N
+    /// (e.g. 3/8); the parts' files concatenated after the first one's
+    /// header make the whole.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Append to an existing file: count its games and play the rest (a
+    /// last game cut short is dropped).
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// Parses `K/N` with 1 ≤ K ≤ N.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{s}' is not K/N with 1 <= K <= N");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Runs `gamut datagen`.
+pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
+    with_game!(a.game, G => run::<G>(a, quiet, out))
+}
+
+fn run<G: Evaluate>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
+    super::two_players::<G>("datagen")?;
+    if !decisions_only_in_a_random_game::<G>() {
+        return Err(decisions_only::<G>());
+    }
+    let (k, n) = a.shard.unwrap_or((1, 1));
+    let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
+    let (mut file, done) = open::<G>(a)?;
+    let todo = &mine[(done as usize).min(mine.len())..];
+    let config = Config::for_game::<G>(1);
+    let limits = Limits {
+        nodes: Some(a.nodes),
+        ..Limits::default()
+    };
+    let progress = Progress::new(
+        todo.len() as u64,
+        "{bar:30} {pos}/{len} games {msg} eta {eta}",
+        quiet,
+    );
+    let started = Instant::now();
+    let mut positions = 0u64;
+    for &i in todo {
+        let game = play_game::<G>(a, i, &limits, &config)?;
+        positions += game.samples.len() as u64;
+        file.write_all(&encode_game(&game))
+            .and_then(|_| file.flush())
+            .map_err(|e| CliError(format!("cannot write {}: {e}", a.out.display())))?;
+        progress.inc();
+        let rate = positions as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        progress.set_message(format!("{positions} positions {rate:.0}/s"));
+    }
+    progress.finish();
+    let secs = started.elapsed().as_secs_f64();
+    writeln!(
+        out,
+        "games {} positions {positions} time {secs:.1} s positions/s {:.1}",
+        todo.len(),
+        positions as f64 / secs.max(1e-9)
+    )?;
+    Ok(())
+}
+
+fn decisions_only<G: Game>() -> CliError {
+    CliError(format!(
+        "datagen does not support {} yet: it plays games of decisions only",
+        G::ID
+    ))
+}
+
+/// Whether a random game from the start meets decision and terminal
+/// nodes only: a game with chance or simultaneous nodes (a roll, a joint
+/// placement) meets one within its first plies.
+fn decisions_only_in_a_random_game<G: Game>() -> bool {
+    let mut rng = StdRng::seed_from_u64(0);
+    let mut pos = G::start();
+    let mut moves = Vec::new();
+    for _ in 0..100 {
+        match pos.node() {
+            NodeKind::Terminal => return true,
+            NodeKind::Decision(_) => {
+                pos.moves(&mut moves);
+                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The output file, positioned for appending, and how many of this
+/// shard's games it holds already.
+fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
+    let path = &a.out;
+    let cannot = |e: std::io::Error| CliError(format!("cannot open {}: {e}", path.display()));
+    if a.resume && path.exists() {
+        let mut reader = Reader::new(BufReader::new(File::open(path).map_err(cannot)?))
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        if reader.game() != G::ID {
+            return Err(CliError(format!(
+                "{}: holds {} data, not {}",
+                path.display(),
+                reader.game(),
+                G::ID
+            )));
+        }
+        let (games, end) = reader
+            .resume_point()
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let mut file = OpenOptions::new().write(true).open(path).map_err(cannot)?;
+        file.set_len(end).map_err(cannot)?;
+        file.seek(SeekFrom::Start(end)).map_err(cannot)?;
+        return Ok((file, games));
+    }
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(!a.resume)
+        .create(a.resume)
+        .truncate(a.resume)
+        .open(path)
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                CliError(format!(
+                    "{} exists: give --resume to add to it, or another file",
+                    path.display()
+                ))
+            } else {
+                cannot(e)
+            }
+        })?;
+    write_header(&mut file, G::ID).map_err(cannot)?;
+    Ok((file, 0))
+}
+
+/// Game number `i`: random plies from its own seed, then the search's best
+/// move at every ply; keeps the decision positions whose best move is quiet
+/// and whose score is not a proven result.
+fn play_game<G: Evaluate>(
+    a: &DatagenArgs,
+    i: u64,
+    limits: &Limits,
+    config: &Config,
+) -> Result<GameRecord, CliError> {
+    let mut rng = StdRng::seed_from_u64(splitmix64(a.seed ^ splitmix64(i)));
+    let tt = Table::try_new(HASH_MIB)?;
+    let mut pos = G::start();
+    let mut moves = Vec::new();
+    let mut samples = Vec::new();
+    let mut ply = 0;
+    let winner = loop {
+        let side = match pos.node() {
+            NodeKind::Terminal => break pos.outcome().and_then(|o| o.winner),
+            NodeKind::Decision(p) => p,
+            _ => return Err(decisions_only::<G>()),
+        };
+        if ply >= G::INFO.ply_limit {
+            break None;
+        }
+        let m = if ply < a.random_plies {
+            pos.moves(&mut moves);
+            moves[rng.gen_range(0..moves.len())]
+        } else {
+            let r = search::search(&pos, limits, config, &tt, |_| {});
+            if pos.move_hint(r.best) == 0 && r.score.abs() <= EVAL_LIMIT {
+                samples.push(Sample {
+                    text: pos.text(),
+                    side,
+                    score: r.score as i16,
+                });
+            }
+            r.best
+        };
+        pos = pos.play(m);
+        ply += 1;
+    };
+    Ok(GameRecord { winner, samples })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_shard;
+
+    #[test]
+    fn shards_are_k_of_n() {
+        assert_eq!(parse_shard("3/8"), Ok((3, 8)));
+        assert!(parse_shard("0/8").is_err());
+        assert!(parse_shard("9/8").is_err());
+        assert!(parse_shard("8").is_err());
+    }
+}

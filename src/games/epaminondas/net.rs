@@ -1,0 +1,46 @@
+//! Epaminondas' input features for the learned evaluation
+//! ([`crate::nnue`]): a stone per square per side, seen from one side's
+//! view: that side's stones first (168 features), then the other side's,
+//! with the board turned for Black so that each side's home row is rank 1.
+
+use super::board::{FILES, RANKS};
+use super::Epaminondas;
+use crate::game::Player;
+use crate::nnue::{Features, Slot};
+
+/// Squares of the board.
+const SQUARES: u16 = FILES as u16 * RANKS as u16;
+
+/// Square `sq` as side `view` sees the board: file + 14 · rank counted
+/// from `view`'s home row.
+fn seen(sq: super::board::Square, view: Player) -> u16 {
+    let rank = if view == Player::FIRST {
+        sq.rank()
+    } else {
+        RANKS - 1 - sq.rank()
+    };
+    u16::from(sq.file()) + FILES as u16 * u16::from(rank)
+}
+
+impl Features for Epaminondas {
+    const INPUTS: usize = 2 * SQUARES as usize;
+
+    fn features(&self, view: Player, out: &mut Vec<u16>) {
+        out.clear();
+        out.extend(self.stones(view).into_iter().map(|sq| seen(sq, view)));
+        out.extend(
+            self.stones(view.other())
+                .into_iter()
+                .map(|sq| SQUARES + seen(sq, view)),
+        );
+    }
+}
+
+/// The network Epaminondas evaluates with: `epaminondas.net`, trained by
+/// `tools/train.sh epaminondas` (see `docs/nnue.md`), unless `--net` loads
+/// another.
+pub static NETWORK: Slot = Slot::new(
+    "epaminondas",
+    Epaminondas::INPUTS,
+    include_bytes!("epaminondas.net"),
+);

@@ -1,0 +1,239 @@
+//! Learned evaluation (an efficiently updatable network, NNUE): the data
+//! self-play writes for training ([`data`]), the quantized network and its
+//! file ([`network`]), and inference shared by every game that has one.
+//!
+//! A game supplies its input features ([`Features`]): which are active in
+//! a position seen from either side. The network keeps one accumulator per
+//! side (the feature transformer's output, in i16), and evaluates from the
+//! side to move's accumulator and the other's.
+//!
+//! Positions are copy-make and the search generic, so the accumulators do
+//! not live in the positions: each thread keeps an [`Evaluator`] holding
+//! the accumulators of the last position it evaluated, with that
+//! position's active features. The next position is evaluated by
+//! subtracting the rows of the features that went and adding those that
+//! came: consecutive leaves of a depth-first search are a few moves apart,
+//! so that is a few rows, and a full refresh happens only where the
+//! difference is larger than the position itself.
+
+pub mod data;
+pub mod network;
+
+use crate::game::{Evaluate, Game, Player, EVAL_LIMIT};
+use network::{NetError, Network};
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+/// Which static evaluation a search uses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Eval {
+    /// The game's hand-written terms ([`Evaluate::evaluate`]).
+    #[default]
+    Classic,
+    /// The game's network ([`Evaluate::evaluate_net`]).
+    Net,
+}
+
+/// The most input features per perspective a game may have.
+pub const MAX_INPUTS: usize = 512;
+
+/// A game's input features for a network.
+pub trait Features: Game {
+    /// Input features per perspective (at most [`MAX_INPUTS`]).
+    const INPUTS: usize;
+
+    /// Writes into `out` (cleared first) the features active in this
+    /// position seen from side `view`: `view`'s own pieces first, each
+    /// square as `view` sees the board.
+    fn features(&self, view: Player, out: &mut Vec<u16>);
+}
+
+/// A set of active features, one bit each.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct FeatureSet([u64; MAX_INPUTS / 64]);
+
+impl FeatureSet {
+    const EMPTY: FeatureSet = FeatureSet([0; MAX_INPUTS / 64]);
+
+    fn from_list(list: &[u16]) -> FeatureSet {
+        let mut s = FeatureSet::EMPTY;
+        for &f in list {
+            s.0[f as usize / 64] |= 1 << (f % 64);
+        }
+        s
+    }
+
+    /// The features of `self` not in `other`.
+    fn minus(&self, other: &FeatureSet) -> impl Iterator<Item = u16> + '_ {
+        let other = other.0;
+        self.0.iter().enumerate().flat_map(move |(i, &w)| {
+            let mut bits = w & !other[i];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    (i * 64) as u16 + b as u16
+                })
+            })
+        })
+    }
+
+    fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// How many features are in exactly one of the two sets.
+    fn changes(&self, other: &FeatureSet) -> u32 {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .map(|(a, b)| (a ^ b).count_ones())
+            .sum()
+    }
+}
+
+/// The accumulator of `active` features: the biases plus their rows.
+pub fn refresh(net: &Network, active: &[u16], acc: &mut Vec<i16>) {
+    acc.clear();
+    acc.extend_from_slice(&net.feature_bias);
+    for &f in active {
+        add(acc, net.row(f));
+    }
+}
+
+fn add(acc: &mut [i16], row: &[i16]) {
+    acc.iter_mut()
+        .zip(row)
+        .for_each(|(a, &w)| *a = a.wrapping_add(w));
+}
+
+fn sub(acc: &mut [i16], row: &[i16]) {
+    acc.iter_mut()
+        .zip(row)
+        .for_each(|(a, &w)| *a = a.wrapping_sub(w));
+}
+
+/// One thread's incremental evaluation state: the accumulators of the last
+/// position evaluated, per side, and its active features.
+#[derive(Default)]
+pub struct Evaluator {
+    /// The network the accumulators belong to (its address).
+    net: usize,
+    sets: [Option<FeatureSet>; 2],
+    acc: [Vec<i16>; 2],
+    list: Vec<u16>,
+}
+
+impl Evaluator {
+    /// `pos`'s value for its side to move by `net`, updating the
+    /// accumulators from the last position's.
+    pub fn evaluate<G: Features>(&mut self, pos: &G, net: &Network) -> i32 {
+        if self.net != net as *const Network as usize {
+            *self = Evaluator {
+                net: net as *const Network as usize,
+                ..Evaluator::default()
+            };
+        }
+        for view in Player::BOTH {
+            let v = view.index();
+            pos.features(view, &mut self.list);
+            let now = FeatureSet::from_list(&self.list);
+            match &self.sets[v] {
+                Some(before) if before.changes(&now) < now.count() => {
+                    for f in before.minus(&now) {
+                        sub(&mut self.acc[v], net.row(f));
+                    }
+                    for f in now.minus(before) {
+                        add(&mut self.acc[v], net.row(f));
+                    }
+                }
+                _ => refresh(net, &self.list, &mut self.acc[v]),
+            }
+            self.sets[v] = Some(now);
+        }
+        let us = pos.perspective().index();
+        net.output(&self.acc[us], &self.acc[us ^ 1])
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The accumulators of the last position evaluated, per side.
+    pub fn accumulators(&self) -> [&[i16]; 2] {
+        [&self.acc[0], &self.acc[1]]
+    }
+}
+
+thread_local! {
+    static EVALUATOR: RefCell<Evaluator> = RefCell::new(Evaluator::default());
+}
+
+/// `pos`'s value for its side to move by `net`, with this thread's
+/// [`Evaluator`].
+pub fn evaluate<G: Features>(pos: &G, net: &Network) -> i32 {
+    EVALUATOR.with(|e| e.borrow_mut().evaluate(pos, net))
+}
+
+/// `pos`'s value by `net` from accumulators refreshed from scratch.
+pub fn evaluate_from_scratch<G: Features>(pos: &G, net: &Network) -> i32 {
+    let mut list = Vec::new();
+    let mut acc = [Vec::new(), Vec::new()];
+    for view in Player::BOTH {
+        pos.features(view, &mut list);
+        refresh(net, &list, &mut acc[view.index()]);
+    }
+    let us = pos.perspective().index();
+    net.output(&acc[us], &acc[us ^ 1])
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The network a game evaluates with: the one built into the binary, or
+/// one loaded from a file (`--net`) before the first evaluation.
+pub struct Slot {
+    game: &'static str,
+    inputs: usize,
+    embedded: &'static [u8],
+    net: OnceLock<Network>,
+}
+
+impl Slot {
+    /// A slot for `game`'s network of `inputs` features, by default the
+    /// file `embedded`.
+    pub const fn new(game: &'static str, inputs: usize, embedded: &'static [u8]) -> Slot {
+        Slot {
+            game,
+            inputs,
+            embedded,
+            net: OnceLock::new(),
+        }
+    }
+
+    /// The network in use.
+    pub fn get(&self) -> &Network {
+        self.net.get_or_init(|| {
+            Network::from_bytes(self.embedded, self.game, self.inputs)
+                .expect("the built-in network is well-formed")
+        })
+    }
+
+    /// Uses the network file `bytes` instead of the built-in one; an error
+    /// if it is malformed or another network is in use already.
+    pub fn load(&self, bytes: &[u8]) -> Result<(), NetError> {
+        let net = Network::from_bytes(bytes, self.game, self.inputs)?;
+        let mut given = Some(net);
+        let used = self.net.get_or_init(|| given.take().expect("set once"));
+        match given {
+            Some(n) if n != *used => Err(NetError(
+                "another network is in use already in this process".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The static value of `pos` by evaluation `eval` (the classic terms
+/// `terms`, or the game's network where it has one).
+pub fn static_value<G: Evaluate>(pos: &G, eval: Eval, terms: crate::game::TermMask) -> i32 {
+    match eval {
+        Eval::Net => pos.evaluate_net().unwrap_or_else(|| pos.evaluate(terms)),
+        Eval::Classic => pos.evaluate(terms),
+    }
+}

@@ -1,0 +1,249 @@
+//! A quantized network and its file: one hidden layer per perspective
+//! (the feature transformer, shared by both), clipped ReLU, one output.
+//!
+//! File layout (little-endian), documented with the trainer in
+//! `docs/nnue.md`:
+//!
+//! ```text
+//! "GAMUTNET" | version u16 = 1 | id length u8 | game id
+//! inputs u16 | hidden u16 | scale i32
+//! feature weights i16 [inputs][hidden] | feature biases i16 [hidden]
+//! output weights i16 [2 * hidden] (side to move's half first) | output bias i32
+//! ```
+//!
+//! The float network `y = w2 · [crelu(x_us W1 + b1), crelu(x_them W1 + b1)] + b2`,
+//! with `crelu` clamping to [0, 1], is stored with W1 and b1 multiplied by
+//! [`QA`] and w2 by [`QB`]; b2 by `QA * QB`. The evaluation is `y * scale`.
+
+use std::fmt;
+
+/// The feature transformer's quantization: 1.0 is stored as 255.
+pub const QA: i32 = 255;
+/// The output layer's quantization: 1.0 is stored as 256.
+pub const QB: i32 = 256;
+/// The largest feature-transformer weight magnitude the trainer allows,
+/// so that an accumulator of every feature of a full board fits in i16.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// The first eight bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"GAMUTNET";
+/// The network file version this code reads and writes.
+pub const VERSION: u16 = 1;
+
+/// A network in integers, ready for inference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// The game it evaluates.
+    pub game: String,
+    /// Input features per perspective.
+    pub inputs: usize,
+    /// Hidden units per perspective.
+    pub hidden: usize,
+    /// Evaluation units per unit of the float output.
+    pub scale: i32,
+    /// `[inputs][hidden]`, times [`QA`].
+    pub feature_weights: Vec<i16>,
+    /// `[hidden]`, times [`QA`].
+    pub feature_bias: Vec<i16>,
+    /// `[2 * hidden]`, the side to move's half first, times [`QB`].
+    pub output_weights: Vec<i16>,
+    /// Times `QA * QB`.
+    pub output_bias: i32,
+}
+
+/// The same network in floats, as the trainer holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// The game it evaluates.
+    pub game: String,
+    /// Input features per perspective.
+    pub inputs: usize,
+    /// Hidden units per perspective.
+    pub hidden: usize,
+    /// Evaluation units per unit of output.
+    pub scale: i32,
+    /// `[inputs][hidden]`.
+    pub feature_weights: Vec<f32>,
+    /// `[hidden]`.
+    pub feature_bias: Vec<f32>,
+    /// `[2 * hidden]`, the side to move's half first.
+    pub output_weights: Vec<f32>,
+    /// The output's bias.
+    pub output_bias: f32,
+}
+
+/// Why a network file was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetError(pub String);
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetError {}
+
+fn quantize(v: f32, q: i32) -> i16 {
+    (v * q as f32)
+        .round()
+        .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+}
+
+impl FloatNetwork {
+    /// The float network's output for the active features of the side to
+    /// move and of the other side, in evaluation units.
+    pub fn evaluate(&self, us: &[u16], them: &[u16]) -> f32 {
+        let mut y = self.output_bias;
+        for (half, active) in [us, them].into_iter().enumerate() {
+            let mut acc = self.feature_bias.clone();
+            for &f in active {
+                let row = &self.feature_weights[f as usize * self.hidden..][..self.hidden];
+                acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+            }
+            let w = &self.output_weights[half * self.hidden..][..self.hidden];
+            y += acc
+                .iter()
+                .zip(w)
+                .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+                .sum::<f32>();
+        }
+        y * self.scale as f32
+    }
+
+    /// The network in integers (see the module documentation).
+    pub fn quantize(&self) -> Network {
+        Network {
+            game: self.game.clone(),
+            inputs: self.inputs,
+            hidden: self.hidden,
+            scale: self.scale,
+            feature_weights: self
+                .feature_weights
+                .iter()
+                .map(|&w| quantize(w, QA))
+                .collect(),
+            feature_bias: self.feature_bias.iter().map(|&w| quantize(w, QA)).collect(),
+            output_weights: self
+                .output_weights
+                .iter()
+                .map(|&w| quantize(w, QB))
+                .collect(),
+            output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+impl Network {
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.push(self.game.len() as u8);
+        b.extend_from_slice(self.game.as_bytes());
+        b.extend_from_slice(&(self.inputs as u16).to_le_bytes());
+        b.extend_from_slice(&(self.hidden as u16).to_le_bytes());
+        b.extend_from_slice(&self.scale.to_le_bytes());
+        for w in self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights)
+        {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b.extend_from_slice(&self.output_bias.to_le_bytes());
+        b
+    }
+
+    /// Reads a network file for game `game` with `inputs` features,
+    /// checking every length.
+    pub fn from_bytes(bytes: &[u8], game: &str, inputs: usize) -> Result<Network, NetError> {
+        let bad = |why: String| Err(NetError(why));
+        if bytes.len() < 11 || &bytes[..8] != MAGIC {
+            return bad("not a gamut network file (no GAMUTNET header)".into());
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != VERSION {
+            return bad(format!(
+                "network format version {version}, this build reads {VERSION}"
+            ));
+        }
+        let id_len = bytes[10] as usize;
+        let Some(id) = bytes.get(11..11 + id_len) else {
+            return bad("the network file ends inside its header".into());
+        };
+        if id != game.as_bytes() {
+            return bad(format!(
+                "the network is for {}, not {game}",
+                String::from_utf8_lossy(id)
+            ));
+        }
+        let rest = &bytes[11 + id_len..];
+        if rest.len() < 8 {
+            return bad("the network file ends inside its header".into());
+        }
+        let n_in = u16::from_le_bytes([rest[0], rest[1]]) as usize;
+        let hidden = u16::from_le_bytes([rest[2], rest[3]]) as usize;
+        let scale = i32::from_le_bytes([rest[4], rest[5], rest[6], rest[7]]);
+        if n_in != inputs {
+            return bad(format!(
+                "the network has {n_in} inputs, {game} has {inputs}"
+            ));
+        }
+        if hidden == 0 || scale <= 0 {
+            return bad(format!(
+                "hidden size {hidden} and scale {scale} must be positive"
+            ));
+        }
+        let words = inputs * hidden + hidden + 2 * hidden;
+        let expected = 8 + 2 * words + 4;
+        if rest.len() != expected {
+            return bad(format!(
+                "the network file has {} bytes after its header, {expected} expected",
+                rest.len()
+            ));
+        }
+        let mut w: Vec<i16> = rest[8..8 + 2 * words]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let output_weights = w.split_off(inputs * hidden + hidden);
+        let feature_bias = w.split_off(inputs * hidden);
+        let o = &rest[8 + 2 * words..];
+        Ok(Network {
+            game: game.to_string(),
+            inputs,
+            hidden,
+            scale,
+            feature_weights: w,
+            feature_bias,
+            output_weights,
+            output_bias: i32::from_le_bytes([o[0], o[1], o[2], o[3]]),
+        })
+    }
+
+    /// The feature transformer's row of feature `f`.
+    pub fn row(&self, f: u16) -> &[i16] {
+        &self.feature_weights[f as usize * self.hidden..][..self.hidden]
+    }
+
+    /// The output for accumulators of the side to move (`us`) and the
+    /// other side, in evaluation units.
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let h = self.hidden;
+        let sum =
+            dot_crelu(us, &self.output_weights[..h]) + dot_crelu(them, &self.output_weights[h..]);
+        let y = (sum + self.output_bias) as i64 * self.scale as i64;
+        (y / (QA * QB) as i64) as i32
+    }
+}
+
+/// `Σ clamp(acc, 0, QA) · w`, written so the compiler vectorises it.
+fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
+    acc.iter()
+        .zip(w)
+        .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
+        .sum()
+}

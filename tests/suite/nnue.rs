@@ -1,0 +1,214 @@
+//! Learned evaluation: the training data `gamut datagen` writes.
+
+use crate::common::{ok, rejected, scratch_dir};
+use gamut::game::Game;
+use gamut::games::epaminondas::Epaminondas;
+use gamut::nnue::data::read_all;
+
+fn datagen(out: &std::path::Path, games: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "datagen",
+        "epaminondas",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        games,
+        "--nodes",
+        "200",
+        "--seed",
+        "7",
+    ];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+#[test]
+fn datagen_resumes_and_shards_to_the_same_games() {
+    let dir = scratch_dir("datagen");
+    let whole = dir.join("whole.dat");
+    datagen(&whole, "3", &[]);
+    let resumed = dir.join("resumed.dat");
+    datagen(&resumed, "1", &[]);
+    // A crash in the middle of a game leaves part of it: resume drops it.
+    let mut bytes = std::fs::read(&resumed).unwrap();
+    bytes.extend_from_slice(&[9, 0, 1, 0]);
+    std::fs::write(&resumed, &bytes).unwrap();
+    let line = datagen(&resumed, "3", &["--resume"]);
+    assert!(line.starts_with("games 2 positions "), "{line}");
+    let whole_bytes = std::fs::read(&whole).unwrap();
+    assert_eq!(std::fs::read(&resumed).unwrap(), whole_bytes);
+
+    let games = read_all(&whole_bytes[..], "epaminondas").unwrap();
+    assert_eq!(games.len(), 3);
+    for g in &games {
+        assert!(!g.samples.is_empty());
+        for s in &g.samples {
+            let pos = Epaminondas::parse(&s.text).unwrap();
+            assert_eq!(pos.perspective(), s.side);
+            assert!(s.score.abs() <= gamut::game::EVAL_LIMIT as i16);
+        }
+    }
+    // Shard 2 of 2 plays game 1 (counted from 0): the whole's second game.
+    let part = dir.join("part.dat");
+    datagen(&part, "3", &["--shard", "2/2"]);
+    let part_games = read_all(&std::fs::read(&part).unwrap()[..], "epaminondas").unwrap();
+    assert_eq!(part_games, games[1..2]);
+}
+
+#[test]
+fn datagen_refuses_corrupt_files_and_chance_games() {
+    let dir = scratch_dir("datagen-bad");
+    let file = dir.join("bad.dat");
+    datagen(&file, "1", &[]);
+    let mut bytes = std::fs::read(&file).unwrap();
+    // The first game's result byte: after the 22-byte header and its count.
+    bytes[24] = 5;
+    std::fs::write(&file, &bytes).unwrap();
+    let err = rejected(&[
+        "datagen",
+        "epaminondas",
+        "--out",
+        file.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(err.contains("byte 24"), "{err}");
+    let err = rejected(&["datagen", "epaminondas", "--out", file.to_str().unwrap()]);
+    assert!(err.contains("--resume"), "{err}");
+    let err = rejected(&["datagen", "empedocles", "--out", "/nonexistent/x"]);
+    assert!(err.contains("decisions only"), "{err}");
+}
+
+mod inference {
+    use gamut::game::{Evaluate, Game, NodeKind, Player};
+    use gamut::games::epaminondas::Epaminondas;
+    use gamut::nnue::network::FloatNetwork;
+    use gamut::nnue::{evaluate_from_scratch, refresh, Evaluator, Features};
+    use proptest::prelude::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The positions of a random game from the start, at most `plies` long.
+    fn random_game(seed: u64, plies: usize) -> Vec<Epaminondas> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut pos = Epaminondas::start();
+        let mut moves = Vec::new();
+        let mut line = vec![pos.clone()];
+        for _ in 0..plies {
+            if pos.node() == NodeKind::Terminal {
+                break;
+            }
+            pos.moves(&mut moves);
+            pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+            line.push(pos.clone());
+        }
+        line
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Along a random game, and jumping between two games, the
+        /// accumulators updated from the last position's equal those
+        /// refreshed from scratch, and so do the values.
+        #[test]
+        fn incremental_accumulators_equal_a_refresh(a in any::<u64>(), b in any::<u64>()) {
+            let net = Epaminondas::network().unwrap().get();
+            let mut ev = Evaluator::default();
+            let (one, two) = (random_game(a, 150), random_game(b, 150));
+            let mut list = Vec::new();
+            let mut acc = Vec::new();
+            for (i, pos) in one.iter().chain(two.iter().rev()).chain(one.iter().step_by(7)).enumerate() {
+                let v = ev.evaluate(pos, net);
+                prop_assert_eq!(v, evaluate_from_scratch(pos, net), "position {}: {}", i, pos.text());
+                for view in Player::BOTH {
+                    pos.features(view, &mut list);
+                    refresh(net, &list, &mut acc);
+                    prop_assert_eq!(ev.accumulators()[view.index()], &acc[..]);
+                }
+            }
+        }
+    }
+
+    /// The side to move's view turns the board: a position and its mirror
+    /// with the other side to move have the same features.
+    #[test]
+    fn features_are_seen_from_either_side() {
+        let p = Epaminondas::parse("14/14/14/14/14/14/14/14/14/14/2B11/W13 w").unwrap();
+        let q = Epaminondas::parse("B13/2W11/14/14/14/14/14/14/14/14/14/14 b").unwrap();
+        let (mut f, mut g) = (Vec::new(), Vec::new());
+        p.features(Player::FIRST, &mut f);
+        q.features(Player::SECOND, &mut g);
+        assert_eq!(f, vec![0, 168 + 14 + 2]);
+        assert_eq!(f, g);
+        assert_eq!(
+            evaluate_from_scratch(&p, Epaminondas::network().unwrap().get()),
+            evaluate_from_scratch(&q, Epaminondas::network().unwrap().get())
+        );
+    }
+
+    /// How far, in evaluation units (a stone is 100), the quantized
+    /// network's value may be from the float network's: a quarter of a
+    /// stone. (The shipped network's export check measures its own
+    /// difference on validation positions: see docs/nnue.md.)
+    const TOLERANCE: f32 = 25.0;
+
+    /// A float network with weights of a trained one's size, quantized:
+    /// along random games its values stay within [`TOLERANCE`] of the
+    /// float network's.
+    #[test]
+    fn quantized_values_are_within_tolerance_of_the_float_network() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let hidden = 128;
+        let inputs = Epaminondas::INPUTS;
+        let mut u = |n: usize, lo: f32, hi: f32| -> Vec<f32> {
+            (0..n).map(|_| rng.gen_range(lo..hi)).collect()
+        };
+        let float = FloatNetwork {
+            game: "epaminondas".into(),
+            inputs,
+            hidden,
+            scale: 400,
+            feature_weights: u(inputs * hidden, -0.3, 0.3),
+            feature_bias: u(hidden, 0.0, 0.5),
+            output_weights: u(2 * hidden, -0.3, 0.3),
+            output_bias: 0.1,
+        };
+        let net = float.quantize();
+        let (mut us, mut them) = (Vec::new(), Vec::new());
+        let mut worst = 0f32;
+        for seed in 0..20 {
+            for pos in random_game(seed, 120) {
+                let side = pos.perspective();
+                pos.features(side, &mut us);
+                pos.features(side.other(), &mut them);
+                let f = float.evaluate(&us, &them).clamp(-10_000.0, 10_000.0);
+                let q = evaluate_from_scratch(&pos, &net) as f32;
+                worst = worst.max((f - q).abs());
+            }
+        }
+        assert!(worst <= TOLERANCE, "largest difference {worst}");
+        assert!(worst > 0.0, "quantization changes something");
+    }
+}
+
+#[test]
+fn bad_network_files_are_one_line_errors() {
+    let dir = scratch_dir("nets");
+    let bad = dir.join("bad.net");
+    std::fs::write(&bad, b"GAMUTNET\x01\x00\x0bepaminondas\x50\x01").unwrap();
+    let err = rejected(&[
+        "analyze",
+        "epaminondas",
+        "--depth",
+        "1",
+        "--eval",
+        "net",
+        "--net",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(err.contains("ends inside its header"), "{err}");
+    let err = rejected(&["bench", "aporia", "--eval", "net"]);
+    assert!(err.contains("no network"), "{err}");
+    let out = ok(&["analyze", "epaminondas", "--depth", "2", "--eval", "net"]);
+    assert!(out.contains("bestmove"), "{out}");
+}

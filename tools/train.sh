@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Reproduces a game's shipped network from scratch: self-play data made by
+# this build's `gamut datagen`, then `gamut-train` (tools/train), writing
+# the network file and a log of every command, count, seed and time.
+#
+#   tools/train.sh <game>
+#
+# Settings (environment; defaults are those of the shipped network, see
+# docs/results.md):
+#   PARTS   seed:games of each data file, made in parallel ("1:2000 2:1000")
+#   NODES   search nodes per move in self-play
+#   EPOCHS, HIDDEN, LAMBDA, LR, TRAIN_SEED   the trainer's options
+#   DATA    where the data and the log go (never inside the repository)
+#   OUT     the network file to write (default: src/games/<game>/<game>.net)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+game=${1:?usage: tools/train.sh <game>}
+PARTS=${PARTS:-"1:1372 2:781"}
+NODES=${NODES:-4000}
+EPOCHS=${EPOCHS:-6}
+HIDDEN=${HIDDEN:-128}
+LAMBDA=${LAMBDA:-0.3}
+LR=${LR:-0.001}
+TRAIN_SEED=${TRAIN_SEED:-1}
+DATA=${DATA:-${XDG_DATA_HOME:-$HOME/.local/share}/gamut/train/$game}
+OUT=${OUT:-src/games/$game/$game.net}
+
+mkdir -p "$DATA"
+log="$DATA/train.log"
+note() { echo "$(date -u +%FT%TZ) $*" | tee -a "$log"; }
+
+cargo build --profile test-release -p gamut -p gamut-train
+bin=target/test-release
+note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES"
+
+files=()
+pids=()
+for part in $PARTS; do
+  seed=${part%%:*}
+  games=${part##*:}
+  file="$DATA/$game-seed$seed.dat"
+  files+=("$file")
+  note "datagen seed $seed games $games -> $file"
+  nice -n 19 "$bin/gamut" datagen "$game" --out "$file" --games "$games" \
+    --nodes "$NODES" --seed "$seed" --resume --quiet >>"$log" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+note "datagen done"
+
+note "train epochs $EPOCHS hidden $HIDDEN lambda $LAMBDA lr $LR seed $TRAIN_SEED"
+nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$OUT" \
+  --epochs "$EPOCHS" --hidden "$HIDDEN" --lambda "$LAMBDA" --lr "$LR" \
+  --seed "$TRAIN_SEED" --curve "$DATA/curve.csv" | tee -a "$log"
+note "wrote $OUT ($(wc -c <"$OUT") bytes); curve in $DATA/curve.csv"

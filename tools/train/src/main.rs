@@ -1,0 +1,512 @@
+//! `gamut-train`: trains a game's learned evaluation on the CPU from the
+//! files `gamut datagen` writes, and exports it as a quantized network
+//! file (`gamut::nnue::network`). The model, loss and export are described
+//! in `docs/nnue.md`.
+
+use candle_core::{Device, Tensor, Var};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use clap::Parser;
+use gamut::games::epaminondas::Epaminondas;
+use gamut::nnue::data::Reader;
+use gamut::nnue::network::{FloatNetwork, Network, WEIGHT_CLIP};
+use gamut::nnue::{evaluate_from_scratch, Features};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Train a network for a game from `gamut datagen` files.
+#[derive(Parser, Debug)]
+#[command(name = "gamut-train")]
+struct Args {
+    /// The game (games with features: epaminondas).
+    game: String,
+    /// Data files written by `gamut datagen`.
+    #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Hidden units per perspective.
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 1024)]
+    batch: usize,
+    /// AdamW's learning rate at the start (halved at 50% and 75% of the
+    /// epochs).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f64,
+    /// Weight of the game's result in the target; the search score's
+    /// is one minus this.
+    #[arg(long, default_value_t = 0.3)]
+    lambda: f32,
+    /// Evaluation units per unit of the network's output, also the scale
+    /// of the sigmoid that turns a search score into an expected result.
+    #[arg(long, default_value_t = 400)]
+    scale: i32,
+    /// Fraction of the games held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    validation: f64,
+    /// Use at most this many positions (the first ones).
+    #[arg(long)]
+    max_positions: Option<usize>,
+    /// Seed of the initial weights, the split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the loss per epoch here as CSV (`epoch,train,validation,seconds`).
+    #[arg(long, value_name = "FILE")]
+    curve: Option<PathBuf>,
+}
+
+/// Positions with their features and targets.
+#[derive(Default)]
+struct Set {
+    /// Active features of the side to move, then of the other side, per
+    /// position: `offsets[i]..offsets[i + 1]` into `features`, with the
+    /// split at `splits[i]`.
+    features: Vec<u16>,
+    offsets: Vec<usize>,
+    splits: Vec<usize>,
+    /// The search score, side to move's view.
+    scores: Vec<f32>,
+    /// The game's result for the side to move.
+    results: Vec<f32>,
+    /// The position texts (kept for the export check).
+    texts: Vec<String>,
+}
+
+impl Set {
+    fn len(&self) -> usize {
+        self.scores.len()
+    }
+
+    fn push<G: Features>(&mut self, pos: &G, text: String, score: f32, result: f32) {
+        let mut list = Vec::new();
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        let us = pos.perspective();
+        pos.features(us, &mut list);
+        self.features.extend(&list);
+        self.splits.push(self.features.len());
+        pos.features(us.other(), &mut list);
+        self.features.extend(&list);
+        self.offsets.push(self.features.len());
+        self.scores.push(score);
+        self.results.push(result);
+        self.texts.push(text);
+    }
+
+    fn sides(&self, i: usize) -> (&[u16], &[u16]) {
+        (
+            &self.features[self.offsets[i]..self.splits[i]],
+            &self.features[self.splits[i]..self.offsets[i + 1]],
+        )
+    }
+}
+
+fn fail(msg: String) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match args.game.as_str() {
+        "epaminondas" => match train::<Epaminondas>(&args) {
+            Ok(r) => {
+                let (epoch, (_, best)) = r
+                    .losses
+                    .iter()
+                    .enumerate()
+                    .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+                    .expect("at least one epoch");
+                println!(
+                    "best validation loss {best:.6} at epoch {}; quantized within {:.2}",
+                    epoch + 1,
+                    r.quantization
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(e),
+        },
+        g => fail(format!("no features for {g} yet (games: epaminondas)")),
+    }
+}
+
+/// Reads the data files into a training set and a validation set, split
+/// by game.
+fn load<G: Features>(args: &Args) -> Result<(Set, Set, usize), String> {
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let (mut train, mut val) = (Set::default(), Set::default());
+    let mut games = 0;
+    let limit = args.max_positions.unwrap_or(usize::MAX);
+    'files: for path in &args.data {
+        let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let mut r =
+            Reader::new(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+        if r.game() != G::ID {
+            return Err(format!(
+                "{}: holds {} data, not {}",
+                path.display(),
+                r.game(),
+                G::ID
+            ));
+        }
+        while let Some(g) = r
+            .next_game()
+            .map_err(|e| format!("{}: {e}", path.display()))?
+        {
+            games += 1;
+            if train.len() + val.len() >= limit {
+                break 'files;
+            }
+            let set = if rng.gen_bool(args.validation) {
+                &mut val
+            } else {
+                &mut train
+            };
+            for s in g.samples {
+                let pos = G::parse(&s.text)
+                    .map_err(|e| format!("{}: '{}': {e}", path.display(), s.text))?;
+                let result = g
+                    .winner
+                    .map_or(0.5, |w| if w == s.side { 1.0 } else { 0.0 });
+                set.push(&pos, s.text, f32::from(s.score), result);
+            }
+        }
+    }
+    Ok((train, val, games))
+}
+
+/// The trainable parameters.
+struct Model {
+    w1: Var,
+    b1: Var,
+    w2: Var,
+    b2: Var,
+}
+
+impl Model {
+    fn new(
+        inputs: usize,
+        hidden: usize,
+        rng: &mut StdRng,
+        dev: &Device,
+    ) -> candle_core::Result<Model> {
+        let mut uniform =
+            |n: usize, a: f32| -> Vec<f32> { (0..n).map(|_| rng.gen_range(-a..a)).collect() };
+        let w1 = uniform(inputs * hidden, 0.1);
+        let w2 = uniform(2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt());
+        Ok(Model {
+            w1: Var::from_tensor(&Tensor::from_vec(w1, (inputs, hidden), dev)?)?,
+            b1: Var::from_tensor(&Tensor::full(0.05f32, hidden, dev)?)?,
+            w2: Var::from_tensor(&Tensor::from_vec(w2, (2 * hidden, 1), dev)?)?,
+            b2: Var::from_tensor(&Tensor::zeros(1, candle_core::DType::F32, dev)?)?,
+        })
+    }
+
+    /// The raw output (evaluation / scale) for dense inputs of the side to
+    /// move and the other side.
+    fn forward(&self, us: &Tensor, them: &Tensor) -> candle_core::Result<Tensor> {
+        let hidden = |x: &Tensor| -> candle_core::Result<Tensor> {
+            x.matmul(self.w1.as_tensor())?
+                .broadcast_add(self.b1.as_tensor())?
+                .clamp(0f32, 1f32)
+        };
+        let h = Tensor::cat(&[hidden(us)?, hidden(them)?], 1)?;
+        h.matmul(self.w2.as_tensor())?
+            .broadcast_add(self.b2.as_tensor())?
+            .squeeze(1)
+    }
+
+    fn float_network(&self, game: &str, scale: i32) -> candle_core::Result<FloatNetwork> {
+        let w1 = self.w1.as_tensor();
+        let (inputs, hidden) = w1.dims2()?;
+        Ok(FloatNetwork {
+            game: game.to_string(),
+            inputs,
+            hidden,
+            scale,
+            feature_weights: w1.flatten_all()?.to_vec1()?,
+            feature_bias: self.b1.as_tensor().to_vec1()?,
+            output_weights: self.w2.as_tensor().flatten_all()?.to_vec1()?,
+            output_bias: self.b2.as_tensor().to_vec1::<f32>()?[0],
+        })
+    }
+}
+
+/// The dense inputs and the targets of positions `idx` of `set`.
+fn batch(
+    set: &Set,
+    idx: &[usize],
+    inputs: usize,
+    args: &Args,
+    dev: &Device,
+) -> candle_core::Result<(Tensor, Tensor, Tensor)> {
+    let b = idx.len();
+    let mut us = vec![0f32; b * inputs];
+    let mut them = vec![0f32; b * inputs];
+    let mut target = Vec::with_capacity(b);
+    for (row, &i) in idx.iter().enumerate() {
+        let (u, t) = set.sides(i);
+        u.iter().for_each(|&f| us[row * inputs + f as usize] = 1.0);
+        t.iter()
+            .for_each(|&f| them[row * inputs + f as usize] = 1.0);
+        let expected = 1.0 / (1.0 + (-set.scores[i] / args.scale as f32).exp());
+        target.push(args.lambda * set.results[i] + (1.0 - args.lambda) * expected);
+    }
+    Ok((
+        Tensor::from_vec(us, (b, inputs), dev)?,
+        Tensor::from_vec(them, (b, inputs), dev)?,
+        Tensor::from_vec(target, b, dev)?,
+    ))
+}
+
+fn loss(model: &Model, us: &Tensor, them: &Tensor, target: &Tensor) -> candle_core::Result<Tensor> {
+    let pred = candle_nn::ops::sigmoid(&model.forward(us, them)?)?;
+    (pred - target)?.sqr()?.mean_all()
+}
+
+/// The mean loss over a whole set, without training.
+fn set_loss(
+    model: &Model,
+    set: &Set,
+    inputs: usize,
+    args: &Args,
+    dev: &Device,
+) -> candle_core::Result<f64> {
+    let idx: Vec<usize> = (0..set.len()).collect();
+    let mut total = 0.0;
+    for chunk in idx.chunks(4096) {
+        let (u, t, y) = batch(set, chunk, inputs, args, dev)?;
+        total += loss(model, &u, &t, &y)?.to_scalar::<f32>()? as f64 * chunk.len() as f64;
+    }
+    Ok(total / set.len().max(1) as f64)
+}
+
+/// What a training run measured: the (train, validation) loss per epoch
+/// and the largest difference between the quantized file and the float
+/// network on validation positions, in evaluation units.
+struct Report {
+    losses: Vec<(f64, f64)>,
+    quantization: f64,
+}
+
+fn train<G: Features>(args: &Args) -> Result<Report, String> {
+    let e = |e: candle_core::Error| e.to_string();
+    if args.epochs == 0 {
+        return Err("--epochs must be at least 1".into());
+    }
+    let started = Instant::now();
+    let (train, val, games) = load::<G>(args)?;
+    if train.len() == 0 || val.len() == 0 {
+        return Err(format!(
+            "too little data: {} training and {} validation positions",
+            train.len(),
+            val.len()
+        ));
+    }
+    println!(
+        "data games {games} positions {} train {} validation {} load {:.1} s",
+        train.len() + val.len(),
+        train.len(),
+        val.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let dev = Device::Cpu;
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let inputs = G::INPUTS;
+    let model = Model::new(inputs, args.hidden, &mut rng, &dev).map_err(e)?;
+    let vars = vec![
+        model.w1.clone(),
+        model.b1.clone(),
+        model.w2.clone(),
+        model.b2.clone(),
+    ];
+    let mut opt = AdamW::new(
+        vars,
+        ParamsAdamW {
+            lr: args.lr,
+            weight_decay: 0.0,
+            ..Default::default()
+        },
+    )
+    .map_err(e)?;
+    let mut curve = String::from("epoch,train,validation,seconds\n");
+    let mut losses = Vec::new();
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    for epoch in 1..=args.epochs {
+        let t = Instant::now();
+        let lr = args.lr
+            * if epoch > args.epochs * 3 / 4 {
+                0.25
+            } else if epoch > args.epochs / 2 {
+                0.5
+            } else {
+                1.0
+            };
+        opt.set_learning_rate(lr);
+        order.shuffle(&mut rng);
+        let mut total = 0.0;
+        for chunk in order.chunks(args.batch) {
+            let (u, th, y) = batch(&train, chunk, inputs, args, &dev).map_err(e)?;
+            let l = loss(&model, &u, &th, &y).map_err(e)?;
+            opt.backward_step(&l).map_err(e)?;
+            let clipped = model
+                .w1
+                .as_tensor()
+                .clamp(-WEIGHT_CLIP, WEIGHT_CLIP)
+                .map_err(e)?;
+            model.w1.set(&clipped).map_err(e)?;
+            total += l.to_scalar::<f32>().map_err(e)? as f64 * chunk.len() as f64;
+        }
+        let train_loss = total / train.len() as f64;
+        let val_loss = set_loss(&model, &val, inputs, args, &dev).map_err(e)?;
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "epoch {epoch} train {train_loss:.6} validation {val_loss:.6} lr {lr} time {secs:.1} s"
+        );
+        std::io::stdout().flush().ok();
+        curve.push_str(&format!(
+            "{epoch},{train_loss:.6},{val_loss:.6},{secs:.1}\n"
+        ));
+        losses.push((train_loss, val_loss));
+    }
+    if let Some(path) = &args.curve {
+        std::fs::write(path, &curve)
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+    }
+    let float = model.float_network(G::ID, args.scale).map_err(e)?;
+    let net = float.quantize();
+    std::fs::write(&args.out, net.to_bytes())
+        .map_err(|err| format!("cannot write {}: {err}", args.out.display()))?;
+    let quantization = check_export::<G>(&model, &float, &val, args, &dev)?;
+    println!(
+        "wrote {} in {:.1} s",
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(Report {
+        losses,
+        quantization,
+    })
+}
+
+/// Compares, on validation positions, the trained model, its float
+/// export and the quantized file as gamut reads it and evaluates it.
+fn check_export<G: Features>(
+    model: &Model,
+    float: &FloatNetwork,
+    val: &Set,
+    args: &Args,
+    dev: &Device,
+) -> Result<f64, String> {
+    let bytes = std::fs::read(&args.out).map_err(|err| err.to_string())?;
+    let net = Network::from_bytes(&bytes, G::ID, G::INPUTS).map_err(|err| err.0)?;
+    let n = val.len().min(2000);
+    let idx: Vec<usize> = (0..n).collect();
+    let (u, t, _) = batch(val, &idx, G::INPUTS, args, dev).map_err(|e| e.to_string())?;
+    let raw: Vec<f32> = model
+        .forward(&u, &t)
+        .and_then(|y| y.to_vec1())
+        .map_err(|e| e.to_string())?;
+    let (mut float_diff, mut quant_diff, mut quant_max) = (0f64, 0f64, 0f64);
+    for (i, &model_out) in raw.iter().enumerate() {
+        let (us, them) = val.sides(i);
+        let f = float.evaluate(us, them) as f64;
+        float_diff = float_diff.max((f - model_out as f64 * args.scale as f64).abs());
+        let pos = G::parse(&val.texts[i]).map_err(|e| e.to_string())?;
+        let q = evaluate_from_scratch(&pos, &net) as f64;
+        let d = (q - f.clamp(-10_000.0, 10_000.0)).abs();
+        quant_diff += d;
+        quant_max = quant_max.max(d);
+    }
+    println!(
+        "export check positions {n} float-vs-model max {float_diff:.3} quantized-vs-float mean {:.2} max {quant_max:.2}",
+        quant_diff / n as f64
+    );
+    Ok(quant_max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamut::game::{Evaluate, Game, NodeKind, TermMask};
+    use gamut::nnue::data::{encode_game, write_header, GameRecord, Sample};
+
+    /// A tiny run end to end: random games scored by the classic
+    /// evaluation, written as datagen writes them, trained for a few
+    /// epochs and exported; the loss falls and the file reads back within
+    /// the quantization tolerance.
+    #[test]
+    #[ignore = "long check"]
+    fn long_tiny_training_run_end_to_end() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("tiny.dat");
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, "epaminondas").unwrap();
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut moves = Vec::new();
+        for _ in 0..60 {
+            let mut pos = Epaminondas::start();
+            let mut samples = Vec::new();
+            for _ in 0..300 {
+                if pos.node() == NodeKind::Terminal {
+                    break;
+                }
+                samples.push(Sample {
+                    text: pos.text(),
+                    side: pos.perspective(),
+                    score: pos.evaluate(TermMask::ALL) as i16,
+                });
+                pos.moves(&mut moves);
+                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+            }
+            let winner = pos.outcome().and_then(|o| o.winner);
+            bytes.extend(encode_game(&GameRecord { winner, samples }));
+        }
+        std::fs::write(&data, &bytes).unwrap();
+        let out = dir.join("tiny.net");
+        let args = Args::parse_from([
+            "gamut-train",
+            "epaminondas",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "4",
+            "--hidden",
+            "32",
+            "--validation",
+            "0.2",
+        ]);
+        let report = train::<Epaminondas>(&args).unwrap();
+        let first = report.losses[0].0;
+        let last = report.losses.last().unwrap().0;
+        assert!(last < first, "training loss {first} -> {last}");
+        assert!(
+            report.quantization <= 25.0,
+            "quantized {}",
+            report.quantization
+        );
+        let net = Network::from_bytes(
+            &std::fs::read(&out).unwrap(),
+            "epaminondas",
+            Epaminondas::INPUTS,
+        )
+        .unwrap();
+        assert_eq!(net.hidden, 32);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
