@@ -376,3 +376,38 @@ fn bench_prints_a_row_per_case_with_cells_at_simultaneous_roots() {
     let last = lines[lines.len() - 1];
     assert!(last.starts_with("signature nodes "), "{last}");
 }
+
+#[test]
+fn a_perft_depth_beyond_the_cap_is_bad_input_not_a_stack_overflow() {
+    for args in [
+        &["perft", "aporia", "--depth", "65536"][..],
+        &["perft", "aporia", "--depth", "1001"],
+        &["perft", "epaminondas", "--depth", "65536", "--threads", "2"],
+        &["bench", "aporia", "--perft-depth", "65536"],
+    ] {
+        let err = assert_rejected(args);
+        assert!(err.contains("1000"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_deepest_perft_accepted_fits_a_worker_threads_stack() {
+    // Depth 1000 never finishes, but its first line of play is counted
+    // within moments: the process must still be running (not aborted by a
+    // stack overflow) a second later, in the main thread and in workers.
+    for (game, _) in GAMES {
+        for threads in ["1", "2"] {
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+                .args(["perft", game, "--depth", "1000", "--threads", threads])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("the gamut binary runs");
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+            let status = child.try_wait().expect("waits");
+            let _ = child.kill();
+            let _ = child.wait();
+            assert_eq!(status, None, "{game} --threads {threads} ended: {status:?}");
+        }
+    }
+}
