@@ -411,3 +411,47 @@ fn the_deepest_perft_accepted_fits_a_worker_threads_stack() {
         }
     }
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_silently_with_status_0() {
+    use std::io::BufRead;
+    // Spokes' start has 4,046 children, about 95 KB of text: more than a
+    // pipe holds, so the command is still writing when the reader leaves.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(["moves", "spokes"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the gamut binary runs");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    for _ in 0..4 {
+        assert!(lines.next().expect("a line").expect("text").contains(' '));
+    }
+    drop(lines);
+    let o = child.wait_with_output().expect("waits");
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn an_unwritable_standard_output_is_an_error() {
+    // A closed standard output (the shell's `>&-`), and a full disk.
+    for redirect in [">&-", ">/dev/full"] {
+        for command in ["moves aporia", "perft aporia --depth 2", "--help"] {
+            let o = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(format!("exec \"$0\" {command} {redirect}",))
+                .arg(env!("CARGO_BIN_EXE_gamut"))
+                .output()
+                .expect("sh runs");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{command} {redirect}: {err}");
+            assert_eq!(err.lines().count(), 1, "{command} {redirect}: {err}");
+            assert!(err.starts_with("error: "), "{command} {redirect}: {err}");
+        }
+    }
+}
