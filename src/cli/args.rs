@@ -147,7 +147,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// Transposition table size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, value_name = "MIB", default_value_t = gamut::search::params::DEFAULT_HASH_MIB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// How threads share the work: lazysmp (all search, sharing the table)
     /// or rootsplit (root moves spread over threads).

@@ -109,7 +109,7 @@ fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     let mut cells = None;
     let mut times = Vec::new();
     for _ in 0..a.runs {
-        let tt = Table::try_new(64)?;
+        let tt = Table::try_new(search::params::DEFAULT_HASH_MIB)?;
         let t = Instant::now();
         nodes = match search::run(&start, &limits, &config, &tt, None, &mut |_| {}) {
             Verdict::Over(_) => 0,

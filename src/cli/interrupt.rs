@@ -3,10 +3,26 @@
 //! exits with the shell's status for that signal (128 + its number: 130
 //! for SIGINT, 143 for SIGTERM).
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Once};
+
+/// Raises `flag` on SIGINT, SIGTERM or SIGHUP for the rest of the process.
+/// Installed once: a later call (tests run several commands in one
+/// process) changes nothing, and the first flag is the one raised.
+pub fn raise_for_good(flag: &'static AtomicBool) {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            // SAFETY: the action only stores to an atomic, which is
+            // async-signal-safe. A signal that cannot be caught is left
+            // to its default.
+            let _ =
+                unsafe { signal_hook::low_level::register(sig, move || flag.store(true, Relaxed)) };
+        }
+    });
+}
 
 /// The signals a command listens for while it runs.
 pub struct Interrupt {

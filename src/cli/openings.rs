@@ -19,9 +19,6 @@ use rustc_hash::FxHashSet;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// The transposition table of the searches, in MiB: they are shallow.
-const HASH_MIB: usize = 16;
-
 /// Options of `gamut openings`.
 #[derive(Args, Debug)]
 pub struct OpeningsArgs {
@@ -119,7 +116,7 @@ fn book<G: Evaluate>(
         ),
         None => None,
     };
-    let tt = Table::try_new(HASH_MIB)?;
+    let tt = Table::try_new(gamut::search::params::OPENINGS_HASH_MIB)?;
     let config = Config::for_game::<G>(1);
     let score = |pos: &G, depth: u32| child_score(pos, depth, &config, &tt);
     let mut rng = StdRng::seed_from_u64(a.seed);

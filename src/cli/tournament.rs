@@ -230,7 +230,10 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
         }
     }
     if !spec.options.iter().any(|(k, _)| k == "hash") {
-        argv.extend(["--hash".to_string(), "16".to_string()]);
+        argv.extend([
+            "--hash".to_string(),
+            gamut::search::params::TOURNAMENT_HASH_MIB.to_string(),
+        ]);
     }
     let opts = EngineOptions::try_parse_from(&argv).map_err(|e| {
         let rendered = e.render().to_string();
@@ -437,7 +440,7 @@ fn play_seats<G: Evaluate>(
         ),
         None => None,
     };
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
+    super::interrupt::raise_for_good(&INTERRUPTED);
     INTERRUPTED.store(false, SeqCst);
     let total = a.games;
     let ply_limit = a.ply_limit.unwrap_or_else(|| default_ply_limit::<G>());
@@ -665,7 +668,7 @@ fn run_games<G: Evaluate>(
     let mut played = Vec::new();
     // A second handler cannot be installed (tests call this more than once
     // in one process); the first one raises the same flag.
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, SeqCst));
+    super::interrupt::raise_for_good(&INTERRUPTED);
     INTERRUPTED.store(false, SeqCst);
     let total = plan.game_count() as u64;
     let bar = Progress::new(total, "{bar:30} {pos}/{len} games {msg} {elapsed}", quiet);
