@@ -462,3 +462,16 @@ fn an_unwritable_standard_output_is_an_error() {
         }
     }
 }
+
+#[test]
+fn openings_near_depth_needs_near_best() {
+    assert_rejected(&["openings", "apart", "--near-depth", "2"]);
+    assert_rejected(&[
+        "openings",
+        "apart",
+        "--near-best",
+        "10",
+        "--near-depth",
+        "0",
+    ]);
+}
