@@ -402,20 +402,24 @@ fn the_deepest_perft_accepted_fits_a_worker_threads_stack() {
     // Depth 1000 never finishes, but its first line of play is counted
     // within moments: the process must still be running (not aborted by a
     // stack overflow) a second later, in the main thread and in workers.
+    let mut runs = Vec::new();
     for (game, _) in GAMES {
         for threads in ["1", "2"] {
-            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+            let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
                 .args(["perft", game, "--depth", "1000", "--threads", threads])
                 .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
                 .spawn()
                 .expect("the gamut binary runs");
-            std::thread::sleep(std::time::Duration::from_millis(1500));
-            let status = child.try_wait().expect("waits");
-            let _ = child.kill();
-            let _ = child.wait();
-            assert_eq!(status, None, "{game} --threads {threads} ended: {status:?}");
+            runs.push((game, threads, child));
         }
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for (game, threads, mut child) in runs {
+        let status = child.try_wait().expect("waits");
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(status, None, "{game} --threads {threads} ended: {status:?}");
     }
 }
 
