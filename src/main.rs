@@ -1,13 +1,76 @@
 //! The `gamut` command: parses the command line, runs it, and turns every
 //! failure into one line on stderr with exit status 2. What a command
 //! prints goes straight to standard output, each line as soon as it is
-//! known.
+//! known. A reader that goes away (a closed pipe, as `gamut moves spokes |
+//! head -4` makes) ends the command silently with status 0; a standard
+//! output that cannot be written (closed, or a full disk) is a failure.
 
 mod cli;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
+use std::io::{self, Write};
 use std::process::ExitCode;
+
+/// Standard output, noting whether its reader went away.
+struct Stdout {
+    lock: io::StdoutLock<'static>,
+    reader_gone: bool,
+}
+
+impl Stdout {
+    fn check<T>(&mut self, r: io::Result<T>) -> io::Result<T> {
+        if matches!(&r, Err(e) if e.kind() == io::ErrorKind::BrokenPipe) {
+            self.reader_gone = true;
+        }
+        r
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let r = self.lock.write(buf);
+        self.check(r)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let r = self.lock.flush();
+        self.check(r)
+    }
+}
+
+/// Whether standard output was closed when the process started. The Rust
+/// runtime reopens a closed standard output on `/dev/null` before `main`
+/// (where every line would be lost without an error), so this is noted by
+/// a constructor that runs before the runtime starts.
+#[cfg(target_os = "linux")]
+mod closed_at_start {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn note() {
+        // SAFETY: F_GETFD only asks about the descriptor; it fails with
+        // EBADF exactly when descriptor 1 is not open.
+        let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+        CLOSED.store(closed, Relaxed);
+    }
+
+    #[used]
+    #[link_section = ".init_array"]
+    static NOTE: extern "C" fn() = note;
+
+    pub fn stdout() -> bool {
+        CLOSED.load(Relaxed)
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod closed_at_start {
+    pub fn stdout() -> bool {
+        false
+    }
+}
 
 /// A clap error as one line: its message lines (up to the usage block)
 /// joined, so a list of missing arguments stays on the line that names it;
@@ -52,13 +115,22 @@ fn usage() -> String {
 
 fn main() -> ExitCode {
     cli::mark_start();
+    if closed_at_start::stdout() {
+        eprintln!("error: standard output is closed");
+        return ExitCode::from(2);
+    }
     let parsed = match cli::args::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             return match e.kind() {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-                    let _ = e.print();
-                    ExitCode::SUCCESS
+                    match e.print().and_then(|()| io::stdout().flush()) {
+                        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                            eprintln!("error: {}", cli::one_line(&e.to_string()));
+                            ExitCode::from(2)
+                        }
+                        _ => ExitCode::SUCCESS,
+                    }
                 }
                 ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
                     if std::env::args_os().len() <= 1 =>
@@ -73,8 +145,15 @@ fn main() -> ExitCode {
             };
         }
     };
-    let mut out = std::io::stdout().lock();
-    match cli::run(parsed, &mut out) {
+    let mut out = Stdout {
+        lock: io::stdout().lock(),
+        reader_gone: false,
+    };
+    let result = cli::run(parsed, &mut out).and_then(|()| Ok(out.flush()?));
+    if out.reader_gone {
+        return ExitCode::SUCCESS;
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(cli::CliError(msg)) => {
             eprintln!("error: {}", cli::one_line(&msg));

@@ -10,6 +10,13 @@ use crate::game::{Game, NodeKind, Player, SimultaneousRules};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 
+/// The deepest count perft accepts. Counting recurses once per ply (and
+/// once more per chance or simultaneous node on the way), so a depth the
+/// user chooses must be bounded for the recursion to fit a thread's stack;
+/// a thousand plies is far beyond any count that finishes (two moves a ply
+/// make 2^1000 leaves) and a few hundred KiB of stack on any thread.
+pub const MAX_DEPTH: u32 = 1000;
+
 /// One child of a position as perft and `gamut moves` see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Child<M> {

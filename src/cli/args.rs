@@ -91,8 +91,8 @@ pub struct PerftArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// How many plies to count (chance outcomes and simultaneous joint
-    /// actions use none).
-    #[arg(long, value_name = "N")]
+    /// actions use none), at most 1000.
+    #[arg(long, value_name = "N", value_parser = perft_depth)]
     pub depth: u32,
     /// First print each child with its own count, sorted by child text.
     #[arg(long)]
@@ -150,7 +150,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// Transposition table size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, value_name = "MIB", default_value_t = gamut::search::params::DEFAULT_HASH_MIB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// How threads share the work: lazysmp (all search, sharing the table)
     /// or rootsplit (root moves spread over threads).
@@ -275,8 +275,9 @@ pub struct BenchArgs {
     /// Runs per measurement; the median is reported.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
-    /// Perft depth (default: per game, about a second of work).
-    #[arg(long, value_name = "N")]
+    /// Perft depth (default: per game, about a second of work), at most
+    /// 1000.
+    #[arg(long, value_name = "N", value_parser = perft_depth)]
     pub perft_depth: Option<u32>,
     /// Search depth (default: per game).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -294,6 +295,15 @@ pub struct BenchArgs {
     /// With --eval net: the network file to use instead of the built-in one.
     #[arg(long, value_name = "FILE")]
     pub net: Option<std::path::PathBuf>,
+}
+
+/// Parses a perft depth for clap: 0 to [`gamut::perft::MAX_DEPTH`].
+fn perft_depth(s: &str) -> Result<u32, String> {
+    let max = gamut::perft::MAX_DEPTH;
+    match s.parse::<u32>() {
+        Ok(d) if d <= max => Ok(d),
+        _ => Err(format!("perft counts 0 to {max} plies")),
+    }
 }
 
 /// Parses a game id for clap.

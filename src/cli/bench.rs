@@ -1,6 +1,6 @@
 //! `gamut bench`: perft and search speed at each game's bench positions
 //! ([`GameInfo::bench`](gamut::game::GameInfo::bench)), as medians of
-//! several runs.
+//! several runs, and how much the whole search figure varied between runs.
 
 use super::args::BenchArgs;
 use super::CliError;
@@ -38,41 +38,49 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         "{:<12} {:>6} {:>14} {:>14} {:>6} {:>12} {:>12} {:>10}",
         "game", "perft", "leaves", "leaves/s", "search", "nodes", "nodes/s", "cells/s"
     )?;
-    let mut total = Signature::default();
+    let mut nodes = 0;
+    // The search time of every case, run by run.
+    let mut run_seconds = vec![0.0; a.runs as usize];
     for id in games {
         with_game!(id, G => {
             for case in G::INFO.bench {
                 let row = bench_game::<G>(id, case, a)?;
                 writeln!(out, "{}", row.line)?;
                 out.flush()?;
-                total.nodes += row.nodes;
-                total.seconds += row.seconds;
+                nodes += row.nodes;
+                for (total, t) in run_seconds.iter_mut().zip(&row.seconds) {
+                    *total += t;
+                }
             }
         });
     }
+    let rates: Vec<f64> = run_seconds
+        .iter()
+        .map(|&t| nodes as f64 / t.max(1e-9))
+        .collect();
     writeln!(
         out,
-        "signature nodes {} nps {:.0}",
-        total.nodes,
-        total.nodes as f64 / total.seconds.max(1e-9)
+        "signature nodes {nodes} nps {:.0} spread {:.1}%",
+        median(rates.clone()),
+        100.0 * spread(&rates)
     )?;
     Ok(())
 }
 
-/// What two builds compare: the search nodes of every bench case (the same
-/// for the same search, whatever the machine) and their median time.
-#[derive(Default)]
-struct Signature {
-    nodes: u64,
-    seconds: f64,
+/// How far apart the highest and lowest of `rates` are, as a fraction of
+/// their median.
+fn spread(rates: &[f64]) -> f64 {
+    let max = rates.iter().copied().fold(f64::MIN, f64::max);
+    let min = rates.iter().copied().fold(f64::MAX, f64::min);
+    (max - min) / median(rates.to_vec()).max(1e-9)
 }
 
-/// One bench case's printed row, its search nodes and the median time of
-/// its search.
+/// One bench case's printed row, its search nodes and the time of each
+/// run of its search.
 struct Row {
     line: String,
     nodes: u64,
-    seconds: f64,
+    seconds: Vec<f64>,
 }
 
 fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Result<Row, CliError> {
@@ -105,7 +113,7 @@ fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     let mut cells = None;
     let mut times = Vec::new();
     for _ in 0..a.runs {
-        let tt = Table::try_new(64)?;
+        let tt = Table::try_new(search::params::DEFAULT_HASH_MIB)?;
         let t = Instant::now();
         nodes = match search::run(&start, &limits, &config, &tt, None, &mut |_| {}) {
             Verdict::Over(_) => 0,
@@ -118,7 +126,7 @@ fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
         };
         times.push(t.elapsed().as_secs_f64());
     }
-    let seconds = median(times);
+    let seconds = median(times.clone());
     let cell_rate = match cells {
         Some(c) => format!("{:.0}", c as f64 / seconds.max(1e-9)),
         None => "-".to_string(),
@@ -137,6 +145,6 @@ fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     Ok(Row {
         line,
         nodes,
-        seconds,
+        seconds: times,
     })
 }

@@ -1,6 +1,9 @@
 //! `gamut openings`: a book of start positions for `tournament --openings`,
 //! walked from the start position and kept by a filter (a search score
 //! near zero, or a value in the game's solved table).
+//!
+//! Searches are what cost: every position's score is kept for the rest of
+//! the run, so walks that share their first plies share their searches.
 
 use super::args::parse_game;
 use super::progress::Progress;
@@ -15,12 +18,10 @@ use gamut::tournament::schedule::walk;
 use gamut::with_game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
-
-/// The transposition table of the searches, in MiB: they are shallow.
-const HASH_MIB: usize = 16;
 
 /// Options of `gamut openings`.
 #[derive(Args, Debug)]
@@ -36,7 +37,7 @@ pub struct OpeningsArgs {
     #[arg(long, value_name = "R", default_value_t = 4)]
     pub plies: u32,
     /// Choose each ply uniformly among the moves scored within this many
-    /// points of the best (each child searched `--depth` − 1 plies deep),
+    /// points of the best (each child searched --near-depth plies deep),
     /// instead of among all moves.
     #[arg(long, value_name = "POINTS", value_parser = clap::value_parser!(u32).range(0..30000))]
     pub near_best: Option<u32>,
@@ -44,9 +45,16 @@ pub struct OpeningsArgs {
     /// of zero.
     #[arg(long, value_name = "POINTS", value_parser = clap::value_parser!(u32).range(0..30000))]
     pub max_score: Option<u32>,
-    /// Search depth of --near-best and --max-score.
+    /// Search depth of --max-score.
     #[arg(long, value_name = "D", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
+    /// Search depth of each child for --near-best (default: one less than
+    /// --depth, at least 1). Every ply of every walk searches every
+    /// child, so this is where the time goes (in Empedocles' setup a child
+    /// at depth 3 costs about twenty times one at depth 2, but depth 2
+    /// does not see the first transmutation and walks into lost setups).
+    #[arg(long, value_name = "D", requires = "near_best", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub near_depth: Option<u32>,
     /// Keep a position only if its value in the solved table (`--table`,
     /// else the default table) is of this kind: `win` (the side to move
     /// wins), `draw`, or `sharp` (exactly one of two or more moves keeps
@@ -85,7 +93,7 @@ pub fn openings(a: &OpeningsArgs, quiet: bool, out: &mut impl Write) -> Result<(
     let id = a.game;
     let bar = Progress::new(
         a.count,
-        "{bar:40} {pos}/{len} openings kept of {msg} walks {elapsed}",
+        "{bar:40} {pos}/{len} openings kept of {msg} walks {elapsed}, about {eta} left",
         quiet,
     );
     let result = with_game!(id, G => book::<G>(a, &bar, out));
@@ -119,9 +127,15 @@ fn book<G: Evaluate>(
         ),
         None => None,
     };
-    let tt = Table::try_new(HASH_MIB)?;
+    let tt = Table::try_new(gamut::search::params::OPENINGS_HASH_MIB)?;
     let config = Config::for_game::<G>(1);
-    let score = |pos: &G, depth: u32| child_score(pos, depth, &config, &tt);
+    let scores = RefCell::new(FxHashMap::default());
+    let score = |pos: &G, depth: u32| {
+        *scores
+            .borrow_mut()
+            .entry((pos.hash(), depth))
+            .or_insert_with(|| child_score(pos, depth, &config, &tt))
+    };
     let mut rng = StdRng::seed_from_u64(a.seed);
     let mut seen = FxHashSet::default();
     let mut choose = |pos: &G, moves: &[G::Move], rng: &mut StdRng| {
@@ -129,11 +143,12 @@ fn book<G: Evaluate>(
             return Some(moves[rng.gen_range(0..moves.len())]);
         };
         let mover = pos.perspective();
+        let depth = a.near_depth.unwrap_or(a.depth.saturating_sub(1).max(1));
         let scored: Vec<(G::Move, i32)> = moves
             .iter()
             .map(|&m| {
                 let child = pos.play(m);
-                let s = score(&child, a.depth.saturating_sub(1).max(1));
+                let s = score(&child, depth);
                 (m, if child.perspective() == mover { s } else { -s })
             })
             .collect();

@@ -60,7 +60,7 @@ pub fn analyze<G: Evaluate>(
             iterations: a.iterations,
             time: budget,
             width,
-            exploration: 0.1,
+            exploration: gamut::search::params::MCTS_EXPLORATION,
             seed: 1,
         };
         let mut io_err = None;

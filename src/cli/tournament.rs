@@ -249,7 +249,10 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
         }
     }
     if !spec.options.iter().any(|(k, _)| k == "hash") {
-        argv.extend(["--hash".to_string(), "16".to_string()]);
+        argv.extend([
+            "--hash".to_string(),
+            gamut::search::params::TOURNAMENT_HASH_MIB.to_string(),
+        ]);
     }
     let opts = EngineOptions::try_parse_from(&argv).map_err(|e| {
         let rendered = e.render().to_string();

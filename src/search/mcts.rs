@@ -19,6 +19,7 @@
 //! made shares of a win that sum to 1 by a softmax), a decision leaf by its mover's statically best
 //! move, a finished game by its winner.
 
+use super::params::{MCTS_MAX_NODES, MCTS_SCALE, MCTS_UCB};
 use super::sides::{choices, players_of, Choices, Pick, Tuple, SEARCH_WORK_LIMIT};
 use crate::game::{Evaluate, Listing, ListingBudget, NodeKind, Player, TermMask};
 use rand::rngs::StdRng;
@@ -41,13 +42,6 @@ pub struct MctsConfig {
     /// The seed of the sampling.
     pub seed: u64,
 }
-
-/// The evaluation difference that multiplies a side's share by e.
-const SCALE: f64 = 150.0;
-/// UCB1's exploration constant at decision nodes (rewards in [0, 1]).
-const UCB: f64 = 0.7;
-/// Nodes the tree may hold; beyond, iterations stop at the leaves.
-const MAX_NODES: usize = 400_000;
 
 /// One side's result at the root.
 #[derive(Clone, Debug, PartialEq)]
@@ -285,7 +279,7 @@ impl<G: Evaluate> Tree<'_, G> {
     /// games do.
     fn static_value(&self, pos: &G) -> Vec<f64> {
         let w: Vec<f64> = (0..self.sides)
-            .map(|s| (pos.evaluate_for(Player::nth(s), TermMask::ALL) as f64 / SCALE).exp())
+            .map(|s| (pos.evaluate_for(Player::nth(s), TermMask::ALL) as f64 / MCTS_SCALE).exp())
             .collect();
         let total: f64 = w.iter().sum();
         w.iter().map(|x| x / total).collect()
@@ -314,7 +308,7 @@ impl<G: Evaluate> Tree<'_, G> {
             (None, None) => unreachable!("a new child comes with its position"),
             (None, Some(pos)) => {
                 let r = self.leaf_value(&pos);
-                if self.nodes.len() >= MAX_NODES {
+                if self.nodes.len() >= MCTS_MAX_NODES {
                     return (None, r);
                 }
                 let c = self.add(pos);
@@ -414,7 +408,8 @@ impl<G: Evaluate> Tree<'_, G> {
             None => (0..visits.len())
                 .max_by(|&a, &b| {
                     let ucb = |i: usize| {
-                        reward[i] / visits[i] as f64 + UCB * (total.ln() / visits[i] as f64).sqrt()
+                        reward[i] / visits[i] as f64
+                            + MCTS_UCB * (total.ln() / visits[i] as f64).sqrt()
                     };
                     ucb(a).total_cmp(&ucb(b))
                 })

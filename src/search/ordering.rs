@@ -81,7 +81,7 @@ impl<M: Copy + Eq + Hash> Heuristics<M> {
     pub fn credit(&mut self, player: usize, m: M, amount: u32) {
         let h = &mut self.history[slot(player, &m)];
         *h += amount as i32;
-        if *h > 1 << 24 {
+        if *h > super::params::HISTORY_MAX {
             for v in &mut self.history {
                 *v /= 2;
             }
@@ -94,13 +94,6 @@ impl<M: Copy + Eq + Hash> Default for Heuristics<M> {
         Self::new()
     }
 }
-
-/// Ordering keys: larger is searched first.
-pub const TT_MOVE_KEY: i64 = 1 << 40;
-/// Base key of a move with a positive hint (plus the hint, scaled).
-pub const CAPTURE_KEY: i64 = 1 << 36;
-/// Key of a killer move.
-pub const KILLER_KEY: i64 = 1 << 32;
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,8 @@
 //! The search's tunable parameters, in one place: aspiration windows, the
-//! late-move reduction table, null-move reductions, futility margins, and
-//! which selective features a search uses ([`Selective`]).
+//! late-move reduction table, null-move reductions, futility margins, move
+//! ordering keys, how often a thread checks the limits, Monte Carlo tree
+//! search's constants, the default table sizes, and which selective
+//! features a search uses ([`Selective`]).
 //!
 //! Margins are in evaluation points (a stone or piece is worth about 100 in
 //! the games that count material).
@@ -43,6 +45,43 @@ pub const FUTILITY_MAX_DEPTH: i32 = 3;
 /// Quiet moves are skipped where the static value plus this much per ply
 /// left does not reach alpha.
 pub const FUTILITY_MARGIN: i32 = 110;
+
+/// Ordering keys (larger is searched first): the table's move.
+pub const TT_MOVE_KEY: i64 = 1 << 40;
+/// Base key of a move with a positive hint (plus the hint, scaled).
+pub const CAPTURE_KEY: i64 = 1 << 36;
+/// Key of a killer move.
+pub const KILLER_KEY: i64 = 1 << 32;
+/// A history score past this halves every history score.
+pub const HISTORY_MAX: i32 = 1 << 24;
+
+/// Nodes a search thread visits between two reports to the shared count
+/// (and checks of the limits): often enough for games whose nodes are
+/// costly (a Spokes node may resolve a hundred boards) to stop within a few
+/// milliseconds.
+pub const NODES_PER_CHECK: u64 = 256;
+
+/// The transposition table of a search a user starts (`analyze`, `bench`,
+/// the engine protocol), in MiB.
+pub const DEFAULT_HASH_MIB: usize = 64;
+/// The table of each engine of a tournament, in MiB: several games run at
+/// once.
+pub const TOURNAMENT_HASH_MIB: usize = 16;
+/// The table of the shallow searches of `openings`, in MiB.
+pub const OPENINGS_HASH_MIB: usize = 16;
+
+/// Monte Carlo tree search: the evaluation difference that multiplies a
+/// side's share of a leaf's reward by e.
+pub const MCTS_SCALE: f64 = 150.0;
+/// Monte Carlo tree search: UCB1's exploration constant at decision nodes
+/// (rewards in [0, 1]).
+pub const MCTS_UCB: f64 = 0.7;
+/// Monte Carlo tree search: nodes the tree may hold; beyond, iterations
+/// stop at the leaves.
+pub const MCTS_MAX_NODES: usize = 400_000;
+/// Monte Carlo tree search: the weight of uniform exploration mixed into
+/// each strategy, by default.
+pub const MCTS_EXPLORATION: f64 = 0.1;
 
 /// With [`Selective::partial`], a listing of moves that is a search of its
 /// own (a Spokes resolution) below the root ends with the moves found once

@@ -42,8 +42,9 @@ struct Bucket {
 /// Zeroed buckets aligned to cache lines. The memory is asked of the
 /// allocator with the alignment of a `u64` (and one bucket more, to align
 /// by hand), because the allocator zeroes over-aligned requests by writing
-/// every byte, while a plain zeroed request of this size is met with fresh
-/// pages from the operating system that cost nothing until touched.
+/// every byte on one thread, while a plain zeroed request of this size is
+/// met with fresh pages from the operating system, which [`touch`] then
+/// faults in on every core at once.
 struct Buckets {
     base: std::ptr::NonNull<u8>,
     layout: std::alloc::Layout,
@@ -72,6 +73,8 @@ impl Buckets {
         let first =
             unsafe { std::ptr::NonNull::new_unchecked(base.as_ptr().add(offset) as *mut Bucket) };
         advise_huge_pages(base.as_ptr(), size);
+        // SAFETY: the allocation is `size` bytes, ours alone until returned.
+        touch(unsafe { std::slice::from_raw_parts_mut(base.as_ptr(), size) });
         Some(Buckets {
             base,
             layout,
@@ -79,6 +82,24 @@ impl Buckets {
             len,
         })
     }
+}
+
+/// Writes a zero into every page of `memory`, the pages shared out among
+/// the threads of the pool, so that the operating system maps them now and
+/// not during the search that first stores into them (a page faulted in by
+/// a probe and then by a store costs two faults, and a search's clock pays
+/// for both). Stockfish prepares its table the same way when its size is
+/// set. The writes are volatile: the memory is already zero, and a plain
+/// write of zero could be left out.
+fn touch(memory: &mut [u8]) {
+    use rayon::prelude::*;
+    const PAGE: usize = 4096;
+    memory.par_chunks_mut(64 * PAGE).for_each(|chunk| {
+        for page in chunk.chunks_mut(PAGE) {
+            // SAFETY: `page` is a live, exclusively borrowed, non-empty slice.
+            unsafe { std::ptr::write_volatile(page.as_mut_ptr(), 0) }
+        }
+    });
 }
 
 /// Asks Linux to back the memory at `start` (`size` bytes) with huge
@@ -180,9 +201,8 @@ impl Table {
     }
 
     /// A table of about `mib` mebibytes, or an error if the machine cannot
-    /// give that much. The memory is requested zeroed, so the operating
-    /// system supplies its pages lazily: a large table costs no time until
-    /// the search writes to it.
+    /// give that much. Its pages are mapped here, on every core at once, so
+    /// that a search does not pay for them.
     pub fn try_new(mib: usize) -> Result<Table, TableAllocError> {
         let bytes = mib
             .checked_mul(1024 * 1024)
@@ -204,14 +224,15 @@ impl Table {
         self.age.fetch_add(1, Relaxed);
     }
 
-    /// Empties the table.
+    /// Empties the table, on every core at once.
     pub fn clear(&self) {
-        for b in self.buckets.iter() {
+        use rayon::prelude::*;
+        self.buckets.par_iter().for_each(|b| {
             for w in &b.words {
                 w[0].store(0, Relaxed);
                 w[1].store(0, Relaxed);
             }
-        }
+        });
     }
 
     /// The entry stored for `key`, if any.

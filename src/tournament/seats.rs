@@ -66,8 +66,8 @@ impl SeatEngine {
         let mut limits = Limits::default();
         let mut iterations = None;
         let mut width = DEFAULT_WIDTH;
-        let mut exploration = 0.1;
-        let mut hash_mib = 16;
+        let mut exploration = crate::search::params::MCTS_EXPLORATION;
+        let mut hash_mib = crate::search::params::TOURNAMENT_HASH_MIB;
         let mut seen: Vec<&str> = Vec::new();
         for item in text.split(',').map(str::trim) {
             let (key, value) = match item.split_once('=') {

@@ -375,4 +375,107 @@ fn bench_prints_a_row_per_case_with_cells_at_simultaneous_roots() {
     }
     let last = lines[lines.len() - 1];
     assert!(last.starts_with("signature nodes "), "{last}");
+    // Over runs, the spread of the whole search figure.
+    let out = crate::common::ok(&["bench", "aporia", "--runs", "3", "--perft-depth", "1"]);
+    let last: Vec<&str> = out.lines().last().unwrap().split_whitespace().collect();
+    assert_eq!(last[0..2], ["signature", "nodes"], "{out}");
+    assert_eq!(last[5], "spread", "{out}");
+    let spread: f64 = last[6].trim_end_matches('%').parse().unwrap();
+    assert!((0.0..100.0).contains(&spread), "{out}");
+}
+
+#[test]
+fn a_perft_depth_beyond_the_cap_is_bad_input_not_a_stack_overflow() {
+    for args in [
+        &["perft", "aporia", "--depth", "65536"][..],
+        &["perft", "aporia", "--depth", "1001"],
+        &["perft", "epaminondas", "--depth", "65536", "--threads", "2"],
+        &["bench", "aporia", "--perft-depth", "65536"],
+    ] {
+        let err = assert_rejected(args);
+        assert!(err.contains("1000"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_deepest_perft_accepted_fits_a_worker_threads_stack() {
+    // Depth 1000 never finishes, but its first line of play is counted
+    // within moments: the process must still be running (not aborted by a
+    // stack overflow) a second later, in the main thread and in workers.
+    let mut runs = Vec::new();
+    for (game, _) in GAMES {
+        for threads in ["1", "2"] {
+            let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+                .args(["perft", game, "--depth", "1000", "--threads", threads])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("the gamut binary runs");
+            runs.push((game, threads, child));
+        }
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for (game, threads, mut child) in runs {
+        let status = child.try_wait().expect("waits");
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(status, None, "{game} --threads {threads} ended: {status:?}");
+    }
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_silently_with_status_0() {
+    use std::io::BufRead;
+    // Spokes' start has 4,046 children, about 95 KB of text: more than a
+    // pipe holds, so the command is still writing when the reader leaves.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(["moves", "spokes"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the gamut binary runs");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    for _ in 0..4 {
+        assert!(lines.next().expect("a line").expect("text").contains(' '));
+    }
+    drop(lines);
+    let o = child.wait_with_output().expect("waits");
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn an_unwritable_standard_output_is_an_error() {
+    // A closed standard output (the shell's `>&-`), and a full disk.
+    for redirect in [">&-", ">/dev/full"] {
+        for command in ["moves aporia", "perft aporia --depth 2", "--help"] {
+            let o = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(format!("exec \"$0\" {command} {redirect}",))
+                .arg(env!("CARGO_BIN_EXE_gamut"))
+                .output()
+                .expect("sh runs");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{command} {redirect}: {err}");
+            assert_eq!(err.lines().count(), 1, "{command} {redirect}: {err}");
+            assert!(err.starts_with("error: "), "{command} {redirect}: {err}");
+        }
+    }
+}
+
+#[test]
+fn openings_near_depth_needs_near_best() {
+    assert_rejected(&["openings", "apart", "--near-depth", "2"]);
+    assert_rejected(&[
+        "openings",
+        "apart",
+        "--near-best",
+        "10",
+        "--near-depth",
+        "0",
+    ]);
 }

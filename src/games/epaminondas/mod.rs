@@ -194,7 +194,7 @@ impl Game for Epaminondas {
         bench: &[BenchCase {
             position: "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w",
             perft_depth: 4,
-            search_depth: 4,
+            search_depth: 7,
         }],
     };
 
