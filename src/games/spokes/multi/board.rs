@@ -155,6 +155,11 @@ impl Board {
     /// The empty board.
     pub const EMPTY: Board = Board { words: [0; 3] };
 
+    /// The packed cells, fifteen nodes to a word.
+    pub fn words(&self) -> [u64; 3] {
+        self.words
+    }
+
     /// What node `n` holds.
     pub fn get(&self, n: Node) -> Cell {
         let i = n.index();

@@ -20,11 +20,12 @@ use crate::game::{
     ParseError, Player, SimultaneousRules, TermMask, EVAL_LIMIT,
 };
 use crate::games::spokes::board::{Colour, Node, NodeSet};
+use crate::games::spokes::resolve::{at_rest, loop_removal};
 use crate::games::spokes::resolve::{StateLimitExceeded, DEFAULT_STATE_LIMIT};
 use crate::games::spokes::tables::ADJACENT;
 use crate::games::spokes::Phase;
 use board::{Board, Cell};
-use resolve::{loop_removal, Resolved, Resolver};
+use resolve::{Resolved, Resolver};
 
 /// How many stones of each colour there are.
 pub const STONES_PER_COLOUR: u32 = 44;
@@ -280,7 +281,7 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
                 )));
             }
         }
-        if phase == Phase::Placement && !resolve::at_rest(&board) {
+        if phase == Phase::Placement && !at_rest(&board) {
             return Err(ParseError::new(
                 "round start not at rest: single stones are adjacent or a crowded node can still move (add ' resolve' for a position awaiting resolution)",
             ));
