@@ -466,6 +466,13 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// The canonical text of move (or chance outcome, or action) `m` here.
     fn move_text(&self, m: Self::Move) -> String;
 
+    /// A short text of move `m` for people, which
+    /// [`parse_move`](Game::parse_move) reads back to `m`: the canonical
+    /// text unless the game has a shorter form.
+    fn short_move_text(&self, m: Self::Move) -> String {
+        self.move_text(m)
+    }
+
     /// Parses a move's text: accepts exactly the canonical texts of the
     /// legal moves here (or, at a simultaneous node, of the actions of
     /// either player).

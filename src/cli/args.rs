@@ -24,7 +24,7 @@ pub enum Command {
     /// Count the leaves of the game tree to a depth (the rules' proof).
     Perft(PerftArgs),
     /// List the legal children of a position, one canonical text per line, sorted.
-    Moves(PositionArgs),
+    Moves(MovesArgs),
     /// Draw a position with its side to move and state.
     Show(ShowArgs),
     /// Search for the best move: one line per completed depth, then `bestmove`.
@@ -82,6 +82,18 @@ pub struct PositionArgs {
     /// resolution outcome: "wD12,bB3; <nodes>".
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
+}
+
+/// Options of `gamut moves`.
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    /// The game and position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Write each move in its short form for people (Spokes outcomes by
+    /// the nodes they change; other moves as their canonical text).
+    #[arg(long)]
+    pub short: bool,
 }
 
 /// Options of `gamut perft`.

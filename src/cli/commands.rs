@@ -1,6 +1,6 @@
 //! What each subcommand does, written once over the [`Game`] trait.
 
-use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
+use super::args::{Cli, Command, MovesArgs, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
 use super::{analyze, bench, datagen, engine, openings, play, soak, solve, tournament, CliError};
 use gamut::game::{state_text, Game};
@@ -19,7 +19,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
             with_game!(id, G => perft_cmd::<G>(&a, quiet, out))
         }
         Command::Moves(a) => {
-            let id = a.game;
+            let id = a.position.game;
             with_game!(id, G => moves_cmd::<G>(&a, out))
         }
         Command::Show(a) => {
@@ -111,9 +111,14 @@ fn perft_cmd<G: Game>(a: &PerftArgs, quiet: bool, out: &mut impl Write) -> Resul
     Ok(())
 }
 
-fn moves_cmd<G: Game>(a: &PositionArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let pos: G = position(a)?;
-    for text in child_texts(&pos) {
+fn moves_cmd<G: Game>(a: &MovesArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let pos: G = position(&a.position)?;
+    let texts = if a.short {
+        short_child_texts(&pos)
+    } else {
+        child_texts(&pos)
+    };
+    for text in texts {
         writeln!(out, "{text}")?;
     }
     Ok(())
@@ -123,10 +128,22 @@ fn moves_cmd<G: Game>(a: &PositionArgs, out: &mut impl Write) -> Result<(), CliE
 /// chance outcomes, or at a simultaneous node `<joint action> <move>` for
 /// every move of the node each joint action leads to.
 pub fn child_texts<G: Game>(pos: &G) -> Vec<String> {
+    child_texts_by(pos, |p, m| p.move_text(m))
+}
+
+/// [`child_texts`] with every move in its short form
+/// ([`Game::short_move_text`]), sorted.
+fn short_child_texts<G: Game>(pos: &G) -> Vec<String> {
+    child_texts_by(pos, |p, m| p.short_move_text(m))
+}
+
+/// The text of every perft child of `pos`, sorted, each move written by
+/// `move_text` (given the position it is played in).
+fn child_texts_by<G: Game>(pos: &G, move_text: impl Fn(&G, G::Move) -> String) -> Vec<String> {
     let mut texts = Vec::new();
     for (text, child) in perft::children(pos) {
         match child {
-            Child::Move(_) => texts.push(text),
+            Child::Move(m) => texts.push(move_text(pos, m)),
             Child::Joint(..) | Child::Joints(_) => {
                 let next = perft::child_position(pos, &child);
                 let mut moves = Vec::new();
@@ -134,7 +151,7 @@ pub fn child_texts<G: Game>(pos: &G) -> Vec<String> {
                 texts.extend(
                     moves
                         .iter()
-                        .map(|&m| format!("{text} {}", next.move_text(m))),
+                        .map(|&m| format!("{text} {}", move_text(&next, m))),
                 );
             }
         }

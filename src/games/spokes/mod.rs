@@ -12,6 +12,7 @@ pub mod movegen;
 pub mod multi;
 pub mod resolve;
 pub mod score;
+pub mod short;
 mod svg;
 pub mod tables;
 pub mod text;
@@ -36,9 +37,10 @@ pub enum Phase {
     Loop,
 }
 
-/// A move: one player's placement, or a resolution outcome.
+/// A move: one player's placement, or a resolution outcome on board `B`
+/// (the two-player board, or the four-player one).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Move {
+pub enum Move<B = Board> {
     /// A stone of `colour` placed on `node` (an action at a placement node).
     Place {
         /// The stone's colour.
@@ -48,7 +50,7 @@ pub enum Move {
     },
     /// The board a resolution ends with, and whether it ended in an
     /// unbreakable loop (the board is then after removal).
-    Outcome(Resolved),
+    Outcome(Resolved<B>),
 }
 
 /// A Spokes position: the board, the round, and the phase of the round.
@@ -209,17 +211,35 @@ impl Spokes {
         listing
     }
 
+    /// Every outcome move here with its short form (see [`short`]), in
+    /// the order of `moves`; empty except at a resolution node.
+    pub fn short_texts(&self) -> Vec<(Move, String)> {
+        if self.phase != Phase::Resolution {
+            return Vec::new();
+        }
+        let mut w = Workspace::default();
+        let outcomes = self.resolved(&mut w);
+        let texts = short::short_texts(&self.board, outcomes);
+        outcomes
+            .iter()
+            .map(|&r| Move::Outcome(r))
+            .zip(texts)
+            .collect()
+    }
+
     /// Why the game is over at a placement node, if it is.
     fn end_reason(&self) -> Option<&'static str> {
         match self.phase {
             Phase::Loop => Some("unbreakable loop"),
             Phase::Resolution => None,
             Phase::Placement => {
-                score::rest_end(&self.board).or(if movegen::can_place(&self.board) {
-                    None
-                } else {
-                    Some("no placement")
-                })
+                score::HALVES
+                    .rest_end(&self.board)
+                    .or(if movegen::can_place(&self.board) {
+                        None
+                    } else {
+                        Some("no placement")
+                    })
             }
         }
     }
@@ -282,7 +302,18 @@ impl Game for Spokes {
     /// An SVG picture of the board: circles, spokes, node names and stones
     /// (blocks half white, half black; doubles ringed twice).
     fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        svg::svg(self, opts, before)
+        let homes = svg::Homes {
+            nodes: &score::HOME,
+            colours: &["#7a1f1f", "#7a1f1f"],
+            radius: 3.0,
+        };
+        svg::svg(
+            &self.board,
+            &self.text(),
+            before.map(|q| &q.board),
+            opts,
+            &homes,
+        )
     }
 
     fn node(&self) -> NodeKind {
@@ -302,7 +333,7 @@ impl Game for Spokes {
 
     fn outcome(&self) -> Option<Outcome> {
         self.end_reason()
-            .map(|reason| score::outcome(&self.board, reason))
+            .map(|reason| score::HALVES.outcome(&self.board, reason))
     }
 
     fn moves(&self, out: &mut Vec<Move>) {
@@ -350,29 +381,14 @@ impl Game for Spokes {
     }
 
     /// Parses a placement (`wD12`) at a round start, or an outcome (a
-    /// nodes field, then ` loop` for a loop) at a resolution node, resolving
-    /// the node in `scratch` (once for all the moves of a node).
+    /// nodes field, then ` loop` for a loop, or the short form) at a
+    /// resolution node, resolving the node in `scratch` (once for all the
+    /// moves of a node).
     fn parse_move_with(&self, text: &str, scratch: &mut Workspace) -> Result<Move, ParseError> {
         let illegal = || ParseError::new(format!("'{text}' is not a legal move here"));
         match self.phase {
             Phase::Resolution => {
-                let (nodes, looped) = match text.strip_suffix(" loop") {
-                    Some(n) => (n, true),
-                    None => (text, false),
-                };
-                let board = text::parse_nodes(nodes)?;
-                if text::nodes_field(&board) != nodes {
-                    return Err(ParseError::new(format!(
-                        "'{nodes}' is not in canonical form ('{}')",
-                        text::nodes_field(&board)
-                    )));
-                }
-                let r = Resolved { board, looped };
-                if self.resolved(scratch).binary_search(&r).is_ok() {
-                    Ok(Move::Outcome(r))
-                } else {
-                    Err(illegal())
-                }
+                text::parse_outcome(&self.board, self.resolved(scratch), text).map(Move::Outcome)
             }
             _ => {
                 let mut v = Vec::new();
@@ -418,13 +434,20 @@ impl Game for Spokes {
     fn move_text(&self, m: Move) -> String {
         match m {
             Move::Place { colour, node } => format!("{}{}", colour.letter(), node),
-            Move::Outcome(r) => {
-                let mut s = text::nodes_field(&r.board);
-                if r.looped {
-                    s.push_str(" loop");
-                }
-                s
-            }
+            Move::Outcome(r) => text::outcome_text(&r),
+        }
+    }
+
+    /// The short outcome form (see [`short`]) at a resolution node; a
+    /// placement's text otherwise.
+    fn short_move_text(&self, m: Move) -> String {
+        match m {
+            Move::Outcome(r) if self.phase == Phase::Resolution => self
+                .short_texts()
+                .into_iter()
+                .find(|&(o, _)| o == Move::Outcome(r))
+                .map_or_else(|| self.move_text(m), |(_, t)| t),
+            _ => self.move_text(m),
         }
     }
 

@@ -1,7 +1,7 @@
-//! Resolution: the steps from one board to the next, and the outcomes the
-//! resolver may choose among (rest states and unbreakable loops), found as
-//! the terminal strongly connected components of the graph of reachable
-//! boards.
+//! Resolution: the outcomes the resolver may choose among (rest states and
+//! unbreakable loops), found as the terminal strongly connected components
+//! of the graph of reachable boards, for any board that knows its steps
+//! ([`Steps`]); and the steps of the two-player board.
 
 use super::board::{Board, Colour, Node, NodeSet};
 use super::tables::{ADJACENT, NO_NODE, PERPENDICULAR, STRAIGHT};
@@ -12,12 +12,45 @@ use std::hash::Hasher;
 /// The default bound on the number of boards one resolution may visit.
 pub const DEFAULT_STATE_LIMIT: usize = 5_000_000;
 
+/// A board as resolution sees it: the steps from it, the removal an
+/// unbreakable loop makes on it, and a hash for the resolver's table. The
+/// two-player [`Board`] and the four-player board are the two kinds.
+pub trait Steps: Copy + Eq + Ord + std::hash::Hash + fmt::Debug {
+    /// Calls `f` with every board one resolution step from `self`, and
+    /// returns whether two single stones are adjacent on it.
+    fn for_each_step(&self, f: impl FnMut(Self)) -> bool;
+
+    /// The board left when an unbreakable loop ends the game on `self`.
+    fn loop_removal(&self) -> Self;
+
+    /// A hash of the board for the resolver's open-addressing table.
+    fn slot_hash(&self) -> u64;
+}
+
+/// Calls `f` with every board one resolution step from `b`, and returns
+/// whether two single stones are adjacent on `b`.
+pub fn for_each_step<B: Steps>(b: &B, f: impl FnMut(B)) -> bool {
+    b.for_each_step(f)
+}
+
+/// The board left when an unbreakable loop ends the game on `b`.
+pub fn loop_removal<B: Steps>(b: &B) -> B {
+    b.loop_removal()
+}
+
+/// Whether `b` is at rest: no step, and no two single stones adjacent.
+pub fn at_rest<B: Steps>(b: &B) -> bool {
+    let mut steps = false;
+    let adjacent = b.for_each_step(|_| steps = true);
+    !steps && !adjacent
+}
+
 /// One outcome of a resolution: the final board, and whether it is the
 /// board left by an unbreakable loop (after the removal).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Resolved {
+pub struct Resolved<B = Board> {
     /// The board after the resolution (after removal for a loop).
-    pub board: Board,
+    pub board: B,
     /// Whether the resolution ended in an unbreakable loop.
     pub looped: bool,
 }
@@ -41,12 +74,30 @@ impl fmt::Display for StateLimitExceeded {
 
 impl std::error::Error for StateLimitExceeded {}
 
-/// Calls `f` with every board one resolution step from `b`, and returns
-/// whether two single stones are adjacent on `b`.
-///
-/// While some double has a step, only double steps are given; otherwise
-/// every pull and push of two adjacent single stones.
-pub fn for_each_step(b: &Board, mut f: impl FnMut(Board)) -> bool {
+impl Steps for Board {
+    /// While some double has a step, only double steps are given; otherwise
+    /// every pull and push of two adjacent single stones.
+    fn for_each_step(&self, f: impl FnMut(Board)) -> bool {
+        board_steps(self, f)
+    }
+
+    /// Every single stone adjacent to another single stone, and every double
+    /// that still has a step (both its stones), is removed.
+    fn loop_removal(&self) -> Board {
+        board_loop_removal(self)
+    }
+
+    fn slot_hash(&self) -> u64 {
+        let mut h = rustc_hash::FxHasher::default();
+        h.write_u64(self.white.0);
+        h.write_u64(self.black.0);
+        h.write_u64(self.doubles.0);
+        h.finish()
+    }
+}
+
+/// The steps of the two-player board (see [`Steps::for_each_step`]).
+fn board_steps(b: &Board, mut f: impl FnMut(Board)) -> bool {
     let empty = b.empty();
     let singles = b.all_singles();
     let mut double_steps = false;
@@ -126,10 +177,8 @@ fn push(b: &Board, c: Colour, p: Node, q: Node, empty: NodeSet, f: &mut impl FnM
     }
 }
 
-/// The board left when an unbreakable loop ends the game on `b`: every
-/// single stone adjacent to another single stone, and every double that
-/// still has a step (both its stones), is removed.
-pub fn loop_removal(b: &Board) -> Board {
+/// The loop removal of the two-player board (see [`Steps::loop_removal`]).
+fn board_loop_removal(b: &Board) -> Board {
     let singles = b.all_singles();
     let empty = b.empty();
     let mut gone = NodeSet::EMPTY;
@@ -171,16 +220,16 @@ struct Frame {
 /// Reusable work space for resolutions: a table of the boards met, and the
 /// arrays of an iterative Tarjan search for strongly connected components.
 /// Nothing is allocated per board once the arrays have grown.
-pub struct Resolver {
+pub struct Resolver<B = Board> {
     slots: Vec<u32>,
-    states: Vec<Board>,
+    states: Vec<B>,
     index: Vec<u32>,
     low: Vec<u32>,
     flags: Vec<u8>,
     succ: Vec<u32>,
     frames: Vec<Frame>,
     stack: Vec<u32>,
-    scratch: Vec<Board>,
+    scratch: Vec<B>,
     counter: u32,
     limit: usize,
     /// The number of boards the last resolution visited.
@@ -190,15 +239,15 @@ pub struct Resolver {
 const SMALL_TABLE: usize = 1 << 10;
 const KEEP_TABLE: usize = 1 << 16;
 
-impl Default for Resolver {
+impl<B: Steps> Default for Resolver<B> {
     fn default() -> Self {
         Resolver::new()
     }
 }
 
-impl Resolver {
+impl<B: Steps> Resolver<B> {
     /// An empty work space.
-    pub fn new() -> Resolver {
+    pub fn new() -> Resolver<B> {
         Resolver {
             slots: vec![0; SMALL_TABLE],
             states: Vec::new(),
@@ -220,9 +269,9 @@ impl Resolver {
     /// `limit` boards are reachable.
     pub fn outcomes(
         &mut self,
-        start: &Board,
+        start: &B,
         limit: usize,
-        out: &mut Vec<Resolved>,
+        out: &mut Vec<Resolved<B>>,
     ) -> Result<(), StateLimitExceeded> {
         self.outcomes_within(start, limit, &ListingBudget::ALL, out)
             .map(|_| ())
@@ -237,15 +286,15 @@ impl Resolver {
     /// component, found complete.
     pub fn outcomes_within(
         &mut self,
-        start: &Board,
+        start: &B,
         limit: usize,
         budget: &ListingBudget<'_>,
-        out: &mut Vec<Resolved>,
+        out: &mut Vec<Resolved<B>>,
     ) -> Result<Listing, StateLimitExceeded> {
         out.clear();
         self.scratch.clear();
         let scratch = &mut self.scratch;
-        let restless = for_each_step(start, |b| scratch.push(b));
+        let restless = start.for_each_step(|b| scratch.push(b));
         if self.scratch.is_empty() {
             self.last_states = 1;
             out.push(sink_outcome(start, restless));
@@ -273,7 +322,7 @@ impl Resolver {
                 // so a probe may walk past slots already cleared).
                 let mask = self.slots.len() - 1;
                 for (id, b) in self.states.iter().enumerate() {
-                    let mut i = slot_hash(b) as usize & mask;
+                    let mut i = b.slot_hash() as usize & mask;
                     while self.slots[i] != id as u32 + 1 {
                         i = (i + 1) & mask;
                     }
@@ -295,9 +344,9 @@ impl Resolver {
 
     fn search(
         &mut self,
-        start: &Board,
+        start: &B,
         budget: &ListingBudget<'_>,
-        out: &mut Vec<Resolved>,
+        out: &mut Vec<Resolved<B>>,
     ) -> Result<Listing, StateLimitExceeded> {
         let partial_after = budget.partial_after.unwrap_or(usize::MAX);
         let give_up_after = budget.give_up_after.unwrap_or(usize::MAX);
@@ -352,7 +401,7 @@ impl Resolver {
 
     /// Pops the component rooted at `v` off the Tarjan stack and, if no
     /// step leads out of it, records its outcomes.
-    fn close_component(&mut self, v: usize, sink: bool, out: &mut Vec<Resolved>) {
+    fn close_component(&mut self, v: usize, sink: bool, out: &mut Vec<Resolved<B>>) {
         let mut from = self.stack.len();
         loop {
             from -= 1;
@@ -369,7 +418,7 @@ impl Resolver {
             } else {
                 for &m in members {
                     out.push(Resolved {
-                        board: loop_removal(&self.states[m as usize]),
+                        board: self.states[m as usize].loop_removal(),
                         looped: true,
                     });
                 }
@@ -392,7 +441,7 @@ impl Resolver {
         let board = self.states[vi];
         self.scratch.clear();
         let scratch = &mut self.scratch;
-        if for_each_step(&board, |b| scratch.push(b)) {
+        if board.for_each_step(|b| scratch.push(b)) {
             self.flags[vi] |= RESTLESS;
         }
         let start = self.succ.len() as u32;
@@ -411,9 +460,9 @@ impl Resolver {
     }
 
     /// The number of board `b`, adding it if it is new.
-    fn id(&mut self, b: Board) -> Result<u32, StateLimitExceeded> {
+    fn id(&mut self, b: B) -> Result<u32, StateLimitExceeded> {
         let mask = self.slots.len() - 1;
-        let mut i = slot_hash(&b) as usize & mask;
+        let mut i = b.slot_hash() as usize & mask;
         loop {
             match self.slots[i] {
                 0 => break,
@@ -441,7 +490,7 @@ impl Resolver {
         self.slots = vec![0; size];
         let mask = size - 1;
         for (id, b) in self.states.iter().enumerate() {
-            let mut i = slot_hash(b) as usize & mask;
+            let mut i = b.slot_hash() as usize & mask;
             while self.slots[i] != 0 {
                 i = (i + 1) & mask;
             }
@@ -450,20 +499,12 @@ impl Resolver {
     }
 }
 
-fn slot_hash(b: &Board) -> u64 {
-    let mut h = rustc_hash::FxHasher::default();
-    h.write_u64(b.white.0);
-    h.write_u64(b.black.0);
-    h.write_u64(b.doubles.0);
-    h.finish()
-}
-
 /// The outcome of a board with no step: at rest, or an unbreakable loop
 /// when single stones are adjacent.
-fn sink_outcome(b: &Board, restless: bool) -> Resolved {
+fn sink_outcome<B: Steps>(b: &B, restless: bool) -> Resolved<B> {
     if restless {
         Resolved {
-            board: loop_removal(b),
+            board: b.loop_removal(),
             looped: true,
         }
     } else {

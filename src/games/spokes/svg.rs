@@ -1,16 +1,34 @@
-//! The SVG picture of a Spokes board: the five circles, the spokes, the
-//! node names, and the stones (a block as one white and one black stone
-//! side by side, a double as two stones of one colour).
+//! The SVG picture of a Spokes board, for any number of sides: the five
+//! circles, the spokes, each side's home nodes in its colour, the node
+//! names, and the stones (up to four on a node; a block as one white and
+//! one black stone side by side, a double as two stones of one colour).
 
-use super::board::{Colour, Content, Node, NodeSet, CIRCLE_LEN, CIRCLE_START};
+use super::board::{Colour, Node, NodeSet, CIRCLE_LEN, CIRCLE_START};
 use super::tables::ADJACENT;
-use super::Spokes;
-use crate::game::Game;
+use super::text::NodeText;
 use crate::svg::{Picture, SvgOptions};
 
 const RADIUS: [f64; 5] = [0.0, 60.0, 120.0, 180.0, 240.0];
 const CENTRE: f64 = 280.0;
 const STONE: f64 = 10.0;
+
+/// A board as the picture draws it.
+pub trait Drawn: NodeText {
+    /// The stones on node `n`: a block's white and black first, then loose
+    /// stones.
+    fn colours(&self, n: Node) -> Vec<Colour>;
+}
+
+/// How the home nodes are drawn: each side's nodes, its colour, and the
+/// radius of a home node's dot.
+pub struct Homes<'a> {
+    /// Each side's home nodes.
+    pub nodes: &'a [NodeSet],
+    /// Each side's colour.
+    pub colours: &'a [&'a str],
+    /// The radius of a home node's dot (other nodes: 3).
+    pub radius: f64,
+}
 
 fn point(n: Node) -> (f64, f64) {
     let c = n.circle();
@@ -19,22 +37,33 @@ fn point(n: Node) -> (f64, f64) {
     (CENTRE + RADIUS[c] * sin, CENTRE - RADIUS[c] * cos)
 }
 
-/// The stones on a node as (colour index, x offset) pairs.
-fn stones(content: Content) -> Vec<(usize, f64)> {
-    match content {
-        Content::Empty => vec![],
-        Content::Single(c) => vec![(c.index(), 0.0)],
-        Content::Double(c) => vec![(c.index(), -STONE * 0.45), (c.index(), STONE * 0.45)],
-        Content::Block => vec![
-            (Colour::White.index(), -STONE * 0.45),
-            (Colour::Black.index(), STONE * 0.45),
-        ],
-    }
+/// The stones on a node as (colour index, x offset, y offset): two side by
+/// side, three or four in two rows.
+fn stones(colours: Vec<Colour>) -> Vec<(usize, f64, f64)> {
+    let d = STONE * 0.45;
+    let spots: &[(f64, f64)] = match colours.len() {
+        0 => &[],
+        1 => &[(0.0, 0.0)],
+        2 => &[(-d, 0.0), (d, 0.0)],
+        3 => &[(-d, -d), (d, -d), (0.0, d)],
+        _ => &[(-d, -d), (d, -d), (-d, d), (d, d)],
+    };
+    colours
+        .into_iter()
+        .zip(spots)
+        .map(|(c, &(x, y))| (c.index(), x, y))
+        .collect()
 }
 
-/// The picture of `p`, marking the nodes whose content differs from `before`.
-pub fn svg(p: &Spokes, opts: &SvgOptions, before: Option<&Spokes>) -> String {
-    let b = p.board();
+/// The picture of board `b` captioned `text`, marking the nodes whose
+/// content differs from `before`.
+pub fn svg<B: Drawn>(
+    b: &B,
+    text: &str,
+    before: Option<&B>,
+    opts: &SvgOptions,
+    homes: &Homes<'_>,
+) -> String {
     let size = 2.0 * CENTRE;
     let mut pic = Picture::new(size, size + 24.0, "#e8d3a8", opts);
     for r in &RADIUS[1..] {
@@ -54,7 +83,7 @@ pub fn svg(p: &Spokes, opts: &SvgOptions, before: Option<&Spokes>) -> String {
     }
     for n in NodeSet::ALL.iter() {
         let (x, y) = point(n);
-        if before.is_some_and(|q| q.board().content(n) != b.content(n)) {
+        if before.is_some_and(|q| q.node_text(n) != b.node_text(n)) {
             pic.circle(
                 x,
                 y,
@@ -64,15 +93,19 @@ pub fn svg(p: &Spokes, opts: &SvgOptions, before: Option<&Spokes>) -> String {
                 ),
             );
         }
-        let home = if n.is_home() { "#7a1f1f" } else { "#555" };
+        let fill = homes
+            .nodes
+            .iter()
+            .position(|h| h.has(n))
+            .map_or("#555", |s| homes.colours[s]);
         pic.circle(
             x,
             y,
-            3.0,
-            &format!("class=\"square\" data-square=\"{n}\" fill=\"{home}\""),
+            if n.is_home() { homes.radius } else { 3.0 },
+            &format!("class=\"square\" data-square=\"{n}\" fill=\"{fill}\""),
         );
-        for (colour, dx) in stones(b.content(n)) {
-            pic.stone((x + dx, y), STONE, colour, &n.to_string(), "");
+        for (colour, dx, dy) in stones(b.colours(n)) {
+            pic.stone((x + dx, y + dy), STONE, colour, &n.to_string(), "");
         }
         if opts.coordinates {
             pic.push(&format!(
@@ -85,7 +118,7 @@ pub fn svg(p: &Spokes, opts: &SvgOptions, before: Option<&Spokes>) -> String {
     pic.push(&format!(
         "<text x=\"8\" y=\"{:.1}\" font-size=\"12\">{}</text>",
         size + 12.0,
-        crate::svg::escape(&p.text())
+        crate::svg::escape(text)
     ));
     pic.finish()
 }

@@ -2,7 +2,7 @@
 
 use super::board::{Board, Content, Node, CIRCLE_LEN, CIRCLE_START};
 use super::movegen::STONES_PER_COLOUR;
-use super::resolve::for_each_step;
+use super::resolve::{for_each_step, Resolved};
 use super::tables::ADJACENT;
 use super::{Phase, Spokes};
 use crate::game::{Game, NodeKind, ParseError};
@@ -15,9 +15,55 @@ const CIRCLE_NAME: [&str; 5] = [
     "home circle",
 ];
 
+/// A board as position text writes it, one node at a time: the two-player
+/// board, or the four-player board with its crowded nodes in brackets.
+pub trait NodeText: Copy {
+    /// The board without stones.
+    const EMPTY: Self;
+    /// Whether a node's content may be written in brackets (`[Xw]`).
+    const BRACKETS: bool;
+    /// The text of node `n`'s content: `.` when empty.
+    fn node_text(&self, n: Node) -> String;
+    /// Whether node `n` is empty.
+    fn is_empty_at(&self, n: Node) -> bool;
+    /// A number for node `n`'s content, different for different contents.
+    fn code(&self, n: Node) -> u8;
+    /// Puts the content written `token` (one character, or a bracket) on
+    /// the empty node `n`; false if no content is written so.
+    fn set_text(&mut self, n: Node, token: &str) -> bool;
+}
+
+impl NodeText for Board {
+    const EMPTY: Board = Board::EMPTY;
+    const BRACKETS: bool = false;
+
+    fn node_text(&self, n: Node) -> String {
+        self.content(n).char().to_string()
+    }
+
+    fn is_empty_at(&self, n: Node) -> bool {
+        !self.occupied().has(n)
+    }
+
+    fn code(&self, n: Node) -> u8 {
+        self.content(n).char() as u8
+    }
+
+    fn set_text(&mut self, n: Node, token: &str) -> bool {
+        let mut chars = token.chars();
+        match (chars.next().and_then(Content::from_char), chars.next()) {
+            (Some(content), None) => {
+                self.set(n, content);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The `<nodes>` field: the five circles separated by `/`, every maximal
 /// run of empty nodes written as its length.
-pub fn nodes_field(b: &Board) -> String {
+pub fn nodes_field<B: NodeText>(b: &B) -> String {
     let mut s = String::with_capacity(64);
     for c in 0..5 {
         if c > 0 {
@@ -25,16 +71,16 @@ pub fn nodes_field(b: &Board) -> String {
         }
         let mut run = 0;
         for i in 0..CIRCLE_LEN[c] {
-            match b.content(Node((CIRCLE_START[c] + i) as u8)) {
-                Content::Empty => run += 1,
-                x => {
-                    if run > 0 {
-                        s.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    s.push(x.char());
-                }
+            let n = Node((CIRCLE_START[c] + i) as u8);
+            if b.is_empty_at(n) {
+                run += 1;
+                continue;
             }
+            if run > 0 {
+                s.push_str(&run.to_string());
+                run = 0;
+            }
+            s.push_str(&b.node_text(n));
         }
         if run > 0 {
             s.push_str(&run.to_string());
@@ -44,8 +90,9 @@ pub fn nodes_field(b: &Board) -> String {
 }
 
 /// Parses a `<nodes>` field; runs of empty nodes may be dots, numbers or
-/// both.
-pub fn parse_nodes(text: &str) -> Result<Board, ParseError> {
+/// both; crowded nodes (where the board has them) only in canonical
+/// brackets.
+pub fn parse_nodes<B: NodeText>(text: &str) -> Result<B, ParseError> {
     let groups: Vec<&str> = text.split('/').collect();
     if groups.len() != 5 {
         return Err(ParseError::new(format!(
@@ -53,52 +100,131 @@ pub fn parse_nodes(text: &str) -> Result<Board, ParseError> {
             groups.len()
         )));
     }
-    let mut board = Board::EMPTY;
+    let expected = if B::BRACKETS {
+        ". w b X W K, a bracket or a number"
+    } else {
+        ". w b X W K or a number"
+    };
+    let mut board = B::EMPTY;
     for (c, group) in groups.iter().enumerate() {
         let len = CIRCLE_LEN[c];
+        let name = CIRCLE_NAME[c];
         let mut pos = 0usize;
-        let mut chars = group.chars().peekable();
-        while let Some(ch) = chars.next() {
-            if let Some(d) = ch.to_digit(10) {
-                let mut n = d as usize;
-                while let Some(e) = chars.peek().and_then(|c| c.to_digit(10)) {
-                    n = n.saturating_mul(10).saturating_add(e as usize);
-                    chars.next();
-                }
-                if d == 0 {
+        let mut rest = *group;
+        while let Some(ch) = rest.chars().next() {
+            if ch.is_ascii_digit() {
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                if ch == '0' {
                     return Err(ParseError::new(format!(
-                        "{}: empty run must be a positive number without leading zero",
-                        CIRCLE_NAME[c]
+                        "{name}: empty run must be a positive number without leading zero"
                     )));
                 }
-                pos = pos.saturating_add(n);
+                pos = pos.saturating_add(rest[..digits].parse().unwrap_or(usize::MAX));
+                rest = &rest[digits..];
             } else {
-                let content = Content::from_char(ch).ok_or_else(|| {
-                    ParseError::new(format!(
-                        "{}: unexpected character '{ch}' (expected . w b X W K or a number)",
-                        CIRCLE_NAME[c]
-                    ))
-                })?;
-                if pos < len {
-                    board.set(Node((CIRCLE_START[c] + pos) as u8), content);
+                let token = if ch == '[' && B::BRACKETS {
+                    let close = rest
+                        .find(']')
+                        .ok_or_else(|| ParseError::new(format!("{name}: '[' without ']'")))?;
+                    &rest[..=close]
+                } else {
+                    &rest[..ch.len_utf8()]
+                };
+                rest = &rest[token.len()..];
+                if pos < len && token != "." {
+                    let n = Node((CIRCLE_START[c] + pos) as u8);
+                    if !board.set_text(n, token) {
+                        return Err(ParseError::new(if token.len() > 1 {
+                            format!(
+                                "{name}: '{token}' is not a crowded node (blocks X then loose stones of one colour, at most four stones; doubles are W and K)"
+                            )
+                        } else {
+                            format!("{name}: unexpected character '{ch}' (expected {expected})")
+                        }));
+                    }
                 }
                 pos += 1;
             }
             if pos > len {
-                return Err(ParseError::new(format!(
-                    "{} has more than {len} nodes",
-                    CIRCLE_NAME[c]
-                )));
+                return Err(ParseError::new(format!("{name} has more than {len} nodes")));
             }
         }
         if pos != len {
             return Err(ParseError::new(format!(
-                "{} has {pos} nodes, expected {len}",
-                CIRCLE_NAME[c]
+                "{name} has {pos} nodes, expected {len}"
             )));
         }
     }
     Ok(board)
+}
+
+/// The rows of a readable diagram: each circle with its node names and
+/// contents, each content padded to `width` characters.
+pub fn board_rows<B: NodeText>(b: &B, width: usize) -> String {
+    let mut s = String::new();
+    for c in 0..5 {
+        let row = |from: usize, to: usize| {
+            (from..to)
+                .map(|i| {
+                    let n = Node((CIRCLE_START[c] + i) as u8);
+                    format!("{:>4} {:<width$}", n.to_string(), b.node_text(n))
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+                .trim_end()
+                .to_string()
+        };
+        let label = ["A", "B", "C", "D", "home"][c];
+        if CIRCLE_LEN[c] > 8 {
+            s.push_str(&format!("{label:<5}{}\n", row(0, 8)));
+            s.push_str(&format!("{:<5}{}\n", "", row(8, 16)));
+        } else {
+            s.push_str(&format!("{label:<5}{}\n", row(0, CIRCLE_LEN[c])));
+        }
+    }
+    s
+}
+
+/// The canonical text of a resolution outcome: its `<nodes>` field, then
+/// ` loop` for an unbreakable loop.
+pub fn outcome_text<B: NodeText>(r: &Resolved<B>) -> String {
+    let mut s = nodes_field(&r.board);
+    if r.looped {
+        s.push_str(" loop");
+    }
+    s
+}
+
+/// The outcome of `outcomes` (the sorted outcomes of the board `placed`)
+/// that `text` names: in canonical form (a `<nodes>` field, then ` loop`
+/// for a loop), or in the short form of [`super::short`].
+pub fn parse_outcome<B: NodeText + Ord>(
+    placed: &B,
+    outcomes: &[Resolved<B>],
+    text: &str,
+) -> Result<Resolved<B>, ParseError> {
+    if !text.contains('/') {
+        return super::short::parse_short(placed, outcomes, text).map_err(ParseError::new);
+    }
+    let (nodes, looped) = match text.strip_suffix(" loop") {
+        Some(n) => (n, true),
+        None => (text, false),
+    };
+    let board: B = parse_nodes(nodes)?;
+    if nodes_field(&board) != nodes {
+        return Err(ParseError::new(format!(
+            "'{nodes}' is not in canonical form ('{}')",
+            nodes_field(&board)
+        )));
+    }
+    let r = Resolved { board, looped };
+    if outcomes.binary_search(&r).is_ok() {
+        Ok(r)
+    } else {
+        Err(ParseError::new(format!(
+            "'{text}' is not a legal move here"
+        )))
+    }
 }
 
 /// Parses a whole position text strictly.
@@ -109,7 +235,7 @@ pub fn parse_position(text: &str) -> Result<Spokes, ParseError> {
             "'{text}' is not '<nodes> <round>' optionally followed by ' loop' or ' resolve'"
         )));
     }
-    let board = parse_nodes(fields[0])?;
+    let board: Board = parse_nodes(fields[0])?;
     let r = fields[1];
     let round: u32 = match r.parse() {
         Ok(n) if n >= 1 && !r.starts_with('0') && !r.starts_with('+') => n,
@@ -163,25 +289,7 @@ pub fn parse_position(text: &str) -> Result<Spokes, ParseError> {
 /// the round, the phase and the stones left.
 pub fn diagram(p: &Spokes) -> String {
     let b = p.board();
-    let mut s = String::new();
-    for c in 0..5 {
-        let row = |from: usize, to: usize| {
-            (from..to)
-                .map(|i| {
-                    let n = Node((CIRCLE_START[c] + i) as u8);
-                    format!("{:>4} {}", n.to_string(), b.content(n).char())
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let label = ["A", "B", "C", "D", "home"][c];
-        if CIRCLE_LEN[c] > 8 {
-            s.push_str(&format!("{label:<5}{}\n", row(0, 8)));
-            s.push_str(&format!("{:<5}{}\n", "", row(8, 16)));
-        } else {
-            s.push_str(&format!("{label:<5}{}\n", row(0, CIRCLE_LEN[c])));
-        }
-    }
+    let mut s = board_rows(b, 1);
     let left = |c| STONES_PER_COLOUR - b.stones_of(c);
     let state = match p.node() {
         NodeKind::Decision(r) => format!("resolution by {}", Spokes::INFO.side(r)),

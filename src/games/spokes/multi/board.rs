@@ -3,6 +3,7 @@
 //! colour.
 
 use crate::games::spokes::board::{Colour, Node, NodeSet, NODES};
+use crate::games::spokes::text::NodeText;
 
 /// What one node holds: 0–2 blocks and 0–4 loose stones of one colour, at
 /// most four stones in all (15 possibilities, numbered 0–14; 0 is empty).
@@ -155,6 +156,11 @@ impl Board {
     /// The empty board.
     pub const EMPTY: Board = Board { words: [0; 3] };
 
+    /// The packed cells, fifteen nodes to a word.
+    pub fn words(&self) -> [u64; 3] {
+        self.words
+    }
+
     /// What node `n` holds.
     pub fn get(&self, n: Node) -> Cell {
         let i = n.index();
@@ -226,6 +232,105 @@ impl Board {
     }
 }
 
+impl crate::games::spokes::score::Stones for Board {
+    fn stones_on(&self, nodes: NodeSet) -> u32 {
+        Board::stones_on(self, nodes)
+    }
+
+    fn occupied(&self) -> NodeSet {
+        Board::occupied(self)
+    }
+
+    fn blocked(&self) -> NodeSet {
+        self.sets().blocked
+    }
+}
+
+impl crate::games::spokes::svg::Drawn for Board {
+    fn colours(&self, n: Node) -> Vec<Colour> {
+        let cell = self.get(n);
+        let mut out = Vec::new();
+        for _ in 0..cell.blocks() {
+            out.extend([Colour::White, Colour::Black]);
+        }
+        out.extend(std::iter::repeat_n(cell.colour(), cell.loose() as usize));
+        out
+    }
+}
+
+/// The text of one node: `.`, `w`, `b`, `X`, `W`, `K`, or a crowded node in
+/// brackets, its blocks then its loose stones (`[Xbb]`).
+pub fn cell_text(c: Cell) -> String {
+    let letter = |col: Colour| col.letter();
+    match (c.blocks(), c.loose()) {
+        (0, 0) => ".".into(),
+        (0, 1) => letter(c.colour()).to_string(),
+        (1, 0) => "X".into(),
+        (0, 2) => match c.colour() {
+            Colour::White => "W".into(),
+            Colour::Black => "K".into(),
+        },
+        (k, n) => {
+            let mut s = String::from("[");
+            s.extend(std::iter::repeat_n('X', k as usize));
+            s.extend(std::iter::repeat_n(letter(c.colour()), n as usize));
+            s.push(']');
+            s
+        }
+    }
+}
+
+impl NodeText for Board {
+    const EMPTY: Board = Board::EMPTY;
+    const BRACKETS: bool = true;
+
+    fn node_text(&self, n: Node) -> String {
+        cell_text(self.get(n))
+    }
+
+    fn is_empty_at(&self, n: Node) -> bool {
+        self.get(n) == Cell::EMPTY
+    }
+
+    fn code(&self, n: Node) -> u8 {
+        self.get(n).0
+    }
+
+    fn set_text(&mut self, n: Node, token: &str) -> bool {
+        let single = |c| Some(Cell::single(c));
+        let cell = match token {
+            "w" => single(Colour::White),
+            "b" => single(Colour::Black),
+            "X" => Some(Cell::BLOCK),
+            "W" => Cell::new(0, 2, Colour::White),
+            "K" => Cell::new(0, 2, Colour::Black),
+            _ => token
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .and_then(bracket_cell),
+        };
+        cell.map(|c| self.set(n, c)).is_some()
+    }
+}
+
+/// Parses the inside of a bracket: blocks then loose stones of one colour,
+/// crowded, and not a double (written `W` or `K`).
+fn bracket_cell(inner: &str) -> Option<Cell> {
+    let blocks = inner.bytes().take_while(|&b| b == b'X').count();
+    let rest = &inner[blocks..];
+    let colour = match rest.bytes().next() {
+        None => Colour::White,
+        Some(b'w') => Colour::White,
+        Some(b'b') => Colour::Black,
+        Some(_) => return None,
+    };
+    if !rest.bytes().all(|b| b == colour.letter() as u8) {
+        return None;
+    }
+    let cell = Cell::new(blocks as u32, rest.len() as u32, colour)?;
+    (cell.is_crowded() && cell_text(cell) == format!("[{inner}]")).then_some(cell)
+}
+
 /// Every node, in index order.
 pub fn all_nodes() -> impl Iterator<Item = Node> {
     (0..NODES as u8).map(Node)
@@ -234,6 +339,11 @@ pub fn all_nodes() -> impl Iterator<Item = Node> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::spokes::text::nodes_field;
+
+    fn parse_nodes(text: &str) -> Result<Board, crate::game::ParseError> {
+        crate::games::spokes::text::parse_nodes(text)
+    }
 
     #[test]
     fn cells_add_up() {
@@ -273,5 +383,21 @@ mod tests {
         assert_eq!(b.stones_of(Colour::White), 6);
         b.set(Node(14), Cell::EMPTY);
         assert_eq!(b.cells().count(), 3);
+    }
+
+    #[test]
+    fn brackets_are_canonical_and_strict() {
+        for text in ["[Xw]", "[XX]", "[www]", "[bbbb]", "[Xbb]", "[Xb]", "[Xww]"] {
+            let b = parse_nodes(&format!("{text}/4/8/16/16")).unwrap();
+            assert_eq!(nodes_field(&b), format!("{text}/4/8/16/16"));
+        }
+        for bad in [
+            "[]", "[w]", "[X]", "[ww]", "[bb]", "[wX]", "[wb]", "[XXw]", "[wwwww]", "[Xwww]",
+            "[XXX]", "[Xwb]", "[w", "[x]",
+        ] {
+            assert!(parse_nodes(&format!("{bad}/4/8/16/16")).is_err(), "{bad}");
+        }
+        let b = parse_nodes("./..[XX]./3[www]4/16/8[Xw]7").unwrap();
+        assert_eq!(nodes_field(&b), "1/2[XX]1/3[www]4/16/8[Xw]7");
     }
 }

@@ -10,9 +10,6 @@
 
 pub mod board;
 pub mod resolve;
-pub mod score;
-mod svg;
-pub mod text;
 
 use crate::bits::{splitmix64, zobrist_table};
 use crate::game::{
@@ -20,29 +17,21 @@ use crate::game::{
     ParseError, Player, SimultaneousRules, TermMask, EVAL_LIMIT,
 };
 use crate::games::spokes::board::{Colour, Node, NodeSet};
+use crate::games::spokes::resolve::{at_rest, loop_removal};
 use crate::games::spokes::resolve::{StateLimitExceeded, DEFAULT_STATE_LIMIT};
+use crate::games::spokes::score::{HALVES, QUARTERS};
+use crate::games::spokes::svg;
 use crate::games::spokes::tables::ADJACENT;
+use crate::games::spokes::text;
 use crate::games::spokes::Phase;
 use board::{Board, Cell};
-use resolve::{loop_removal, Resolved, Resolver};
+use resolve::{Resolved, Resolver};
 
 /// How many stones of each colour there are.
 pub const STONES_PER_COLOUR: u32 = 44;
 
 /// A move: one player's placement, or a resolution outcome.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Move {
-    /// A stone of `colour` placed on `node` (an action at a placement node).
-    Place {
-        /// The stone's colour.
-        colour: Colour,
-        /// The node, off the home circle.
-        node: Node,
-    },
-    /// The board a resolution ends with, and whether it ended in an
-    /// unbreakable loop (the board is then after removal).
-    Outcome(Resolved),
-}
+pub type Move = crate::games::spokes::Move<Board>;
 
 /// A four-player Spokes position; `TEAMS` is `spokes2v2`, otherwise
 /// `spokes4`.
@@ -93,6 +82,52 @@ pub struct Workspace {
     resolver: Resolver,
     board: Option<Board>,
     outcomes: Vec<Resolved>,
+}
+
+/// The home nodes of each side: the four players, or the two teams (whose
+/// homes are the two-player game's).
+pub fn homes(teams: bool) -> &'static [NodeSet] {
+    if teams {
+        &HALVES.home
+    } else {
+        &QUARTERS.home
+    }
+}
+
+/// Why a board at rest ends the game, if it does (see [`crate::games::spokes::score::Sides::rest_end`]).
+fn rest_end<const TEAMS: bool>(b: &Board) -> Option<&'static str> {
+    if TEAMS {
+        HALVES.rest_end(b)
+    } else {
+        QUARTERS.rest_end(b)
+    }
+}
+
+/// The result of a finished game (see [`crate::games::spokes::score::Sides::outcome`]).
+fn outcome<const TEAMS: bool>(b: &Board, reason: &'static str) -> Outcome {
+    if TEAMS {
+        HALVES.outcome(b, reason)
+    } else {
+        QUARTERS.outcome(b, reason)
+    }
+}
+
+/// The stones each side counts on its home nodes.
+fn points<const TEAMS: bool>(b: &Board) -> Vec<u32> {
+    if TEAMS {
+        HALVES.points(b).to_vec()
+    } else {
+        QUARTERS.points(b).to_vec()
+    }
+}
+
+/// The stones each side has next to its home nodes.
+fn approach_stones<const TEAMS: bool>(b: &Board) -> Vec<u32> {
+    if TEAMS {
+        HALVES.approach_stones(b).to_vec()
+    } else {
+        QUARTERS.approach_stones(b).to_vec()
+    }
 }
 
 /// The colours a player may place: those with at least four stones off the
@@ -178,6 +213,22 @@ impl<const TEAMS: bool> SpokesMulti<TEAMS> {
         &w.outcomes
     }
 
+    /// Every outcome move here with its short form, in the order of
+    /// `moves`; empty except at a resolution node.
+    pub fn short_texts(&self) -> Vec<(Move, String)> {
+        if self.phase != Phase::Resolution {
+            return Vec::new();
+        }
+        let mut w = Workspace::default();
+        let outcomes = self.resolved(&mut w);
+        let texts = crate::games::spokes::short::short_texts(&self.board, outcomes);
+        outcomes
+            .iter()
+            .map(|&r| Move::Outcome(r))
+            .zip(texts)
+            .collect()
+    }
+
     /// Why the game is over at a placement node, if it is.
     fn end_reason(&self) -> Option<&'static str> {
         match self.phase {
@@ -185,7 +236,7 @@ impl<const TEAMS: bool> SpokesMulti<TEAMS> {
             Phase::Resolution => None,
             Phase::Placement => {
                 let s = self.board.sets();
-                score::rest_end(&self.board, &s, TEAMS).or(
+                rest_end::<TEAMS>(&self.board).or(
                     if (s.empty & NodeSet::PLACEABLE).is_empty()
                         || placeable_colours(&self.board).next().is_none()
                     {
@@ -250,7 +301,7 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
                 "'{text}' is not '<nodes> <round>' optionally followed by ' loop' or ' resolve'"
             )));
         }
-        let board = text::parse_nodes(fields[0])?;
+        let board: Board = text::parse_nodes(fields[0])?;
         let r = fields[1];
         let round: u32 = match r.parse() {
             Ok(n) if n >= 1 && !r.starts_with('0') && !r.starts_with('+') => n,
@@ -280,7 +331,7 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
                 )));
             }
         }
-        if phase == Phase::Placement && !resolve::at_rest(&board) {
+        if phase == Phase::Placement && !at_rest(&board) {
             return Err(ParseError::new(
                 "round start not at rest: single stones are adjacent or a crowded node can still move (add ' resolve' for a position awaiting resolution)",
             ));
@@ -300,7 +351,7 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
 
     fn diagram(&self) -> String {
         let b = &self.board;
-        let mut s = text::board_rows(b);
+        let mut s = text::board_rows(b, 6);
         let left = |c| STONES_PER_COLOUR - b.stones_of(c);
         let state = match self.node() {
             NodeKind::Decision(_) => {
@@ -332,7 +383,18 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
     /// An SVG picture of the board: circles, spokes, each side's home nodes
     /// in its colour, node names and stones (up to four on a node).
     fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        svg::svg(self, opts, before)
+        let homes = svg::Homes {
+            nodes: homes(TEAMS),
+            colours: &HOME_COLOURS,
+            radius: 5.0,
+        };
+        svg::svg(
+            &self.board,
+            &self.text(),
+            before.map(|q| &q.board),
+            opts,
+            &homes,
+        )
     }
 
     fn node(&self) -> NodeKind {
@@ -352,7 +414,7 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.end_reason()
-            .map(|reason| score::outcome(&self.board, reason, TEAMS))
+            .map(|reason| outcome::<TEAMS>(&self.board, reason))
     }
 
     fn moves(&self, out: &mut Vec<Move>) {
@@ -415,28 +477,13 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
     }
 
     /// Parses a placement (`wD12`) at a round start, or an outcome (a
-    /// nodes field, then ` loop` for a loop) at a resolution node.
+    /// nodes field, then ` loop` for a loop, or the short form) at a
+    /// resolution node.
     fn parse_move_with(&self, text: &str, scratch: &mut Workspace) -> Result<Move, ParseError> {
         let illegal = || ParseError::new(format!("'{text}' is not a legal move here"));
         match self.phase {
             Phase::Resolution => {
-                let (nodes, looped) = match text.strip_suffix(" loop") {
-                    Some(n) => (n, true),
-                    None => (text, false),
-                };
-                let board = text::parse_nodes(nodes)?;
-                if text::nodes_field(&board) != nodes {
-                    return Err(ParseError::new(format!(
-                        "'{nodes}' is not in canonical form ('{}')",
-                        text::nodes_field(&board)
-                    )));
-                }
-                let r = Resolved { board, looped };
-                if self.resolved(scratch).binary_search(&r).is_ok() {
-                    Ok(Move::Outcome(r))
-                } else {
-                    Err(illegal())
-                }
+                text::parse_outcome(&self.board, self.resolved(scratch), text).map(Move::Outcome)
             }
             _ => {
                 let mut v = Vec::new();
@@ -478,13 +525,20 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
     fn move_text(&self, m: Move) -> String {
         match m {
             Move::Place { colour, node } => format!("{}{}", colour.letter(), node),
-            Move::Outcome(r) => {
-                let mut s = text::nodes_field(&r.board);
-                if r.looped {
-                    s.push_str(" loop");
-                }
-                s
-            }
+            Move::Outcome(r) => text::outcome_text(&r),
+        }
+    }
+
+    /// The short outcome form at a resolution node (see
+    /// [`crate::games::spokes::short`]); a placement's text otherwise.
+    fn short_move_text(&self, m: Move) -> String {
+        match m {
+            Move::Outcome(r) if self.phase == Phase::Resolution => self
+                .short_texts()
+                .into_iter()
+                .find(|&(o, _)| o == Move::Outcome(r))
+                .map_or_else(|| self.move_text(m), |(_, t)| t),
+            _ => self.move_text(m),
         }
     }
 
@@ -562,10 +616,10 @@ impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
         };
         let mut v = 0;
         if mask.has(0) {
-            v += HOME_WEIGHT * lead(&score::points(&self.board, TEAMS));
+            v += HOME_WEIGHT * lead(&points::<TEAMS>(&self.board));
         }
         if mask.has(1) {
-            v += APPROACH_WEIGHT * lead(&score::approach_stones(&self.board, TEAMS));
+            v += APPROACH_WEIGHT * lead(&approach_stones::<TEAMS>(&self.board));
         }
         v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -580,11 +634,11 @@ impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
         };
         let side = Self::side_of(player).index();
         let around = ADJACENT[node.index()];
-        let homes = score::homes(TEAMS);
+        let homes = homes(TEAMS);
         let region = if TEAMS {
-            crate::games::spokes::score::SEMICIRCLE[side]
+            HALVES.tie_break[side]
         } else {
-            score::QUADRANT[side]
+            QUARTERS.tie_break[side]
         };
         let mut hint = 0;
         if !(around & homes[side]).is_empty() {
@@ -602,6 +656,9 @@ impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
         hint
     }
 }
+
+/// The home colour of each side in pictures, in side order.
+const HOME_COLOURS: [&str; 4] = ["#7a1f1f", "#1f4f7a", "#2f6b2a", "#7a5a1f"];
 
 /// Evaluation units per home stone ahead of the best other side.
 const HOME_WEIGHT: i32 = 100;
