@@ -400,11 +400,24 @@ fn deepen_decision<G: Evaluate>(
     report_new();
     w.begin_iteration(0);
     // A thread's own result may be a stopped iteration's better move than
-    // the last one completed; a deeper result of another thread wins.
-    match lock().as_ref() {
-        Some(it) if it.depth > root.best.depth => result_of(it),
+    // the last one completed; a result of another thread at least as deep
+    // wins (it was completed, and it is the one reported).
+    let result = match lock().as_ref() {
+        Some(it) if it.depth >= root.best.depth => result_of(it),
         _ => root.best,
+    };
+    // The main thread's answer is always the last iteration it reported.
+    if id == 0 && result.depth > reported {
+        report(&Iteration {
+            depth: result.depth,
+            score: result.score,
+            nodes: shared.nodes(),
+            time: shared.start.elapsed(),
+            hashfull: shared.tt.hashfull(),
+            pv: result.pv.clone(),
+        });
     }
+    result
 }
 
 /// Iterative deepening at chance root `pos`: at each depth every outcome's
