@@ -13,6 +13,7 @@ pub mod moves;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod serve;
 pub mod soak;
 pub mod suite;
 pub mod svg;

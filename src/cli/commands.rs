@@ -2,7 +2,7 @@
 
 use super::args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
-use super::{analyze, bench, engine, openings, play, soak, solve, tournament, CliError};
+use super::{analyze, bench, engine, openings, play, serve, soak, solve, tournament, CliError};
 use gamut::game::{state_text, Game};
 use gamut::perft::{self, Child};
 use gamut::svg::SvgOptions;
@@ -41,6 +41,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Openings(a) => openings::openings(&a, cli.quiet, out),
         Command::Engine(a) => engine::engine(&a, out),
         Command::Soak(a) => soak::soak(&a, cli.quiet, out),
+        Command::Serve(a) => serve::serve(&a, out),
     }
 }
 

@@ -184,6 +184,8 @@ impl Game for Epaminondas {
     type Scratch = ();
 
     const ID: &'static str = "epaminondas";
+    /// Three stones.
+    const SCORE_SCALE: f64 = 300.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Epaminondas",
