@@ -209,6 +209,8 @@ where
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
     let stop = Arc::new(AtomicBool::new(false));
     let guard = StopOnDrop(Arc::clone(&stop));
+    // The first event comes at once, so a page waiting for a thread knows.
+    let _ = tx.send(json!({ "queued": server.budget.running() }));
     tokio::spawn(async move {
         let grant = server.budget.grant().await;
         if tx.is_closed() {

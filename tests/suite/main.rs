@@ -44,6 +44,7 @@ mod protocol;
 mod records;
 mod resources;
 mod search;
+mod serve;
 mod soak;
 mod spokes;
 mod spokes4;

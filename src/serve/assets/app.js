@@ -283,6 +283,7 @@ function startAnalysis() {
   es.onmessage = (e) => {
     const d = JSON.parse(e.data);
     if (d.error) { $("info").textContent = d.error; es.close(); return; }
+    if (d.queued !== undefined) return;
     if (d.threads !== undefined) { $("info").textContent = `searching on ${d.threads} thread(s)`; return; }
     if (d.done) { es.close(); $("info").textContent += " (done)"; return; }
     showIteration(d);
