@@ -87,8 +87,27 @@ pub fn exchange(addr: &str, request: &[u8]) -> Answer {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     s.write_all(request).expect("send");
+    // Read to the end, or to the length the head gives (a server may keep
+    // the connection open).
     let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
+    let mut chunk = [0u8; 65536];
+    loop {
+        match s.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&chunk[..n]),
+        }
+        let text = String::from_utf8_lossy(&raw);
+        if let Some(end) = text.find("\r\n\r\n") {
+            let head = text[..end].to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|n| n.trim().parse::<usize>().ok());
+            if length.is_some_and(|n| raw.len() >= end + 4 + n) {
+                break;
+            }
+        }
+    }
     let text = String::from_utf8_lossy(&raw).to_string();
     let (head, rest) = text
         .split_once("\r\n\r\n")
