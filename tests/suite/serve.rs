@@ -85,7 +85,7 @@ impl Answer {
 /// request should say `Connection: close`); chunked bodies are joined.
 pub fn exchange(addr: &str, request: &[u8]) -> Answer {
     let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(300))).unwrap();
     s.write_all(request).expect("send");
     // Read to the end, or to the length the head gives (a server may keep
     // the connection open).
