@@ -540,11 +540,41 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
         texts.join(",")
     }
 
+    /// The squares (as [`Game::svg`] names them in `data-square`) a person
+    /// clicks to make move or action `m` here, in order: where it starts,
+    /// then each square it goes to. Empty for a move not made on the board
+    /// (a die's outcome), which a page lists instead. By default the
+    /// tokens of the move's text that name a grid square (`b1-d3` gives
+    /// `b1`, `d3`; `@d3` gives `d3`).
+    fn move_squares(&self, m: Self::Move) -> Vec<String> {
+        grid_squares(&self.move_text(m))
+    }
+
+    /// The score (for the side to move, in the evaluation's unit) at which
+    /// the side to move wins about three games in four: the scale of the
+    /// logistic curve that turns scores into win probabilities for people.
+    const SCORE_SCALE: f64 = 200.0;
+
     /// A 64-bit Zobrist-style hash, maintained incrementally by `play`.
     fn hash(&self) -> u64;
 
     /// The same hash computed from scratch, for checking `hash`.
     fn hash_from_scratch(&self) -> u64;
+}
+
+/// The tokens of a move's text that name a square of a lettered grid (a
+/// lower-case letter, then digits), in order: what
+/// [`Game::move_squares`] gives by default.
+pub fn grid_squares(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| {
+            let mut chars = t.chars();
+            chars.next().is_some_and(|c| c.is_ascii_lowercase())
+                && t.len() >= 2
+                && t[1..].chars().all(|c| c.is_ascii_digit())
+        })
+        .map(str::to_string)
+        .collect()
 }
 
 /// A set of evaluation terms switched on, one bit per entry of

@@ -14,6 +14,7 @@ pub mod nnue;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod serve;
 pub mod soak;
 pub mod suite;
 pub mod svg;

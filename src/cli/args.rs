@@ -53,6 +53,8 @@ pub enum Command {
     /// Speak the engine protocol (docs/protocol.md) on standard input and
     /// output, for tournaments and other programs.
     Engine(EngineArgs),
+    /// Analyse and play every game in the browser: a local web server.
+    Serve(super::serve::ServeArgs),
 }
 
 /// Options of `gamut engine`.

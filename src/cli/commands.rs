@@ -2,7 +2,9 @@
 
 use super::args::{Cli, Command, MovesArgs, PerftArgs, PositionArgs, ShowArgs};
 use super::progress::Progress;
-use super::{analyze, bench, datagen, engine, openings, play, soak, solve, tournament, CliError};
+use super::{
+    analyze, bench, datagen, engine, openings, play, serve, soak, solve, tournament, CliError,
+};
 use gamut::game::{state_text, Game};
 use gamut::perft::{self, Child};
 use gamut::svg::SvgOptions;
@@ -42,6 +44,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Engine(a) => engine::engine(&a, out),
         Command::Datagen(a) => datagen::datagen(&a, cli.quiet, out),
         Command::Soak(a) => soak::soak(&a, cli.quiet, out),
+        Command::Serve(a) => serve::serve(&a, out),
     }
 }
 

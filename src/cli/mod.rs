@@ -10,6 +10,7 @@ mod interrupt;
 mod openings;
 mod play;
 mod progress;
+mod serve;
 mod sides;
 mod soak;
 mod solve;

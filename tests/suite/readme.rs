@@ -2,9 +2,11 @@
 //!
 //! An example is a line of a fenced code block that starts with `gamut `
 //! (or `cargo run --release -- `, run as the built binary). Lines with
-//! `<…>` placeholders are the command synopsis, not examples. None is
-//! skipped: no example in a code block needs a file, and the longest (the
-//! quick start's `analyze epaminondas --time 5000`) takes five seconds.
+//! `<…>` placeholders are the command synopsis, not examples. `serve`
+//! examples are skipped: a server runs until it is stopped (the serve
+//! tests start it and talk to it). No other example in a code block needs
+//! a file, and the longest (the quick start's `analyze epaminondas --time
+//! 5000`) takes five seconds.
 //! Examples in running text (`gamut solve aporia`, the tournaments) are not
 //! run: they take minutes or need records files.
 
@@ -30,7 +32,7 @@ fn examples(readme: &str) -> Vec<Vec<String>> {
         else {
             continue;
         };
-        if command.contains('<') {
+        if command.contains('<') || command.starts_with("serve") {
             continue;
         }
         out.push(words(command));

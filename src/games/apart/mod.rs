@@ -138,6 +138,8 @@ impl Game for Apart {
     type Scratch = ();
 
     const ID: &'static str = "apart";
+    /// Five units of closeness.
+    const SCORE_SCALE: f64 = 100.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Apart",

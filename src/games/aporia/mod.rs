@@ -161,6 +161,8 @@ impl Game for Aporia {
     type Scratch = ();
 
     const ID: &'static str = "aporia";
+    /// A lock threat is worth 2500–3000.
+    const SCORE_SCALE: f64 = 1000.0;
 
     const TABLEBASE: Option<&'static dyn crate::tablebase::Tablebase> =
         Some(&solve::AporiaTablebase);

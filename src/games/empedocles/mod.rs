@@ -218,6 +218,8 @@ impl Game for Empedocles {
     type Scratch = ();
 
     const ID: &'static str = "empedocles";
+    /// Two pieces.
+    const SCORE_SCALE: f64 = 200.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Empedocles' Stones",

@@ -185,6 +185,8 @@ impl Game for Epaminondas {
     type Scratch = ();
 
     const ID: &'static str = "epaminondas";
+    /// Three stones.
+    const SCORE_SCALE: f64 = 300.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Epaminondas",

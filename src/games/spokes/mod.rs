@@ -251,6 +251,8 @@ impl Game for Spokes {
     type Simultaneous = Self;
     type Scratch = Workspace;
     const ID: &'static str = "spokes";
+    /// Two stones on home nodes.
+    const SCORE_SCALE: f64 = 2.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Spokes",
@@ -428,6 +430,13 @@ impl Game for Spokes {
                 *board.colour_mut(colour) |= node.bit();
                 self.after_placement(board)
             }
+        }
+    }
+
+    fn move_squares(&self, m: Move) -> Vec<String> {
+        match m {
+            Move::Place { node, .. } => vec![node.to_string()],
+            Move::Outcome(_) => Vec::new(),
         }
     }
 

@@ -269,6 +269,8 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
     type Simultaneous = Self;
     type Scratch = Workspace;
     const ID: &'static str = if TEAMS { "spokes2v2" } else { "spokes4" };
+    /// Two stones on home nodes.
+    const SCORE_SCALE: f64 = 2.0;
 
     const INFO: GameInfo = GameInfo {
         name: if TEAMS {
@@ -519,6 +521,13 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
                 }
             }
             Move::Place { .. } => self.play_joint_all(&[m]),
+        }
+    }
+
+    fn move_squares(&self, m: Move) -> Vec<String> {
+        match m {
+            Move::Place { node, .. } => vec![node.to_string()],
+            Move::Outcome(_) => Vec::new(),
         }
     }
 

@@ -1,0 +1,67 @@
+//! `gamut serve`: analysis and play in the browser (see [`gamut::serve`]).
+
+use super::CliError;
+use clap::Args;
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+/// Options of `gamut serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port; the URL printed says which).
+    #[arg(long, value_name = "P", default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on; the default answers this machine only.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// Open the page in the system's browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
+    /// Search threads over all open pages together.
+    #[arg(long, value_name = "T", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition-table MiB over all open pages together.
+    #[arg(long, value_name = "MiB", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// The folder of tournament records the page may open (read-only;
+    /// nothing outside it is read).
+    #[arg(long, value_name = "DIR")]
+    pub records_dir: Option<PathBuf>,
+}
+
+/// Runs the server until the process ends, printing its URL first.
+pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if let Some(dir) = &a.records_dir {
+        if !dir.is_dir() {
+            return Err(CliError(format!(
+                "--records-dir {}: not a folder",
+                dir.display()
+            )));
+        }
+    }
+    let opts = gamut::serve::Options {
+        host: a.host,
+        port: a.port,
+        threads: a.threads as usize,
+        hash_mib: a.hash as usize,
+        records_dir: a.records_dir.clone(),
+    };
+    let mut printed = Ok(());
+    gamut::serve::run(opts, |url| {
+        printed = writeln!(out, "serving {url}").and_then(|_| out.flush());
+        if a.open {
+            // The system's opener; a failure leaves the printed URL to use.
+            let _ = std::process::Command::new("xdg-open")
+                .arg(url)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn();
+        }
+    })
+    .map_err(|e| CliError(format!("cannot serve on {}:{}: {e}", a.host, a.port)))?;
+    printed?;
+    Ok(())
+}

@@ -1,0 +1,9 @@
+//! The page's files, embedded in the binary: no file is read and no
+//! other site is asked for anything when the page loads.
+
+/// The page.
+pub const INDEX_HTML: &str = include_str!("assets/index.html");
+/// Its script.
+pub const APP_JS: &str = include_str!("assets/app.js");
+/// Its style.
+pub const STYLE_CSS: &str = include_str!("assets/style.css");

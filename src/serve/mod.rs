@@ -1,0 +1,55 @@
+//! `gamut serve`: analysis and play in the browser. A local web server
+//! (axum on tokio) answers one page, with its script and style embedded
+//! in the binary ([`assets`]), and a small JSON API over any game
+//! ([`routes`]): a position's picture and legal moves ([`view`]), the
+//! engine's analysis streamed as server-sent events, the engine's move,
+//! and the tournament records of one folder. Searches run on their own
+//! threads within the server's thread and hash budget ([`sessions`]).
+
+mod assets;
+mod records;
+mod routes;
+mod sessions;
+mod view;
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What `gamut serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The address to listen on (127.0.0.1 by default: this machine only).
+    pub host: IpAddr,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// Search threads over all pages at once.
+    pub threads: usize,
+    /// Transposition-table MiB over all pages at once.
+    pub hash_mib: usize,
+    /// The folder whose tournament records the page may open; `None`: none.
+    pub records_dir: Option<PathBuf>,
+}
+
+/// Binds the address, calls `ready` with the page's URL, then serves until
+/// the process ends. An address that cannot be bound is an error.
+pub fn run(opts: Options, ready: impl FnOnce(&str)) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(opts.host, opts.port)).await?;
+        let addr = listener.local_addr()?;
+        let host = match addr.ip() {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        ready(&format!("http://{host}:{}/", addr.port()));
+        let state = Arc::new(routes::Server {
+            budget: sessions::Budget::new(opts.threads, opts.hash_mib),
+            records_dir: opts.records_dir.clone(),
+        });
+        axum::serve(listener, routes::router(state)).await
+    })
+}

@@ -1,0 +1,340 @@
+//! The server's routes: the page and its files, and the JSON API the page
+//! calls, each answer for any game through `with_game!`. A bad request is
+//! answered 400 with one message (`{"error": "…"}`); an unknown path 404.
+
+use super::assets;
+use super::sessions::{Budget, Grant, StopOnDrop};
+use super::view;
+use crate::games::GameId;
+use crate::search::Limits;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use futures_util::stream::{self, Stream};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// What every request shares.
+pub struct Server {
+    /// The search threads and hash of all pages together.
+    pub budget: Budget,
+    /// The folder whose records may be opened.
+    pub records_dir: Option<PathBuf>,
+}
+
+type Shared = State<Arc<Server>>;
+
+/// The routes over the shared state.
+pub fn router(state: Arc<Server>) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page(assets::INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(assets::APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(assets::STYLE_CSS, "text/css; charset=utf-8") }),
+        )
+        .route("/api/games", get(games))
+        .route("/api/position", get(position))
+        .route("/api/analysis", get(analysis))
+        .route("/api/scores", get(scores))
+        .route("/api/engine", get(engine))
+        .route("/api/status", get(status))
+        .route("/api/records", get(records))
+        .route("/api/record", get(record))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page".into()) })
+        .method_not_allowed_fallback(|| async {
+            error(StatusCode::METHOD_NOT_ALLOWED, "only GET is served".into())
+        })
+        .with_state(state)
+}
+
+/// A file of the page, never cached stale.
+fn page(body: &'static str, kind: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// An error answer: the status and one message.
+fn error(status: StatusCode, msg: String) -> Response {
+    (status, Json(json!({ "error": msg }))).into_response()
+}
+
+/// A request the server cannot answer as asked: 400 with its message.
+pub struct BadRequest(String);
+
+impl IntoResponse for BadRequest {
+    fn into_response(self) -> Response {
+        error(StatusCode::BAD_REQUEST, self.0)
+    }
+}
+
+impl From<QueryRejection> for BadRequest {
+    fn from(e: QueryRejection) -> BadRequest {
+        BadRequest(e.body_text())
+    }
+}
+
+/// The longest text a query field may hold.
+const MAX_FIELD: usize = 100_000;
+
+/// The query fields of the API: the game and line, and search limits.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    game: Option<String>,
+    fen: Option<String>,
+    setup: Option<String>,
+    moves: Option<String>,
+    depth: Option<u32>,
+    time: Option<u64>,
+    player: Option<usize>,
+    file: Option<String>,
+}
+
+impl Params {
+    /// The query, checked: known fields of bounded length.
+    fn read(q: Result<Query<Params>, QueryRejection>) -> Result<Params, BadRequest> {
+        let Query(p) = q?;
+        for f in [&p.game, &p.fen, &p.setup, &p.moves, &p.file]
+            .into_iter()
+            .flatten()
+        {
+            if f.len() > MAX_FIELD {
+                return Err(BadRequest(format!(
+                    "a field is longer than {MAX_FIELD} bytes"
+                )));
+            }
+        }
+        Ok(p)
+    }
+
+    /// The game named by `game`.
+    fn game(&self) -> Result<GameId, BadRequest> {
+        self.game
+            .as_deref()
+            .ok_or_else(|| BadRequest("which game? (game=<id>)".into()))?
+            .parse()
+            .map_err(BadRequest)
+    }
+
+    /// The line of play named by `fen`/`setup` and `moves`.
+    fn line<G: crate::game::Game>(&self) -> Result<view::Line<G>, BadRequest> {
+        view::line(
+            self.fen.as_deref(),
+            self.setup.as_deref(),
+            self.moves.as_deref(),
+        )
+        .map_err(BadRequest)
+    }
+
+    /// The search limits: `depth` plies (1–64) or `time` ms (1–600000),
+    /// else `default`.
+    fn limits(&self, default: Limits) -> Result<Limits, BadRequest> {
+        match (self.depth, self.time) {
+            (Some(_), Some(_)) => Err(BadRequest("give a depth or a time, not both".into())),
+            (Some(d), None) if (1..=64).contains(&d) => Ok(Limits {
+                depth: Some(d),
+                ..Limits::default()
+            }),
+            (None, Some(t)) if (1..=600_000).contains(&t) => Ok(Limits {
+                time: Some(Duration::from_millis(t)),
+                ..Limits::default()
+            }),
+            (None, None) => Ok(default),
+            _ => Err(BadRequest("depth is 1 to 64, time 1 to 600000 ms".into())),
+        }
+    }
+}
+
+/// `/api/games`: every game's id, name and setup options.
+async fn games() -> Json<Value> {
+    let list: Vec<Value> = GameId::ALL
+        .iter()
+        .map(|&id| {
+            with_game!(id, G => json!({
+                "id": <G as crate::game::Game>::ID,
+                "name": <G as crate::game::Game>::INFO.name,
+                "setup": <G as crate::game::Game>::INFO.setup,
+            }))
+        })
+        .collect();
+    Json(Value::Array(list))
+}
+
+/// `/api/position`: the line's last position, drawn, with its moves.
+async fn position(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>, BadRequest> {
+    let p = Params::read(q)?;
+    let id = p.game()?;
+    tokio::task::spawn_blocking(
+        move || with_game!(id, G => p.line::<G>().map(|l| Json(view::position_json(&l)))),
+    )
+    .await
+    .map_err(|e| BadRequest(format!("the position could not be listed: {e}")))?
+}
+
+/// `/api/status`: how many searches run now.
+async fn status(State(s): Shared) -> Json<Value> {
+    Json(json!({ "searches": s.budget.running() }))
+}
+
+/// Runs `job` on a thread of its own once the budget grants it threads,
+/// streaming what it sends as server-sent events; the stream closing (the
+/// page going away) raises the job's stop flag.
+fn stream_job<F>(server: Arc<Server>, job: F) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
+where
+    F: FnOnce(&Grant, &AtomicBool, &mut dyn FnMut(Value) -> bool) + Send + 'static,
+{
+    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let stop = Arc::new(AtomicBool::new(false));
+    let guard = StopOnDrop(Arc::clone(&stop));
+    // The first event comes at once, so a page waiting for a thread knows.
+    let _ = tx.send(json!({ "queued": server.budget.running() }));
+    tokio::spawn(async move {
+        let grant = server.budget.grant().await;
+        if tx.is_closed() {
+            return;
+        }
+        let _ = tx.send(json!({"threads": grant.threads, "hash": grant.hash_mib}));
+        std::thread::spawn(move || {
+            let mut send = |v: Value| tx.send(v).is_ok();
+            job(&grant, &stop, &mut send);
+            drop(grant);
+        });
+    });
+    let events = stream::unfold((rx, guard), |(mut rx, guard)| async move {
+        let v = rx.recv().await?;
+        Some((Ok(Event::default().data(v.to_string())), (rx, guard)))
+    });
+    Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_millis(500)))
+}
+
+/// `/api/analysis`: the engine's analysis of the line's last position,
+/// streamed (until `depth` or `time` if given, else until the page
+/// closes).
+async fn analysis(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Response, BadRequest> {
+    let p = Params::read(q)?;
+    let limits = p.limits(Limits::default())?;
+    let id = p.game()?;
+    with_game!(id, G => {
+        let line = p.line::<G>()?;
+        let pos = line.into_last();
+        Ok(stream_job(s, move |grant, stop, send| {
+            view::analyse(&pos, &limits, grant, stop, send)
+        })
+        .into_response())
+    })
+}
+
+/// `/api/scores`: the score of every position of the line (each searched
+/// `time` ms, 200 by default, or to `depth`), streamed position by
+/// position, for the evaluation graph.
+async fn scores(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Response, BadRequest> {
+    let p = Params::read(q)?;
+    let limits = p.limits(Limits {
+        time: Some(Duration::from_millis(200)),
+        ..Limits::default()
+    })?;
+    let id = p.game()?;
+    with_game!(id, G => {
+        let line = p.line::<G>()?;
+        Ok(stream_job(s, move |grant, stop, send| {
+            view::line_scores(&line, &limits, grant, stop, send)
+        })
+        .into_response())
+    })
+}
+
+/// `/api/engine`: the engine's move at the line's last position (`player`'s
+/// action at a simultaneous node), searched `time` ms (1000 by default) or
+/// to `depth`.
+async fn engine(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, BadRequest> {
+    let p = Params::read(q)?;
+    let limits = p.limits(Limits {
+        time: Some(Duration::from_millis(1000)),
+        ..Limits::default()
+    })?;
+    let player = p.player.unwrap_or(0);
+    let id = p.game()?;
+    let grant = s.budget.grant().await;
+    let stop = Arc::new(AtomicBool::new(false));
+    let guard = StopOnDrop(Arc::clone(&stop));
+    let found = tokio::task::spawn_blocking(move || {
+        with_game!(id, G => {
+            let line = p.line::<G>()?;
+            view::engine_move(line.last(), &limits, &grant, player, &stop).map_err(BadRequest)
+        })
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the engine failed: {e}")))?;
+    drop(guard);
+    Ok(Json(json!({ "move": found? })))
+}
+
+/// `/api/records`: the records files of `--records-dir`.
+async fn records(State(s): Shared) -> Result<Json<Value>, BadRequest> {
+    let dir = s
+        .records_dir
+        .as_ref()
+        .ok_or_else(|| BadRequest("the server was started without --records-dir".into()))?;
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| BadRequest(format!("cannot list the records folder: {e}")))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    Ok(Json(json!(names)))
+}
+
+/// `/api/record`: the games of records file `file` of `--records-dir`,
+/// each as its game id, start position and moves. A name that is not a
+/// plain file name inside the folder is refused.
+async fn record(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, BadRequest> {
+    let p = Params::read(q)?;
+    let dir = s
+        .records_dir
+        .as_ref()
+        .ok_or_else(|| BadRequest("the server was started without --records-dir".into()))?;
+    let name = p
+        .file
+        .as_deref()
+        .ok_or_else(|| BadRequest("which file? (file=<name>)".into()))?;
+    let path = super::records::inside(dir, name).map_err(BadRequest)?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| BadRequest(format!("cannot read {name}: {e}")))?;
+    Ok(Json(super::records::games(&text).map_err(BadRequest)?))
+}

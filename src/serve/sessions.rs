@@ -1,0 +1,85 @@
+//! The server's search budget and the searches running in it: however
+//! many pages analyse at once, their searches together use at most the
+//! server's threads and hash, and each ends when its page goes away.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// Search threads and table memory shared by every page.
+pub struct Budget {
+    permits: Arc<Semaphore>,
+    threads: usize,
+    hash_mib: usize,
+    running: Arc<AtomicUsize>,
+}
+
+/// A share of the [`Budget`]: threads and table MiB for one search, given
+/// back when dropped.
+pub struct Grant {
+    _permits: Vec<OwnedSemaphorePermit>,
+    /// Threads the search may use.
+    pub threads: usize,
+    /// Its table's size.
+    pub hash_mib: usize,
+    running: Arc<AtomicUsize>,
+}
+
+impl Drop for Grant {
+    fn drop(&mut self) {
+        self.running.fetch_sub(1, Relaxed);
+    }
+}
+
+impl Budget {
+    /// A budget of `threads` search threads and `hash_mib` MiB of tables.
+    pub fn new(threads: usize, hash_mib: usize) -> Budget {
+        let threads = threads.max(1);
+        Budget {
+            permits: Arc::new(Semaphore::new(threads)),
+            threads,
+            hash_mib: hash_mib.max(1),
+            running: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// Waits for at least one free thread, then takes every free one: a
+    /// search alone gets all the threads, searches at once share them.
+    /// Its table's size is the hash in proportion.
+    pub async fn grant(&self) -> Grant {
+        let first = Arc::clone(&self.permits)
+            .acquire_owned()
+            .await
+            .expect("the budget's semaphore is never closed");
+        let mut permits = vec![first];
+        while permits.len() < self.threads {
+            match Arc::clone(&self.permits).try_acquire_owned() {
+                Ok(p) => permits.push(p),
+                Err(_) => break,
+            }
+        }
+        let threads = permits.len();
+        self.running.fetch_add(1, Relaxed);
+        Grant {
+            _permits: permits,
+            threads,
+            hash_mib: (self.hash_mib * threads / self.threads).max(1),
+            running: Arc::clone(&self.running),
+        }
+    }
+
+    /// Searches holding a grant now.
+    pub fn running(&self) -> usize {
+        self.running.load(Relaxed)
+    }
+}
+
+/// Raises a search's stop flag when dropped: held by whatever reads the
+/// search's results, so that a closed page stops its search.
+pub struct StopOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Relaxed);
+    }
+}

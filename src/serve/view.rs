@@ -1,0 +1,362 @@
+//! What the page asks of a game, written once over [`Game`]: a line of
+//! play read from its request, a position as JSON (picture, state, legal
+//! moves with the squares they touch), the engine's analysis as JSON
+//! events, its choice of move, and the scores along a game.
+
+use super::sessions::Grant;
+use crate::game::{state_text, Evaluate, Game, NodeKind, Player};
+use crate::search::score::{Score, WIN};
+use crate::search::{self, Config, Limits, Progress, Table, Verdict};
+use crate::svg::SvgOptions;
+use rand::Rng;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Duration;
+
+/// The most moves a request's line may hold.
+pub const MAX_PLIES: usize = 5000;
+
+/// A line of play: the start position and the position after each move,
+/// with the moves' texts.
+pub struct Line<G> {
+    /// The start, then the position after each move.
+    pub positions: Vec<G>,
+}
+
+impl<G: Game> Line<G> {
+    /// The last position of the line.
+    pub fn last(&self) -> &G {
+        self.positions.last().expect("a line has its start")
+    }
+
+    /// The last position of the line, taken out of it.
+    pub fn into_last(mut self) -> G {
+        self.positions.pop().expect("a line has its start")
+    }
+}
+
+/// The line a request names: `fen` (or `setup`, or the start position),
+/// then `moves` separated by `;`.
+pub fn line<G: Game>(
+    fen: Option<&str>,
+    setup: Option<&str>,
+    moves: Option<&str>,
+) -> Result<Line<G>, String> {
+    let start = match (fen, setup) {
+        (Some(_), Some(_)) => return Err("give a position or a setup, not both".into()),
+        (Some(f), None) => G::parse(f).map_err(|e| format!("bad position for {}: {e}", G::ID))?,
+        (None, Some(s)) => G::start_with(s).map_err(|e| format!("bad setup for {}: {e}", G::ID))?,
+        (None, None) => G::start(),
+    };
+    let mut positions = vec![start];
+    if let Some(list) = moves.filter(|m| !m.trim().is_empty()) {
+        for (i, item) in list.split(';').enumerate() {
+            if i == MAX_PLIES {
+                return Err(format!("more than {MAX_PLIES} moves"));
+            }
+            let last = positions.last().expect("a line has its start").clone();
+            let next = crate::moves::play_moves(last, item, "the moves")
+                .map_err(|e| format!("ply {}: {e}", i + 1))?;
+            positions.push(next);
+        }
+    }
+    Ok(Line { positions })
+}
+
+/// `score` for the side to move at `pos` as a score for the first side.
+fn for_first<G: Game>(pos: &G, score: f64) -> f64 {
+    if pos.perspective() == Player::FIRST {
+        score
+    } else {
+        -score
+    }
+}
+
+/// The texts of a principal variation from `pos`.
+fn pv_texts<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    pv.iter()
+        .map(|&m| {
+            let t = p.move_text(m);
+            p = p.play(m);
+            t
+        })
+        .collect()
+}
+
+/// A list of moves (or actions) as JSON: each one's text and the squares
+/// a person clicks for it.
+fn moves_json<G: Game>(pos: &G, moves: &[G::Move], chance: bool) -> Vec<Value> {
+    moves
+        .iter()
+        .map(|&m| {
+            let mut v = json!({"text": pos.move_text(m), "squares": pos.move_squares(m)});
+            if chance {
+                v["probability"] = json!(pos.probability(m));
+            }
+            v
+        })
+        .collect()
+}
+
+/// The line's last position as the page draws it: the game, the
+/// picture (with the last move marked), the state in words, and what can
+/// be played there.
+pub fn position_json<G: Game>(line: &Line<G>) -> Value {
+    let pos = line.last();
+    let n = line.positions.len();
+    let before = (n > 1).then(|| &line.positions[n - 2]);
+    let mut moves = Vec::new();
+    let mut actions = Vec::new();
+    let (node, mover) = match pos.node() {
+        NodeKind::Decision(p) => {
+            pos.moves(&mut moves);
+            ("decision", Some(p.index()))
+        }
+        NodeKind::Chance => {
+            pos.moves(&mut moves);
+            ("chance", Some(pos.perspective().index()))
+        }
+        NodeKind::Simultaneous => {
+            for i in 0..G::players() {
+                let mut list = Vec::new();
+                pos.actions(Player::nth(i), &mut list);
+                actions.push(moves_json(pos, &list, false));
+            }
+            ("simultaneous", None)
+        }
+        NodeKind::Terminal => ("terminal", None),
+    };
+    let winner = pos.outcome().and_then(|o| o.winner).map(|p| p.index());
+    json!({
+        "game": G::ID,
+        "name": G::INFO.name,
+        "sides": G::INFO.sides,
+        "players": G::players(),
+        "setup": G::INFO.setup,
+        "scale": G::SCORE_SCALE,
+        "analysable": G::players() == 2,
+        "text": pos.text(),
+        "start": line.positions[0].text(),
+        "state": state_text(pos),
+        "node": node,
+        "mover": mover,
+        "winner": winner,
+        "svg": pos.svg(&SvgOptions::default(), before),
+        "moves": moves_json(pos, &moves, node == "chance"),
+        "actions": actions,
+    })
+}
+
+/// Nodes per second.
+fn nps(nodes: u64, time: Duration) -> u64 {
+    (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64
+}
+
+/// A completed iteration as the page shows it: the depth, the score for
+/// the first side (and its text where the result is proven), the speed,
+/// and the lines (one now: the principal variation).
+fn progress_json<G: Game>(pos: &G, p: Progress<'_, G::Move>) -> Value {
+    match p {
+        Progress::Decision(it) => {
+            let first = for_first(pos, it.score as f64) as i32;
+            json!({
+                "depth": it.depth,
+                "score": first,
+                "proven": Score(first).plies_to_end().is_some(),
+                "score_text": Score(first).to_string(),
+                "nodes": it.nodes,
+                "nps": nps(it.nodes, it.time),
+                "time_ms": it.time.as_millis() as u64,
+                "lines": [{"score": first, "score_text": Score(first).to_string(), "pv": pv_texts(pos, &it.pv)}],
+            })
+        }
+        Progress::Chance(it) => {
+            let first = for_first(pos, it.expected as f64) as i32;
+            let lines: Vec<Value> = it
+                .outcomes
+                .iter()
+                .map(|o| {
+                    let s = for_first(pos, o.score as f64) as i32;
+                    let child = pos.play(o.outcome);
+                    let mut pv = vec![pos.move_text(o.outcome)];
+                    pv.extend(pv_texts(&child, &o.pv));
+                    json!({"score": s, "score_text": Score(s).to_string(),
+                           "probability": o.probability, "pv": pv})
+                })
+                .collect();
+            json!({
+                "depth": it.depth,
+                "score": first,
+                "proven": Score(first).plies_to_end().is_some(),
+                "score_text": format!("expected {}", Score(first)),
+                "nodes": it.nodes,
+                "nps": nps(it.nodes, it.time),
+                "time_ms": it.time.as_millis() as u64,
+                "lines": lines,
+            })
+        }
+        Progress::Simultaneous(m) => {
+            let strategies: Vec<Vec<Value>> = m
+                .strategies
+                .iter()
+                .map(|s| {
+                    s.iter()
+                        .map(|&(a, p)| json!({"text": pos.move_text(a), "probability": p}))
+                        .collect()
+                })
+                .collect();
+            json!({
+                "depth": m.depth,
+                "score": m.value,
+                "proven": false,
+                "score_text": format!("value {:.3}", m.value),
+                "nodes": m.nodes,
+                "nps": nps(m.nodes, m.time),
+                "time_ms": m.time.as_millis() as u64,
+                "lines": [],
+                "strategies": strategies,
+            })
+        }
+    }
+}
+
+/// Searches `pos` within `limits` and the grant's threads and hash until
+/// `stop` is raised, sending each iteration to `send` (which says `false`
+/// once nobody listens, which stops the search), then the best move.
+pub fn analyse<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    grant: &Grant,
+    stop: &AtomicBool,
+    send: &mut dyn FnMut(Value) -> bool,
+) {
+    if G::players() != 2 {
+        send(json!({"error": format!("the search plays games of two players, not {}", G::ID)}));
+        return;
+    }
+    let config = Config::for_game::<G>(grant.threads);
+    let tt = Table::new(grant.hash_mib);
+    let mut observe = |p: Progress<'_, G::Move>| {
+        if !send(progress_json(pos, p)) {
+            stop.store(true, Relaxed);
+        }
+    };
+    let verdict = search::run(pos, limits, &config, &tt, Some(stop), &mut observe);
+    let best = match verdict {
+        Verdict::Decision(r) => Some(pos.move_text(r.best)),
+        _ => None,
+    };
+    send(json!({"done": true, "best": best}));
+}
+
+/// The engine's move at `pos` (for `player` at a simultaneous node): its
+/// search's best move, an action drawn from its mixed strategy, or a
+/// chance outcome drawn by its probability. In games of more than two
+/// players, which the search does not play, a move drawn at random.
+pub fn engine_move<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    grant: &Grant,
+    player: usize,
+    stop: &AtomicBool,
+) -> Result<String, String> {
+    let mut rng = rand::thread_rng();
+    let mut list = Vec::new();
+    match pos.node() {
+        NodeKind::Terminal => return Err("the game is over".into()),
+        NodeKind::Chance => {
+            pos.moves(&mut list);
+            let mut r: f64 = rng.gen();
+            for &m in &list {
+                r -= pos.probability(m);
+                if r <= 0.0 {
+                    return Ok(pos.move_text(m));
+                }
+            }
+            return Ok(pos.move_text(*list.last().expect("a chance node has outcomes")));
+        }
+        NodeKind::Simultaneous if player >= G::players() => {
+            return Err(format!("{} has {} players", G::ID, G::players()))
+        }
+        _ if G::players() != 2 => {
+            match pos.node() {
+                NodeKind::Simultaneous => pos.actions(Player::nth(player), &mut list),
+                _ => pos.moves(&mut list),
+            }
+            let m = list[rng.gen_range(0..list.len())];
+            return Ok(pos.move_text(m));
+        }
+        _ => {}
+    }
+    let config = Config::for_game::<G>(grant.threads);
+    let tt = Table::new(grant.hash_mib);
+    match search::run(pos, limits, &config, &tt, Some(stop), &mut |_| {}) {
+        Verdict::Decision(r) => Ok(pos.move_text(r.best)),
+        Verdict::Simultaneous(m) => {
+            let strategy = &m.strategies[player];
+            let mut r: f64 = rng.gen::<f64>() * strategy.iter().map(|s| s.1).sum::<f64>();
+            for &(a, p) in strategy {
+                r -= p;
+                if r <= 0.0 {
+                    return Ok(pos.move_text(a));
+                }
+            }
+            strategy
+                .last()
+                .map(|&(a, _)| pos.move_text(a))
+                .ok_or_else(|| "no action to choose".to_string())
+        }
+        Verdict::Chance(_) | Verdict::Over(_) => Err("nothing to choose here".into()),
+    }
+}
+
+/// The score of every position of `line` for the first side, each
+/// searched within `limits`, sent one by one with the engine's best move
+/// there; a finished game scores a proven result.
+pub fn line_scores<G: Evaluate>(
+    line: &Line<G>,
+    limits: &Limits,
+    grant: &Grant,
+    stop: &AtomicBool,
+    send: &mut dyn FnMut(Value) -> bool,
+) {
+    let config = Config::for_game::<G>(grant.threads);
+    let tt = Table::new(grant.hash_mib);
+    for (ply, pos) in line.positions.iter().enumerate() {
+        if stop.load(Relaxed) {
+            return;
+        }
+        let (score, best) = if let Some(o) = pos.outcome() {
+            let s = match o.winner {
+                Some(p) if G::side_of(p) == Player::FIRST => WIN as f64,
+                Some(_) => -(WIN as f64),
+                None => 0.0,
+            };
+            (s, None)
+        } else if G::players() != 2 {
+            (0.0, None)
+        } else {
+            match search::run(pos, limits, &config, &tt, Some(stop), &mut |_| {}) {
+                Verdict::Decision(r) => {
+                    (for_first(pos, r.score as f64), Some(pos.move_text(r.best)))
+                }
+                Verdict::Chance(c) => (for_first(pos, c.expected as f64), None),
+                Verdict::Simultaneous(m) => (m.value, None),
+                Verdict::Over(_) => (0.0, None),
+            }
+        };
+        if stop.load(Relaxed) {
+            return;
+        }
+        let mover = match pos.node() {
+            NodeKind::Decision(p) => Some(p.index()),
+            _ => None,
+        };
+        if !send(json!({"ply": ply, "score": score, "best": best, "mover": mover})) {
+            stop.store(true, Relaxed);
+            return;
+        }
+    }
+    send(json!({"done": true}));
+}
