@@ -7,6 +7,7 @@ use super::commands::position;
 use super::interrupt::Interrupt;
 use super::CliError;
 use gamut::game::{Evaluate, Game, TermMask};
+use gamut::search::ordering::Ordering;
 use gamut::search::score::Score;
 use gamut::search::{
     self, ChanceIteration, Config, Iteration, Limits, MixedResult, Parallel, Progress, Table,
@@ -54,20 +55,7 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
         config.terms = mask;
     }
     if let Some(list) = &a.ordering_off {
-        for name in list.split(',') {
-            let o = &mut config.ordering;
-            match name {
-                "tt" => o.tt_move = false,
-                "captures" => o.captures = false,
-                "killers" => o.killers = false,
-                "history" => o.history = false,
-                _ => {
-                    return Err(CliError(format!(
-                        "unknown ordering heuristic '{name}' (tt, captures, killers, history)"
-                    )))
-                }
-            }
-        }
+        config.ordering = ordering_off(list)?;
     }
     let limits = Limits {
         depth: a.depth,
@@ -76,6 +64,26 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
         clock: None,
     };
     Ok((config, limits))
+}
+
+/// The move ordering with the heuristics of `list` (comma-separated:
+/// `tt`, `captures`, `killers`, `history`) switched off.
+pub fn ordering_off(list: &str) -> Result<Ordering, CliError> {
+    let mut o = Ordering::default();
+    for name in list.split(',') {
+        match name {
+            "tt" => o.tt_move = false,
+            "captures" => o.captures = false,
+            "killers" => o.killers = false,
+            "history" => o.history = false,
+            _ => {
+                return Err(CliError(format!(
+                    "unknown ordering heuristic '{name}' (tt, captures, killers, history)"
+                )))
+            }
+        }
+    }
+    Ok(o)
 }
 
 /// The texts of a principal variation from `pos`.
