@@ -55,9 +55,16 @@ pub enum Command {
 /// Options of `gamut engine`.
 #[derive(Args, Debug)]
 pub struct EngineArgs {
-    /// The game to start with (the protocol's `game` command changes it).
+    /// The game to start with (the protocol's `game` command changes it;
+    /// with --check, the game the program is checked at).
     #[arg(value_parser = parse_game)]
     pub game: Option<GameId>,
+    /// Instead of speaking the protocol, check that another program does:
+    /// run COMMAND (its arguments separated by spaces) through the
+    /// protocol's contract, one `ok <check>` line per check passed; the
+    /// first failure is `FAIL <check>: <reason>` and an error.
+    #[arg(long, value_name = "COMMAND")]
+    pub check: Option<String>,
 }
 
 /// Which game and position a command works on.

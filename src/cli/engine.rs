@@ -178,6 +178,9 @@ const UCI_OPTION_LINES: &[&str] = &[
 
 /// Runs `gamut engine` until `quit` or the end of input.
 pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if let Some(command) = &a.check {
+        return super::compliance::check(command, a.game, out);
+    }
     let (events, receive) = channel();
     let input = events.clone();
     std::thread::spawn(move || read_input(input));

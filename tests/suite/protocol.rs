@@ -620,3 +620,40 @@ fn an_overlong_line_is_one_error_and_is_not_held() {
     }
     e.quit();
 }
+
+/// `gamut engine --check` passes gamut itself, at a game of moves and at
+/// one of simultaneous placements, and fails each broken engine with the
+/// check and the reason.
+#[test]
+fn the_compliance_check_passes_gamut_and_names_what_each_broken_engine_breaks() {
+    let gamut = format!("{} engine", env!("CARGO_BIN_EXE_gamut"));
+    for game in ["aporia", "spokes"] {
+        let o = common::gamut(&["engine", game, "--check", &gamut]);
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(o.status.success(), "{game}: {text}");
+        assert!(text
+            .lines()
+            .all(|l| l.starts_with("ok ") || l.starts_with("passed all ")));
+        assert!(text.lines().count() >= 8, "{text}");
+    }
+    for (engine, why) in [
+        (
+            "crash.sh",
+            "go depth 1 at the start: the program exited (exit status: 3)",
+        ),
+        (
+            "illegal.sh",
+            "go depth 1 at the start: illegal bestmove 'z99-z98'",
+        ),
+        ("hang.sh", "go depth 1 at the start: no 'bestmove' within"),
+    ] {
+        let o = common::gamut(&["engine", "--check", &engine_script(engine)]);
+        assert_eq!(o.status.code(), Some(2), "{engine}");
+        let text = String::from_utf8(o.stdout).unwrap();
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with(&format!("FAIL {why}")), "{engine}: {text}");
+        assert!(text.starts_with("ok handshake\nok isready\n"), "{text}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
