@@ -240,6 +240,11 @@ pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
         ));
     }
     let (config, mut limits) = search_setup::<G>(s)?;
+    limits.clock = a.clock.map(|remaining| search::Clock {
+        remaining: Duration::from_millis(remaining),
+        increment: Duration::from_millis(a.inc),
+        moves_to_go: a.movestogo,
+    });
     // The budget counts from the start of the process, and leaves time to
     // print the verdict.
     if let Some(t) = limits.time {

@@ -248,6 +248,17 @@ pub struct AnalyzeArgs {
     /// Search even when a table of exact values is there.
     #[arg(long)]
     pub no_table: bool,
+    /// Search under a game clock: the time left on the side to move's
+    /// clock, in milliseconds, spent as the engine protocol's `go wtime`
+    /// is (a soft budget, no new iteration after it, and a hard limit).
+    #[arg(long, value_name = "MS", conflicts_with = "infinite")]
+    pub clock: Option<u64>,
+    /// With --clock: the time added to the clock after each move, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 0, requires = "clock")]
+    pub inc: u64,
+    /// With --clock: moves to play before the clock's next time control.
+    #[arg(long, value_name = "N", requires = "clock", value_parser = clap::value_parser!(u32).range(1..))]
+    pub movestogo: Option<u32>,
     /// Games of more than two players: `paranoid`
     /// searches each side against all the others as one opponent (exact
     /// for two teams); `mcts` samples every side's strategy at once.

@@ -33,6 +33,12 @@ pub fn analyze<G: Evaluate>(
             "the game is over ({o}): nothing to search"
         )));
     }
+    if a.clock.is_some() {
+        return Err(CliError(format!(
+            "--clock applies to games of two players, not {}",
+            G::ID
+        )));
+    }
     if s.threads > 1 {
         return Err(CliError(format!("{} is searched on one thread", G::ID)));
     }

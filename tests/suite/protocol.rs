@@ -657,3 +657,26 @@ fn the_compliance_check_passes_gamut_and_names_what_each_broken_engine_breaks() 
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// `analyze --clock` spends the clock as `go wtime` does: it answers well
+/// within the time left, after at least one iteration.
+#[test]
+fn analyze_under_a_clock_answers_within_it() {
+    let o = common::gamut(&["analyze", "epaminondas", "--clock", "4000", "--inc", "50"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let last_time: u64 = text
+        .lines()
+        .filter_map(|l| l.split(" time ").nth(1))
+        .filter_map(|t| t.split(' ').next()?.parse().ok())
+        .last()
+        .unwrap_or_else(|| panic!("no iteration: {text}"));
+    // The hard limit is half the time left at most.
+    assert!(
+        last_time <= 2000 + PATIENCE.as_millis() as u64 / 10,
+        "{text}"
+    );
+    assert!(text.lines().last().unwrap().starts_with("bestmove "));
+    let bad = common::gamut(&["analyze", "spokes4", "--clock", "1000"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
