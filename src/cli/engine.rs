@@ -606,29 +606,10 @@ impl Session {
         G::Move: Send,
     {
         let pos: G = self.base.position(None)?;
-        let (side, mover) = match pos.node() {
-            NodeKind::Terminal => return Err("the game is over at this position".into()),
-            NodeKind::Chance => {
-                return Err("a chance node: the program driving the game rolls".into())
-            }
-            NodeKind::Simultaneous => {
-                let s = go
-                    .side
-                    .ok_or("a simultaneous node: say whose placement, 'go side 1|2 ...'")?;
-                if s.index() >= 2 {
-                    return Err(format!("{} has players 1 and 2", G::ID));
-                }
-                (Some(s), s)
-            }
-            NodeKind::Decision(p) => (None, p),
-        };
+        let (side, mover) = asked::<G>(&pos, go)?;
         let (config, limits) = self.setup::<G>(go, mover)?;
-        let interrupt = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&interrupt);
-        let table = Arc::clone(&self.table);
-        let events = self.events.clone();
         let uci = self.uci;
-        let handle = std::thread::spawn(move || {
+        Ok(self.spawn(go, move |flag, table, events| {
             let mut observe = |p: Progress<'_, G::Move>| {
                 let line = match p {
                     Progress::Decision(it) => info_line(&pos, it, uci),
@@ -644,7 +625,7 @@ impl Session {
                 };
                 let _ = events.send(Event::Output(line));
             };
-            let verdict = search::run(&pos, &limits, &config, &table, Some(&flag), &mut observe);
+            let verdict = search::run(&pos, &limits, &config, table, Some(flag), &mut observe);
             let best = match verdict {
                 Verdict::Decision(r) => pos.move_text(r.best),
                 Verdict::Simultaneous(r) => {
@@ -656,13 +637,7 @@ impl Session {
                 Verdict::Chance(_) | Verdict::Over(_) => "(none)".into(),
             };
             let _ = events.send(Event::Finished(format!("bestmove {best}")));
-        });
-        Ok(Running {
-            interrupt,
-            handle,
-            bounded: go.bounded(),
-            perft: false,
-        })
+        }))
     }
 
     /// Starts the search of `go` in a game of more than two players: the
@@ -679,31 +654,15 @@ impl Session {
         G::Move: Send,
     {
         let pos: G = self.base.position(None)?;
-        let (seat, side) = match pos.node() {
-            NodeKind::Terminal => return Err("the game is over at this position".into()),
-            NodeKind::Chance => {
-                return Err("a chance node: the program driving the game rolls".into())
-            }
-            NodeKind::Simultaneous => {
-                let n = G::players();
-                let s = go.side.ok_or_else(|| {
-                    format!("a simultaneous node: say whose placement, 'go side 1..{n} ...'")
-                })?;
-                if s.index() >= n {
-                    return Err(format!("{} has players 1 to {n}", G::ID));
-                }
-                (Some(s), G::side_of(s))
-            }
-            NodeKind::Decision(side) => (None, side),
+        let (seat, mover) = asked::<G>(&pos, go)?;
+        let side = match seat {
+            Some(s) => G::side_of(s),
+            None => mover,
         };
         let view = TwoSided::new(pos.clone(), side, SIDES_WIDTH);
-        let (config, limits) = self.setup::<TwoSided<G>>(go, seat.unwrap_or(side))?;
-        let interrupt = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&interrupt);
-        let table = Arc::clone(&self.table);
-        let events = self.events.clone();
+        let (config, limits) = self.setup::<TwoSided<G>>(go, mover)?;
         let uci = self.uci;
-        let handle = std::thread::spawn(move || {
+        Ok(self.spawn(go, move |flag, table, events| {
             let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
                 let line = match p {
                     Progress::Decision(it) => info_line(&view, it, uci),
@@ -715,7 +674,7 @@ impl Session {
                 };
                 let _ = events.send(Event::Output(line));
             };
-            let verdict = search::run(&view, &limits, &config, &table, Some(&flag), &mut observe);
+            let verdict = search::run(&view, &limits, &config, table, Some(flag), &mut observe);
             let action = match (verdict, seat) {
                 (Verdict::Decision(r), _) => r.best[0],
                 (Verdict::Simultaneous(r), Some(s)) => {
@@ -726,13 +685,27 @@ impl Session {
             };
             let best = action.map_or_else(|| "(none)".into(), |m| pos.move_text(m));
             let _ = events.send(Event::Finished(format!("bestmove {best}")));
-        });
-        Ok(Running {
+        }))
+    }
+
+    /// Runs `search` on its own thread with the stop flag, the table and
+    /// the channel to the main thread.
+    fn spawn(
+        &self,
+        go: &Go,
+        search: impl FnOnce(&AtomicBool, &Table, Sender<Event>) + Send + 'static,
+    ) -> Running {
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&interrupt);
+        let table = Arc::clone(&self.table);
+        let events = self.events.clone();
+        let handle = std::thread::spawn(move || search(&flag, &table, events));
+        Running {
             interrupt,
             handle,
             bounded: go.bounded(),
             perft: false,
-        })
+        }
     }
 
     /// Checks the options against a newly chosen game: an evaluation term
@@ -742,6 +715,27 @@ impl Session {
         let err = check_options(id, &self.options).err()?;
         self.options.eval_off = None;
         Some(format!("{err}: option eval_off dropped"))
+    }
+}
+
+/// Who is asked to move at `pos` by `go`: at a round of placements the
+/// seat `go side N` names (and it is the mover), else `None` and the side
+/// to move; an error where no one is asked.
+fn asked<G: Game>(pos: &G, go: &Go) -> Result<(Option<Player>, Player), String> {
+    match pos.node() {
+        NodeKind::Terminal => Err("the game is over at this position".into()),
+        NodeKind::Chance => Err("a chance node: the program driving the game rolls".into()),
+        NodeKind::Simultaneous => {
+            let n = G::players();
+            let s = go.side.ok_or_else(|| {
+                format!("a simultaneous node: say whose placement, 'go side 1..{n} ...'")
+            })?;
+            if s.index() >= n {
+                return Err(format!("{} has players 1 to {n}", G::ID));
+            }
+            Ok((Some(s), s))
+        }
+        NodeKind::Decision(p) => Ok((None, p)),
     }
 }
 

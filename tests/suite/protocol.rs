@@ -669,7 +669,7 @@ fn analyze_under_a_clock_answers_within_it() {
         .lines()
         .filter_map(|l| l.split(" time ").nth(1))
         .filter_map(|t| t.split(' ').next()?.parse().ok())
-        .last()
+        .next_back()
         .unwrap_or_else(|| panic!("no iteration: {text}"));
     // The hard limit is half the time left at most.
     assert!(
