@@ -19,8 +19,9 @@ pub enum Base {
 }
 
 impl Base {
-    /// The position this base and `moves` (a `;`-separated list) describe
-    /// for game `G`, or an error naming the problem.
+    /// The position this base and `moves` (a `;`-separated list, see
+    /// [`move_items`]) describe for game `G`, or an error naming the
+    /// problem.
     pub fn position<G: Game>(&self, moves: Option<&str>) -> Result<G, String> {
         let pos = match self {
             Base::Start => G::start(),
@@ -30,13 +31,31 @@ impl Base {
             Base::Fen(f) => G::parse(f).map_err(|e| format!("bad position for {}: {e}", G::ID))?,
         };
         match moves {
-            Some(list) => play_moves(pos, list, "position").map_err(|e| e.0),
+            Some(list) => play_moves(pos, &move_items(list).join(";"), "position").map_err(|e| e.0),
             None => Ok(pos),
         }
     }
 }
 
-/// The arguments of `go`; every limit is at least 1.
+/// The items of a `position ... moves` list: separated by `;` when the
+/// list has one (the form that carries move texts with spaces, such as a
+/// Spokes outcome ending in ` loop`), else by whitespace, as UCI sends them.
+pub fn move_items(list: &str) -> Vec<String> {
+    if list.contains(';') {
+        list.split(';').map(|m| m.trim().to_string()).collect()
+    } else {
+        list.split_whitespace().map(str::to_string).collect()
+    }
+}
+
+/// The most players a `go side N` can name.
+pub const MAX_SIDE: u64 = 4;
+
+/// The deepest `go perft N`.
+pub const MAX_PERFT: u32 = 64;
+
+/// The arguments of `go`; every limit is at least 1 (the clock's times
+/// may be 0).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
     /// `depth N` (at most 100).
@@ -45,8 +64,32 @@ pub struct Go {
     pub movetime: Option<u64>,
     /// `nodes N`.
     pub nodes: Option<u64>,
-    /// `side 1|2`: whose placement at a simultaneous node.
+    /// `side N`: whose placement at a simultaneous node (a seat: player
+    /// 1 to 4).
     pub side: Option<Player>,
+    /// `wtime MS` / `btime MS`: the first and second side's clocks.
+    pub time: [Option<u64>; 2],
+    /// `winc MS` / `binc MS`: their increments.
+    pub inc: [Option<u64>; 2],
+    /// `movestogo N`: moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// `infinite`: search until `stop`, whatever else is given.
+    pub infinite: bool,
+    /// `perft N`: count the leaves to depth N instead of searching.
+    pub perft: Option<u32>,
+}
+
+impl Go {
+    /// Whether the search ends by itself: a limit or a clock is given and
+    /// not `infinite`.
+    pub fn bounded(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.movetime.is_some()
+                || self.nodes.is_some()
+                || self.perft.is_some()
+                || self.time.iter().any(Option::is_some))
+    }
 }
 
 /// One line of the protocol.
@@ -54,6 +97,12 @@ pub struct Go {
 pub enum Command {
     /// `gamut`: identify and list the options.
     Hello,
+    /// `uci`: the same as `gamut`, ending in `uciok`.
+    Uci,
+    /// `d`: draw the current position.
+    Display,
+    /// `ponderhit`: accepted and ignored (gamut does not ponder).
+    PonderHit,
     /// `isready`.
     IsReady,
     /// `quit`.
@@ -62,20 +111,21 @@ pub enum Command {
     Stop,
     /// `game <id>`.
     Game(GameId),
-    /// `newgame`.
+    /// `newgame` (or UCI's `ucinewgame`, printed back as `newgame`).
     NewGame,
     /// `setoption name <name> value <value>` (names and values are checked
     /// by the program that knows its options).
     SetOption { name: String, value: String },
     /// `position (startpos | setup <text> | fen <text>) [moves <list>]`.
     Position { base: Base, moves: Option<String> },
-    /// `go [side 1|2] [depth N] [movetime MS] [nodes N] [infinite]`.
+    /// `go [side N] [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS]
+    /// [winc MS] [binc MS] [movestogo N] [infinite] [perft N]`.
     Go(Go),
 }
 
 const SETOPTION_USAGE: &str = "usage: setoption name <name> value <value>";
 const POSITION_USAGE: &str =
-    "usage: position (startpos | setup <text> | fen <text>) [moves <m1>;<m2>...]";
+    "usage: position (startpos | setup <text> | fen <text>) [moves <m1> <m2> ... | moves <m1>;<m2>;...]";
 
 impl Command {
     /// The command on `line`; `Ok(None)` for a blank line, an error naming
@@ -89,6 +139,10 @@ impl Command {
         match word {
             "" => Ok(None),
             "gamut" => bare(Command::Hello),
+            "uci" => bare(Command::Uci),
+            "d" => bare(Command::Display),
+            "ponderhit" => bare(Command::PonderHit),
+            "ucinewgame" => bare(Command::NewGame),
             "isready" => bare(Command::IsReady),
             "quit" => bare(Command::Quit),
             "stop" => bare(Command::Stop),
@@ -137,19 +191,34 @@ fn parse_go(rest: &str) -> Result<Go, String> {
     let mut words = rest.split_whitespace();
     while let Some(w) = words.next() {
         if w == "infinite" {
+            go.infinite = true;
             continue;
         }
         let v = words
             .next()
             .ok_or_else(|| format!("go: '{w}' needs a value"))?;
         let bad = || format!("go: bad {w} '{v}'");
-        let n: u64 = v.parse().ok().filter(|&n| n >= 1).ok_or_else(bad)?;
+        let any: u64 = v.parse().map_err(|_| bad())?;
+        // A clock may read 0 (a flag about to fall); every limit is >= 1.
+        let n = Some(any).filter(|&n| n >= 1);
+        let clock = || Some(any.min(u32::MAX as u64 * 1000));
         match w {
-            "depth" => go.depth = Some(n.min(100) as u32),
-            "movetime" => go.movetime = Some(n),
-            "nodes" => go.nodes = Some(n),
-            "side" if n <= 2 => go.side = Some(Player::from_index(n as usize - 1)),
-            _ => return Err(format!("go: unknown or bad argument '{w} {v}'")),
+            "wtime" => go.time[0] = clock(),
+            "btime" => go.time[1] = clock(),
+            "winc" => go.inc[0] = clock(),
+            "binc" => go.inc[1] = clock(),
+            _ => {
+                let n = n.ok_or_else(bad)?;
+                match w {
+                    "depth" => go.depth = Some(n.min(100) as u32),
+                    "movetime" => go.movetime = Some(n),
+                    "nodes" => go.nodes = Some(n),
+                    "movestogo" => go.movestogo = Some(n.min(u32::MAX as u64) as u32),
+                    "perft" if n <= MAX_PERFT as u64 => go.perft = Some(n as u32),
+                    "side" if n <= MAX_SIDE => go.side = Some(Player::nth(n as usize - 1)),
+                    _ => return Err(format!("go: unknown or bad argument '{w} {v}'")),
+                }
+            }
         }
     }
     Ok(go)
@@ -160,6 +229,9 @@ impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Command::Hello => f.write_str("gamut"),
+            Command::Uci => f.write_str("uci"),
+            Command::Display => f.write_str("d"),
+            Command::PonderHit => f.write_str("ponderhit"),
             Command::IsReady => f.write_str("isready"),
             Command::Quit => f.write_str("quit"),
             Command::Stop => f.write_str("stop"),
@@ -192,6 +264,21 @@ impl fmt::Display for Command {
                 if let Some(n) = g.nodes {
                     write!(f, " nodes {n}")?;
                 }
+                for (word, value) in [
+                    ("wtime", g.time[0]),
+                    ("btime", g.time[1]),
+                    ("winc", g.inc[0]),
+                    ("binc", g.inc[1]),
+                    ("movestogo", g.movestogo.map(u64::from)),
+                    ("perft", g.perft.map(u64::from)),
+                ] {
+                    if let Some(v) = value {
+                        write!(f, " {word} {v}")?;
+                    }
+                }
+                if g.infinite {
+                    f.write_str(" infinite")?;
+                }
                 Ok(())
             }
         }
@@ -201,6 +288,29 @@ impl fmt::Display for Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_lists_split_at_semicolons_or_else_at_whitespace() {
+        assert_eq!(move_items("a2-a3 b12-e9"), ["a2-a3", "b12-e9"]);
+        assert_eq!(move_items("a2-a3;b12-e9"), ["a2-a3", "b12-e9"]);
+        assert_eq!(
+            move_items("wA,wA; 1/1w1w/8/16/16 loop"),
+            ["wA,wA", "1/1w1w/8/16/16 loop"]
+        );
+    }
+
+    #[test]
+    fn only_a_go_with_a_limit_or_a_clock_ends_by_itself() {
+        let go = |l: &str| match Command::parse(l).unwrap().unwrap() {
+            Command::Go(g) => g,
+            c => panic!("{c:?}"),
+        };
+        assert!(!go("go").bounded());
+        assert!(!go("go depth 3 infinite").bounded());
+        assert!(go("go depth 3").bounded());
+        assert!(go("go btime 100").bounded());
+        assert!(go("go perft 2").bounded());
+    }
 
     #[test]
     fn commands_print_back_to_themselves() {
@@ -213,6 +323,13 @@ mod tests {
             "position setup air fire",
             "position fen 1/4/8/16/16 1 moves wA,bB1",
             "go side 2 depth 3 movetime 100 nodes 5",
+            "go side 4 wtime 0 btime 10000 winc 100 binc 100 movestogo 20",
+            "go perft 3",
+            "go infinite",
+            "uci",
+            "d",
+            "ponderhit",
+            "position startpos moves a2-a3 b12-e9",
             "go",
         ] {
             let c = Command::parse(line).unwrap().unwrap();
@@ -230,7 +347,11 @@ mod tests {
             "position fen",
             "go depth",
             "go depth 0",
-            "go side 3",
+            "go side 5",
+            "go perft 0",
+            "go perft 65",
+            "go wtime -1",
+            "go movestogo 0",
             "go ponder 1",
             "hello",
         ] {
@@ -238,6 +359,7 @@ mod tests {
         }
         assert_eq!(Command::parse("   "), Ok(None));
         assert_eq!(Command::parse("quit now"), Ok(Some(Command::Quit)));
+        assert_eq!(Command::parse("ucinewgame"), Ok(Some(Command::NewGame)));
         assert!(Command::parse("position fen moves 1/4/8/16/16 1").is_err());
         assert_eq!(
             Command::parse("position fen\t1/4/8/16/16  1 moves\twA,bA").unwrap(),

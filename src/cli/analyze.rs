@@ -8,6 +8,7 @@ use super::interrupt::Interrupt;
 use super::CliError;
 use gamut::game::{Evaluate, Game, TermMask};
 use gamut::nnue::Eval;
+use gamut::search::ordering::Ordering;
 use gamut::search::score::Score;
 use gamut::search::{
     self, ChanceIteration, Config, Iteration, Limits, MixedResult, Parallel, Progress, Table,
@@ -56,20 +57,7 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
     }
     config.eval = evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
     if let Some(list) = &a.ordering_off {
-        for name in list.split(',') {
-            let o = &mut config.ordering;
-            match name {
-                "tt" => o.tt_move = false,
-                "captures" => o.captures = false,
-                "killers" => o.killers = false,
-                "history" => o.history = false,
-                _ => {
-                    return Err(CliError(format!(
-                        "unknown ordering heuristic '{name}' (tt, captures, killers, history)"
-                    )))
-                }
-            }
-        }
+        config.ordering = ordering_off(list)?;
     }
     let limits = Limits {
         depth: a.depth,
@@ -102,6 +90,26 @@ pub fn evaluation<G: Evaluate>(
         Some("net") => Ok(Eval::Net),
         _ => Ok(Eval::Classic),
     }
+}
+
+/// The move ordering with the heuristics of `list` (comma-separated:
+/// `tt`, `captures`, `killers`, `history`) switched off.
+pub fn ordering_off(list: &str) -> Result<Ordering, CliError> {
+    let mut o = Ordering::default();
+    for name in list.split(',') {
+        match name {
+            "tt" => o.tt_move = false,
+            "captures" => o.captures = false,
+            "killers" => o.killers = false,
+            "history" => o.history = false,
+            _ => {
+                return Err(CliError(format!(
+                    "unknown ordering heuristic '{name}' (tt, captures, killers, history)"
+                )))
+            }
+        }
+    }
+    Ok(o)
 }
 
 /// The texts of a principal variation from `pos`.
@@ -258,6 +266,11 @@ pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
         ));
     }
     let (config, mut limits) = search_setup::<G>(s)?;
+    limits.clock = a.clock.map(|remaining| search::Clock {
+        remaining: Duration::from_millis(remaining),
+        increment: Duration::from_millis(a.inc),
+        moves_to_go: a.movestogo,
+    });
     // The budget counts from the start of the process, and leaves time to
     // print the verdict.
     if let Some(t) = limits.time {

@@ -60,9 +60,16 @@ pub enum Command {
 /// Options of `gamut engine`.
 #[derive(Args, Debug)]
 pub struct EngineArgs {
-    /// The game to start with (the protocol's `game` command changes it).
+    /// The game to start with (the protocol's `game` command changes it;
+    /// with --check, the game the program is checked at).
     #[arg(value_parser = parse_game)]
     pub game: Option<GameId>,
+    /// Instead of speaking the protocol, check that another program does:
+    /// run COMMAND (its arguments separated by spaces) through the
+    /// protocol's contract, one `ok <check>` line per check passed; the
+    /// first failure is `FAIL <check>: <reason>` and an error.
+    #[arg(long, value_name = "COMMAND")]
+    pub check: Option<String>,
 }
 
 /// Which game and position a command works on.
@@ -266,6 +273,17 @@ pub struct AnalyzeArgs {
     /// Search even when a table of exact values is there.
     #[arg(long)]
     pub no_table: bool,
+    /// Search under a game clock: the time left on the side to move's
+    /// clock, in milliseconds, spent as the engine protocol's `go wtime`
+    /// is (a soft budget, no new iteration after it, and a hard limit).
+    #[arg(long, value_name = "MS", conflicts_with = "infinite")]
+    pub clock: Option<u64>,
+    /// With --clock: the time added to the clock after each move, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 0, requires = "clock")]
+    pub inc: u64,
+    /// With --clock: moves to play before the clock's next time control.
+    #[arg(long, value_name = "N", requires = "clock", value_parser = clap::value_parser!(u32).range(1..))]
+    pub movestogo: Option<u32>,
     /// Games of more than two players: `paranoid`
     /// searches each side against all the others as one opponent (exact
     /// for two teams); `mcts` samples every side's strategy at once.

@@ -3,31 +3,48 @@
 //! on another; both send what they have to the main thread, which answers
 //! commands and writes every line (flushed at once), so `stop` reaches a
 //! running search and `info` lines stream as iterations complete.
+//!
+//! Games of more than two players are searched as `analyze` searches them:
+//! the seat asked for, with its team, against all the others
+//! ([`TwoSided`]).
 
-use super::analyze::{pv_texts, search_setup};
+use super::analyze::{ordering_off, pv_texts, search_setup};
 use super::args::{EngineArgs, SearchArgs};
 use super::CliError;
 use gamut::game::{Evaluate, Game, NodeKind, Player};
 use gamut::games::GameId;
-use gamut::protocol::{Base, Command, Go};
+use gamut::perft;
+use gamut::protocol::{move_items, Base, Command, Go};
 use gamut::search::params::Selective;
 use gamut::search::score::Score;
-use gamut::search::{self, Progress, Table, Verdict};
+use gamut::search::sides::{Tuple, TwoSided};
+use gamut::search::{self, Clock, Progress, Table, Verdict};
 use gamut::tournament::engine::pick;
 use gamut::with_game;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use std::io::{BufRead, Write};
+use std::collections::VecDeque;
+use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// The longest input line read, in bytes; a longer one is skipped to its
+/// end and answered by one error line.
+const LINE_LIMIT: usize = 1 << 20;
+
+/// Actions kept per player when several players of a side choose together
+/// (as `analyze --width` has it by default).
+const SIDES_WIDTH: usize = 8;
+
 /// What the main thread waits for.
 enum Event {
     /// A line of input, or `None` at its end.
     Input(Option<String>),
+    /// A line longer than [`LINE_LIMIT`] was skipped.
+    TooLong,
     /// A line the search wants written.
     Output(String),
     /// The search has ended with this `bestmove` line. The session is idle
@@ -88,10 +105,15 @@ fn switch_text(on: Option<bool>) -> Option<String> {
     on.map(|b| if b { "on" } else { "off" }.to_string())
 }
 
-/// A search running on its own thread.
+/// A search (or perft count) running on its own thread.
 struct Running {
     interrupt: Arc<AtomicBool>,
     handle: JoinHandle<()>,
+    /// Whether it ends by itself (a limit or a clock): the end of input
+    /// then waits for its `bestmove` instead of stopping it.
+    bounded: bool,
+    /// Whether it is a perft count, which cannot be stopped.
+    perft: bool,
 }
 
 /// The engine's state between commands.
@@ -107,11 +129,14 @@ struct Session {
     table: Arc<Table>,
     table_mib: u32,
     searches: u64,
+    /// Whether the driving program said `uci` (rather than `gamut`): proven
+    /// scores are then written as UCI's `mate <moves>`.
+    uci: bool,
     running: Option<Running>,
     events: Sender<Event>,
 }
 
-/// The options `setoption` knows, as `gamutok` lists them.
+/// The options `setoption` knows, as `gamut` lists them before `gamutok`.
 const OPTION_LINES: &[&str] = &[
     "option name hash type spin default 64 min 1 max 65536",
     "option name threads type spin default 1 min 1 max 256",
@@ -131,8 +156,33 @@ const OPTION_LINES: &[&str] = &[
     "option name seed type spin default <clock>",
 ];
 
+/// The options as `uci` lists them before `uciok`: the same names, in
+/// UCI's types (`check` options default to `true` or `false`, a spin's
+/// default is a number).
+const UCI_OPTION_LINES: &[&str] = &[
+    "option name hash type spin default 64 min 1 max 65536",
+    "option name threads type spin default 1 min 1 max 256",
+    "option name parallel type combo default lazysmp var lazysmp var rootsplit",
+    "option name eval_off type string default <empty>",
+    "option name ordering_off type string default <empty>",
+    "option name quiescence type check default true",
+    "option name aspiration type check default true",
+    "option name star1 type check default true",
+    "option name exact type check default false",
+    "option name lmr type combo default game var game var on var off",
+    "option name nmp type combo default game var game var on var off",
+    "option name rfp type combo default game var game var on var off",
+    "option name futility type combo default game var game var on var off",
+    "option name partial type combo default game var game var on var off",
+    "option name narrow type combo default game var game var on var off",
+    "option name seed type string default <clock>",
+];
+
 /// Runs `gamut engine` until `quit` or the end of input.
 pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if let Some(command) = &a.check {
+        return super::compliance::check(command, a.game, out);
+    }
     let (events, receive) = channel();
     let input = events.clone();
     std::thread::spawn(move || read_input(input));
@@ -156,9 +206,10 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
             selective: [None; 6],
             seed,
         },
-        table: Arc::new(Table::try_new(64)?),
+        table: Arc::new(Table::try_new(gamut::search::params::DEFAULT_HASH_MIB)?),
         table_mib: 64,
         searches: 0,
+        uci: false,
         running: None,
         events,
     };
@@ -166,14 +217,21 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
 }
 
 /// Sends each line of standard input (invalid UTF-8 replaced), then `None`.
+/// A line longer than [`LINE_LIMIT`] is skipped without being held.
 fn read_input(events: Sender<Event>) {
     let stdin = std::io::stdin();
     let mut lock = stdin.lock();
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match lock.read_until(b'\n', &mut buf) {
+        match Read::take(&mut lock, LINE_LIMIT as u64 + 1).read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => break,
+            Ok(_) if buf.len() > LINE_LIMIT && buf.last() != Some(&b'\n') => {
+                let rest = lock.skip_until(b'\n');
+                if events.send(Event::TooLong).is_err() || matches!(rest, Ok(0) | Err(_)) {
+                    break;
+                }
+            }
             Ok(_) => {
                 let line = String::from_utf8_lossy(&buf).trim_end().to_string();
                 if events.send(Event::Input(Some(line))).is_err() {
@@ -192,20 +250,50 @@ fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
 }
 
 impl Session {
-    /// Answers events until `quit` or the end of input; a running search
-    /// is then stopped and its `bestmove` written first.
+    /// Answers events until `quit` or the end of input.
+    ///
+    /// While a search with a limit or a clock runs, the lines that arrive
+    /// (but `isready`, `stop`, `quit` and `ponderhit`) wait in order for
+    /// its `bestmove`, as a script piped in expects; during an unbounded
+    /// search they are errors. `quit` stops a running search at once (its
+    /// `bestmove` is still written). At the end of input a search with a
+    /// limit or a clock runs to its end and the lines waiting are answered;
+    /// an unbounded search is stopped.
     fn serve(&mut self, receive: &Receiver<Event>, out: &mut impl Write) -> Result<(), CliError> {
-        loop {
+        let mut waiting: VecDeque<String> = VecDeque::new();
+        let mut ended = false;
+        let mut quit = false;
+        while !quit {
+            while self.running.is_none() && !quit {
+                let Some(line) = waiting.pop_front() else {
+                    break;
+                };
+                quit = !self.answer(&line, out)?;
+                self.stop_unbounded_after_end(ended);
+            }
+            if quit || (ended && self.running.is_none()) {
+                break;
+            }
             match receive.recv().expect("the session holds a sender") {
-                Event::Input(None) => break,
-                Event::Input(Some(line)) => match self.command(&line, out) {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    Err(msg) => emit(
-                        out,
-                        &format!("info string error: {}", super::one_line(&msg)),
-                    )?,
-                },
+                Event::Input(None) => {
+                    ended = true;
+                    self.stop_unbounded_after_end(ended);
+                }
+                Event::Input(Some(line)) => {
+                    let word = line.split_whitespace().next().unwrap_or_default();
+                    let at_once = matches!(word, "stop" | "quit" | "ponderhit")
+                        || (word == "isready" && waiting.is_empty());
+                    let bounded = self.running.as_ref().is_some_and(|r| r.bounded);
+                    if !at_once && (bounded || !waiting.is_empty()) {
+                        waiting.push_back(line);
+                    } else {
+                        quit = !self.answer(&line, out)?;
+                    }
+                }
+                Event::TooLong => emit(
+                    out,
+                    &format!("info string error: a line longer than {LINE_LIMIT} bytes, skipped"),
+                )?,
                 Event::Output(line) => emit(out, &line)?,
                 Event::Finished(line) => {
                     self.join();
@@ -214,6 +302,9 @@ impl Session {
             }
         }
         if let Some(r) = &self.running {
+            if r.perft {
+                return Ok(());
+            }
             r.interrupt.store(true, Relaxed);
             loop {
                 match receive.recv().expect("the session holds a sender") {
@@ -223,11 +314,34 @@ impl Session {
                         emit(out, &line)?;
                         break;
                     }
-                    Event::Input(_) => {}
+                    Event::Input(_) | Event::TooLong => {}
                 }
             }
         }
         Ok(())
+    }
+
+    /// Answers one line, writing its error line if it has one; `Ok(false)`
+    /// on `quit`.
+    fn answer(&mut self, line: &str, out: &mut impl Write) -> Result<bool, CliError> {
+        match self.command(line, out) {
+            Ok(go_on) => Ok(go_on),
+            Err(msg) => {
+                emit(
+                    out,
+                    &format!("info string error: {}", super::one_line(&msg)),
+                )?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// After the end of input, stops a running search that would not end
+    /// by itself.
+    fn stop_unbounded_after_end(&self, ended: bool) {
+        if let Some(r) = self.running.as_ref().filter(|r| ended && !r.bounded) {
+            r.interrupt.store(true, Relaxed);
+        }
     }
 
     /// Waits for the finished search's thread.
@@ -255,9 +369,21 @@ impl Session {
                 lines.push(format!("id games {}", GameId::names()));
                 lines.extend(OPTION_LINES.iter().map(|l| l.to_string()));
                 lines.push("gamutok".into());
+                self.uci = false;
+                write(out, &lines)?;
+            }
+            Command::Uci => {
+                self.uci = true;
+                let mut lines = vec![
+                    format!("id name gamut {}", env!("CARGO_PKG_VERSION")),
+                    "id author the gamut authors".to_string(),
+                ];
+                lines.extend(UCI_OPTION_LINES.iter().map(|l| l.to_string()));
+                lines.push("uciok".into());
                 write(out, &lines)?;
             }
             Command::IsReady => write(out, &["readyok".into()])?,
+            Command::PonderHit => {}
             Command::Quit => return Ok(false),
             Command::Stop => {
                 if let Some(r) = &self.running {
@@ -273,6 +399,19 @@ impl Session {
                 self.base = Base::Start;
                 self.last_position = None;
                 self.table.clear();
+                if let Some(dropped) = self.recheck_options(id) {
+                    return Err(dropped);
+                }
+            }
+            Command::Display => {
+                let id = self.game()?;
+                let lines = with_game!(id, G => {
+                    let pos: G = self.base.position(None)?;
+                    let mut lines: Vec<String> = pos.diagram().lines().map(str::to_string).collect();
+                    lines.push(format!("fen {}", pos.text()));
+                    lines
+                });
+                write(out, &lines)?;
             }
             Command::NewGame => {
                 self.base = Base::Start;
@@ -294,6 +433,9 @@ impl Session {
 
     /// `setoption name <name> value <value>`.
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        // UCI programs send `Hash` and `Threads`.
+        let name = name.to_ascii_lowercase();
+        let name = name.as_str();
         let number = |max: u64| -> Result<u64, String> {
             value
                 .parse::<u64>()
@@ -319,7 +461,12 @@ impl Session {
                 _ => return Err(format!("parallel is lazysmp or rootsplit, not '{value}'")),
             },
             "eval_off" => o.eval_off = list(),
-            "ordering_off" => o.ordering_off = list(),
+            "ordering_off" => {
+                o.ordering_off = list();
+                if let Some(l) = &o.ordering_off {
+                    ordering_off(l).map_err(|e| e.0)?;
+                }
+            }
             "quiescence" => o.quiescence = switch()?,
             "aspiration" => o.aspiration = switch()?,
             "star1" => o.star1 = switch()?,
@@ -342,8 +489,7 @@ impl Session {
             _ => return Err(format!("unknown option '{name}'")),
         }
         if let Some(id) = self.game {
-            let args = o.search_args(&Go::default());
-            with_game!(id, G => search_setup::<G>(&args).map_err(|e| e.0)?);
+            check_options(id, &o)?;
         }
         if o.hash != self.table_mib {
             let table = Table::try_new(o.hash as usize).map_err(|e| e.to_string())?;
@@ -366,7 +512,7 @@ impl Session {
             self.last_position = None;
             return Ok(());
         };
-        let items: Vec<String> = moves.split(';').map(|m| m.trim().to_string()).collect();
+        let items = move_items(&moves);
         // A game in progress sends its moves so far plus the last ones.
         let (from, new) = match &self.last_position {
             Some((b, played))
@@ -388,14 +534,72 @@ impl Session {
         Ok(())
     }
 
-    /// `go`: starts a search.
+    /// `go`: starts a search, or a perft count with `go perft N`.
     fn go(&mut self, go: Go) -> Result<(), String> {
         let id = self.game()?;
         self.searches += 1;
         let seed = self.options.seed.wrapping_add(self.searches);
-        let running = with_game!(id, G => self.start::<G>(&go, seed))?;
+        let running = with_game!(id, G => {
+            if let Some(depth) = go.perft {
+                self.perft::<G>(depth)
+            } else if G::players() == 2 {
+                self.start::<G>(&go, seed)
+            } else {
+                self.start_sides::<G>(&go, seed)
+            }
+        })?;
         self.running = Some(running);
         Ok(())
+    }
+
+    /// `go perft N`: each child's leaf count at depth `N`, then the total,
+    /// as UCI engines print them (`<move>: <count>`, `Nodes searched: <n>`).
+    fn perft<G: Game + Send + 'static>(&self, depth: u32) -> Result<Running, String> {
+        let pos: G = self.base.position(None)?;
+        let events = self.events.clone();
+        let handle = std::thread::spawn(move || {
+            let mut total = 0;
+            for (text, n) in perft::divide(&pos, depth, 1) {
+                total += n;
+                let _ = events.send(Event::Output(format!("{text}: {n}")));
+            }
+            let _ = events.send(Event::Output(String::new()));
+            let _ = events.send(Event::Finished(format!("Nodes searched: {total}")));
+        });
+        Ok(Running {
+            interrupt: Arc::new(AtomicBool::new(false)),
+            handle,
+            bounded: true,
+            perft: true,
+        })
+    }
+
+    /// The search's limits and settings for `go` at `pos`, where `mover`
+    /// (a player, or a seat of several) is to move: `wtime`/`winc` are the
+    /// clock of players 1 and 3, `btime`/`binc` of players 2 and 4.
+    fn setup<G: Evaluate>(
+        &self,
+        go: &Go,
+        mover: Player,
+    ) -> Result<(search::Config, search::Limits), String> {
+        let (config, mut limits) =
+            search_setup::<G>(&self.options.search_args(go)).map_err(|e| e.0)?;
+        let c = mover.index() % 2;
+        if go.time.iter().any(Option::is_some) && !go.infinite {
+            let remaining = go.time[c].ok_or_else(|| {
+                let name = ["wtime", "btime"][c];
+                format!("go: the clock of the side to move ({name}) is missing")
+            })?;
+            limits.clock = Some(Clock {
+                remaining: Duration::from_millis(remaining),
+                increment: Duration::from_millis(go.inc[c].unwrap_or(0)),
+                moves_to_go: go.movestogo,
+            });
+        }
+        if go.infinite {
+            limits = search::Limits::default();
+        }
+        Ok((config, limits))
     }
 
     /// Starts the search of `go` at the current position on its own thread.
@@ -404,53 +608,26 @@ impl Session {
         G::Move: Send,
     {
         let pos: G = self.base.position(None)?;
-        let side = match pos.node() {
-            NodeKind::Terminal => return Err("the game is over at this position".into()),
-            NodeKind::Chance => {
-                return Err("a chance node: the program driving the game rolls".into())
-            }
-            NodeKind::Simultaneous => Some(
-                go.side
-                    .ok_or("a simultaneous node: say whose placement, 'go side 1|2 ...'")?,
-            ),
-            NodeKind::Decision(_) => None,
-        };
-        let (config, limits) = search_setup::<G>(&self.options.search_args(go)).map_err(|e| e.0)?;
-        let interrupt = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&interrupt);
-        let table = Arc::clone(&self.table);
-        let events = self.events.clone();
-        let handle = std::thread::spawn(move || {
+        let (side, mover) = asked::<G>(&pos, go)?;
+        let (config, limits) = self.setup::<G>(go, mover)?;
+        let uci = self.uci;
+        Ok(self.spawn(go, move |flag, table, events| {
             let mut observe = |p: Progress<'_, G::Move>| {
                 let line = match p {
-                    Progress::Decision(it) => {
-                        let ms = it.time.as_millis();
-                        format!(
-                            "info depth {} score {} nodes {} nps {} hashfull {} time {ms} pv {}",
-                            it.depth,
-                            score_text(it.score),
-                            it.nodes,
-                            nps(it.nodes, it.time),
-                            it.hashfull,
-                            pv_texts(&pos, &it.pv).join(" ")
-                        )
-                    }
+                    Progress::Decision(it) => info_line(&pos, it, uci),
                     Progress::Simultaneous(m) => {
                         let p = side.unwrap_or(Player::FIRST);
-                        format!(
-                            "info depth {} value {:.4} nodes {} time {} {}",
-                            m.depth,
-                            m.value,
-                            m.nodes,
-                            m.time.as_millis(),
-                            strategy_text(&pos, p, &m.strategies[p.index()])
-                        )
+                        let strategy: Vec<(String, f64)> = m.strategies[p.index()]
+                            .iter()
+                            .map(|&(a, q)| (pos.move_text(a), q))
+                            .collect();
+                        mixed_info_line(m, p, &strategy)
                     }
                     Progress::Chance(_) => return,
                 };
                 let _ = events.send(Event::Output(line));
             };
-            let verdict = search::run(&pos, &limits, &config, &table, Some(&flag), &mut observe);
+            let verdict = search::run(&pos, &limits, &config, table, Some(flag), &mut observe);
             let best = match verdict {
                 Verdict::Decision(r) => pos.move_text(r.best),
                 Verdict::Simultaneous(r) => {
@@ -462,29 +639,192 @@ impl Session {
                 Verdict::Chance(_) | Verdict::Over(_) => "(none)".into(),
             };
             let _ = events.send(Event::Finished(format!("bestmove {best}")));
-        });
-        Ok(Running { interrupt, handle })
+        }))
     }
+
+    /// Starts the search of `go` in a game of more than two players: the
+    /// seat to move (or the seat `go side N` names at a round of
+    /// placements), with its team, against all the others, as `analyze`
+    /// searches it; `bestmove` is the seat's own action, drawn from its
+    /// side's mixed strategy at a round of placements.
+    fn start_sides<G: Evaluate + Send + 'static>(
+        &self,
+        go: &Go,
+        seed: u64,
+    ) -> Result<Running, String>
+    where
+        G::Move: Send,
+    {
+        let pos: G = self.base.position(None)?;
+        let (seat, mover) = asked::<G>(&pos, go)?;
+        let side = match seat {
+            Some(s) => G::side_of(s),
+            None => mover,
+        };
+        let view = TwoSided::new(pos.clone(), side, SIDES_WIDTH);
+        let (config, limits) = self.setup::<TwoSided<G>>(go, mover)?;
+        let uci = self.uci;
+        Ok(self.spawn(go, move |flag, table, events| {
+            let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
+                let line = match p {
+                    Progress::Decision(it) => info_line(&view, it, uci),
+                    Progress::Simultaneous(m) => {
+                        let s = seat.unwrap_or(side);
+                        mixed_info_line(m, s, &seat_strategy(&pos, s, &m.strategies[0]))
+                    }
+                    Progress::Chance(_) => return,
+                };
+                let _ = events.send(Event::Output(line));
+            };
+            let verdict = search::run(&view, &limits, &config, table, Some(flag), &mut observe);
+            let action = match (verdict, seat) {
+                (Verdict::Decision(r), _) => r.best[0],
+                (Verdict::Simultaneous(r), Some(s)) => {
+                    let mut rng = StdRng::seed_from_u64(seed);
+                    pick(&mut rng, r.strategies[0].iter().copied())[s.index()]
+                }
+                _ => None,
+            };
+            let best = action.map_or_else(|| "(none)".into(), |m| pos.move_text(m));
+            let _ = events.send(Event::Finished(format!("bestmove {best}")));
+        }))
+    }
+
+    /// Runs `search` on its own thread with the stop flag, the table and
+    /// the channel to the main thread.
+    fn spawn(
+        &self,
+        go: &Go,
+        search: impl FnOnce(&AtomicBool, &Table, Sender<Event>) + Send + 'static,
+    ) -> Running {
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&interrupt);
+        let table = Arc::clone(&self.table);
+        let events = self.events.clone();
+        let handle = std::thread::spawn(move || search(&flag, &table, events));
+        Running {
+            interrupt,
+            handle,
+            bounded: go.bounded(),
+            perft: false,
+        }
+    }
+
+    /// Checks the options against a newly chosen game: an evaluation term
+    /// it does not know is dropped (the option back at its default) and
+    /// named in the error returned.
+    fn recheck_options(&mut self, id: GameId) -> Option<String> {
+        let err = check_options(id, &self.options).err()?;
+        self.options.eval_off = None;
+        Some(format!("{err}: option eval_off dropped"))
+    }
+}
+
+/// Who is asked to move at `pos` by `go`: at a round of placements the
+/// seat `go side N` names (and it is the mover), else `None` and the side
+/// to move; an error where no one is asked.
+fn asked<G: Game>(pos: &G, go: &Go) -> Result<(Option<Player>, Player), String> {
+    match pos.node() {
+        NodeKind::Terminal => Err("the game is over at this position".into()),
+        NodeKind::Chance => Err("a chance node: the program driving the game rolls".into()),
+        NodeKind::Simultaneous => {
+            let n = G::players();
+            let s = go.side.ok_or_else(|| {
+                format!("a simultaneous node: say whose placement, 'go side 1..{n} ...'")
+            })?;
+            if s.index() >= n {
+                return Err(format!("{} has players 1 to {n}", G::ID));
+            }
+            Ok((Some(s), s))
+        }
+        NodeKind::Decision(p) => Ok((None, p)),
+    }
+}
+
+/// Whether `options` are valid for game `id` (as `analyze` would take them).
+fn check_options(id: GameId, options: &Options) -> Result<(), String> {
+    let args = options.search_args(&Go::default());
+    with_game!(id, G => {
+        if G::players() == 2 {
+            search_setup::<G>(&args).map(|_| ())
+        } else {
+            search_setup::<TwoSided<G>>(&args).map(|_| ())
+        }
+    })
+    .map_err(|e| e.0)
+}
+
+/// The `info` line of a completed iteration at a decision root.
+/// (`seldepth` is the length of the principal variation, at least the
+/// depth).
+fn info_line<G: Game>(pos: &G, it: &search::Iteration<G::Move>, uci: bool) -> String {
+    let ms = it.time.as_millis();
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {ms} pv {}",
+        it.depth,
+        it.pv.len().max(it.depth as usize),
+        score_text(it.score, uci),
+        it.nodes,
+        nps(it.nodes, it.time),
+        it.hashfull,
+        pv_texts(pos, &it.pv).join(" ")
+    )
+}
+
+/// The `info` line of a completed depth at a round of placements: the
+/// value and the strategy of `seat`.
+fn mixed_info_line<M>(
+    m: &search::MixedResult<M>,
+    seat: Player,
+    strategy: &[(String, f64)],
+) -> String {
+    let mut s = format!(
+        "info depth {} value {:.4} nodes {} time {} strategy {}",
+        m.depth,
+        m.value,
+        m.nodes,
+        m.time.as_millis(),
+        seat.index() + 1
+    );
+    for (text, p) in strategy {
+        s.push_str(&format!(" {text} {p:.4}"));
+    }
+    s
+}
+
+/// The strategy of `seat` alone, from its side's strategy over the joint
+/// choices of the side's players: each action's total probability, most
+/// likely first.
+fn seat_strategy<G: Game>(
+    pos: &G,
+    seat: Player,
+    strategy: &[(Tuple<G::Move>, f64)],
+) -> Vec<(String, f64)> {
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for (t, p) in strategy {
+        let Some(a) = t[seat.index()] else { continue };
+        let text = pos.move_text(a);
+        match out.iter_mut().find(|(x, _)| *x == text) {
+            Some(e) => e.1 += p,
+            None => out.push((text, *p)),
+        }
+    }
+    out.sort_by(|x, y| y.1.total_cmp(&x.1));
+    out
 }
 
 /// A score as the protocol writes it: `cp <n>`, or `win <plies>` /
-/// `loss <plies>` for a proven result.
-fn score_text(score: i32) -> String {
+/// `loss <plies>` for a proven result (after `uci`: `mate <moves>`, moves
+/// of the side to move, negative when it loses).
+fn score_text(score: i32, uci: bool) -> String {
     let s = Score(score);
-    match s.plies_to_end() {
-        Some(n) if n >= 0 && score > 0 => format!("win {n}"),
-        Some(n) => format!("loss {}", -n),
-        None => format!("cp {score}"),
+    match (s.plies_to_end(), uci) {
+        (Some(n), false) if n >= 0 && score > 0 => format!("win {n}"),
+        (Some(n), false) => format!("loss {}", -n),
+        (Some(n), true) if n >= 0 && score > 0 => format!("mate {}", (n + 1) / 2),
+        (Some(n), true) => format!("mate -{}", (-n + 1) / 2),
+        (None, _) => format!("cp {score}"),
     }
-}
-
-/// `strategy <side> <action> <probability> ...`, most likely first.
-fn strategy_text<G: Game>(pos: &G, side: Player, strategy: &[(G::Move, f64)]) -> String {
-    let mut s = format!("strategy {}", side.index() + 1);
-    for &(m, p) in strategy {
-        s.push_str(&format!(" {} {p:.4}", pos.move_text(m)));
-    }
-    s
 }
 
 /// Nodes per second.

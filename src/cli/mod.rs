@@ -4,6 +4,7 @@ mod analyze;
 pub mod args;
 mod bench;
 mod commands;
+mod compliance;
 mod datagen;
 mod engine;
 mod interrupt;

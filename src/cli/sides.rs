@@ -9,7 +9,7 @@ use super::interrupt::Interrupt;
 use super::CliError;
 use gamut::game::{Evaluate, Game, NodeKind, Player};
 use gamut::search::mcts::{self, MctsConfig, MctsResult};
-use gamut::search::sides::{Tuple, TwoSided};
+use gamut::search::sides::{merge, Tuple, TwoSided};
 use gamut::search::{Config, Limits, Progress, Table, Verdict};
 use std::io::Write;
 use std::time::Duration;
@@ -31,6 +31,12 @@ pub fn analyze<G: Evaluate>(
     if let Some(o) = pos.outcome() {
         return Err(CliError(format!(
             "the game is over ({o}): nothing to search"
+        )));
+    }
+    if a.clock.is_some() {
+        return Err(CliError(format!(
+            "--clock applies to games of two players, not {}",
+            G::ID
         )));
     }
     if s.threads > 1 {
@@ -103,44 +109,63 @@ pub fn analyze<G: Evaluate>(
             _ => (0..G::INFO.sides.len()).map(Player::nth).collect(),
         };
         let tt = Table::try_new(s.hash as usize)?;
+        // Without a limit the sides deepen in turn, one depth each, until
+        // interrupted: every side has a verdict whenever that comes.
+        let unlimited = s.depth.is_none() && s.time.is_none() && s.nodes.is_none();
         let per_side = budget.map(|b| b / sides.len() as u32);
-        let mut verdicts = Vec::new();
-        for &side in &sides {
-            let view = TwoSided::new(pos.clone(), side, width);
-            let limits = Limits {
-                depth: s.depth,
-                time: per_side,
-                nodes: s.nodes,
-                clock: None,
-            };
-            let config = Config::for_game::<TwoSided<G>>(1);
-            tt.clear();
-            let v = run_streamed(&view, &limits, &config, &tt, &interrupt, out, |p| match p {
-                Progress::Simultaneous(m) => Some(format!(
-                    "side {} depth {} value {:.0} nodes {} matrix entries {} searched {} time {}",
-                    side.index() + 1,
-                    m.depth,
-                    m.value,
-                    m.nodes,
-                    m.entries,
-                    m.evaluated,
-                    super::since_start().as_millis()
-                )),
-                Progress::Decision(it) => Some(format!(
-                    "side {} depth {} score {} nodes {} time {}",
-                    side.index() + 1,
-                    it.depth,
-                    it.score,
-                    it.nodes,
-                    super::since_start().as_millis()
-                )),
-                Progress::Chance(_) => None,
-            })?;
-            verdicts.push((side, v));
-            if interrupt.flag().load(std::sync::atomic::Ordering::Relaxed) {
+        let stopped = || interrupt.flag().load(std::sync::atomic::Ordering::Relaxed);
+        let mut verdicts: Vec<(Player, Verdict<Tuple<G::Move>>)> = Vec::new();
+        for depth in 1.. {
+            for &side in &sides {
+                let view = TwoSided::new(pos.clone(), side, width);
+                let limits = Limits {
+                    depth: if unlimited { Some(depth) } else { s.depth },
+                    time: per_side,
+                    nodes: s.nodes,
+                    clock: None,
+                };
+                let config = Config::for_game::<TwoSided<G>>(1);
+                tt.clear();
+                let shown = |d: u32| !unlimited || d == depth;
+                let v = run_streamed(&view, &limits, &config, &tt, &interrupt, out, |p| {
+                    match p {
+                    Progress::Simultaneous(m) if shown(m.depth) => Some(format!(
+                        "side {} depth {} value {:.0} nodes {} matrix entries {} searched {} time {}",
+                        side.index() + 1,
+                        m.depth,
+                        m.value,
+                        m.nodes,
+                        m.entries,
+                        m.evaluated,
+                        super::since_start().as_millis()
+                    )),
+                    Progress::Decision(it) if shown(it.depth) => Some(format!(
+                        "side {} depth {} score {} nodes {} time {}",
+                        side.index() + 1,
+                        it.depth,
+                        it.score,
+                        it.nodes,
+                        super::since_start().as_millis()
+                    )),
+                    _ => None,
+                }
+                })?;
+                // An interrupted deepening keeps the side's last verdict.
+                let interrupted = unlimited && stopped();
+                match verdicts.iter_mut().find(|(p, _)| *p == side) {
+                    Some(_) if interrupted => {}
+                    Some(e) => e.1 = v,
+                    None => verdicts.push((side, v)),
+                }
+                if stopped() {
+                    break;
+                }
+            }
+            if !unlimited || stopped() {
                 break;
             }
         }
+        let mut choices = Vec::new();
         for (side, v) in &verdicts {
             match v {
                 Verdict::Simultaneous(r) => {
@@ -154,6 +179,7 @@ pub fn analyze<G: Evaluate>(
                             r.depth
                         ),
                     )?;
+                    choices.push(r.strategies[0][0].0);
                 }
                 Verdict::Decision(r) => {
                     let m = r.best[0].expect("a decision's move");
@@ -161,6 +187,12 @@ pub fn analyze<G: Evaluate>(
                 }
                 _ => {}
             }
+        }
+        // At a round of placements: every side's most likely choice.
+        if choices.len() == sides.len() && pos.node() == NodeKind::Simultaneous {
+            let parts: Vec<&Tuple<G::Move>> = choices.iter().collect();
+            let joint = merge(&parts, G::players());
+            emit(out, &format!("bestmove {}", pos.joint_text_all(&joint)))?;
         }
     }
     interrupt.exit_if_signalled();

@@ -161,7 +161,7 @@ fn go_depth_after_moves_agrees_with_analyze() {
         .collect();
     assert_eq!(infos.len(), 4, "{lines:?}");
     for (d, line) in infos.iter().enumerate() {
-        let head = format!("info depth {} score ", d + 1);
+        let head = format!("info depth {} seldepth ", d + 1);
         assert!(line.starts_with(&head) && line.contains(" pv "), "{line}");
     }
     let got = best(lines.last().unwrap());
@@ -436,4 +436,247 @@ fn gamut_as_a_program_plays_legal_games_to_their_end() {
             assert!(r.plies > 0);
         }
     }
+}
+
+/// `gamut engine`'s whole standard output for `script` piped in (input
+/// closed after it, without `quit`).
+fn piped(script: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", out.status);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A session as a UCI user types it: `uci`, options by their UCI names,
+/// `ucinewgame`, moves separated by spaces, a clock, `d` and `go perft`.
+#[test]
+fn a_uci_session_works_end_to_end() {
+    let (pos, played) = aporia_plies(3, |i, list| i % list.len());
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines[0].starts_with("id name gamut "), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in [
+        "hash type spin default 64 min 1 max",
+        "quiescence type check",
+    ] {
+        let head = format!("option name {option}");
+        assert!(lines.iter().any(|l| l.starts_with(&head)), "{option}");
+    }
+    e.send("setoption name Hash value 16");
+    e.send("setoption name Threads value 1");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    e.send("game aporia");
+    e.send("ucinewgame");
+    e.send(&format!("position startpos moves {}", played.join(" ")));
+    e.send("d");
+    let lines = e.until("fen ");
+    assert_eq!(lines.last().unwrap(), &format!("fen {}", pos.text()));
+    e.send("go wtime 10000 btime 10000 winc 100 binc 100");
+    let lines = e.until("bestmove");
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| l.starts_with("info depth ")
+            && l.contains(" seldepth ")
+            && l.contains(" nps ")
+            && l.contains(" hashfull ")));
+    assert!(pos.parse_move(best(lines.last().unwrap())).is_ok());
+    e.send("go perft 3");
+    let lines = e.until("Nodes searched: ");
+    let total: u64 = lines.last().unwrap()[16..].parse().unwrap();
+    assert_eq!(total, gamut::perft::perft(&pos, 3));
+    let mut children = Vec::new();
+    pos.moves(&mut children);
+    let divided: Vec<u64> = lines[..lines.len() - 2]
+        .iter()
+        .filter_map(|l| l.split_once(": ").map(|(_, n)| n.parse().unwrap()))
+        .collect();
+    assert_eq!(divided.len(), children.len(), "{lines:?}");
+    assert_eq!(divided.iter().sum::<u64>(), total);
+    e.send("ponderhit");
+    e.send("go infinite");
+    e.send("isready");
+    e.until("readyok");
+    e.send("quit");
+    // `quit` stops the search at once, and still answers its bestmove.
+    let last = e.until("bestmove");
+    assert!(pos.parse_move(best(last.last().unwrap())).is_ok());
+    assert!(e.child.wait().unwrap().success());
+}
+
+/// The end of input is no `quit`: a search with a limit runs to it, and
+/// the lines sent during it are answered after its `bestmove`, in order.
+#[test]
+fn a_piped_script_is_answered_to_its_end() {
+    let lines = piped(
+        "game aporia\nposition startpos\ngo depth 5\nposition startpos moves b2-c1\nisready\ngo nodes 300\n",
+    );
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 "))
+        .collect();
+    assert_eq!(depths.len(), 1, "{lines:?}");
+    let bests: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("bestmove "))
+        .collect();
+    assert_eq!(bests.len(), 2, "{lines:?}");
+    assert_eq!(lines[bests[0] + 1], "readyok");
+    let after = play_moves(Aporia::start(), "b2-c1", "the test").unwrap();
+    assert!(after.parse_move(best(&lines[bests[1]])).is_ok());
+    // An unbounded search is stopped at the end of input.
+    let lines = piped("game epaminondas\nposition startpos\ngo infinite\n");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+}
+
+/// An option is checked when it is set, with or without a game, and again
+/// when the game changes: one the new game does not know is reported once
+/// and dropped.
+#[test]
+fn options_are_checked_when_set_and_when_the_game_changes() {
+    let lines = piped(
+        "setoption name ordering_off value bogus\ngame aporia\nposition startpos\ngo depth 1\n",
+    );
+    assert!(lines[0].starts_with("info string error: "), "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    use gamut::game::Evaluate;
+    use gamut::games::epaminondas::Epaminondas;
+    let term = Aporia::TERMS
+        .iter()
+        .find(|t| !Epaminondas::TERMS.contains(t))
+        .expect("a term of Aporia's own");
+    let lines = piped(&format!(
+        "setoption name eval_off value {term}\ngame aporia\ngame epaminondas\ngo depth 1\ngame aporia\ngo depth 1\n"
+    ));
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(errors[0].contains("eval_off dropped"), "{lines:?}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        2
+    );
+}
+
+/// Four-player Spokes: `go side N` answers player N's own placement.
+#[test]
+fn four_player_spokes_answers_the_seat_asked() {
+    for game in ["spokes4", "spokes2v2"] {
+        let lines = piped(&format!(
+            "game {game}\nposition startpos\ngo depth 1\ngo side 3 depth 1\n"
+        ));
+        assert!(lines[0].starts_with("info string error: "), "{lines:?}");
+        let info = lines
+            .iter()
+            .find(|l| l.starts_with("info depth 1 value "))
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        assert!(info.contains(" strategy 3 "), "{info}");
+        let mv = best(lines.last().unwrap());
+        gamut::with_game!(game.parse().unwrap(), G => {
+            let mut legal = Vec::new();
+            G::start().actions(Player::nth(2), &mut legal);
+            let texts: Vec<String> = legal.iter().map(|&m| G::start().move_text(m)).collect();
+            assert!(texts.iter().any(|t| t == mv), "{game}: {mv}");
+        });
+    }
+}
+
+/// A line longer than 1 MiB is skipped with one error line, without
+/// holding it.
+#[test]
+fn an_overlong_line_is_one_error_and_is_not_held() {
+    let mut e = Engine::start();
+    let huge = vec![b'x'; 64 << 20];
+    e.input.write_all(&huge).unwrap();
+    e.send("");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert_eq!(lines.len(), 2, "{:?}", &lines[0][..60.min(lines[0].len())]);
+    assert!(lines[0].starts_with("info string error: "));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.child.id()));
+    if let Ok(status) = status {
+        let peak: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
+            .expect("VmHWM");
+        assert!(peak < 32 << 10, "peak {peak} kB");
+    }
+    e.quit();
+}
+
+/// `gamut engine --check` passes gamut itself, at a game of moves and at
+/// one of simultaneous placements, and fails each broken engine with the
+/// check and the reason.
+#[test]
+fn the_compliance_check_passes_gamut_and_names_what_each_broken_engine_breaks() {
+    let gamut = format!("{} engine", env!("CARGO_BIN_EXE_gamut"));
+    for game in ["aporia", "spokes"] {
+        let o = common::gamut(&["engine", game, "--check", &gamut]);
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(o.status.success(), "{game}: {text}");
+        assert!(text
+            .lines()
+            .all(|l| l.starts_with("ok ") || l.starts_with("passed all ")));
+        assert!(text.lines().count() >= 8, "{text}");
+    }
+    for (engine, why) in [
+        (
+            "crash.sh",
+            "go depth 1 at the start: the program exited (exit status: 3)",
+        ),
+        (
+            "illegal.sh",
+            "go depth 1 at the start: illegal bestmove 'z99-z98'",
+        ),
+        ("hang.sh", "go depth 1 at the start: no 'bestmove' within"),
+    ] {
+        let o = common::gamut(&["engine", "--check", &engine_script(engine)]);
+        assert_eq!(o.status.code(), Some(2), "{engine}");
+        let text = String::from_utf8(o.stdout).unwrap();
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with(&format!("FAIL {why}")), "{engine}: {text}");
+        assert!(text.starts_with("ok handshake\nok isready\n"), "{text}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+/// `analyze --clock` spends the clock as `go wtime` does: it answers well
+/// within the time left, after at least one iteration.
+#[test]
+fn analyze_under_a_clock_answers_within_it() {
+    let o = common::gamut(&["analyze", "epaminondas", "--clock", "4000", "--inc", "50"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let last_time: u64 = text
+        .lines()
+        .filter_map(|l| l.split(" time ").nth(1))
+        .filter_map(|t| t.split(' ').next()?.parse().ok())
+        .next_back()
+        .unwrap_or_else(|| panic!("no iteration: {text}"));
+    // The hard limit is half the time left at most.
+    assert!(
+        last_time <= 2000 + PATIENCE.as_millis() as u64 / 10,
+        "{text}"
+    );
+    assert!(text.lines().last().unwrap().starts_with("bestmove "));
+    let bad = common::gamut(&["analyze", "spokes4", "--clock", "1000"]);
+    assert_eq!(bad.status.code(), Some(2));
 }

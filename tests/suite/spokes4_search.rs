@@ -363,3 +363,42 @@ fn the_command_line_analyses_plays_and_replays_four_player_games() {
     assert_eq!(String::from_utf8(o.stderr).unwrap().lines().count(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `analyze spokes4` without a limit deepens the sides in turn, so that
+/// when interrupted every side has a strategy, and a `bestmove` (every
+/// player's most likely placement) follows them.
+#[test]
+fn analysing_four_players_without_a_limit_answers_every_side() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(["analyze", "spokes4"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // Wait until side 4 has completed a depth, then interrupt.
+    let mut text = String::new();
+    let mut buf = [0u8; 4096];
+    while !text.contains("side 4 depth 1 ") {
+        let n = stdout.read(&mut buf).unwrap();
+        assert!(n > 0, "ended early: {text}");
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    stdout.read_to_string(&mut text).unwrap();
+    child.wait().unwrap();
+    for side in 1..=4 {
+        assert!(text.contains(&format!("\nstrategy {side} ")), "{text}");
+    }
+    let last = text.lines().last().unwrap();
+    let joint = last.strip_prefix("bestmove ").expect(last);
+    let start = Spokes4::start();
+    assert!(
+        gamut::moves::play_moves(start, joint, "the test").is_ok(),
+        "{joint}"
+    );
+}

@@ -1,0 +1,279 @@
+//! `gamut engine --check "<command>"`: runs a program through the engine
+//! protocol's contract (`docs/protocol.md`), as a tournament will use it,
+//! and names each check it passes or the first it fails.
+
+use super::analyze::emit;
+use super::CliError;
+use gamut::game::{Game, NodeKind, Player};
+use gamut::games::GameId;
+use gamut::with_game;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long an answer that should come at once may take.
+const PROMPT: Duration = Duration::from_secs(10);
+/// `go movetime` of the timed check, and the margin past it.
+const MOVETIME: Duration = Duration::from_millis(200);
+const MOVETIME_MARGIN: Duration = Duration::from_millis(1000);
+/// How long a search runs before `stop`, and how soon its answer must come.
+const BEFORE_STOP: Duration = Duration::from_millis(300);
+const AFTER_STOP: Duration = Duration::from_millis(1000);
+
+/// The program under test, with its output lines.
+struct Program {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Program {
+    fn start(command: &str) -> Result<Program, CliError> {
+        let mut words = command.split_whitespace();
+        let name = words
+            .next()
+            .ok_or_else(|| CliError("--check needs a command".into()))?;
+        let mut child = Command::new(name)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| CliError(format!("cannot start '{name}': {e}")))?;
+        let stdout = child.stdout.take().expect("piped output");
+        let input = child.stdin.take().expect("piped input");
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Program {
+            child,
+            input,
+            lines,
+        })
+    }
+
+    /// Sends `line`; an error if the program no longer reads.
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}")
+            .and_then(|_| self.input.flush())
+            .map_err(|_| format!("the program stopped reading (at '{line}')"))
+    }
+
+    /// The lines up to and including the first starting with `word`,
+    /// within `limit`.
+    fn until(&mut self, word: &str, limit: Duration) -> Result<Vec<String>, String> {
+        let end = Instant::now() + limit;
+        let mut got = Vec::new();
+        loop {
+            match self
+                .lines
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                Ok(line) => {
+                    let done = line.split_whitespace().next() == Some(word);
+                    got.push(line);
+                    if done {
+                        return Ok(got);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("no '{word}' within {} ms", limit.as_millis()))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self
+                        .child
+                        .wait()
+                        .map_or_else(|e| e.to_string(), |s| s.to_string());
+                    return Err(format!("the program exited ({status}) before '{word}'"));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One check of the contract: its name and what it does.
+type Check<'a> = (
+    &'static str,
+    Box<dyn Fn(&mut Program) -> Result<(), String> + 'a>,
+);
+
+/// Runs `command` through the contract for game `game` (the first game if
+/// none), writing `ok <check>` per check passed, then the first failure
+/// as `FAIL <check>: <reason>` (an error: the command fails).
+pub fn check(command: &str, game: Option<GameId>, out: &mut impl Write) -> Result<(), CliError> {
+    let id = game.unwrap_or(GameId::ALL[0]);
+    let mut program = Program::start(command)?;
+    let checks = with_game!(id, G => contract::<G>(id)?);
+    let total = checks.len();
+    for (name, run) in checks {
+        match run(&mut program) {
+            Ok(()) => emit(out, &format!("ok {name}"))?,
+            Err(why) => {
+                emit(out, &format!("FAIL {name}: {why}"))?;
+                return Err(CliError(format!(
+                    "'{command}' failed the check '{name}': {why}"
+                )));
+            }
+        }
+    }
+    emit(out, &format!("passed all {total} checks"))?;
+    Ok(())
+}
+
+/// The checks, in order, at game `G`'s start position.
+fn contract<G: Game + 'static>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
+    let start = G::start();
+    let side = match start.node() {
+        NodeKind::Decision(_) => "",
+        NodeKind::Simultaneous => "side 1 ",
+        _ => {
+            return Err(CliError(format!(
+                "{id} starts at a chance node or its end; check with another game"
+            )))
+        }
+    };
+    // The first move (or joint action) of the start position's list.
+    let moves = if side.is_empty() {
+        let mut moves = Vec::new();
+        start.moves(&mut moves);
+        start.move_text(moves[0])
+    } else {
+        let mut both = [Vec::new(), Vec::new()];
+        start.actions(Player::FIRST, &mut both[0]);
+        start.actions(Player::SECOND, &mut both[1]);
+        start.joint_text(both[0][0], both[1][0])
+    };
+    let after: G =
+        gamut::moves::play_moves(start.clone(), &moves, "the check").map_err(|e| CliError(e.0))?;
+    let go = move |p: &mut Program, pos: &G, args: &str, limit: Duration| {
+        p.send(&format!("go {side}{args}"))?;
+        let asked = Instant::now();
+        let lines = p.until("bestmove", limit)?;
+        if let Some(bad) = lines[..lines.len() - 1]
+            .iter()
+            .find(|l| !l.starts_with("info "))
+        {
+            return Err(format!("a line before bestmove is not 'info ...': '{bad}'"));
+        }
+        let mv = lines.last().and_then(|l| l.split_whitespace().nth(1));
+        let mv = mv.ok_or("an empty bestmove")?;
+        legal(pos, mv)?;
+        Ok(asked.elapsed())
+    };
+    let (s1, s2, s3) = (start.clone(), after, start);
+    Ok(vec![
+        (
+            "handshake",
+            Box::new(|p: &mut Program| {
+                p.send("gamut")?;
+                let lines = p.until("gamutok", PROMPT)?;
+                if !lines.iter().any(|l| l.starts_with("id name ")) {
+                    return Err("no 'id name' line before gamutok".into());
+                }
+                Ok(())
+            }),
+        ),
+        (
+            "isready",
+            Box::new(|p: &mut Program| {
+                p.send("isready")?;
+                p.until("readyok", PROMPT).map(|_| ())
+            }),
+        ),
+        (
+            "go depth 1 at the start",
+            Box::new(move |p: &mut Program| {
+                p.send(&format!("game {id}"))?;
+                p.send("position startpos")?;
+                go(p, &s1, "depth 1", PROMPT).map(|_| ())
+            }),
+        ),
+        (
+            "go movetime after a move",
+            Box::new(move |p: &mut Program| {
+                p.send(&format!("position startpos moves {moves}"))?;
+                let limit = MOVETIME + MOVETIME_MARGIN;
+                let arg = format!("movetime {}", MOVETIME.as_millis());
+                go(p, &s2, &arg, limit).map(|_| ())
+            }),
+        ),
+        (
+            "stop ends go infinite",
+            Box::new(move |p: &mut Program| {
+                p.send("position startpos")?;
+                p.send(&format!("go {side}infinite"))?;
+                std::thread::sleep(BEFORE_STOP);
+                p.send("isready")?;
+                let lines = p.until("readyok", PROMPT)?;
+                if let Some(l) = lines.iter().find(|l| l.starts_with("bestmove")) {
+                    return Err(format!("'{l}' before stop"));
+                }
+                p.send("stop")?;
+                let lines = p.until("bestmove", AFTER_STOP)?;
+                let mv = lines.last().and_then(|l| l.split_whitespace().nth(1));
+                legal(&s3, mv.ok_or("an empty bestmove")?)
+            }),
+        ),
+        (
+            "an unknown command is survived",
+            Box::new(|p: &mut Program| {
+                p.send("frobnicate 42")?;
+                p.send("isready")?;
+                p.until("readyok", PROMPT).map(|_| ())
+            }),
+        ),
+        (
+            "quit",
+            Box::new(|p: &mut Program| {
+                p.send("quit")?;
+                let end = Instant::now() + PROMPT;
+                while Instant::now() < end {
+                    if let Some(status) = p.child.try_wait().map_err(|e| e.to_string())? {
+                        return if status.success() {
+                            Ok(())
+                        } else {
+                            Err(format!("exited with {status}"))
+                        };
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(format!(
+                    "still running {} ms after quit",
+                    PROMPT.as_millis()
+                ))
+            }),
+        ),
+    ])
+}
+
+/// Whether `text` names a legal move (at a round of placements, player
+/// 1's action) at `pos`.
+fn legal<G: Game>(pos: &G, text: &str) -> Result<(), String> {
+    let ok = match pos.node() {
+        NodeKind::Simultaneous => {
+            let mut acts = Vec::new();
+            pos.actions(Player::FIRST, &mut acts);
+            acts.iter().any(|&a| pos.move_text(a) == text)
+        }
+        _ => pos.parse_move(text).is_ok(),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("illegal bestmove '{text}'"))
+    }
+}
