@@ -6,10 +6,11 @@ use super::analyze::emit;
 use super::CliError;
 use gamut::game::{Game, NodeKind, Player};
 use gamut::games::GameId;
+use gamut::tournament::external::spawn_with_lines;
 use gamut::with_game;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long an answer that should come at once may take.
@@ -30,28 +31,12 @@ struct Program {
 
 impl Program {
     fn start(command: &str) -> Result<Program, CliError> {
-        let mut words = command.split_whitespace();
-        let name = words
-            .next()
+        let words: Vec<String> = command.split_whitespace().map(String::from).collect();
+        let (name, args) = words
+            .split_first()
             .ok_or_else(|| CliError("--check needs a command".into()))?;
-        let mut child = Command::new(name)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let (child, input, lines) = spawn_with_lines(name, args)
             .map_err(|e| CliError(format!("cannot start '{name}': {e}")))?;
-        let stdout = child.stdout.take().expect("piped output");
-        let input = child.stdin.take().expect("piped input");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         Ok(Program {
             child,
             input,

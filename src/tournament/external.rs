@@ -93,6 +93,33 @@ pub struct Process {
     name: String,
 }
 
+/// Starts `program` with `args`, its standard input and output piped and
+/// its errors discarded; a thread sends each line it prints to the
+/// receiver, which closes when the program's output does.
+pub fn spawn_with_lines(
+    program: &str,
+    args: &[String],
+) -> std::io::Result<(Child, ChildStdin, Receiver<String>)> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let stdin = child.stdin.take().expect("stdin is piped");
+    let (send, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Ok((child, stdin, lines))
+}
+
 impl Process {
     /// Starts `spec`'s program, does the handshake, chooses game `game`,
     /// sends the options and `seed`, and waits for `readyok`.
@@ -101,24 +128,8 @@ impl Process {
             .command
             .split_first()
             .ok_or_else(|| Forfeit("no program to start".into()))?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let (child, stdin, lines) = spawn_with_lines(program, args)
             .map_err(|e| Forfeit(format!("cannot start '{program}': {e}")))?;
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut p = Process {
             child,
             stdin,
