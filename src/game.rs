@@ -597,6 +597,74 @@ impl TermMask {
     }
 }
 
+/// The selective (unsound) search features a game can switch on by default
+/// ([`Evaluate::SELECTIVE`]); the searcher's switches. Each prunes or reduces moves
+/// that plain alpha-beta would search, so a search with any of them on may
+/// return another value than minimax at the same depth.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Selective {
+    /// Late-move reductions: quiet moves late in the order searched less
+    /// deep, and again at full depth only if they beat alpha.
+    pub lmr: bool,
+    /// Null-move pruning where the game offers a null move
+    /// ([`Evaluate::null_move`](crate::game::Evaluate::null_move)).
+    pub nmp: bool,
+    /// Reverse futility pruning: a node far above beta near the leaves
+    /// fails high on its static value.
+    pub rfp: bool,
+    /// Futility pruning: quiet moves near the leaves skipped where even a
+    /// margin above the static value cannot reach alpha.
+    pub futility: bool,
+    /// Partial move lists: below the root, a move listing that is a search
+    /// of its own ends with the moves found after
+    /// [`PARTIAL_LISTING_WORK`](crate::search::params::PARTIAL_LISTING_WORK) units of work, and gives up (a leaf) after
+    /// [`GIVE_UP_LISTING_WORK`](crate::search::params::GIVE_UP_LISTING_WORK).
+    pub partial: bool,
+    /// Narrow matrix games: below a simultaneous root, each player at a
+    /// simultaneous node keeps [`SIMULTANEOUS_WIDTH`](crate::search::params::SIMULTANEOUS_WIDTH) actions: those that
+    /// did best at the root in the last completed iteration, and
+    /// [`URGENT_WIDTH`](crate::search::params::URGENT_WIDTH) of them with the largest action hints.
+    pub narrow: bool,
+}
+
+impl Selective {
+    /// Every selective feature off: the search returns minimax values.
+    pub const NONE: Selective = Selective {
+        lmr: false,
+        nmp: false,
+        rfp: false,
+        futility: false,
+        partial: false,
+        narrow: false,
+    };
+
+    /// Every selective feature on.
+    pub const ALL: Selective = Selective {
+        lmr: true,
+        nmp: true,
+        rfp: true,
+        futility: true,
+        partial: true,
+        narrow: true,
+    };
+
+    /// The features' names, as options and engine specs spell them.
+    pub const NAMES: [&'static str; 6] = ["lmr", "nmp", "rfp", "futility", "partial", "narrow"];
+
+    /// The switch of the feature called `name` (one of [`Self::NAMES`]).
+    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        match name {
+            "lmr" => Some(&mut self.lmr),
+            "nmp" => Some(&mut self.nmp),
+            "rfp" => Some(&mut self.rfp),
+            "futility" => Some(&mut self.futility),
+            "partial" => Some(&mut self.partial),
+            "narrow" => Some(&mut self.narrow),
+            _ => None,
+        }
+    }
+}
+
 /// The largest magnitude [`Evaluate::evaluate`] may return; search scores
 /// beyond it are proven wins and losses.
 pub const EVAL_LIMIT: i32 = 10_000;
@@ -614,7 +682,7 @@ pub trait Evaluate: Game {
 
     /// The selective search features on by default for this game: those
     /// that won their match here (the others stay off).
-    const SELECTIVE: crate::search::params::Selective = crate::search::params::Selective::NONE;
+    const SELECTIVE: Selective = Selective::NONE;
 
     /// The position with the side to move passing, for null-move pruning;
     /// `None` (the default) where passing is not a useful bound: a game with

@@ -113,72 +113,7 @@ pub const CLOCK_HARD_SHARE: f64 = 0.5;
 /// Time kept back from every clock for the process's own overhead.
 pub const CLOCK_MARGIN: std::time::Duration = std::time::Duration::from_millis(20);
 
-/// The selective (unsound) search features: each prunes or reduces moves
-/// that plain alpha-beta would search, so a search with any of them on may
-/// return another value than minimax at the same depth.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Selective {
-    /// Late-move reductions: quiet moves late in the order searched less
-    /// deep, and again at full depth only if they beat alpha.
-    pub lmr: bool,
-    /// Null-move pruning where the game offers a null move
-    /// ([`Evaluate::null_move`](crate::game::Evaluate::null_move)).
-    pub nmp: bool,
-    /// Reverse futility pruning: a node far above beta near the leaves
-    /// fails high on its static value.
-    pub rfp: bool,
-    /// Futility pruning: quiet moves near the leaves skipped where even a
-    /// margin above the static value cannot reach alpha.
-    pub futility: bool,
-    /// Partial move lists: below the root, a move listing that is a search
-    /// of its own ends with the moves found after
-    /// [`PARTIAL_LISTING_WORK`] units of work, and gives up (a leaf) after
-    /// [`GIVE_UP_LISTING_WORK`].
-    pub partial: bool,
-    /// Narrow matrix games: below a simultaneous root, each player at a
-    /// simultaneous node keeps [`SIMULTANEOUS_WIDTH`] actions: those that
-    /// did best at the root in the last completed iteration, and
-    /// [`URGENT_WIDTH`] of them with the largest action hints.
-    pub narrow: bool,
-}
-
-impl Selective {
-    /// Every selective feature off: the search returns minimax values.
-    pub const NONE: Selective = Selective {
-        lmr: false,
-        nmp: false,
-        rfp: false,
-        futility: false,
-        partial: false,
-        narrow: false,
-    };
-
-    /// Every selective feature on.
-    pub const ALL: Selective = Selective {
-        lmr: true,
-        nmp: true,
-        rfp: true,
-        futility: true,
-        partial: true,
-        narrow: true,
-    };
-
-    /// The features' names, as options and engine specs spell them.
-    pub const NAMES: [&'static str; 6] = ["lmr", "nmp", "rfp", "futility", "partial", "narrow"];
-
-    /// The switch of the feature called `name` (one of [`Self::NAMES`]).
-    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
-        match name {
-            "lmr" => Some(&mut self.lmr),
-            "nmp" => Some(&mut self.nmp),
-            "rfp" => Some(&mut self.rfp),
-            "futility" => Some(&mut self.futility),
-            "partial" => Some(&mut self.partial),
-            "narrow" => Some(&mut self.narrow),
-            _ => None,
-        }
-    }
-}
+pub use crate::game::Selective;
 
 /// The late-move reduction of the `n`th move (from 0) at `depth` plies
 /// left, before the checks that keep it inside the tree.

@@ -7,8 +7,8 @@
 
 use super::board::{Bitboard, Dir, RANKS};
 use super::{Epaminondas, Move};
+use crate::game::Selective;
 use crate::game::{Evaluate, Player, TermMask, EVAL_LIMIT};
-use crate::search::params::Selective;
 
 /// Points per stone.
 const MATERIAL: i32 = 100;

@@ -4,8 +4,8 @@ use super::board::Board;
 use super::score::{APPROACH, HOME, SEMICIRCLE};
 use super::tables::{ADJACENT, PUSH_TARGETS};
 use super::Spokes;
+use crate::game::Selective;
 use crate::game::{Evaluate, Game, Player, TermMask, EVAL_LIMIT};
-use crate::search::params::Selective;
 
 /// Term index: stones on home nodes (single 1, block and double 2).
 pub const HOME_TERM: usize = 0;
