@@ -120,13 +120,6 @@ fn short_outcomes_parse_back_and_are_unique_four_players() {
     check_random::<Spokes2v2>(40, Spokes2v2::short_texts);
 }
 
-#[test]
-#[ignore = "long check"]
-fn long_short_outcomes_of_10000_positions() {
-    check_random::<Spokes>(10_000, Spokes::short_texts);
-    check_random::<Spokes4>(2_000, Spokes4::short_texts);
-}
-
 /// The examples of the rules document: a pull names the block it makes, a
 /// push the stone's new node, a placement without a step `-`.
 #[test]
