@@ -7,29 +7,20 @@ use super::interrupt::Interrupt;
 use super::progress::Progress;
 use super::CliError;
 use clap::{Args, Parser, Subcommand};
-use gamut::game::{Evaluate, Game};
+use gamut::game::{Evaluate, Game, ParseError};
 use gamut::games::GameId;
 use gamut::svg::SvgOptions;
-use gamut::tournament::engine::{
-    check_names, Engine, ExactTable, Kind, PlayerKind, SpecText, TimeControl,
-};
+use gamut::tournament::engine::{Engine, ExactTable, Kind, PlayerKind, SpecText, TimeControl};
 use gamut::tournament::external::External;
 use gamut::tournament::pages;
 use gamut::tournament::paths::check_outputs;
-use gamut::tournament::play::{Plan, Rules, Threshold};
 use gamut::tournament::records::{self, GameRecord};
-use gamut::tournament::report::{Report, Tally};
-use gamut::tournament::schedule::{
-    default_ply_limit, pairings, parse_openings, Format, Openings, Shard,
-};
-use gamut::tournament::seats::{self, SeatEngine, SeatRecord};
-use gamut::tournament::session::{self, check_previous, Ended, Finished, RecordsFile};
-use gamut::tournament::stats::Sprt;
+use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings, Watch};
+use gamut::tournament::schedule::Format;
+use gamut::tournament::seats::{self, SeatRecord};
 use gamut::with_game;
-use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
 
 /// Options of `gamut tournament`.
@@ -389,566 +380,133 @@ fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
     })
 }
 
-/// Runs `gamut tournament` (or `merge`).
+/// Runs `gamut tournament` (or `merge`): the library plays it, this prints
+/// each game's line, a progress bar and the report.
 pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(TournamentCommand::Merge(m)) = &a.command {
-        return merge(m, out);
+        let outcome = runner::merge(&MergeSettings {
+            files: m.files.clone(),
+            sprt: m.sprt.clone(),
+            html: m.html.clone(),
+            allow_mixed: m.allow_mixed,
+        })?;
+        return print_report(&outcome, m.json, out);
     }
     let id = a.game.expect("clap requires the game");
-    with_game!(id, G => play::<G>(a, quiet, out))
-}
-
-fn play<G: Evaluate>(
-    a: &TournamentArgs,
-    quiet: bool,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    if G::players() != 2 {
-        return play_seats::<G>(a, quiet, out);
-    }
-    let plan = plan::<G>(a)?;
-    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
-    if sprt.is_some() && plan.engines.len() != 2 {
-        return Err(CliError("--sprt needs exactly two engines".into()));
-    }
-    let numbers: Vec<u64> = (0..plan.game_count()).map(|i| plan.number(i)).collect();
-    check_tournament_paths(a, &numbers)?;
-    let (mut records, previous) = open_records(a, &plan)?;
+    let settings = settings(a);
     // Ctrl-C or SIGTERM: no new moves are started, finished games are kept
     // and reported, then the exit status is the signal's.
     let interrupt = Interrupt::install()?;
-    let (finished, mut played) = run_games(
-        a,
-        &plan,
-        sprt,
-        &previous,
-        records.as_mut(),
-        interrupt.flag(),
+    let mut watch = Shown {
+        bar: None,
         quiet,
-        out,
-    )?;
-    let report = finished.tally.report();
-    if let Some(path) = &a.html {
-        played.extend(previous);
-        write_pages::<G>(path, &report, &played)?;
-    }
-    print_report(&report, finished.ended.as_str(), a.json, out)?;
+        json: a.json,
+        out: &mut *out,
+    };
+    let outcome = with_game!(id, G => runner::run::<G>(
+        &settings,
+        &|t: &str| engine::<G>(t).map_err(|e| ParseError(e.0)),
+        interrupt.flag(),
+        &mut watch,
+    ))?;
+    print_report(&outcome, a.json, out)?;
     interrupt.exit_if_signalled();
     Ok(())
 }
 
-/// Refuses a tournament whose output files (records, pages of the games
-/// `numbers`) name one of its input files or each other.
-fn check_tournament_paths(a: &TournamentArgs, numbers: &[u64]) -> Result<(), CliError> {
-    let mut inputs: Vec<(&str, &Path)> = Vec::new();
-    let mut outputs: Vec<(&str, &Path)> = Vec::new();
-    if let Some(p) = &a.openings {
-        inputs.push(("--openings", p));
-    }
-    if let Some(p) = &a.records {
-        if a.resume {
-            inputs.push(("--records", p));
-        } else {
-            outputs.push(("--records", p));
-        }
-    }
-    let pages = a.html.as_deref().map(|h| page_paths(h, numbers));
-    if let (Some(h), Some(pages)) = (&a.html, &pages) {
-        outputs.push(("--html", h));
-        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
-    }
-    Ok(check_outputs(&inputs, &outputs)?)
-}
-
-/// The pages of games `numbers` written beside the report page `html`.
-fn page_paths(html: &Path, numbers: &[u64]) -> Vec<PathBuf> {
-    let stem = html.file_stem().and_then(|s| s.to_str()).unwrap_or("games");
-    numbers
-        .iter()
-        .map(|n| html.with_file_name(format!("{stem}-game-{n}.html")))
-        .collect()
-}
-
-/// A tournament of a game of more than two players: one engine per side,
-/// seated by [`seats::lineups`], games played from the start position.
-fn play_seats<G: Evaluate>(
-    a: &TournamentArgs,
-    quiet: bool,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    let unsupported = [
-        (a.sprt.is_some(), "--sprt"),
-        (a.openings.is_some(), "--openings"),
-        (a.random_plies.is_some(), "--random-plies"),
-        (a.shard.is_some(), "--shard"),
-        (a.resume, "--resume"),
-        (a.html.is_some(), "--html"),
-        (a.resign_score.is_some(), "--resign-score"),
-        (a.draw_score.is_some(), "--draw-score"),
-        (!a.adjudicate.is_empty(), "--adjudicate"),
-        (a.format != "roundrobin", "--format"),
-    ];
-    if let Some((_, opt)) = unsupported.iter().find(|(given, _)| *given) {
-        return Err(CliError(format!(
-            "{opt} does not apply to {}: its tournaments seat one engine per side",
-            G::ID
-        )));
-    }
-    let engines = a
-        .engines
-        .iter()
-        .map(|t| SeatEngine::parse(t))
-        .collect::<Result<Vec<_>, _>>()?;
-    if engines.len() < 2 {
-        return Err(CliError("a tournament needs at least two --engine".into()));
-    }
-    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
-    if let Some(n) = names
-        .iter()
-        .find(|n| names.iter().filter(|m| m == n).count() > 1)
-    {
-        return Err(CliError(format!("two engines are named '{n}'")));
-    }
-    let sides = G::INFO.sides.len();
-    let lineups = seats::lineups(engines.len(), sides);
-    let mut file = match &a.records {
-        Some(path) if !a.overwrite && path.exists() => {
-            return Err(CliError(format!(
-                "{} already exists: --overwrite replaces it",
-                path.display()
-            )))
-        }
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?,
-        ),
-        None => None,
-    };
-    let interrupt = Interrupt::install()?;
-    let stop = interrupt.flag();
-    let total = a.games;
-    let ply_limit = a.ply_limit.unwrap_or_else(|| default_ply_limit::<G>());
-    let bar = Progress::new(total, "{bar:30} {pos}/{len} games {elapsed}", quiet);
-    let next = std::sync::atomic::AtomicU64::new(1);
-    let (send, receive) = std::sync::mpsc::channel::<SeatRecord>();
-    let mut played = Vec::new();
-    let written: Result<(), CliError> = std::thread::scope(|scope| {
-        for _ in 0..a.concurrency.min(total as u32) {
-            let send = send.clone();
-            let (engines, lineups, next) = (&engines, &lineups, &next);
-            scope.spawn(move || loop {
-                let n = next.fetch_add(1, SeqCst);
-                if n > total || stop.load(SeqCst) {
-                    break;
-                }
-                let lineup = &lineups[((n - 1) % lineups.len() as u64) as usize];
-                match seats::play_game::<G>(engines, lineup, n, a.seed, ply_limit, stop) {
-                    Some(rec) => {
-                        if send.send(rec).is_err() {
-                            break;
-                        }
-                    }
-                    None => break,
-                }
-            });
-        }
-        drop(send);
-        for rec in receive {
-            if let Some(f) = file.as_mut() {
-                writeln!(f, "{}", serde_json::to_string(&rec)?)?;
-                f.flush()?;
-            }
-            if !a.json {
-                bar.suspend(|| {
-                    writeln!(out, "{}", seat_line(&rec, total, G::INFO.sides))?;
-                    out.flush()
-                })?;
-            }
-            bar.inc();
-            played.push(rec);
-        }
-        Ok(())
-    });
-    bar.finish();
-    written?;
-    let report = seats::report(&names, sides, &played);
-    let ended = if stop.load(SeqCst) && (played.len() as u64) < total {
-        eprintln!(
-            "interrupted: {} of {total} games finished and kept",
-            played.len()
-        );
-        "interrupted"
-    } else {
-        "complete"
-    };
-    if a.json {
-        let mut v = serde_json::to_value(&report)?;
-        v["ended"] = ended.into();
-        writeln!(out, "{v}")?;
-    } else {
-        write!(out, "{}", report.table())?;
-        if ended != "complete" {
-            writeln!(out, "ended      {ended}")?;
-        }
-    }
-    interrupt.exit_if_signalled();
-    Ok(())
-}
-
-/// The line printed when a seats game ends: its engines by seat, the
-/// winner and why.
-fn seat_line(rec: &SeatRecord, total: u64, sides: &[&str]) -> String {
-    let result = match rec.winner {
-        Some(w) => format!(
-            "{} ({}) wins",
-            rec.seats[w as usize - 1],
-            sides[w as usize - 1]
-        ),
-        None => "draw".to_string(),
-    };
-    format!(
-        "game {} of {total}: {}: {result} ({}, {} plies)",
-        rec.number,
-        rec.seats.join(" - "),
-        rec.reason,
-        rec.plies
-    )
-}
-
-/// Writes the tournament's page to `path` and each game's page beside it,
-/// named `<stem>-game-<N>.html`.
-fn write_pages<G: Game>(
-    path: &std::path::Path,
-    report: &Report,
-    games: &[GameRecord],
-) -> Result<(), CliError> {
-    let stem = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .ok_or_else(|| CliError(format!("--html {}: no file name", path.display())))?;
-    let link = |n: u64| format!("{stem}-game-{n}.html");
-    for rec in games {
-        let steps = records::replay::<G>(rec)?;
-        write_file(
-            &path.with_file_name(link(rec.number)),
-            &pages::game_page(rec, &steps),
-        )?;
-    }
-    let start = G::start().text();
-    let by_opening = games.iter().any(|r| r.opening != start);
-    let page = pages::tournament_page(
-        G::INFO.name,
-        G::INFO.sides,
-        report,
-        games,
-        by_opening,
-        &link,
-    );
-    write_file(path, &page)
-}
-
-/// The engines, the schedule (this shard's pairs), the openings and the
-/// adjudication rules from the options.
-fn plan<G: Evaluate>(a: &TournamentArgs) -> Result<Plan<G>, CliError> {
-    let engines = a
-        .engines
-        .iter()
-        .map(|t| engine::<G>(t))
-        .collect::<Result<Vec<_>, _>>()?;
-    if engines.len() < 2 {
-        return Err(CliError("a tournament needs at least two --engine".into()));
-    }
-    check_names(&engines)?;
-    if !a.games.is_multiple_of(2) {
-        return Err(CliError(
-            "--games must be even: games are played in pairs with sides swapped".into(),
-        ));
-    }
-    let format = match a.format.as_str() {
-        "gauntlet" => Format::Gauntlet,
-        _ => Format::RoundRobin,
-    };
-    let shard = a.shard.as_deref().map(Shard::parse).transpose()?;
-    let openings = match (&a.openings, a.random_plies) {
-        (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-            Openings::List(
-                parse_openings::<G>(&text)
-                    .map_err(|e| CliError(format!("{}: {e}", path.display())))?,
-            )
-        }
-        (None, plies) => Openings::Random {
-            start: G::start(),
-            plies: plies.unwrap_or(0),
+/// The library's settings from the options.
+fn settings(a: &TournamentArgs) -> Settings {
+    Settings {
+        engines: a.engines.clone(),
+        format: match a.format.as_str() {
+            "gauntlet" => Format::Gauntlet,
+            _ => Format::RoundRobin,
         },
-    };
-    let mut rules = Rules {
-        ply_limit: a.ply_limit.unwrap_or_else(|| default_ply_limit::<G>()),
-        resign: a.resign_score.map(|score| Threshold {
-            score,
-            moves: a.resign_moves,
-        }),
-        draw: a.draw_score.map(|score| Threshold {
-            score,
-            moves: a.draw_moves,
-        }),
-        draw_after: a.draw_after,
-        time_margin: Duration::from_millis(a.time_margin),
-    };
-    for rule in &a.adjudicate {
-        adjudication(rule, &mut rules)?;
-    }
-    let pairs = pairings(engines.len(), format, a.games / 2)
-        .into_iter()
-        .filter(|p| shard.is_none_or(|s| s.has(p.pair)))
-        .collect();
-    Ok(Plan {
-        engines,
-        pairs,
-        openings,
-        rules,
+        games: a.games,
+        concurrency: a.concurrency,
         seed: a.seed,
-    })
+        openings: a.openings.clone(),
+        random_plies: a.random_plies,
+        ply_limit: a.ply_limit,
+        resign_score: a.resign_score,
+        resign_moves: a.resign_moves,
+        draw_score: a.draw_score,
+        draw_moves: a.draw_moves,
+        draw_after: a.draw_after,
+        adjudicate: a.adjudicate.clone(),
+        time_margin: a.time_margin,
+        sprt: a.sprt.clone(),
+        records: a.records.clone(),
+        resume: a.resume,
+        overwrite: a.overwrite,
+        shard: a.shard.clone(),
+        html: a.html.clone(),
+    }
 }
 
-/// Reads one `--adjudicate` rule into `rules`: `resign=<score>,<moves>` or
-/// `draw=<score>,<moves>[,<from ply>]`.
-fn adjudication(rule: &str, rules: &mut Rules) -> Result<(), CliError> {
-    let fail = || {
-        CliError(format!(
-            "--adjudicate {rule}: use resign=<score>,<moves> or draw=<score>,<moves>[,<from ply>]"
-        ))
-    };
-    let (kind, values) = rule.split_once('=').ok_or_else(fail)?;
-    let numbers: Vec<u32> = values
-        .split(',')
-        .map(|v| v.trim().parse::<u32>().map_err(|_| fail()))
-        .collect::<Result<_, _>>()?;
-    let threshold = |score: u32, moves: u32| {
-        (moves >= 1 && score <= 30_000).then_some(Threshold {
-            score: score as i32,
-            moves,
-        })
-    };
-    match (kind, numbers.as_slice()) {
-        ("resign", &[score, moves]) if score >= 1 => {
-            rules.resign = Some(threshold(score, moves).ok_or_else(fail)?)
-        }
-        ("draw", &[score, moves]) => rules.draw = Some(threshold(score, moves).ok_or_else(fail)?),
-        ("draw", &[score, moves, after]) => {
-            rules.draw = Some(threshold(score, moves).ok_or_else(fail)?);
-            rules.draw_after = after;
-        }
-        _ => return Err(fail()),
-    }
-    Ok(())
-}
-
-/// The records file, if one was asked for: a new file (an existing one only
-/// with `--overwrite`), or with `--resume` the file so far and its games,
-/// checked against the plan.
-fn open_records<G: Evaluate>(
-    a: &TournamentArgs,
-    plan: &Plan<G>,
-) -> Result<(Option<RecordsFile>, Vec<GameRecord>), CliError> {
-    let Some(path) = &a.records else {
-        return Ok((None, Vec::new()));
-    };
-    if a.resume {
-        let r = RecordsFile::reopen(path, |previous| check_previous(plan, previous))?;
-        if let Some(line) = r.dropped {
-            eprintln!(
-                "warning: {} line {line}: dropped a cut-off last record; that game is played again",
-                path.display()
-            );
-        }
-        let previous: Vec<GameRecord> = r.previous.into_iter().map(|(_, rec)| rec).collect();
-        return Ok((Some(r.file), previous));
-    }
-    if !a.overwrite && path.exists() {
-        return Err(CliError(format!(
-            "{} already exists: --resume continues it, --overwrite replaces it",
-            path.display()
-        )));
-    }
-    Ok((Some(RecordsFile::create(path)?), Vec::new()))
-}
-
-/// Plays what remains of the plan with a progress bar; in text mode each
-/// finished game's line is written to `out` at once. Returns how the
-/// session ended and, with `--html`, the games it played. Raising `stop`
-/// ends the session early.
-#[allow(clippy::too_many_arguments)]
-fn run_games<G: Evaluate>(
-    a: &TournamentArgs,
-    plan: &Plan<G>,
-    sprt: Option<Sprt>,
-    previous: &[GameRecord],
-    records: Option<&mut RecordsFile>,
-    stop: &AtomicBool,
+/// A tournament's progress on the terminal: a bar on stderr, each game's
+/// line on `out` (not with --json), warnings on stderr.
+struct Shown<'o, W: Write> {
+    bar: Option<Progress>,
     quiet: bool,
-    out: &mut impl Write,
-) -> Result<(Finished, Vec<GameRecord>), CliError> {
-    let mut played = Vec::new();
-    let total = plan.game_count() as u64;
-    let bar = Progress::new(total, "{bar:30} {pos}/{len} games {msg} {elapsed}", quiet);
-    bar.set_position(previous.len() as u64);
-    let mut each = |rec: &GameRecord, tally: &Tally| -> io::Result<()> {
-        if a.html.is_some() {
-            played.push(rec.clone());
-        }
-        if !a.json {
+    json: bool,
+    out: &'o mut W,
+}
+
+impl<W: Write> Watch for Shown<'_, W> {
+    fn start(&mut self, total: u64, done: u64) {
+        let bar = Progress::new(
+            total,
+            "{bar:30} {pos}/{len} games {msg} {elapsed}",
+            self.quiet,
+        );
+        bar.set_position(done);
+        self.bar = Some(bar);
+    }
+
+    fn game(&mut self, line: &str, status: Option<String>) -> io::Result<()> {
+        let Some(bar) = &self.bar else {
+            return Ok(());
+        };
+        if !self.json {
+            let out = &mut *self.out;
             bar.suspend(|| {
-                writeln!(out, "{}", game_line(rec, total))?;
+                writeln!(out, "{line}")?;
                 out.flush()
             })?;
         }
         bar.inc();
-        if let [(engines, wdl)] = tally.wdl().as_slice() {
-            let elo = wdl.elo().map_or(String::new(), |e| {
-                format!(" Elo {:.0} [{:.0}, {:.0}]", e.value, e.lower, e.upper)
-            });
-            bar.set_message(format!(
-                "{}: +{} ={} -{} ({:.1}%){elo}",
-                engines[0],
-                wdl.wins,
-                wdl.draws,
-                wdl.losses,
-                100.0 * wdl.score()
-            ));
+        if let Some(msg) = status {
+            bar.set_message(msg);
         }
         Ok(())
-    };
-    let finished = session::run(
-        plan,
-        a.concurrency as usize,
-        sprt,
-        previous,
-        records,
-        stop,
-        &mut each,
-    );
-    bar.finish();
-    let finished = finished?;
-    if finished.ended == Ended::Interrupted {
-        eprintln!(
-            "interrupted: {} of {total} games finished and kept",
-            finished.tally.games()
-        );
     }
-    Ok((finished, played))
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish();
+        }
+    }
+
+    fn warn(&mut self, msg: &str) {
+        eprintln!("{msg}");
+    }
 }
 
-/// The line printed when a game ends: number, engines by side, result,
-/// reason and length.
-fn game_line(rec: &GameRecord, total: u64) -> String {
-    format!(
-        "game {} of {total}: {} - {} {} ({}, {} plies)",
-        rec.number, rec.engines[0], rec.engines[1], rec.result, rec.reason, rec.plies
-    )
-}
-
-fn print_report(
-    report: &Report,
-    ended: &str,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
+/// Prints the report as a table or as JSON, with how the tournament ended.
+fn print_report(outcome: &Outcome, json: bool, out: &mut impl Write) -> Result<(), CliError> {
+    let ended = outcome.ended;
     if json {
-        let mut v = serde_json::to_value(report)?;
+        let mut v = outcome.summary.json()?;
         v["ended"] = ended.into();
         writeln!(out, "{v}")?;
     } else {
-        write!(out, "{}", report.table())?;
+        write!(out, "{}", outcome.summary.table())?;
         if ended != "complete" {
             writeln!(out, "ended      {ended}")?;
         }
     }
     Ok(())
-}
-
-/// Runs `gamut tournament merge`: every record of every file checked, no
-/// game number twice, one game throughout, then the report.
-fn merge(m: &MergeArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let sprt = m.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let mut seen: HashMap<u64, (&PathBuf, usize)> = HashMap::new();
-    let mut tally = Tally::new(sprt);
-    let mut game: Option<String> = None;
-    let mut first: Option<(String, GameRecord)> = None;
-    let mut specs: HashMap<String, String> = HashMap::new();
-    let mut all = Vec::new();
-    for path in &m.files {
-        for (line, rec) in records::read(path)? {
-            let at = format!("{} line {line}: game {}", path.display(), rec.number);
-            if !m.allow_mixed {
-                let (where_first, f) = first.get_or_insert_with(|| (at.clone(), rec.clone()));
-                if f.seed != rec.seed {
-                    return Err(CliError(format!(
-                        "{at}: seed {} is not the seed {} of {where_first}: records of another tournament (--allow-mixed joins them)",
-                        seed_text(rec.seed),
-                        seed_text(f.seed)
-                    )));
-                }
-                for (name, spec) in rec.engines.iter().zip(&rec.specs) {
-                    let known = specs.entry(name.clone()).or_insert_with(|| spec.clone());
-                    if known != spec {
-                        return Err(CliError(format!(
-                            "{at}: engine '{name}' is '{spec}' here and '{known}' before: records of another tournament (--allow-mixed joins them)"
-                        )));
-                    }
-                }
-            }
-            if let Some((first, first_line)) = seen.insert(rec.number, (path, line)) {
-                return Err(CliError(format!(
-                    "{at} appears twice (also {} line {first_line})",
-                    first.display()
-                )));
-            }
-            match &game {
-                Some(g) if *g != rec.game => {
-                    return Err(CliError(format!(
-                        "{at}: the records mix games: {g} and {}",
-                        rec.game
-                    )))
-                }
-                Some(_) => {}
-                None => game = Some(rec.game.clone()),
-            }
-            if rec.result == GameRecord::UNFINISHED {
-                return Err(CliError(format!(
-                    "{at} is unfinished (saved by play): only finished games make a report"
-                )));
-            }
-            tally.add(&rec);
-            all.push(rec);
-        }
-    }
-    let report = tally.report();
-    if let Some(html) = &m.html {
-        let numbers: Vec<u64> = all.iter().map(|r| r.number).collect();
-        let pages = page_paths(html, &numbers);
-        let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
-        let mut outputs = vec![("--html", html.as_path())];
-        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
-        check_outputs(&inputs, &outputs)?;
-    }
-    if let (Some(path), Some(game)) = (&m.html, &game) {
-        let id: GameId = game.parse().map_err(CliError)?;
-        with_game!(id, G => write_pages::<G>(path, &report, &all))?;
-    }
-    print_report(&report, "merged", m.json, out)
-}
-
-/// A record's seed as text (`none` for records that keep none).
-fn seed_text(seed: Option<u64>) -> String {
-    seed.map_or("none".to_string(), |s| s.to_string())
-}
-
-/// Writes `text` to the file at `path`.
-fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
-    std::fs::write(path, text)
-        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Runs `gamut replay`: every record of the file checked, then every
@@ -962,7 +520,7 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         outputs.push(("--svg", p));
     }
     check_outputs(&[("FILE", &a.file)], &outputs)?;
-    if let Some(seat_records) = read_seat_records(&a.file)? {
+    if let Some(seat_records) = runner::read_seat_records(&a.file)? {
         let numbers: Vec<u64> = seat_records.iter().map(|r| r.number).collect();
         one_game(a, &numbers)?;
         return replay_seats(a, &seat_records, out);
@@ -985,7 +543,7 @@ fn replay_game<G: Game>(
 ) -> Result<(), CliError> {
     let steps = records::replay::<G>(rec)?;
     if let Some(path) = &a.html {
-        return write_file(path, &pages::game_page(rec, &steps));
+        return Ok(runner::write_file(path, &pages::game_page(rec, &steps))?);
     }
     if replay_step(a, rec.number, &steps, out)? {
         return Ok(());
@@ -1008,32 +566,6 @@ fn replay_game<G: Game>(
         rec.result, rec.reason, rec.plies
     )?;
     Ok(())
-}
-
-/// The records of a seats tournament in `path`, every one checked; `None`
-/// if the file holds two-player records.
-fn read_seat_records(path: &std::path::Path) -> Result<Option<Vec<SeatRecord>>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let is_seats = |l: &str| {
-        serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v.get("seats").is_some())
-    };
-    if !lines.clone().next().is_some_and(|(_, l)| is_seats(l)) {
-        return Ok(None);
-    }
-    let mut out = Vec::new();
-    for (i, line) in lines.by_ref() {
-        let at = |msg: String| CliError(format!("{} line {}: {msg}", path.display(), i + 1));
-        let rec: SeatRecord =
-            serde_json::from_str(line).map_err(|e| at(format!("not a seats game record: {e}")))?;
-        seats::verify(&rec).map_err(|e| at(e.0))?;
-        out.push(rec);
-    }
-    Ok(Some(out))
 }
 
 /// `gamut replay` of a seats game: every position, or the one at --move.
@@ -1127,7 +659,7 @@ fn replay_step<G: Game>(
     };
     if let Some(path) = &a.svg {
         let before = k.checked_sub(1).map(|b| &steps[b].1);
-        write_file(path, &pos.svg(&SvgOptions::default(), before))?;
+        runner::write_file(path, &pos.svg(&SvgOptions::default(), before))?;
     }
     write!(out, "{}", show_text(pos))?;
     Ok(true)

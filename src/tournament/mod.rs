@@ -15,6 +15,7 @@ pub mod paths;
 pub mod play;
 pub mod records;
 pub mod report;
+pub mod runner;
 pub mod schedule;
 pub mod seats;
 pub mod session;

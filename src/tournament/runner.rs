@@ -1,0 +1,673 @@
+//! The tournament runner, in four parts as fastchess splits it: the
+//! engines (built from their specs), the matchmaking (the plan of pairs, or
+//! the seating of a game of more than two sides), the games (played on a
+//! pool of threads by [`session`] or [`seats`]) and the output (records
+//! file, running lines, report, web pages). The command line gives it
+//! [`Settings`] and a [`Watch`] that shows progress; it returns the report.
+
+use crate::game::{Evaluate, Game, ParseError};
+use crate::games::GameId;
+use crate::tournament::engine::{check_names, Engine};
+use crate::tournament::pages;
+use crate::tournament::paths::check_outputs;
+use crate::tournament::play::{Plan, Rules, Threshold};
+use crate::tournament::records::{self, GameRecord};
+use crate::tournament::report::{Report, Tally};
+use crate::tournament::schedule::{
+    default_ply_limit, pairings, parse_openings, Format, Openings, Shard,
+};
+use crate::tournament::seats::{self, SeatEngine, SeatRecord, SeatReport};
+use crate::tournament::session::{self, check_previous, Ended, RecordsFile};
+use crate::tournament::stats::Sprt;
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::time::Duration;
+
+/// What a tournament is asked to do: the engines' specs and every option
+/// of `gamut tournament` that is not about printing.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The engine specs, two or more.
+    pub engines: Vec<String>,
+    /// Who meets whom with more than two engines.
+    pub format: Format,
+    /// Games per encounter (two-player games: even).
+    pub games: u64,
+    /// Games played at once.
+    pub concurrency: u32,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// An openings file.
+    pub openings: Option<PathBuf>,
+    /// Openings made by this many random plies from the start.
+    pub random_plies: Option<u32>,
+    /// Plies after which a game is a draw (default: the game's own).
+    pub ply_limit: Option<u32>,
+    /// Resign adjudication's score.
+    pub resign_score: Option<i32>,
+    /// Resign adjudication's moves.
+    pub resign_moves: u32,
+    /// Draw adjudication's score.
+    pub draw_score: Option<i32>,
+    /// Draw adjudication's moves.
+    pub draw_moves: u32,
+    /// The ply from which draw adjudication applies.
+    pub draw_after: u32,
+    /// Adjudication rules as fastchess writes them.
+    pub adjudicate: Vec<String>,
+    /// Milliseconds an engine may go past its game clock.
+    pub time_margin: u64,
+    /// A sequential test, as text.
+    pub sprt: Option<String>,
+    /// The records file.
+    pub records: Option<PathBuf>,
+    /// Continue the records file.
+    pub resume: bool,
+    /// Replace the records file.
+    pub overwrite: bool,
+    /// This machine's share of the pairs, as text.
+    pub shard: Option<String>,
+    /// The report's web page.
+    pub html: Option<PathBuf>,
+}
+
+/// What the runner tells whoever shows its progress.
+pub trait Watch {
+    /// Before the first game: games in all, and games already finished
+    /// (kept from a resumed records file).
+    fn start(&mut self, total: u64, done: u64);
+    /// A game finished: its line, and for a tournament of one encounter
+    /// the running score.
+    fn game(&mut self, line: &str, status: Option<String>) -> io::Result<()>;
+    /// Every game is done (or the session stopped).
+    fn finish(&mut self);
+    /// A warning for the user (one line).
+    fn warn(&mut self, msg: &str);
+}
+
+/// A tournament's report: of two-player pairs, or of seats.
+#[derive(Clone, Debug)]
+pub enum Summary {
+    /// Encounters of two engines.
+    Pairs(Report),
+    /// Engines seated at the sides of a game of more than two.
+    Seats(SeatReport),
+}
+
+impl Summary {
+    /// The report as a table.
+    pub fn table(&self) -> String {
+        match self {
+            Summary::Pairs(r) => r.table(),
+            Summary::Seats(r) => r.table(),
+        }
+    }
+
+    /// The report as JSON.
+    pub fn json(&self) -> Result<serde_json::Value, serde_json::Error> {
+        match self {
+            Summary::Pairs(r) => serde_json::to_value(r),
+            Summary::Seats(r) => serde_json::to_value(r),
+        }
+    }
+}
+
+/// A tournament's end: its report and why it stopped (`complete`, `sprt`,
+/// `interrupted`, `merged`).
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The report.
+    pub summary: Summary,
+    /// Why it stopped.
+    pub ended: &'static str,
+}
+
+/// Runs the tournament of `settings` in game `G`, engines made from their
+/// specs by `engine`; raising `stop` ends it early (finished games kept).
+pub fn run<G: Evaluate>(
+    settings: &Settings,
+    engine: &dyn Fn(&str) -> Result<Engine, ParseError>,
+    stop: &AtomicBool,
+    watch: &mut dyn Watch,
+) -> Result<Outcome, ParseError> {
+    if G::players() != 2 {
+        return run_seats::<G>(settings, stop, watch);
+    }
+    let plan = plan::<G>(settings, engine)?;
+    let sprt = settings
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(ParseError)?;
+    if sprt.is_some() && plan.engines.len() != 2 {
+        return Err(ParseError::new("--sprt needs exactly two engines"));
+    }
+    let numbers: Vec<u64> = (0..plan.game_count()).map(|i| plan.number(i)).collect();
+    check_tournament_paths(settings, &numbers)?;
+    let (mut records, previous) = open_records(settings, &plan, watch)?;
+    let total = plan.game_count() as u64;
+    let mut played = Vec::new();
+    let keep = settings.html.is_some();
+    watch.start(total, previous.len() as u64);
+    let mut each = |rec: &GameRecord, tally: &Tally| -> io::Result<()> {
+        if keep {
+            played.push(rec.clone());
+        }
+        watch.game(&game_line(rec, total), status(tally))
+    };
+    let finished = session::run(
+        &plan,
+        settings.concurrency as usize,
+        sprt,
+        &previous,
+        records.as_mut(),
+        stop,
+        &mut each,
+    );
+    watch.finish();
+    let finished = finished?;
+    if finished.ended == Ended::Interrupted {
+        watch.warn(&format!(
+            "interrupted: {} of {total} games finished and kept",
+            finished.tally.games()
+        ));
+    }
+    let report = finished.tally.report();
+    if let Some(path) = &settings.html {
+        played.extend(previous);
+        write_pages::<G>(path, &report, &played)?;
+    }
+    Ok(Outcome {
+        summary: Summary::Pairs(report),
+        ended: finished.ended.as_str(),
+    })
+}
+
+/// The running score of a tournament of one encounter, for a progress
+/// bar.
+fn status(tally: &Tally) -> Option<String> {
+    let [(engines, wdl)] = tally.wdl().try_into().ok()?;
+    let elo = wdl.elo().map_or(String::new(), |e| {
+        format!(" Elo {:.0} [{:.0}, {:.0}]", e.value, e.lower, e.upper)
+    });
+    Some(format!(
+        "{}: +{} ={} -{} ({:.1}%){elo}",
+        engines[0],
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        100.0 * wdl.score()
+    ))
+}
+
+/// Refuses a tournament whose output files (records, pages of the games
+/// `numbers`) name one of its input files or each other.
+fn check_tournament_paths(s: &Settings, numbers: &[u64]) -> Result<(), ParseError> {
+    let mut inputs: Vec<(&str, &Path)> = Vec::new();
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    if let Some(p) = &s.openings {
+        inputs.push(("--openings", p));
+    }
+    if let Some(p) = &s.records {
+        if s.resume {
+            inputs.push(("--records", p));
+        } else {
+            outputs.push(("--records", p));
+        }
+    }
+    let pages = s.html.as_deref().map(|h| page_paths(h, numbers));
+    if let (Some(h), Some(pages)) = (&s.html, &pages) {
+        outputs.push(("--html", h));
+        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
+    }
+    check_outputs(&inputs, &outputs)
+}
+
+/// The pages of games `numbers` written beside the report page `html`.
+pub fn page_paths(html: &Path, numbers: &[u64]) -> Vec<PathBuf> {
+    let stem = html.file_stem().and_then(|s| s.to_str()).unwrap_or("games");
+    numbers
+        .iter()
+        .map(|n| html.with_file_name(format!("{stem}-game-{n}.html")))
+        .collect()
+}
+
+/// The records file, if one was asked for: a new file (an existing one only
+/// with `--overwrite`), or with `--resume` the file so far and its games,
+/// checked against the plan.
+fn open_records<G: Evaluate>(
+    s: &Settings,
+    plan: &Plan<G>,
+    watch: &mut dyn Watch,
+) -> Result<(Option<RecordsFile>, Vec<GameRecord>), ParseError> {
+    let Some(path) = &s.records else {
+        return Ok((None, Vec::new()));
+    };
+    if s.resume {
+        let r = RecordsFile::reopen(path, |previous| check_previous(plan, previous))?;
+        if let Some(line) = r.dropped {
+            watch.warn(&format!(
+                "warning: {} line {line}: dropped a cut-off last record; that game is played again",
+                path.display()
+            ));
+        }
+        let previous: Vec<GameRecord> = r.previous.into_iter().map(|(_, rec)| rec).collect();
+        return Ok((Some(r.file), previous));
+    }
+    if !s.overwrite && path.exists() {
+        return Err(ParseError::new(format!(
+            "{} already exists: --resume continues it, --overwrite replaces it",
+            path.display()
+        )));
+    }
+    Ok((Some(RecordsFile::create(path)?), Vec::new()))
+}
+
+/// The line printed when a game ends: number, engines by side, result,
+/// reason and length.
+fn game_line(rec: &GameRecord, total: u64) -> String {
+    format!(
+        "game {} of {total}: {} - {} {} ({}, {} plies)",
+        rec.number, rec.engines[0], rec.engines[1], rec.result, rec.reason, rec.plies
+    )
+}
+
+/// The engines, the schedule (this shard's pairs), the openings and the
+/// adjudication rules from the settings.
+fn plan<G: Evaluate>(
+    s: &Settings,
+    engine: &dyn Fn(&str) -> Result<Engine, ParseError>,
+) -> Result<Plan<G>, ParseError> {
+    let engines = s
+        .engines
+        .iter()
+        .map(|t| engine(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if engines.len() < 2 {
+        return Err(ParseError::new("a tournament needs at least two --engine"));
+    }
+    check_names(&engines)?;
+    if !s.games.is_multiple_of(2) {
+        return Err(ParseError::new(
+            "--games must be even: games are played in pairs with sides swapped",
+        ));
+    }
+    let shard = s.shard.as_deref().map(Shard::parse).transpose()?;
+    let openings = match (&s.openings, s.random_plies) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
+            Openings::List(
+                parse_openings::<G>(&text)
+                    .map_err(|e| ParseError::new(format!("{}: {e}", path.display())))?,
+            )
+        }
+        (None, plies) => Openings::Random {
+            start: G::start(),
+            plies: plies.unwrap_or(0),
+        },
+    };
+    let mut rules = Rules {
+        ply_limit: s.ply_limit.unwrap_or_else(|| default_ply_limit::<G>()),
+        resign: s.resign_score.map(|score| Threshold {
+            score,
+            moves: s.resign_moves,
+        }),
+        draw: s.draw_score.map(|score| Threshold {
+            score,
+            moves: s.draw_moves,
+        }),
+        draw_after: s.draw_after,
+        time_margin: Duration::from_millis(s.time_margin),
+    };
+    for rule in &s.adjudicate {
+        adjudication(rule, &mut rules)?;
+    }
+    let pairs = pairings(engines.len(), s.format, s.games / 2)
+        .into_iter()
+        .filter(|p| shard.is_none_or(|sh| sh.has(p.pair)))
+        .collect();
+    Ok(Plan {
+        engines,
+        pairs,
+        openings,
+        rules,
+        seed: s.seed,
+    })
+}
+
+/// Reads one `--adjudicate` rule into `rules`: `resign=<score>,<moves>` or
+/// `draw=<score>,<moves>[,<from ply>]`.
+fn adjudication(rule: &str, rules: &mut Rules) -> Result<(), ParseError> {
+    let fail = || {
+        ParseError::new(format!(
+            "--adjudicate {rule}: use resign=<score>,<moves> or draw=<score>,<moves>[,<from ply>]"
+        ))
+    };
+    let (kind, values) = rule.split_once('=').ok_or_else(fail)?;
+    let numbers: Vec<u32> = values
+        .split(',')
+        .map(|v| v.trim().parse::<u32>().map_err(|_| fail()))
+        .collect::<Result<_, _>>()?;
+    let threshold = |score: u32, moves: u32| {
+        (moves >= 1 && score <= 30_000).then_some(Threshold {
+            score: score as i32,
+            moves,
+        })
+    };
+    match (kind, numbers.as_slice()) {
+        ("resign", &[score, moves]) if score >= 1 => {
+            rules.resign = Some(threshold(score, moves).ok_or_else(fail)?)
+        }
+        ("draw", &[score, moves]) => rules.draw = Some(threshold(score, moves).ok_or_else(fail)?),
+        ("draw", &[score, moves, after]) => {
+            rules.draw = Some(threshold(score, moves).ok_or_else(fail)?);
+            rules.draw_after = after;
+        }
+        _ => return Err(fail()),
+    }
+    Ok(())
+}
+
+/// A tournament of a game of more than two players: one engine per side,
+/// seated by [`seats::lineups`], games played from the start position.
+fn run_seats<G: Evaluate>(
+    s: &Settings,
+    stop: &AtomicBool,
+    watch: &mut dyn Watch,
+) -> Result<Outcome, ParseError> {
+    let unsupported = [
+        (s.sprt.is_some(), "--sprt"),
+        (s.openings.is_some(), "--openings"),
+        (s.random_plies.is_some(), "--random-plies"),
+        (s.shard.is_some(), "--shard"),
+        (s.resume, "--resume"),
+        (s.html.is_some(), "--html"),
+        (s.resign_score.is_some(), "--resign-score"),
+        (s.draw_score.is_some(), "--draw-score"),
+        (!s.adjudicate.is_empty(), "--adjudicate"),
+        (s.format != Format::RoundRobin, "--format"),
+    ];
+    if let Some((_, opt)) = unsupported.iter().find(|(given, _)| *given) {
+        return Err(ParseError::new(format!(
+            "{opt} does not apply to {}: its tournaments seat one engine per side",
+            G::ID
+        )));
+    }
+    let engines = s
+        .engines
+        .iter()
+        .map(|t| SeatEngine::parse(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if engines.len() < 2 {
+        return Err(ParseError::new("a tournament needs at least two --engine"));
+    }
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    if let Some(n) = names
+        .iter()
+        .find(|n| names.iter().filter(|m| m == n).count() > 1)
+    {
+        return Err(ParseError::new(format!("two engines are named '{n}'")));
+    }
+    let sides = G::INFO.sides.len();
+    let lineups = seats::lineups(engines.len(), sides);
+    let cannot_write = |path: &Path, e: io::Error| {
+        ParseError::new(format!("cannot write {}: {e}", path.display()))
+    };
+    let mut file = match &s.records {
+        Some(path) if !s.overwrite && path.exists() => {
+            return Err(ParseError::new(format!(
+                "{} already exists: --overwrite replaces it",
+                path.display()
+            )))
+        }
+        Some(path) => Some((
+            std::fs::File::create(path).map_err(|e| cannot_write(path, e))?,
+            path,
+        )),
+        None => None,
+    };
+    let total = s.games;
+    let ply_limit = s.ply_limit.unwrap_or_else(|| default_ply_limit::<G>());
+    watch.start(total, 0);
+    let next = std::sync::atomic::AtomicU64::new(1);
+    let (send, receive) = std::sync::mpsc::channel::<SeatRecord>();
+    let mut played = Vec::new();
+    let written: Result<(), ParseError> = std::thread::scope(|scope| {
+        for _ in 0..s.concurrency.min(total as u32) {
+            let send = send.clone();
+            let (engines, lineups, next) = (&engines, &lineups, &next);
+            scope.spawn(move || loop {
+                let n = next.fetch_add(1, SeqCst);
+                if n > total || stop.load(SeqCst) {
+                    break;
+                }
+                let lineup = &lineups[((n - 1) % lineups.len() as u64) as usize];
+                match seats::play_game::<G>(engines, lineup, n, s.seed, ply_limit, stop) {
+                    Some(rec) => {
+                        if send.send(rec).is_err() {
+                            break;
+                        }
+                    }
+                    None => break,
+                }
+            });
+        }
+        drop(send);
+        for rec in receive {
+            if let Some((f, path)) = file.as_mut() {
+                let line =
+                    serde_json::to_string(&rec).map_err(|e| ParseError::new(e.to_string()))?;
+                writeln!(f, "{line}")
+                    .and_then(|_| f.flush())
+                    .map_err(|e| cannot_write(path, e))?;
+            }
+            watch
+                .game(&seat_line(&rec, total, G::INFO.sides), None)
+                .map_err(|e| ParseError::new(format!("cannot write the output: {e}")))?;
+            played.push(rec);
+        }
+        Ok(())
+    });
+    watch.finish();
+    written?;
+    let report = seats::report(&names, sides, &played);
+    let ended = if stop.load(SeqCst) && (played.len() as u64) < total {
+        watch.warn(&format!(
+            "interrupted: {} of {total} games finished and kept",
+            played.len()
+        ));
+        "interrupted"
+    } else {
+        "complete"
+    };
+    Ok(Outcome {
+        summary: Summary::Seats(report),
+        ended,
+    })
+}
+
+/// The line printed when a seats game ends: its engines by seat, the
+/// winner and why.
+fn seat_line(rec: &SeatRecord, total: u64, sides: &[&str]) -> String {
+    let result = match rec.winner {
+        Some(w) => format!(
+            "{} ({}) wins",
+            rec.seats[w as usize - 1],
+            sides[w as usize - 1]
+        ),
+        None => "draw".to_string(),
+    };
+    format!(
+        "game {} of {total}: {}: {result} ({}, {} plies)",
+        rec.number,
+        rec.seats.join(" - "),
+        rec.reason,
+        rec.plies
+    )
+}
+
+/// Writes the tournament's page to `path` and each game's page beside it,
+/// named `<stem>-game-<N>.html`.
+pub fn write_pages<G: Game>(
+    path: &Path,
+    report: &Report,
+    games: &[GameRecord],
+) -> Result<(), ParseError> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| ParseError::new(format!("--html {}: no file name", path.display())))?;
+    let link = |n: u64| format!("{stem}-game-{n}.html");
+    for rec in games {
+        let steps = records::replay::<G>(rec)?;
+        write_file(
+            &path.with_file_name(link(rec.number)),
+            &pages::game_page(rec, &steps),
+        )?;
+    }
+    let start = G::start().text();
+    let by_opening = games.iter().any(|r| r.opening != start);
+    let page = pages::tournament_page(
+        G::INFO.name,
+        G::INFO.sides,
+        report,
+        games,
+        by_opening,
+        &link,
+    );
+    write_file(path, &page)
+}
+
+/// Writes `text` to the file at `path`.
+pub fn write_file(path: &Path, text: &str) -> Result<(), ParseError> {
+    std::fs::write(path, text)
+        .map_err(|e| ParseError::new(format!("cannot write {}: {e}", path.display())))
+}
+
+/// What `gamut tournament merge` is asked to do.
+#[derive(Clone, Debug)]
+pub struct MergeSettings {
+    /// The record files.
+    pub files: Vec<PathBuf>,
+    /// A sequential test for the merged results, as text.
+    pub sprt: Option<String>,
+    /// The report's web page.
+    pub html: Option<PathBuf>,
+    /// Join records of different tournaments.
+    pub allow_mixed: bool,
+}
+
+/// Rebuilds the report from record files: every record of every file
+/// checked, no game number twice, one game throughout.
+pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
+    let sprt = m
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(ParseError)?;
+    let mut seen: HashMap<u64, (&PathBuf, usize)> = HashMap::new();
+    let mut tally = Tally::new(sprt);
+    let mut game: Option<String> = None;
+    let mut first: Option<(String, GameRecord)> = None;
+    let mut specs: HashMap<String, String> = HashMap::new();
+    let mut all = Vec::new();
+    for path in &m.files {
+        for (line, rec) in records::read(path)? {
+            let at = format!("{} line {line}: game {}", path.display(), rec.number);
+            if !m.allow_mixed {
+                let (where_first, f) = first.get_or_insert_with(|| (at.clone(), rec.clone()));
+                if f.seed != rec.seed {
+                    return Err(ParseError::new(format!(
+                        "{at}: seed {} is not the seed {} of {where_first}: records of another tournament (--allow-mixed joins them)",
+                        seed_text(rec.seed),
+                        seed_text(f.seed)
+                    )));
+                }
+                for (name, spec) in rec.engines.iter().zip(&rec.specs) {
+                    let known = specs.entry(name.clone()).or_insert_with(|| spec.clone());
+                    if known != spec {
+                        return Err(ParseError::new(format!(
+                            "{at}: engine '{name}' is '{spec}' here and '{known}' before: records of another tournament (--allow-mixed joins them)"
+                        )));
+                    }
+                }
+            }
+            if let Some((first, first_line)) = seen.insert(rec.number, (path, line)) {
+                return Err(ParseError::new(format!(
+                    "{at} appears twice (also {} line {first_line})",
+                    first.display()
+                )));
+            }
+            match &game {
+                Some(g) if *g != rec.game => {
+                    return Err(ParseError::new(format!(
+                        "{at}: the records mix games: {g} and {}",
+                        rec.game
+                    )))
+                }
+                Some(_) => {}
+                None => game = Some(rec.game.clone()),
+            }
+            if rec.result == GameRecord::UNFINISHED {
+                return Err(ParseError::new(format!(
+                    "{at} is unfinished (saved by play): only finished games make a report"
+                )));
+            }
+            tally.add(&rec);
+            all.push(rec);
+        }
+    }
+    let report = tally.report();
+    if let Some(html) = &m.html {
+        let numbers: Vec<u64> = all.iter().map(|r| r.number).collect();
+        let pages = page_paths(html, &numbers);
+        let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
+        let mut outputs = vec![("--html", html.as_path())];
+        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
+        check_outputs(&inputs, &outputs)?;
+    }
+    if let (Some(path), Some(game)) = (&m.html, &game) {
+        let id: GameId = game.parse().map_err(ParseError)?;
+        with_game!(id, G => write_pages::<G>(path, &report, &all))?;
+    }
+    Ok(Outcome {
+        summary: Summary::Pairs(report),
+        ended: "merged",
+    })
+}
+
+/// A record's seed as text (`none` for records that keep none).
+fn seed_text(seed: Option<u64>) -> String {
+    seed.map_or("none".to_string(), |s| s.to_string())
+}
+
+/// The records of a seats tournament in `path`, every one checked; `None`
+/// if the file holds two-player records.
+pub fn read_seat_records(path: &Path) -> Result<Option<Vec<SeatRecord>>, ParseError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let is_seats = |l: &str| {
+        serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v.get("seats").is_some())
+    };
+    if !lines.clone().next().is_some_and(|(_, l)| is_seats(l)) {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for (i, line) in lines.by_ref() {
+        let at = |msg: String| ParseError::new(format!("{} line {}: {msg}", path.display(), i + 1));
+        let rec: SeatRecord =
+            serde_json::from_str(line).map_err(|e| at(format!("not a seats game record: {e}")))?;
+        seats::verify(&rec).map_err(|e| at(e.0))?;
+        out.push(rec);
+    }
+    Ok(Some(out))
+}
