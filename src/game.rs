@@ -597,6 +597,23 @@ impl TermMask {
     }
 }
 
+/// Every evaluation term of `G` on except those named in `list`
+/// (comma-separated, from [`Evaluate::TERMS`]).
+pub fn terms_off<G: Evaluate>(list: &str) -> Result<TermMask, ParseError> {
+    let mut mask = TermMask::ALL;
+    for name in list.split(',') {
+        let i = G::TERMS.iter().position(|t| *t == name).ok_or_else(|| {
+            ParseError::new(format!(
+                "unknown evaluation term '{name}' for {} (terms: {})",
+                G::ID,
+                G::TERMS.join(", ")
+            ))
+        })?;
+        mask = mask.without(i);
+    }
+    Ok(mask)
+}
+
 /// The selective (unsound) search features a game can switch on by default
 /// ([`Evaluate::SELECTIVE`]); the searcher's switches. Each prunes or reduces moves
 /// that plain alpha-beta would search, so a search with any of them on may

@@ -6,7 +6,7 @@ use super::args::{AnalyzeArgs, SearchArgs};
 use super::commands::position;
 use super::interrupt::Interrupt;
 use super::CliError;
-use gamut::game::{Evaluate, Game, TermMask};
+use gamut::game::{Evaluate, Game};
 use gamut::nnue::Eval;
 use gamut::search::ordering::Ordering;
 use gamut::search::score::Score;
@@ -42,18 +42,7 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
         config = config.exact();
     }
     if let Some(list) = &a.eval_off {
-        let mut mask = TermMask::ALL;
-        for name in list.split(',') {
-            let i = G::TERMS.iter().position(|t| *t == name).ok_or_else(|| {
-                CliError(format!(
-                    "unknown evaluation term '{name}' for {} (terms: {})",
-                    G::ID,
-                    G::TERMS.join(", ")
-                ))
-            })?;
-            mask = mask.without(i);
-        }
-        config.terms = mask;
+        config.terms = gamut::game::terms_off::<G>(list)?;
     }
     config.eval = evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
     if let Some(list) = &a.ordering_off {
@@ -95,21 +84,7 @@ pub fn evaluation<G: Evaluate>(
 /// The move ordering with the heuristics of `list` (comma-separated:
 /// `tt`, `captures`, `killers`, `history`) switched off.
 pub fn ordering_off(list: &str) -> Result<Ordering, CliError> {
-    let mut o = Ordering::default();
-    for name in list.split(',') {
-        match name {
-            "tt" => o.tt_move = false,
-            "captures" => o.captures = false,
-            "killers" => o.killers = false,
-            "history" => o.history = false,
-            _ => {
-                return Err(CliError(format!(
-                    "unknown ordering heuristic '{name}' (tt, captures, killers, history)"
-                )))
-            }
-        }
-    }
-    Ok(o)
+    Ok(Ordering::without(list)?)
 }
 
 /// The texts of a principal variation from `pos`.

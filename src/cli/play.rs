@@ -2,11 +2,11 @@
 
 use super::args::PositionArgs;
 use super::commands::position;
-use super::tournament::engine;
 use super::CliError;
 use clap::Args;
 use gamut::console::{self, Settings};
 use gamut::game::Evaluate;
+use gamut::tournament::engine::Engine;
 use std::io::{IsTerminal, Write};
 
 /// Options of `gamut play`.
@@ -44,7 +44,7 @@ pub fn play<G: Evaluate>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliEr
         (None, Some(d), _) => format!("name=gamut,depth={d}"),
         (None, None, t) => format!("name=gamut,time={}", t.unwrap_or(1000)),
     };
-    let engine = engine::<G>(&spec)?;
+    let engine = Engine::parse::<G>(&spec)?;
     let humans = match a.side.as_str() {
         "1" => [true, false],
         "2" => [false, true],

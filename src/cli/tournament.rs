@@ -1,17 +1,14 @@
 //! `gamut tournament`, `gamut tournament merge` and `gamut replay`.
 
-use super::analyze::search_setup;
-use super::args::{parse_game, SearchArgs};
+use super::args::parse_game;
 use super::commands::show_text;
 use super::interrupt::Interrupt;
 use super::progress::Progress;
 use super::CliError;
-use clap::{Args, Parser, Subcommand};
-use gamut::game::{Evaluate, Game, ParseError};
+use clap::{Args, Subcommand};
+use gamut::game::Game;
 use gamut::games::GameId;
 use gamut::svg::SvgOptions;
-use gamut::tournament::engine::{Engine, ExactTable, Kind, PlayerKind, SpecText, TimeControl};
-use gamut::tournament::external::External;
 use gamut::tournament::pages;
 use gamut::tournament::paths::check_outputs;
 use gamut::tournament::records::{self, GameRecord};
@@ -21,7 +18,6 @@ use gamut::tournament::seats::{self, SeatRecord};
 use gamut::with_game;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Options of `gamut tournament`.
 #[derive(Args, Debug)]
@@ -170,216 +166,6 @@ pub struct ReplayArgs {
     pub html: Option<PathBuf>,
 }
 
-/// The search options an engine spec may set, read by clap like the
-/// options of `gamut analyze`.
-#[derive(Parser, Debug)]
-#[command(no_binary_name = true)]
-struct EngineOptions {
-    #[command(flatten)]
-    search: SearchArgs,
-}
-
-/// Turns an engine spec into an engine for game `G`.
-pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
-    let spec = SpecText::parse(text)?;
-    let fail = |msg: String| CliError(format!("engine '{text}': {msg}"));
-    if spec.options.iter().any(|(k, _)| k == "cmd") {
-        return external_engine(spec);
-    }
-    let mut argv: Vec<String> = Vec::new();
-    let tc = time_control(&spec).map_err(|e| fail(e.0))?;
-    for (key, value) in &spec.options {
-        let allowed = match spec.player {
-            PlayerKind::AlphaBeta => true,
-            PlayerKind::Greedy => key == "eval_off" || key == "tc",
-            PlayerKind::Random => key == "tc",
-        };
-        if !allowed {
-            return Err(fail(format!("'{key}' does not apply to this player")));
-        }
-        let need = || {
-            value
-                .clone()
-                .ok_or_else(|| fail(format!("'{key}' needs a value")))
-        };
-        match key.as_str() {
-            "depth" | "time" | "nodes" | "threads" | "hash" | "parallel" | "eval" => {
-                argv.push(format!("--{key}"));
-                argv.push(need()?);
-            }
-            "eval_off" | "ordering_off" => {
-                argv.push(format!("--{}", key.replace('_', "-")));
-                argv.push(need()?.replace('+', ","));
-            }
-            "table" | "tc" => {}
-            "quiescence" | "aspiration" => match value.as_deref() {
-                Some("off") => argv.push(format!("--no-{key}")),
-                Some("on") | None => {}
-                Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
-            },
-            "exact" => match value.as_deref() {
-                Some("on") | None => argv.push("--exact".into()),
-                Some("off") => {}
-                Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
-            },
-            "lmr" | "nmp" | "rfp" | "futility" | "partial" | "narrow" => match value.as_deref() {
-                Some(v @ ("on" | "off")) => argv.extend([format!("--{key}"), v.to_string()]),
-                None => argv.extend([format!("--{key}"), "on".to_string()]),
-                Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
-            },
-            "history" => match value.as_deref() {
-                Some("off") => argv.extend(["--ordering-off".into(), "history".into()]),
-                Some("on") | None => {}
-                Some(v) => return Err(fail(format!("{key}={v}: use on or off"))),
-            },
-            _ => {
-                return Err(fail(format!(
-                    "unknown option '{key}' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"
-                )))
-            }
-        }
-    }
-    if !spec.options.iter().any(|(k, _)| k == "hash") {
-        argv.extend([
-            "--hash".to_string(),
-            gamut::search::params::TOURNAMENT_HASH_MIB.to_string(),
-        ]);
-    }
-    let opts = EngineOptions::try_parse_from(&argv).map_err(|e| {
-        let rendered = e.render().to_string();
-        let first = rendered.lines().next().unwrap_or("bad option").to_string();
-        fail(first.trim_start_matches("error: ").to_string())
-    })?;
-    let (config, limits) = search_setup::<G>(&opts.search).map_err(|e| fail(e.0))?;
-    let kind = match spec.player {
-        PlayerKind::AlphaBeta => {
-            if limits.depth.is_none()
-                && limits.time.is_none()
-                && limits.nodes.is_none()
-                && tc.is_none()
-            {
-                return Err(fail("alphabeta needs depth=, time=, nodes= or tc=".into()));
-            }
-            // Each game makes its own table: find out now, not mid-game,
-            // whether the machine can give one of this size.
-            gamut::search::Table::try_new(opts.search.hash as usize)
-                .map_err(|e| fail(e.to_string()))?;
-            Kind::Search {
-                config,
-                limits,
-                hash_mib: opts.search.hash as usize,
-                exact: exact_table::<G>(&spec).map_err(|e| fail(e.0))?,
-            }
-        }
-        PlayerKind::Greedy => Kind::Greedy {
-            terms: config.terms,
-        },
-        PlayerKind::Random => Kind::Random,
-    };
-    Ok(Engine {
-        name: spec.name,
-        spec: spec.text,
-        kind,
-        tc,
-    })
-}
-
-/// The game clock a spec's `tc=` gives, if any.
-fn time_control(spec: &SpecText) -> Result<Option<TimeControl>, CliError> {
-    match spec.options.iter().find(|(k, _)| k == "tc") {
-        None => Ok(None),
-        Some((_, None)) => Err(CliError("'tc' needs a value".into())),
-        Some((_, Some(v))) => Ok(Some(TimeControl::parse(v)?)),
-    }
-}
-
-/// The table of exact values an engine spec asks for: `table=<file>`, or a
-/// bare `table` for the game's table at its default location.
-fn exact_table<G: Evaluate>(spec: &SpecText) -> Result<Option<ExactTable>, CliError> {
-    let Some((_, value)) = spec.options.iter().find(|(k, _)| k == "table") else {
-        return Ok(None);
-    };
-    let path = value.as_deref().map(std::path::Path::new);
-    match super::solve::open_table::<G>(path)? {
-        Some(oracle) => Ok(Some(ExactTable(oracle.into()))),
-        None => Err(CliError(format!(
-            "no table of exact values for {} (make one with gamut solve {})",
-            G::ID,
-            G::ID
-        ))),
-    }
-}
-
-/// Turns a spec with `cmd=<program> [args]` into an engine that is that
-/// program speaking the engine protocol: `time=`, `depth=` or `nodes=` per
-/// move, `margin=` (ms) past `time=` before a silent engine forfeits
-/// (default 1000; 60000 without `time=`; plus twice the tournament's own
-/// time to list the position's moves), `hash=` and `threads=` sent as
-/// options.
-fn external_engine(spec: SpecText) -> Result<Engine, CliError> {
-    let text = &spec.text;
-    let fail = |msg: String| CliError(format!("engine '{text}': {msg}"));
-    if spec.player != PlayerKind::AlphaBeta {
-        return Err(fail("cmd= names the program; it takes no search=".into()));
-    }
-    let mut command = Vec::new();
-    let mut go = Vec::new();
-    let mut time = None;
-    let mut margin = None;
-    let mut options = Vec::new();
-    let tc = time_control(&spec).map_err(|e| fail(e.0))?;
-    for (key, value) in &spec.options {
-        let value = value
-            .as_deref()
-            .ok_or_else(|| fail(format!("'{key}' needs a value")))?;
-        let number = || {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| fail(format!("{key}={value}: not a positive number")))
-        };
-        match key.as_str() {
-            "cmd" => command = value.split_whitespace().map(String::from).collect(),
-            "time" => {
-                time = Some(number()?);
-                go.push(format!("movetime {value}"));
-            }
-            "depth" | "nodes" => go.push(format!("{key} {}", number()?)),
-            "margin" => margin = Some(number()?),
-            "hash" | "threads" => options.push((key.clone(), number()?.to_string())),
-            "tc" => {}
-            _ if key.starts_with("option.") && key.len() > "option.".len() => {
-                options.push((key["option.".len()..].to_string(), value.to_string()))
-            }
-            _ => {
-                return Err(fail(format!(
-                    "unknown option '{key}' for a program (name, cmd, time, depth, nodes, tc, margin, hash, threads, option.<name>)"
-                )))
-            }
-        }
-    }
-    if command.is_empty() {
-        return Err(fail("cmd= needs a program".into()));
-    }
-    if go.is_empty() && tc.is_none() {
-        return Err(fail("a program needs time=, depth=, nodes= or tc=".into()));
-    }
-    let timed = time.is_some() || tc.is_some();
-    let margin = margin.unwrap_or(if timed { 1000 } else { 60_000 });
-    Ok(Engine {
-        name: spec.name.clone(),
-        spec: spec.text.clone(),
-        kind: Kind::External(External {
-            command,
-            go: go.join(" "),
-            allowance: Duration::from_millis(time.unwrap_or(0) + margin),
-            options,
-        }),
-        tc,
-    })
-}
-
 /// Runs `gamut tournament` (or `merge`): the library plays it, this prints
 /// each game's line, a progress bar and the report.
 pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
@@ -405,7 +191,6 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
     };
     let outcome = with_game!(id, G => runner::run::<G>(
         &settings,
-        &|t: &str| engine::<G>(t).map_err(|e| ParseError(e.0)),
         interrupt.flag(),
         &mut watch,
     ))?;

@@ -28,6 +28,28 @@ impl Default for Ordering {
     }
 }
 
+impl Ordering {
+    /// Every heuristic on except those of `list` (comma-separated: `tt`,
+    /// `captures`, `killers`, `history`).
+    pub fn without(list: &str) -> Result<Ordering, crate::game::ParseError> {
+        let mut o = Ordering::default();
+        for name in list.split(',') {
+            match name {
+                "tt" => o.tt_move = false,
+                "captures" => o.captures = false,
+                "killers" => o.killers = false,
+                "history" => o.history = false,
+                _ => {
+                    return Err(crate::game::ParseError::new(format!(
+                        "unknown ordering heuristic '{name}' (tt, captures, killers, history)"
+                    )))
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
 const HISTORY_SLOTS: usize = 1 << 14;
 
 /// Killer moves per ply and history counters per (player, move hash).

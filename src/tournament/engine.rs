@@ -2,23 +2,31 @@
 //! one game (its transposition table and random stream).
 
 use crate::game::{Evaluate, Game, NodeKind, ParseError, Player, TermMask};
+use crate::nnue::Eval;
+use crate::search::mcts::MctsConfig;
+use crate::search::ordering::Ordering;
 use crate::search::score::{outcome_score, WIN};
-use crate::search::{self, Clock, Config, Limits, Table, Verdict};
+use crate::search::sides::DEFAULT_WIDTH;
+use crate::search::{self, Clock, Config, Limits, Parallel, Table, Verdict};
 use crate::tablebase::{Oracle, Value};
 use crate::tournament::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
+use crate::tournament::seats::{SeatEngine, SeatPlayer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A spec split into its parts, before the game gives the options meaning:
-/// `name=d4,search=alphabeta,depth=4`.
+/// `name=d4,search=alphabeta,depth=4`. One grammar for every engine:
+/// searchers, greedy and random players, programs (`cmd=`), and the
+/// paranoid and MCTS players of games of more than two sides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecText {
     /// The engine's name (`name=`), or the spec text itself.
     pub name: String,
-    /// The player (`search=`, or a bare `alphabeta`, `random`, `greedy`).
-    pub player: PlayerKind,
+    /// The player (`search=`, or a bare `alphabeta`, `random`, `greedy`,
+    /// `paranoid`, `mcts`), if the spec names one.
+    pub search: Option<PlayerKind>,
     /// The other `key=value` options in order (a bare key has no value).
     pub options: Vec<(String, Option<String>)>,
     /// The whole spec as given.
@@ -28,12 +36,37 @@ pub struct SpecText {
 /// Which kind of player a spec names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
-    /// The searcher (the default).
+    /// The searcher (the default in games of two sides).
     AlphaBeta,
     /// Uniformly random legal moves.
     Random,
     /// The move with the best one-ply evaluation.
     Greedy,
+    /// The exact two-sided search of one side against all the others
+    /// (games of more than two sides).
+    Paranoid,
+    /// Simultaneous-move Monte Carlo tree search (games of more than two
+    /// sides).
+    Mcts,
+}
+
+impl PlayerKind {
+    /// Every player by its name in specs.
+    const NAMES: [(&'static str, PlayerKind); 5] = [
+        ("alphabeta", PlayerKind::AlphaBeta),
+        ("random", PlayerKind::Random),
+        ("greedy", PlayerKind::Greedy),
+        ("paranoid", PlayerKind::Paranoid),
+        ("mcts", PlayerKind::Mcts),
+    ];
+
+    /// Its name in specs.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("alphabeta", |(n, _)| n)
+    }
 }
 
 impl SpecText {
@@ -41,8 +74,9 @@ impl SpecText {
     /// and `search=`; rejects empty items and repeated keys.
     pub fn parse(text: &str) -> Result<SpecText, ParseError> {
         let mut name = None;
-        let mut player = None;
+        let mut search = None;
         let mut options: Vec<(String, Option<String>)> = Vec::new();
+        let fail = |msg: String| ParseError::new(format!("engine '{text}': {msg}"));
         for item in text.split(',') {
             let item = item.trim();
             let (key, value) = match item.split_once('=') {
@@ -50,49 +84,398 @@ impl SpecText {
                 None => (item, None),
             };
             if key.is_empty() || value.as_deref() == Some("") {
-                return Err(ParseError::new(format!(
-                    "engine '{text}': empty option '{item}'"
-                )));
+                return Err(fail(format!("empty option '{item}'")));
             }
+            let bare_player = value.is_none() && Self::kind(key).is_some();
             let seen = match key {
                 "name" => name.is_some(),
-                "search" | "alphabeta" | "random" | "greedy" => player.is_some(),
+                "search" => search.is_some(),
+                _ if bare_player => search.is_some(),
                 _ => options.iter().any(|(k, _)| k == key),
             };
             if seen {
-                return Err(ParseError::new(format!(
-                    "engine '{text}': '{key}' given twice"
-                )));
+                let key = if bare_player { "search" } else { key };
+                return Err(fail(format!("'{key}' given twice")));
             }
             match (key, value) {
                 ("name", Some(v)) => name = Some(v),
-                ("search", Some(v)) => player = Some(Self::kind(text, &v)?),
-                ("alphabeta" | "random" | "greedy", None) => player = Some(Self::kind(text, key)?),
-                ("name" | "search", None) => {
-                    return Err(ParseError::new(format!(
-                        "engine '{text}': '{key}' needs a value"
-                    )))
+                ("search", Some(v)) => {
+                    search = Some(Self::kind(&v).ok_or_else(|| {
+                        fail(format!(
+                            "unknown search '{v}' (alphabeta, random, greedy, paranoid, mcts)"
+                        ))
+                    })?)
                 }
+                (k, None) if bare_player => search = Self::kind(k),
+                ("name" | "search", None) => return Err(fail(format!("'{key}' needs a value"))),
                 (k, v) => options.push((k.to_string(), v)),
             }
         }
         Ok(SpecText {
             name: name.unwrap_or_else(|| text.to_string()),
-            player: player.unwrap_or(PlayerKind::AlphaBeta),
+            search,
             options,
             text: text.to_string(),
         })
     }
 
-    fn kind(text: &str, v: &str) -> Result<PlayerKind, ParseError> {
-        match v {
-            "alphabeta" => Ok(PlayerKind::AlphaBeta),
-            "random" => Ok(PlayerKind::Random),
-            "greedy" => Ok(PlayerKind::Greedy),
-            _ => Err(ParseError::new(format!(
-                "engine '{text}': unknown search '{v}' (alphabeta, random, greedy)"
-            ))),
+    fn kind(v: &str) -> Option<PlayerKind> {
+        PlayerKind::NAMES
+            .iter()
+            .find(|(n, _)| *n == v)
+            .map(|(_, k)| *k)
+    }
+
+    /// The player: the one named, or the searcher.
+    pub fn player(&self) -> PlayerKind {
+        self.search.unwrap_or(PlayerKind::AlphaBeta)
+    }
+
+    /// An error about this spec: `engine '<spec>': <msg>`.
+    pub fn error(&self, msg: impl std::fmt::Display) -> ParseError {
+        ParseError::new(format!("engine '{}': {msg}", self.text))
+    }
+
+    /// The value of option `key`: `None` if it is not given, an error if it
+    /// is given bare.
+    pub fn value(&self, key: &str) -> Result<Option<&str>, ParseError> {
+        match self.options.iter().find(|(k, _)| k == key) {
+            None => Ok(None),
+            Some((_, None)) => Err(self.error(format!("'{key}' needs a value"))),
+            Some((_, Some(v))) => Ok(Some(v)),
         }
+    }
+
+    /// `value` read as a whole number from `lo` to `hi`.
+    fn number(&self, key: &str, value: &str, lo: u64, hi: u64) -> Result<u64, ParseError> {
+        value
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (lo..=hi).contains(n))
+            .ok_or_else(|| {
+                if hi == u64::MAX {
+                    self.error(format!("{key}={value}: not a whole number from {lo}"))
+                } else {
+                    self.error(format!(
+                        "{key}={value}: not a whole number from {lo} to {hi}"
+                    ))
+                }
+            })
+    }
+
+    /// A switch: a bare key or `on` is true, `off` false.
+    fn switch(&self, key: &str, value: Option<&str>) -> Result<bool, ParseError> {
+        match value {
+            None | Some("on") => Ok(true),
+            Some("off") => Ok(false),
+            Some(v) => Err(self.error(format!("{key}={v}: use on or off"))),
+        }
+    }
+
+    /// The game clock `tc=` gives, if any.
+    fn time_control(&self) -> Result<Option<TimeControl>, ParseError> {
+        self.value("tc")?
+            .map(|v| TimeControl::parse(v).map_err(|e| self.error(e)))
+            .transpose()
+    }
+}
+
+/// The options a searcher's spec may give, for error messages.
+const SEARCH_KEYS: &str = "name, search, depth, time, nodes, tc, threads, hash, parallel, eval, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table";
+
+/// The options a program's spec may give, for error messages.
+const PROGRAM_KEYS: &str =
+    "name, cmd, time, depth, nodes, tc, margin, hash, threads, option.<name>";
+
+/// The options a seat engine's spec may give, for error messages.
+const SEAT_KEYS: &str = "name, search, depth, time, nodes, iterations, width, exploration, hash";
+
+impl Engine {
+    /// The engine a spec gives in game `G` of two sides: a searcher
+    /// (`name=d4,depth=4`), `greedy`, `random`, or a program speaking the
+    /// engine protocol (`cmd=<program>,time=100`); see
+    /// docs/tournament.md.
+    pub fn parse<G: Evaluate>(text: &str) -> Result<Engine, ParseError> {
+        let spec = SpecText::parse(text)?;
+        if spec.options.iter().any(|(k, _)| k == "cmd") {
+            return Self::program(spec);
+        }
+        let player = spec.player();
+        if matches!(player, PlayerKind::Paranoid | PlayerKind::Mcts) {
+            return Err(spec.error(format!(
+                "{} plays games of more than two sides; {} has two (alphabeta, greedy, random)",
+                player.name(),
+                G::ID
+            )));
+        }
+        let tc = spec.time_control()?;
+        let mut config = Config::for_game::<G>(1);
+        let mut limits = Limits::default();
+        let mut hash_mib = crate::search::params::TOURNAMENT_HASH_MIB;
+        let mut exact = false;
+        let mut ordering: Vec<&str> = Vec::new();
+        let mut eval = None;
+        let mut table = None;
+        for (key, value) in &spec.options {
+            let allowed = match player {
+                PlayerKind::Greedy => key == "eval_off" || key == "tc",
+                PlayerKind::Random => key == "tc",
+                _ => true,
+            };
+            if !allowed {
+                return Err(spec.error(format!("'{key}' does not apply to this player")));
+            }
+            let value = value.as_deref();
+            let need = || value.ok_or_else(|| spec.error(format!("'{key}' needs a value")));
+            match key.as_str() {
+                "depth" => limits.depth = Some(spec.number(key, need()?, 1, 100)? as u32),
+                "time" => {
+                    limits.time = Some(Duration::from_millis(spec.number(
+                        key,
+                        need()?,
+                        1,
+                        u64::MAX,
+                    )?))
+                }
+                "nodes" => limits.nodes = Some(spec.number(key, need()?, 1, u64::MAX)?),
+                "threads" => config.threads = spec.number(key, need()?, 1, 256)? as usize,
+                "hash" => hash_mib = spec.number(key, need()?, 1, 65536)? as usize,
+                "parallel" => {
+                    config.parallel = match need()? {
+                        "lazysmp" => Parallel::LazySmp,
+                        "rootsplit" => Parallel::RootSplit,
+                        v => {
+                            return Err(
+                                spec.error(format!("parallel={v}: use lazysmp or rootsplit"))
+                            )
+                        }
+                    }
+                }
+                "eval" => match need()? {
+                    v @ ("classic" | "net") => eval = Some(v),
+                    v => return Err(spec.error(format!("eval={v}: use classic or net"))),
+                },
+                "eval_off" => {
+                    config.terms = crate::game::terms_off::<G>(&need()?.replace('+', ","))
+                        .map_err(|e| spec.error(e))?
+                }
+                "ordering_off" => ordering.extend(need()?.split('+')),
+                "history" => {
+                    if !spec.switch(key, value)? {
+                        ordering.push("history");
+                    }
+                }
+                "quiescence" => config.quiescence &= spec.switch(key, value)?,
+                "aspiration" => config.aspiration = spec.switch(key, value)?,
+                "exact" => exact = spec.switch(key, value)?,
+                "lmr" | "nmp" | "rfp" | "futility" | "partial" | "narrow" => {
+                    let on = spec.switch(key, value)?;
+                    if let Some(s) = config.selective.switch(key) {
+                        *s = on;
+                    }
+                }
+                "table" => table = Some(value),
+                "tc" => {}
+                _ => return Err(spec.error(format!("unknown option '{key}' ({SEARCH_KEYS})"))),
+            }
+        }
+        if exact {
+            config = config.exact();
+        }
+        config.eval = match eval {
+            Some("net") if G::network().is_none() => {
+                return Err(spec.error(format!("eval=net: {} has no network yet", G::ID)))
+            }
+            Some("net") => Eval::Net,
+            _ => Eval::Classic,
+        };
+        if !ordering.is_empty() {
+            config.ordering = Ordering::without(&ordering.join(",")).map_err(|e| spec.error(e))?;
+        }
+        let kind = match player {
+            PlayerKind::Greedy => Kind::Greedy {
+                terms: config.terms,
+            },
+            PlayerKind::Random => Kind::Random,
+            _ => {
+                if limits == Limits::default() && tc.is_none() {
+                    return Err(spec.error("alphabeta needs depth=, time=, nodes= or tc="));
+                }
+                // Each game makes its own table: find out now, not mid-game,
+                // whether the machine can give one of this size.
+                Table::try_new(hash_mib).map_err(|e| spec.error(e))?;
+                let exact = match table {
+                    None => None,
+                    Some(path) => Some(
+                        ExactTable::open::<G>(path.map(std::path::Path::new))
+                            .map_err(|e| spec.error(e))?,
+                    ),
+                };
+                Kind::Search {
+                    config,
+                    limits,
+                    hash_mib,
+                    exact,
+                }
+            }
+        };
+        Ok(Engine {
+            name: spec.name,
+            spec: spec.text,
+            kind,
+            tc,
+        })
+    }
+
+    /// The engine of a spec with `cmd=<program> [args]`: that program
+    /// speaking the engine protocol, `time=`, `depth=` or `nodes=` per
+    /// move, `margin=` (ms) past `time=` before a silent engine forfeits
+    /// (default 1000; 60000 without `time=`; plus twice the tournament's
+    /// own time to list the position's moves), `hash=` and `threads=` sent
+    /// as options.
+    fn program(spec: SpecText) -> Result<Engine, ParseError> {
+        if spec.search.is_some() {
+            return Err(spec.error("cmd= names the program; it takes no search="));
+        }
+        let mut command = Vec::new();
+        let mut go = Vec::new();
+        let mut time = None;
+        let mut margin = None;
+        let mut options = Vec::new();
+        let tc = spec.time_control()?;
+        for (key, value) in &spec.options {
+            let value = value
+                .as_deref()
+                .ok_or_else(|| spec.error(format!("'{key}' needs a value")))?;
+            let number = || {
+                value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| spec.error(format!("{key}={value}: not a positive number")))
+            };
+            match key.as_str() {
+                "cmd" => command = value.split_whitespace().map(String::from).collect(),
+                "time" => {
+                    time = Some(number()?);
+                    go.push(format!("movetime {value}"));
+                }
+                "depth" | "nodes" => go.push(format!("{key} {}", number()?)),
+                "margin" => margin = Some(number()?),
+                "hash" | "threads" => options.push((key.clone(), number()?.to_string())),
+                "tc" => {}
+                _ if key.starts_with("option.") && key.len() > "option.".len() => {
+                    options.push((key["option.".len()..].to_string(), value.to_string()))
+                }
+                _ => {
+                    return Err(spec.error(format!(
+                        "unknown option '{key}' for a program ({PROGRAM_KEYS})"
+                    )))
+                }
+            }
+        }
+        if command.is_empty() {
+            return Err(spec.error("cmd= needs a program"));
+        }
+        if go.is_empty() && tc.is_none() {
+            return Err(spec.error("a program needs time=, depth=, nodes= or tc="));
+        }
+        let timed = time.is_some() || tc.is_some();
+        let margin = margin.unwrap_or(if timed { 1000 } else { 60_000 });
+        Ok(Engine {
+            name: spec.name,
+            spec: spec.text,
+            kind: Kind::External(External {
+                command,
+                go: go.join(" "),
+                allowance: Duration::from_millis(time.unwrap_or(0) + margin),
+                options,
+            }),
+            tc,
+        })
+    }
+}
+
+impl SeatEngine {
+    /// The engine a spec gives in a game of more than two sides:
+    /// `name=p,paranoid,time=200`, `name=m,mcts,time=200`, `random`; see
+    /// docs/tournament.md.
+    pub fn parse(text: &str) -> Result<SeatEngine, ParseError> {
+        let spec = SpecText::parse(text)?;
+        let kind = spec
+            .search
+            .ok_or_else(|| spec.error("no search given (paranoid, mcts, random)"))?;
+        let allowed: &[&str] = match kind {
+            PlayerKind::Random => &[],
+            PlayerKind::Paranoid => &["depth", "time", "nodes", "width", "hash"],
+            PlayerKind::Mcts => &["time", "iterations", "width", "exploration"],
+            PlayerKind::AlphaBeta | PlayerKind::Greedy => {
+                return Err(spec.error(format!(
+                    "{} plays games of two sides; games of more than two have paranoid, mcts and random",
+                    kind.name()
+                )))
+            }
+        };
+        let mut limits = Limits::default();
+        let mut iterations = None;
+        let mut width = DEFAULT_WIDTH;
+        let mut exploration = crate::search::params::MCTS_EXPLORATION;
+        let mut hash_mib = crate::search::params::TOURNAMENT_HASH_MIB;
+        for (key, value) in &spec.options {
+            let v = value
+                .as_deref()
+                .ok_or_else(|| spec.error(format!("'{key}' needs a value")))?;
+            let number = |lo: u64| spec.number(key, v, lo, u64::MAX);
+            match key.as_str() {
+                "depth" => limits.depth = Some(number(1)? as u32),
+                "time" => limits.time = Some(Duration::from_millis(number(1)?)),
+                "nodes" => limits.nodes = Some(number(1)?),
+                "iterations" => iterations = Some(number(1)?),
+                "width" => width = number(1)? as usize,
+                "hash" => hash_mib = number(1)? as usize,
+                "exploration" => {
+                    exploration = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| spec.error(format!("exploration={v}: not from 0 to 1")))?
+                }
+                _ => return Err(spec.error(format!("unknown option '{key}' ({SEAT_KEYS})"))),
+            }
+            if !allowed.contains(&key.as_str()) {
+                return Err(spec.error(format!("'{key}' does not apply to {}", kind.name())));
+            }
+        }
+        let player = match kind {
+            PlayerKind::Random => SeatPlayer::Random,
+            PlayerKind::Paranoid => {
+                if limits == Limits::default() {
+                    return Err(spec.error("paranoid needs depth=, time= or nodes="));
+                }
+                SeatPlayer::Paranoid {
+                    limits,
+                    width,
+                    hash_mib,
+                }
+            }
+            _ => {
+                if limits.time.is_none() && iterations.is_none() {
+                    return Err(spec.error("mcts needs time= or iterations="));
+                }
+                SeatPlayer::Mcts(MctsConfig {
+                    iterations,
+                    time: limits.time,
+                    width,
+                    exploration,
+                    seed: 0,
+                })
+            }
+        };
+        Ok(SeatEngine {
+            name: spec.name,
+            spec: spec.text,
+            player,
+        })
     }
 }
 
@@ -191,6 +574,26 @@ impl PartialEq for ExactTable {
 }
 
 impl ExactTable {
+    /// The table of game `G` at `path`, or at its default location: a
+    /// spec's `table=<file>` or bare `table`.
+    pub fn open<G: Game>(path: Option<&std::path::Path>) -> Result<ExactTable, ParseError> {
+        let missing = || {
+            ParseError::new(format!(
+                "no table of exact values for {} (make one with gamut solve {})",
+                G::ID,
+                G::ID
+            ))
+        };
+        let Some(tb) = G::TABLEBASE else {
+            return Err(match path {
+                Some(_) => ParseError::new(format!("no solver for {}", G::ID)),
+                None => missing(),
+            });
+        };
+        let path = crate::tablebase::locate(tb.game(), path).ok_or_else(missing)?;
+        Ok(ExactTable(tb.open(&path).map_err(ParseError)?.into()))
+    }
+
     /// A move keeping the exact value of decision node `pos`, chosen among
     /// all such moves by `rng`, with its score; `None` if the table does not
     /// know the position.
@@ -547,6 +950,168 @@ pub fn check_names(engines: &[Engine]) -> Result<(), ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::epaminondas::Epaminondas;
+    use crate::games::spokes::Spokes;
+
+    /// The error a spec gives in a game of two sides.
+    fn pair_error(text: &str) -> String {
+        let e = Engine::parse::<Epaminondas>(text).expect_err(text).0;
+        assert!(!e.contains('\n'), "{e}");
+        e
+    }
+
+    /// The error a spec gives in a game of more than two sides.
+    fn seat_error(text: &str) -> String {
+        let e = SeatEngine::parse(text).expect_err(text).0;
+        assert!(!e.contains('\n'), "{e}");
+        e
+    }
+
+    #[test]
+    fn one_grammar_splits_every_spec() {
+        let s = SpecText::parse("name=m, mcts ,iterations=50").unwrap();
+        assert_eq!(s.name, "m");
+        assert_eq!(s.search, Some(PlayerKind::Mcts));
+        assert_eq!(s.options, vec![("iterations".into(), Some("50".into()))]);
+        let s = SpecText::parse("depth=4,exact").unwrap();
+        assert_eq!((s.name.as_str(), s.search), ("depth=4,exact", None));
+        assert_eq!(s.player(), PlayerKind::AlphaBeta);
+        assert_eq!(s.options[1], ("exact".into(), None));
+        assert_eq!(
+            SpecText::parse("search=paranoid").unwrap().search,
+            Some(PlayerKind::Paranoid)
+        );
+        for (text, msg) in [
+            ("name=a,,depth=1", "engine 'name=a,,depth=1': empty option ''"),
+            ("depth=", "engine 'depth=': empty option 'depth='"),
+            ("name=a,name=b", "engine 'name=a,name=b': 'name' given twice"),
+            ("random,greedy", "engine 'random,greedy': 'search' given twice"),
+            ("mcts,search=random", "engine 'mcts,search=random': 'search' given twice"),
+            ("depth=1,depth=2", "engine 'depth=1,depth=2': 'depth' given twice"),
+            ("name", "engine 'name': 'name' needs a value"),
+            (
+                "search=minimax",
+                "engine 'search=minimax': unknown search 'minimax' (alphabeta, random, greedy, paranoid, mcts)",
+            ),
+        ] {
+            assert_eq!(SpecText::parse(text).unwrap_err().0, msg);
+        }
+    }
+
+    #[test]
+    fn a_spec_of_a_game_of_two_sides_sets_the_search() {
+        let e = Engine::parse::<Epaminondas>("name=d4,depth=4,quiescence=off,lmr=off,history=off")
+            .unwrap();
+        assert_eq!(e.name, "d4");
+        let Kind::Search {
+            config,
+            limits,
+            hash_mib,
+            exact,
+        } = &e.kind
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!(limits.depth, Some(4));
+        assert_eq!(*hash_mib, crate::search::params::TOURNAMENT_HASH_MIB);
+        assert!(exact.is_none() && !config.quiescence && !config.selective.lmr);
+        assert!(!config.ordering.history && config.ordering.killers);
+        let e = Engine::parse::<Epaminondas>("time=50,hash=2,threads=3,ordering_off=tt+killers")
+            .unwrap();
+        let Kind::Search {
+            config, hash_mib, ..
+        } = &e.kind
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!((config.threads, *hash_mib), (3, 2));
+        assert!(!config.ordering.tt_move && !config.ordering.killers);
+        let exact = Engine::parse::<Epaminondas>("depth=2,exact").unwrap();
+        let Kind::Search { config, .. } = &exact.kind else {
+            panic!()
+        };
+        assert_eq!(config.selective, crate::search::params::Selective::NONE);
+        assert!(matches!(
+            Engine::parse::<Epaminondas>("greedy,eval_off=material").map(|e| e.kind),
+            Ok(Kind::Greedy { .. })
+        ));
+        assert_eq!(
+            Engine::parse::<Epaminondas>("random,tc=1+0").unwrap().tc,
+            Some(TimeControl::parse("1+0").unwrap())
+        );
+        assert!(matches!(
+            Engine::parse::<Epaminondas>("cmd=prog --x,time=10").map(|e| e.kind),
+            Ok(Kind::External(External { .. }))
+        ));
+    }
+
+    #[test]
+    fn a_bad_spec_of_a_game_of_two_sides_says_what_is_wrong_in_one_line() {
+        for (text, msg) in [
+            ("depth=0", "engine 'depth=0': depth=0: not a whole number from 1 to 100"),
+            ("depth=101", "engine 'depth=101': depth=101: not a whole number from 1 to 100"),
+            ("time=x", "engine 'time=x': time=x: not a whole number from 1"),
+            ("depth=1,threads=0", "engine 'depth=1,threads=0': threads=0: not a whole number from 1 to 256"),
+            ("name=a", "engine 'name=a': alphabeta needs depth=, time=, nodes= or tc="),
+            ("random,depth=2", "engine 'random,depth=2': 'depth' does not apply to this player"),
+            ("greedy,eval=net", "engine 'greedy,eval=net': 'eval' does not apply to this player"),
+            ("depth=2,quiescence=maybe", "engine 'depth=2,quiescence=maybe': quiescence=maybe: use on or off"),
+            ("depth=2,parallel=x", "engine 'depth=2,parallel=x': parallel=x: use lazysmp or rootsplit"),
+            ("depth=2,iterations=5", "engine 'depth=2,iterations=5': unknown option 'iterations' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"),
+            ("depth=2,depth", "engine 'depth=2,depth': 'depth' given twice"),
+            ("depth", "engine 'depth': 'depth' needs a value"),
+            ("depth=2,ordering_off=tt+pv", "engine 'depth=2,ordering_off=tt+pv': unknown ordering heuristic 'pv' (tt, captures, killers, history)"),
+            ("depth=2,tc=0+1", "engine 'depth=2,tc=0+1': tc=0+1: not [moves/]base+increment in seconds (tc=10+0.1, tc=40/60+0)"),
+            ("mcts,iterations=5", "engine 'mcts,iterations=5': mcts plays games of more than two sides; epaminondas has two (alphabeta, greedy, random)"),
+            ("cmd=prog", "engine 'cmd=prog': a program needs time=, depth=, nodes= or tc="),
+            ("cmd=prog,greedy,time=5", "engine 'cmd=prog,greedy,time=5': cmd= names the program; it takes no search="),
+            ("cmd=prog,time=5,width=2", "engine 'cmd=prog,time=5,width=2': unknown option 'width' for a program (name, cmd, time, depth, nodes, tc, margin, hash, threads, option.<name>)"),
+        ] {
+            assert_eq!(pair_error(text), msg);
+        }
+        assert!(pair_error("greedy,eval_off=nothing").contains("unknown evaluation term 'nothing'"));
+        assert!(pair_error("depth=2,table").contains("no table of exact values for epaminondas"));
+        let _ = Engine::parse::<Spokes>("name=g,greedy").unwrap();
+    }
+
+    #[test]
+    fn a_spec_of_a_game_of_more_than_two_sides_reads_with_the_same_grammar() {
+        let m = SeatEngine::parse("name=m,mcts,iterations=50,exploration=0.2").unwrap();
+        assert_eq!(m.name, "m");
+        let SeatPlayer::Mcts(c) = &m.player else {
+            panic!("{m:?}")
+        };
+        assert_eq!((c.iterations, c.time, c.exploration), (Some(50), None, 0.2));
+        let p = SeatEngine::parse("search=paranoid,depth=2,width=3").unwrap();
+        assert_eq!(p.name, "search=paranoid,depth=2,width=3");
+        assert!(matches!(
+            p.player,
+            SeatPlayer::Paranoid {
+                width: 3,
+                limits: Limits { depth: Some(2), .. },
+                ..
+            }
+        ));
+        assert_eq!(
+            SeatEngine::parse("random").unwrap().player,
+            SeatPlayer::Random
+        );
+        for (text, msg) in [
+            ("name=m,time=5", "engine 'name=m,time=5': no search given (paranoid, mcts, random)"),
+            ("paranoid", "engine 'paranoid': paranoid needs depth=, time= or nodes="),
+            ("mcts,width=3", "engine 'mcts,width=3': mcts needs time= or iterations="),
+            ("mcts,depth=3", "engine 'mcts,depth=3': 'depth' does not apply to mcts"),
+            ("random,iterations=3", "engine 'random,iterations=3': 'iterations' does not apply to random"),
+            ("mcts,iterations=0", "engine 'mcts,iterations=0': iterations=0: not a whole number from 1"),
+            ("mcts,iterations=5,exploration=2", "engine 'mcts,iterations=5,exploration=2': exploration=2: not from 0 to 1"),
+            ("paranoid,depth=1,threads=2", "engine 'paranoid,depth=1,threads=2': unknown option 'threads' (name, search, depth, time, nodes, iterations, width, exploration, hash)"),
+            ("depth=2", "engine 'depth=2': no search given (paranoid, mcts, random)"),
+            ("greedy", "engine 'greedy': greedy plays games of two sides; games of more than two have paranoid, mcts and random"),
+            ("mcts,mcts", "engine 'mcts,mcts': 'search' given twice"),
+        ] {
+            assert_eq!(seat_error(text), msg);
+        }
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)

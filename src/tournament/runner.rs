@@ -124,18 +124,17 @@ pub struct Outcome {
     pub ended: &'static str,
 }
 
-/// Runs the tournament of `settings` in game `G`, engines made from their
-/// specs by `engine`; raising `stop` ends it early (finished games kept).
+/// Runs the tournament of `settings` in game `G`; raising `stop` ends it
+/// early (finished games kept).
 pub fn run<G: Evaluate>(
     settings: &Settings,
-    engine: &dyn Fn(&str) -> Result<Engine, ParseError>,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
 ) -> Result<Outcome, ParseError> {
     if G::players() != 2 {
         return run_seats::<G>(settings, stop, watch);
     }
-    let plan = plan::<G>(settings, engine)?;
+    let plan = plan::<G>(settings)?;
     let sprt = settings
         .sprt
         .as_deref()
@@ -277,14 +276,11 @@ fn game_line(rec: &GameRecord, total: u64) -> String {
 
 /// The engines, the schedule (this shard's pairs), the openings and the
 /// adjudication rules from the settings.
-fn plan<G: Evaluate>(
-    s: &Settings,
-    engine: &dyn Fn(&str) -> Result<Engine, ParseError>,
-) -> Result<Plan<G>, ParseError> {
+fn plan<G: Evaluate>(s: &Settings) -> Result<Plan<G>, ParseError> {
     let engines = s
         .engines
         .iter()
-        .map(|t| engine(t))
+        .map(|t| Engine::parse::<G>(t))
         .collect::<Result<Vec<_>, _>>()?;
     if engines.len() < 2 {
         return Err(ParseError::new("a tournament needs at least two --engine"));

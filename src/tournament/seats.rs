@@ -14,14 +14,14 @@
 
 use crate::game::{Evaluate, Game, NodeKind, ParseError, Player};
 use crate::search::mcts::{self, MctsConfig};
-use crate::search::sides::{players_of, Tuple, TwoSided, DEFAULT_WIDTH};
+use crate::search::sides::{players_of, Tuple, TwoSided};
 use crate::search::{self, Config, Limits, Table, Verdict};
 use crate::tournament::schedule::{seed_for, Stream};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How a seat engine plays.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,124 +53,7 @@ pub struct SeatEngine {
     pub player: SeatPlayer,
 }
 
-/// The keys a seat engine spec may give, for error messages.
-const KEYS: &str = "name, search, depth, time, nodes, iterations, width, exploration, hash";
-
 impl SeatEngine {
-    /// Parses a spec: `name=p,paranoid,time=200`, `name=m,mcts,time=200`,
-    /// `random`; see docs/tournament.md.
-    pub fn parse(text: &str) -> Result<SeatEngine, ParseError> {
-        let fail = |msg: String| ParseError::new(format!("engine '{text}': {msg}"));
-        let mut name = None;
-        let mut kind = None;
-        let mut limits = Limits::default();
-        let mut iterations = None;
-        let mut width = DEFAULT_WIDTH;
-        let mut exploration = crate::search::params::MCTS_EXPLORATION;
-        let mut hash_mib = crate::search::params::TOURNAMENT_HASH_MIB;
-        let mut seen: Vec<&str> = Vec::new();
-        for item in text.split(',').map(str::trim) {
-            let (key, value) = match item.split_once('=') {
-                Some((k, v)) => (k.trim(), Some(v.trim())),
-                None => (item, None),
-            };
-            let key = match (key, value) {
-                ("paranoid" | "mcts" | "random", None) => {
-                    kind = Some(key);
-                    "search"
-                }
-                _ => key,
-            };
-            if seen.contains(&key) {
-                return Err(fail(format!("'{key}' given twice")));
-            }
-            seen.push(key);
-            if key == "search" && value.is_none() {
-                continue;
-            }
-            let v = value
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| fail(format!("'{key}' needs a value")))?;
-            let number = |lo: u64| -> Result<u64, ParseError> {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|&n| n >= lo)
-                    .ok_or_else(|| fail(format!("{key}={v}: not a whole number from {lo}")))
-            };
-            match key {
-                "name" => name = Some(v.to_string()),
-                "search" => match v {
-                    "paranoid" | "mcts" | "random" => kind = Some(v),
-                    _ => {
-                        return Err(fail(format!(
-                            "unknown search '{v}' (paranoid, mcts, random)"
-                        )))
-                    }
-                },
-                "depth" => limits.depth = Some(number(1)? as u32),
-                "time" => limits.time = Some(Duration::from_millis(number(1)?)),
-                "nodes" => limits.nodes = Some(number(1)?),
-                "iterations" => iterations = Some(number(1)?),
-                "width" => width = number(1)? as usize,
-                "hash" => hash_mib = number(1)? as usize,
-                "exploration" => {
-                    exploration = v
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| (0.0..=1.0).contains(x))
-                        .ok_or_else(|| fail(format!("exploration={v}: not from 0 to 1")))?
-                }
-                _ => return Err(fail(format!("unknown option '{key}' ({KEYS})"))),
-            }
-        }
-        let kind = kind.ok_or_else(|| fail("no search given (paranoid, mcts, random)".into()))?;
-        let allowed: &[&str] = match kind {
-            "random" => &["name", "search"],
-            "paranoid" => &["name", "search", "depth", "time", "nodes", "width", "hash"],
-            _ => &[
-                "name",
-                "search",
-                "time",
-                "iterations",
-                "width",
-                "exploration",
-            ],
-        };
-        if let Some(k) = seen.iter().find(|k| !allowed.contains(k)) {
-            return Err(fail(format!("'{k}' does not apply to {kind}")));
-        }
-        let player = match kind {
-            "random" => SeatPlayer::Random,
-            "paranoid" => {
-                if limits == Limits::default() {
-                    return Err(fail("paranoid needs depth=, time= or nodes=".into()));
-                }
-                SeatPlayer::Paranoid {
-                    limits,
-                    width,
-                    hash_mib,
-                }
-            }
-            _ => {
-                if limits.time.is_none() && iterations.is_none() {
-                    return Err(fail("mcts needs time= or iterations=".into()));
-                }
-                SeatPlayer::Mcts(MctsConfig {
-                    iterations,
-                    time: limits.time,
-                    width,
-                    exploration,
-                    seed: 0,
-                })
-            }
-        };
-        Ok(SeatEngine {
-            name: name.unwrap_or_else(|| text.to_string()),
-            spec: text.to_string(),
-            player,
-        })
-    }
-
     /// The engine's choice for side `side` at `pos`: a joint choice of the
     /// side's players (with the strategy it was sampled from) at a
     /// simultaneous node, a move at the side's decision.
