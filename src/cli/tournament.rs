@@ -355,11 +355,6 @@ fn replay_game<G: Game>(
 
 /// `gamut replay` of a seats game: every position, or the one at --move.
 fn replay_seats(a: &ReplayArgs, all: &[SeatRecord], out: &mut impl Write) -> Result<(), CliError> {
-    if a.html.is_some() {
-        return Err(CliError(
-            "--html does not apply to games of more than two players yet".into(),
-        ));
-    }
     let rec = all
         .iter()
         .find(|r| r.number == a.game)
@@ -374,6 +369,12 @@ fn replay_seat_game<G: Game>(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let steps = seats::replay::<G>(rec)?;
+    if let Some(path) = &a.html {
+        return Ok(runner::write_file(
+            path,
+            &pages::seat_game_page(rec, &steps),
+        )?);
+    }
     if replay_step(a, rec.number, &steps, out)? {
         return Ok(());
     }

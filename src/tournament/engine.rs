@@ -440,6 +440,11 @@ impl SeatEngine {
                         .filter(|x| (0.0..=1.0).contains(x))
                         .ok_or_else(|| spec.error(format!("exploration={v}: not from 0 to 1")))?
                 }
+                "tc" => {
+                    return Err(spec.error(
+                        "tc= does not apply to games of more than two sides: their rules do not say who wins when one side's clock runs out (use time= or iterations=)",
+                    ))
+                }
                 _ => return Err(spec.error(format!("unknown option '{key}' ({SEAT_KEYS})"))),
             }
             if !allowed.contains(&key.as_str()) {
@@ -1108,6 +1113,7 @@ mod tests {
             ("depth=2", "engine 'depth=2': no search given (paranoid, mcts, random)"),
             ("greedy", "engine 'greedy': greedy plays games of two sides; games of more than two have paranoid, mcts and random"),
             ("mcts,mcts", "engine 'mcts,mcts': 'search' given twice"),
+            ("mcts,tc=1+0", "engine 'mcts,tc=1+0': tc= does not apply to games of more than two sides: their rules do not say who wins when one side's clock runs out (use time= or iterations=)"),
         ] {
             assert_eq!(seat_error(text), msg);
         }

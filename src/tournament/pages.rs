@@ -14,6 +14,7 @@ use crate::search::score::{Score, WIN_THRESHOLD};
 use crate::svg::{escape, SvgOptions};
 use crate::tournament::records::GameRecord;
 use crate::tournament::report::Report;
+use crate::tournament::seats::{SeatRecord, SeatReport};
 use crate::tournament::stats::Interval;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -138,32 +139,83 @@ fn score_text(score: i32) -> String {
 /// The page of one recorded game: `steps` are its positions from the
 /// opening as [`crate::tournament::records::replay`] gives them.
 pub fn game_page<G: Game>(rec: &GameRecord, steps: &[(Option<String>, G)]) -> String {
-    let sides = G::INFO.sides;
-    let title = format!("{} game {}", G::INFO.name, rec.number);
-    let mut o = head(&title);
-    let _ = writeln!(o, "<h1>{}</h1>", escape(&title));
-    let _ = writeln!(
-        o,
-        "<p class=\"meta\">{} ({}) vs {} ({}): <b>{}</b> ({}), {} plies</p>",
-        escape(&rec.engines[0]),
-        escape(sides[0]),
-        escape(&rec.engines[1]),
-        escape(sides[1]),
-        escape(&rec.result),
-        escape(&rec.reason),
-        rec.plies
-    );
-    let _ = writeln!(
-        o,
-        "<p class=\"meta\">opening {}: <code>{}</code></p>",
-        rec.opening_index,
-        escape(&rec.opening)
-    );
     let scores: BTreeMap<usize, (i32, Option<u32>)> = rec
         .scores
         .iter()
         .map(|s| (s.step, (s.score, s.depth)))
         .collect();
+    let heading = Heading {
+        number: rec.number,
+        players: &rec.engines,
+        result: &rec.result,
+        reason: &rec.reason,
+        plies: rec.plies,
+        opening: format!("opening {}", rec.opening_index),
+        opening_text: &rec.opening,
+    };
+    any_game_page(&heading, steps, &scores)
+}
+
+/// One game of more than two sides as a web page, as [`game_page`] draws
+/// a game of two (seat engines give no scores, so it has no plot).
+pub fn seat_game_page<G: Game>(rec: &SeatRecord, steps: &[(Option<String>, G)]) -> String {
+    let result = match rec.winner {
+        Some(w) => format!("{} wins", G::INFO.sides[w as usize - 1]),
+        None => "draw".to_string(),
+    };
+    let heading = Heading {
+        number: rec.number,
+        players: &rec.seats,
+        result: &result,
+        reason: &rec.reason,
+        plies: rec.plies,
+        opening: "opening".to_string(),
+        opening_text: &rec.opening,
+    };
+    any_game_page(&heading, steps, &BTreeMap::new())
+}
+
+/// What a game page says above the board.
+struct Heading<'r> {
+    number: u64,
+    players: &'r [String],
+    result: &'r str,
+    reason: &'r str,
+    plies: u32,
+    opening: String,
+    opening_text: &'r str,
+}
+
+/// A game's page: the heading, every position, the steps and the scores.
+fn any_game_page<G: Game>(
+    h: &Heading,
+    steps: &[(Option<String>, G)],
+    scores: &BTreeMap<usize, (i32, Option<u32>)>,
+) -> String {
+    let sides = G::INFO.sides;
+    let title = format!("{} game {}", G::INFO.name, h.number);
+    let mut o = head(&title);
+    let _ = writeln!(o, "<h1>{}</h1>", escape(&title));
+    let seated: Vec<String> = h
+        .players
+        .iter()
+        .zip(sides)
+        .map(|(e, s)| format!("{} ({})", escape(e), escape(s)))
+        .collect();
+    let _ = writeln!(
+        o,
+        "<p class=\"meta\">{}: <b>{}</b> ({}), {} plies</p>",
+        seated.join(" vs "),
+        escape(h.result),
+        escape(h.reason),
+        h.plies
+    );
+    let _ = writeln!(
+        o,
+        "<p class=\"meta\">{}: <code>{}</code></p>",
+        h.opening,
+        escape(h.opening_text)
+    );
     o.push_str("<div class=\"main\">\n<div class=\"board-column\">\n<div id=\"boards\">\n");
     let opts = SvgOptions::default();
     for (k, (step, pos)) in steps.iter().enumerate() {
@@ -218,7 +270,7 @@ pub fn game_page<G: Game>(rec: &GameRecord, steps: &[(Option<String>, G)]) -> St
             "<h2>Scores for {} (each engine's, after its step)</h2>",
             escape(sides[0])
         );
-        o.push_str(&score_plot(steps, &scores));
+        o.push_str(&score_plot(steps, scores));
     }
     let _ = write!(
         o,
@@ -405,6 +457,91 @@ pub fn tournament_page(
             escape(&r.reason),
             r.plies,
             r.opening_index
+        );
+    }
+    o.push_str("</table>\n</body>\n</html>\n");
+    o
+}
+
+/// A tournament of more than two sides as a web page: each engine's score
+/// with its error bar overall and per seat, the wins by seat, and every
+/// game linked to its page at `game_link(number)`.
+pub fn seat_tournament_page(
+    name: &str,
+    sides: &[&str],
+    report: &SeatReport,
+    records: &[SeatRecord],
+    game_link: &dyn Fn(u64) -> String,
+) -> String {
+    let title = format!("{name} tournament");
+    let mut o = head(&title);
+    let _ = writeln!(o, "<h1>{}</h1>", escape(&title));
+    let _ = writeln!(
+        o,
+        "<p class=\"meta\">{} games; a side's fair share {:.3}; score = wins (draws ½) per seat held, ± 95% interval</p>",
+        report.games, report.fair_share
+    );
+    o.push_str("<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th class=\"text\">engine</th><th>seats</th><th>score</th>");
+    for side in sides {
+        let _ = write!(o, "<th>{}</th>", escape(side));
+    }
+    o.push_str("</tr>\n");
+    let cell = |sc: &crate::tournament::seats::Score| {
+        if sc.games == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.3} ± {:.3} ({})", sc.score, sc.error, sc.games)
+        }
+    };
+    for st in &report.standings {
+        let _ = write!(
+            o,
+            "<tr><td class=\"text\">{}</td><td>{}</td><td>{:.3} ± {:.3}</td>",
+            escape(&st.engine),
+            st.overall.games,
+            st.overall.score,
+            st.overall.error
+        );
+        for sc in &st.seats {
+            let _ = write!(o, "<td>{}</td>", cell(sc));
+        }
+        o.push_str("</tr>\n");
+    }
+    o.push_str("</table>\n<h2>Wins by seat</h2>\n<table id=\"seats\">\n<tr>");
+    for side in sides {
+        let _ = write!(o, "<th>{}</th>", escape(side));
+    }
+    o.push_str("</tr>\n<tr>");
+    for w in &report.seat_wins {
+        let _ = write!(o, "<td>{w}</td>");
+    }
+    o.push_str("</tr>\n</table>\n<h2>Games</h2>\n<table id=\"games\">\n<tr><th>game</th>");
+    for side in sides {
+        let _ = write!(o, "<th class=\"text\">{}</th>", escape(side));
+    }
+    o.push_str("<th class=\"text\">result</th><th class=\"text\">reason</th><th>plies</th></tr>\n");
+    let mut sorted: Vec<&SeatRecord> = records.iter().collect();
+    sorted.sort_by_key(|r| r.number);
+    for r in sorted {
+        let _ = write!(
+            o,
+            "<tr><td><a href=\"{}\">{}</a></td>",
+            escape(&game_link(r.number)),
+            r.number
+        );
+        for e in &r.seats {
+            let _ = write!(o, "<td class=\"text\">{}</td>", escape(e));
+        }
+        let result = match r.winner {
+            Some(w) => format!("{} wins", sides.get(w as usize - 1).copied().unwrap_or("?")),
+            None => "draw".to_string(),
+        };
+        let _ = writeln!(
+            o,
+            "<td class=\"text\">{}</td><td class=\"text\">{}</td><td>{}</td></tr>",
+            escape(&result),
+            escape(&r.reason),
+            r.plies
         );
     }
     o.push_str("</table>\n</body>\n</html>\n");

@@ -126,7 +126,7 @@ impl GameRecord {
 
     /// The record as one JSON line (no newline).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("a record serialises")
+        self.line()
     }
 }
 
@@ -182,16 +182,42 @@ impl Adjudication {
     }
 }
 
+/// A record of a records file: one game of two sides ([`GameRecord`]) or
+/// of more than two ([`SeatRecord`](crate::tournament::seats::SeatRecord)),
+/// one JSON object per line, checked as it is read.
+pub trait Record: Serialize + serde::de::DeserializeOwned {
+    /// What a line that is not such a record is not (`a game record`).
+    const WHAT: &'static str;
+    /// The game's number.
+    fn number(&self) -> u64;
+    /// Checks the record: it replays to its recorded end.
+    fn check(&self) -> Result<(), ParseError>;
+    /// The record as one JSON line (no newline).
+    fn line(&self) -> String {
+        serde_json::to_string(self).expect("a record serialises")
+    }
+}
+
+impl Record for GameRecord {
+    const WHAT: &'static str = "a game record";
+    fn number(&self) -> u64 {
+        self.number
+    }
+    fn check(&self) -> Result<(), ParseError> {
+        verify(self)
+    }
+}
+
 /// A record as a line of a records file: its line number (from 1) and the
 /// record.
-pub type Line = (usize, GameRecord);
+pub type Line<R = GameRecord> = (usize, R);
 
 /// A records file read line by line: every complete record, and where a
 /// last line cut off by a crash starts.
 #[derive(Clone, Debug)]
-pub struct Scan {
+pub struct Scan<R = GameRecord> {
     /// The records with their line numbers.
-    pub records: Vec<Line>,
+    pub records: Vec<Line<R>>,
     /// A last line with no newline that is not a record (a write cut off
     /// part way): its line number and the byte offset it starts at.
     pub torn: Option<(usize, u64)>,
@@ -205,7 +231,7 @@ pub struct Scan {
 /// last position (or its adjudication) gives. Blank lines are skipped. A
 /// last line without a newline that is not JSON is reported in
 /// [`Scan::torn`], not as an error. Errors read `line N: problem`.
-pub fn scan(text: &str) -> Result<Scan, ParseError> {
+pub fn scan<R: Record>(text: &str) -> Result<Scan<R>, ParseError> {
     let mut records = Vec::new();
     let mut torn = None;
     let mut offset = 0u64;
@@ -219,15 +245,15 @@ pub fn scan(text: &str) -> Result<Scan, ParseError> {
         }
         let fail = |msg: String| ParseError::new(format!("line {}: {msg}", i + 1));
         let last = lines.peek().is_none() && !raw.ends_with('\n');
-        let rec: GameRecord = match serde_json::from_str(line) {
+        let rec: R = match serde_json::from_str(line) {
             Ok(r) => r,
             Err(e) if last && e.is_eof() => {
                 torn = Some((i + 1, start));
                 break;
             }
-            Err(e) => return Err(fail(format!("not a game record: {e}"))),
+            Err(e) => return Err(fail(format!("not {}: {e}", R::WHAT))),
         };
-        verify(&rec).map_err(|e| fail(e.0))?;
+        rec.check().map_err(|e| fail(e.0))?;
         records.push((i + 1, rec));
     }
     let unterminated = torn.is_none() && !text.is_empty() && !text.ends_with('\n');
@@ -242,10 +268,15 @@ pub fn scan(text: &str) -> Result<Scan, ParseError> {
 /// valid record (see [`scan`]), a cut-off last line is an error and so is
 /// a file without records. Errors name the file and the line.
 pub fn read(path: &Path) -> Result<Vec<Line>, ParseError> {
+    read_as::<GameRecord>(path)
+}
+
+/// [`read`] for records of type `R`.
+pub fn read_as<R: Record>(path: &Path) -> Result<Vec<Line<R>>, ParseError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
     let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
-    let scan = scan(&text).map_err(at)?;
+    let scan = scan::<R>(&text).map_err(at)?;
     if let Some((line, _)) = scan.torn {
         return Err(at(ParseError::new(format!(
             "line {line}: the last record is cut off (the file ends part way through it)"

@@ -20,7 +20,7 @@ use crate::tournament::seats::{self, SeatEngine, SeatRecord, SeatReport};
 use crate::tournament::session::{self, check_previous, Ended, RecordsFile};
 use crate::tournament::stats::Sprt;
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
@@ -369,27 +369,40 @@ fn adjudication(rule: &str, rules: &mut Rules) -> Result<(), ParseError> {
 }
 
 /// A tournament of a game of more than two players: one engine per side,
-/// seated by [`seats::lineups`], games played from the start position.
+/// seated by [`seats::lineups`], games played from the start position;
+/// records, `--resume`, `--html` and the output checks as for two sides.
 fn run_seats<G: Evaluate>(
     s: &Settings,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
 ) -> Result<Outcome, ParseError> {
+    const START: &str = "its games start from the start position";
+    const SCORES: &str = "adjudication needs the engines' scores, and seat engines give none";
     let unsupported = [
-        (s.sprt.is_some(), "--sprt"),
-        (s.openings.is_some(), "--openings"),
-        (s.random_plies.is_some(), "--random-plies"),
-        (s.shard.is_some(), "--shard"),
-        (s.resume, "--resume"),
-        (s.html.is_some(), "--html"),
-        (s.resign_score.is_some(), "--resign-score"),
-        (s.draw_score.is_some(), "--draw-score"),
-        (!s.adjudicate.is_empty(), "--adjudicate"),
-        (s.format != Format::RoundRobin, "--format"),
+        (
+            s.sprt.is_some(),
+            "--sprt",
+            "a sequential test compares two engines over games of two sides",
+        ),
+        (s.openings.is_some(), "--openings", START),
+        (s.random_plies.is_some(), "--random-plies", START),
+        (
+            s.shard.is_some(),
+            "--shard",
+            "its schedule is cycles of seatings, not pairs to share out",
+        ),
+        (s.resign_score.is_some(), "--resign-score", SCORES),
+        (s.draw_score.is_some(), "--draw-score", SCORES),
+        (!s.adjudicate.is_empty(), "--adjudicate", SCORES),
+        (
+            s.format != Format::RoundRobin,
+            "--format",
+            "every engine takes every seat in turn",
+        ),
     ];
-    if let Some((_, opt)) = unsupported.iter().find(|(given, _)| *given) {
+    if let Some((_, opt, why)) = unsupported.iter().find(|(given, _, _)| *given) {
         return Err(ParseError::new(format!(
-            "{opt} does not apply to {}: its tournaments seat one engine per side",
+            "{opt} does not apply to {}: {why}",
             G::ID
         )));
     }
@@ -410,39 +423,54 @@ fn run_seats<G: Evaluate>(
     }
     let sides = G::INFO.sides.len();
     let lineups = seats::lineups(engines.len(), sides);
-    let cannot_write = |path: &Path, e: io::Error| {
-        ParseError::new(format!("cannot write {}: {e}", path.display()))
-    };
-    let mut file = match &s.records {
+    let total = s.games;
+    let numbers: Vec<u64> = (1..=total).collect();
+    check_tournament_paths(s, &numbers)?;
+    let seated = |n: u64| &lineups[((n - 1) % lineups.len() as u64) as usize];
+    let (mut file, previous) = match &s.records {
+        None => (None, Vec::new()),
+        Some(path) if s.resume => {
+            let r = RecordsFile::reopen::<SeatRecord>(path, |previous| {
+                check_seat_previous::<G>(&engines, &seated, total, s.seed, previous)
+            })?;
+            if let Some(line) = r.dropped {
+                watch.warn(&format!(
+                    "warning: {} line {line}: dropped a cut-off last record; that game is played again",
+                    path.display()
+                ));
+            }
+            (
+                Some(r.file),
+                r.previous.into_iter().map(|(_, rec)| rec).collect(),
+            )
+        }
         Some(path) if !s.overwrite && path.exists() => {
             return Err(ParseError::new(format!(
-                "{} already exists: --overwrite replaces it",
+                "{} already exists: --resume continues it, --overwrite replaces it",
                 path.display()
             )))
         }
-        Some(path) => Some((
-            std::fs::File::create(path).map_err(|e| cannot_write(path, e))?,
-            path,
-        )),
-        None => None,
+        Some(path) => (Some(RecordsFile::create(path)?), Vec::new()),
     };
-    let total = s.games;
+    let done: std::collections::BTreeSet<u64> = previous.iter().map(|r| r.number).collect();
     let ply_limit = s.ply_limit.unwrap_or_else(|| default_ply_limit::<G>());
-    watch.start(total, 0);
+    watch.start(total, previous.len() as u64);
     let next = std::sync::atomic::AtomicU64::new(1);
     let (send, receive) = std::sync::mpsc::channel::<SeatRecord>();
-    let mut played = Vec::new();
+    let mut played = previous;
     let written: Result<(), ParseError> = std::thread::scope(|scope| {
         for _ in 0..s.concurrency.min(total as u32) {
             let send = send.clone();
-            let (engines, lineups, next) = (&engines, &lineups, &next);
+            let (engines, next, done, seated) = (&engines, &next, &done, &seated);
             scope.spawn(move || loop {
                 let n = next.fetch_add(1, SeqCst);
                 if n > total || stop.load(SeqCst) {
                     break;
                 }
-                let lineup = &lineups[((n - 1) % lineups.len() as u64) as usize];
-                match seats::play_game::<G>(engines, lineup, n, s.seed, ply_limit, stop) {
+                if done.contains(&n) {
+                    continue;
+                }
+                match seats::play_game::<G>(engines, seated(n), n, s.seed, ply_limit, stop) {
                     Some(rec) => {
                         if send.send(rec).is_err() {
                             break;
@@ -454,16 +482,16 @@ fn run_seats<G: Evaluate>(
         }
         drop(send);
         for rec in receive {
-            if let Some((f, path)) = file.as_mut() {
-                let line =
-                    serde_json::to_string(&rec).map_err(|e| ParseError::new(e.to_string()))?;
-                writeln!(f, "{line}")
-                    .and_then(|_| f.flush())
-                    .map_err(|e| cannot_write(path, e))?;
+            if let Some(f) = file.as_mut() {
+                if let Err(e) = f.append(&rec) {
+                    stop.store(true, SeqCst);
+                    return Err(e);
+                }
             }
-            watch
-                .game(&seat_line(&rec, total, G::INFO.sides), None)
-                .map_err(|e| ParseError::new(format!("cannot write the output: {e}")))?;
+            if let Err(e) = watch.game(&seat_line(&rec, total, G::INFO.sides), None) {
+                stop.store(true, SeqCst);
+                return Err(ParseError::new(format!("cannot write the output: {e}")));
+            }
             played.push(rec);
         }
         Ok(())
@@ -471,7 +499,7 @@ fn run_seats<G: Evaluate>(
     watch.finish();
     written?;
     let report = seats::report(&names, sides, &played);
-    let ended = if stop.load(SeqCst) && (played.len() as u64) < total {
+    let ended = if (played.len() as u64) < total {
         watch.warn(&format!(
             "interrupted: {} of {total} games finished and kept",
             played.len()
@@ -480,10 +508,84 @@ fn run_seats<G: Evaluate>(
     } else {
         "complete"
     };
+    if let Some(path) = &s.html {
+        write_seat_pages::<G>(path, &report, &played)?;
+    }
     Ok(Outcome {
         summary: Summary::Seats(report),
         ended,
     })
+}
+
+/// Checks that seats records read back from a file are games of this
+/// tournament: each number in the schedule once, seated as the schedule
+/// seats it, with the engines' specs and the seed. Errors read `line N:
+/// problem`.
+fn check_seat_previous<'l, G: Game>(
+    engines: &[SeatEngine],
+    seated: &dyn Fn(u64) -> &'l Vec<usize>,
+    total: u64,
+    seed: u64,
+    previous: &[records::Line<SeatRecord>],
+) -> Result<(), ParseError> {
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for (line, rec) in previous {
+        let fail = |msg: String| {
+            Err(ParseError::new(format!(
+                "line {line}: game {}: {msg}",
+                rec.number
+            )))
+        };
+        if let Some(first) = seen.insert(rec.number, *line) {
+            return fail(format!("appears twice (also line {first})"));
+        }
+        if !(1..=total).contains(&rec.number) {
+            return fail("is not in this tournament's schedule".into());
+        }
+        if rec.game != G::ID {
+            return fail(format!("a {} game, not {}", rec.game, G::ID));
+        }
+        let lineup = seated(rec.number);
+        let specs: Vec<&str> = lineup.iter().map(|&e| engines[e].spec.as_str()).collect();
+        let names: Vec<&str> = lineup.iter().map(|&e| engines[e].name.as_str()).collect();
+        if rec.specs != specs || rec.seats != names {
+            return fail(format!(
+                "played by {}, not by this tournament's {}",
+                rec.specs.join(" vs "),
+                specs.join(" vs ")
+            ));
+        }
+        if rec.seed.is_some_and(|s| s != seed) {
+            return fail(format!(
+                "played with seed {}, not this tournament's {seed}",
+                rec.seed.unwrap_or_default()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes a seats tournament's page to `path` and each game's page beside
+/// it, named `<stem>-game-<N>.html`.
+pub fn write_seat_pages<G: Game>(
+    path: &Path,
+    report: &SeatReport,
+    games: &[SeatRecord],
+) -> Result<(), ParseError> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| ParseError::new(format!("--html {}: no file name", path.display())))?;
+    let link = |n: u64| format!("{stem}-game-{n}.html");
+    for rec in games {
+        let steps = seats::replay::<G>(rec)?;
+        write_file(
+            &path.with_file_name(link(rec.number)),
+            &pages::seat_game_page(rec, &steps),
+        )?;
+    }
+    let page = pages::seat_tournament_page(G::INFO.name, G::INFO.sides, report, games, &link);
+    write_file(path, &page)
 }
 
 /// The line printed when a seats game ends: its engines by seat, the
@@ -560,6 +662,11 @@ pub struct MergeSettings {
 /// Rebuilds the report from record files: every record of every file
 /// checked, no game number twice, one game throughout.
 pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
+    if let Some(first) = m.files.first() {
+        if read_seat_records(first)?.is_some() {
+            return merge_seats(m);
+        }
+    }
     let sprt = m
         .sprt
         .as_deref()
@@ -633,6 +740,87 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     }
     Ok(Outcome {
         summary: Summary::Pairs(report),
+        ended: "merged",
+    })
+}
+
+/// [`merge`] of records of a game of more than two sides.
+fn merge_seats(m: &MergeSettings) -> Result<Outcome, ParseError> {
+    if m.sprt.is_some() {
+        return Err(ParseError::new(
+            "--sprt does not apply to games of more than two sides: a sequential test compares two engines over games of two sides",
+        ));
+    }
+    let mut seen: HashMap<u64, (&PathBuf, usize)> = HashMap::new();
+    let mut game: Option<String> = None;
+    let mut first: Option<(String, Option<u64>)> = None;
+    let mut specs: HashMap<String, String> = HashMap::new();
+    let mut all: Vec<SeatRecord> = Vec::new();
+    for path in &m.files {
+        for (line, rec) in records::read_as::<SeatRecord>(path)? {
+            let at = format!("{} line {line}: game {}", path.display(), rec.number);
+            if !m.allow_mixed {
+                let (where_first, seed) = first.get_or_insert_with(|| (at.clone(), rec.seed));
+                if *seed != rec.seed {
+                    return Err(ParseError::new(format!(
+                        "{at}: seed {} is not the seed {} of {where_first}: records of another tournament (--allow-mixed joins them)",
+                        seed_text(rec.seed),
+                        seed_text(*seed)
+                    )));
+                }
+                for (name, spec) in rec.seats.iter().zip(&rec.specs) {
+                    let known = specs.entry(name.clone()).or_insert_with(|| spec.clone());
+                    if known != spec {
+                        return Err(ParseError::new(format!(
+                            "{at}: engine '{name}' is '{spec}' here and '{known}' before: records of another tournament (--allow-mixed joins them)"
+                        )));
+                    }
+                }
+            }
+            if let Some((first, first_line)) = seen.insert(rec.number, (path, line)) {
+                return Err(ParseError::new(format!(
+                    "{at} appears twice (also {} line {first_line})",
+                    first.display()
+                )));
+            }
+            match &game {
+                Some(g) if *g != rec.game => {
+                    return Err(ParseError::new(format!(
+                        "{at}: the records mix games: {g} and {}",
+                        rec.game
+                    )))
+                }
+                Some(_) => {}
+                None => game = Some(rec.game.clone()),
+            }
+            all.push(rec);
+        }
+    }
+    all.sort_by_key(|r| r.number);
+    let mut names: Vec<String> = Vec::new();
+    for name in all.iter().flat_map(|r| &r.seats) {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    let id: GameId = game
+        .as_deref()
+        .unwrap_or_default()
+        .parse()
+        .map_err(ParseError)?;
+    let sides = with_game!(id, G => G::INFO.sides.len());
+    let report = seats::report(&names, sides, &all);
+    if let Some(html) = &m.html {
+        let numbers: Vec<u64> = all.iter().map(|r| r.number).collect();
+        let pages = page_paths(html, &numbers);
+        let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
+        let mut outputs = vec![("--html", html.as_path())];
+        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
+        check_outputs(&inputs, &outputs)?;
+        with_game!(id, G => write_seat_pages::<G>(html, &report, &all))?;
+    }
+    Ok(Outcome {
+        summary: Summary::Seats(report),
         ended: "merged",
     })
 }

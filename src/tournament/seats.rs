@@ -217,6 +217,20 @@ pub struct SeatRecord {
     pub plies: u32,
     /// Wall-clock time of the game in milliseconds.
     pub time_ms: u64,
+    /// The tournament's seed (records written before it was kept have
+    /// none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+impl crate::tournament::records::Record for SeatRecord {
+    const WHAT: &'static str = "a seats game record";
+    fn number(&self) -> u64 {
+        self.number
+    }
+    fn check(&self) -> Result<(), ParseError> {
+        verify(self)
+    }
 }
 
 /// Plays game `number` (from 1) with `engines` seated as `lineup` from the
@@ -313,6 +327,7 @@ pub fn play_game<G: Evaluate>(
         adjudicated,
         plies,
         time_ms: started.elapsed().as_millis() as u64,
+        seed: Some(seed),
     })
 }
 

@@ -660,14 +660,15 @@ fn records_written_by_the_earlier_version_still_read() {
         }
         if !args[0].starts_with("spokes4") && !args[0].starts_with("spokes2v2") {
             assert_eq!(records::read(&path).unwrap().len(), games, "{file}");
-            let merged = json(&ok(&[
-                "tournament",
-                "merge",
-                path.to_str().unwrap(),
-                "--json",
-            ]));
-            assert_eq!(merged["games"].as_u64(), Some(games as u64), "{merged}");
         }
+        // Records of every game, of two sides or more, merge.
+        let merged = json(&ok(&[
+            "tournament",
+            "merge",
+            path.to_str().unwrap(),
+            "--json",
+        ]));
+        assert_eq!(merged["games"].as_u64(), Some(games as u64), "{merged}");
     }
 }
 
@@ -951,4 +952,174 @@ fn a_program_under_a_clock_is_sent_its_time_and_options_and_loses_on_time() {
     assert!(sent.contains("setoption name Style value calm\n"), "{sent}");
     assert!(sent.contains("go wtime 300 winc 100\n"), "{sent}");
     assert!(sent.contains("go btime 300 binc 100\n"), "{sent}");
+}
+
+/// A short spokes4 tournament of tiny engines (a few iterations, a few
+/// plies): the arguments after `tournament`, with `extra` appended.
+fn spokes4_run(seed: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "tournament",
+        "spokes4",
+        "--engine",
+        "name=m,mcts,iterations=2",
+        "--engine",
+        "name=r,random",
+        "--games",
+        "2",
+        "--ply-limit",
+        "6",
+        "--seed",
+        seed,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn a_spokes4_tournament_writes_its_report_and_games_as_pages() {
+    let html = temp("s4-report.html");
+    let records = temp("s4-pages.jsonl");
+    for f in [&html, &records] {
+        let _ = std::fs::remove_file(f);
+    }
+    let (h, r) = (html.to_str().unwrap(), records.to_str().unwrap());
+    ok(&strs(&spokes4_run(
+        "2",
+        &["--records", r, "--html", h, "--quiet"],
+    )));
+    let report = std::fs::read_to_string(&html).unwrap();
+    assert!(report.contains("Spokes") && report.contains("id=\"standings\""));
+    for n in 1..=2 {
+        let game = temp(&format!("s4-report-game-{n}.html"));
+        let text = std::fs::read_to_string(&game).unwrap();
+        assert!(
+            text.contains("player 4") && text.contains("ply limit"),
+            "{text}"
+        );
+        assert!(report.contains(&format!("s4-report-game-{n}.html")));
+    }
+    // replay --html writes the same game page.
+    let again = temp("s4-replayed.html");
+    ok(&[
+        "replay",
+        r,
+        "--game",
+        "2",
+        "--html",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&again).unwrap(),
+        std::fs::read_to_string(temp("s4-report-game-2.html")).unwrap()
+    );
+    // The output checks: no page over the records file.
+    let err = assert_rejected(&strs(&spokes4_run(
+        "2",
+        &["--records", r, "--overwrite", "--html", r],
+    )));
+    assert!(err.contains("choose another file"), "{err}");
+}
+
+#[test]
+fn a_spokes4_tournament_resumes_from_its_records_and_refuses_another() {
+    let full = temp("s4-full.jsonl");
+    let part = temp("s4-part.jsonl");
+    let _ = std::fs::remove_file(&full);
+    let (f, p) = (full.to_str().unwrap(), part.to_str().unwrap());
+    ok(&strs(&spokes4_run("4", &["--records", f, "--quiet"])));
+    let text = std::fs::read_to_string(&full).unwrap();
+    // The first record and half of the second, as a crash leaves them.
+    let second = text.lines().nth(1).unwrap();
+    let cut = format!(
+        "{}\n{}",
+        text.lines().next().unwrap(),
+        &second[..second.len() / 2]
+    );
+    std::fs::write(&part, &cut).unwrap();
+    let out = ok(&strs(&spokes4_run(
+        "4",
+        &["--records", p, "--resume", "--json"],
+    )));
+    assert_eq!(json(&out)["games"].as_u64(), Some(2), "{out}");
+    let untimed = |t: &str| comparable(t, Some(4));
+    assert_eq!(
+        untimed(&std::fs::read_to_string(&part).unwrap()),
+        untimed(&text)
+    );
+    // Another seed or another engine is another tournament.
+    std::fs::write(&part, &cut).unwrap();
+    let err = assert_rejected(&strs(&spokes4_run("5", &["--records", p, "--resume"])));
+    assert!(err.contains("seed"), "{err}");
+    let other = [
+        "tournament",
+        "spokes4",
+        "--engine",
+        "name=m,mcts,iterations=3",
+        "--engine",
+        "name=r,random",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--records",
+        p,
+        "--resume",
+    ];
+    let err = assert_rejected(&other);
+    assert!(err.contains("iterations=3"), "{err}");
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), cut);
+    // Without --resume an existing file is kept.
+    let err = assert_rejected(&strs(&spokes4_run("4", &["--records", f])));
+    assert!(err.contains("already exists"), "{err}");
+}
+
+#[test]
+fn spokes4_records_merge_into_the_seats_report() {
+    let a = temp("s4-merge.jsonl");
+    let _ = std::fs::remove_file(&a);
+    let r = a.to_str().unwrap();
+    let played = json(&ok(&strs(&spokes4_run("6", &["--records", r, "--json"]))));
+    let merged = json(&ok(&["tournament", "merge", r, "--json"]));
+    assert_eq!(merged["ended"], "merged");
+    assert_eq!(merged["games"], played["games"]);
+    assert_eq!(merged["standings"], played["standings"]);
+    let html = temp("s4-merged.html");
+    ok(&["tournament", "merge", r, "--html", html.to_str().unwrap()]);
+    assert!(std::fs::read_to_string(&html)
+        .unwrap()
+        .contains("id=\"standings\""));
+    let err = assert_rejected(&["tournament", "merge", r, r]);
+    assert!(err.contains("appears twice"), "{err}");
+    let err = assert_rejected(&["tournament", "merge", r, "--sprt", "elo0=0,elo1=5"]);
+    assert!(err.contains("--sprt does not apply"), "{err}");
+}
+
+#[test]
+fn what_cannot_work_for_spokes4_is_refused_in_one_line_saying_why() {
+    for (extra, says) in [
+        (&["--sprt", "elo0=0,elo1=5"][..], "compares two engines"),
+        (&["--adjudicate", "resign=300,2"], "scores"),
+        (&["--random-plies", "2"], "start position"),
+        (&["--format", "gauntlet"], "every seat"),
+        (&["--shard", "1/2"], "seatings"),
+    ] {
+        let err = assert_rejected(&strs(&spokes4_run("1", extra)));
+        assert!(err.contains(says), "{extra:?}: {err}");
+    }
+    let err = assert_rejected(&[
+        "tournament",
+        "spokes4",
+        "--engine",
+        "name=m,mcts,iterations=2,tc=1+0",
+        "--engine",
+        "random",
+    ]);
+    assert!(err.contains("tc= does not apply"), "{err}");
 }
