@@ -9,12 +9,9 @@ use clap::{Args, Subcommand};
 use gamut::game::Game;
 use gamut::games::GameId;
 use gamut::svg::SvgOptions;
-use gamut::tournament::pages;
 use gamut::tournament::paths::check_outputs;
-use gamut::tournament::records::{self, GameRecord};
-use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings, Watch};
+use gamut::tournament::runner::{self, AnyRecord, MergeSettings, Outcome, Settings, Watch};
 use gamut::tournament::schedule::Format;
-use gamut::tournament::seats::{self, SeatRecord};
 use gamut::with_game;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -305,40 +302,33 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         outputs.push(("--svg", p));
     }
     check_outputs(&[("FILE", &a.file)], &outputs)?;
-    if let Some(seat_records) = runner::read_seat_records(&a.file)? {
-        let numbers: Vec<u64> = seat_records.iter().map(|r| r.number).collect();
-        one_game(a, &numbers)?;
-        return replay_seats(a, &seat_records, out);
-    }
-    let all = records::read(&a.file)?;
-    let numbers: Vec<u64> = all.iter().map(|(_, r)| r.number).collect();
+    let all = AnyRecord::read_all(&a.file)?;
+    let numbers: Vec<u64> = all.iter().map(AnyRecord::number).collect();
     one_game(a, &numbers)?;
-    let (_, rec) = all
+    let rec = all
         .iter()
-        .find(|(_, r)| r.number == a.game)
+        .find(|r| r.number() == a.game)
         .ok_or_else(|| no_game(a, all.len()))?;
-    let id: GameId = rec.game.parse().map_err(CliError)?;
+    let id: GameId = rec.game().parse().map_err(CliError)?;
     with_game!(id, G => replay_game::<G>(a, rec, out))
 }
 
+/// `gamut replay` of one game of either kind: its page, the position at
+/// --move, or every position and the result.
 fn replay_game<G: Game>(
     a: &ReplayArgs,
-    rec: &GameRecord,
+    rec: &AnyRecord,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let steps = records::replay::<G>(rec)?;
+    let game = rec.replay::<G>()?;
     if let Some(path) = &a.html {
-        return Ok(runner::write_file(path, &pages::game_page(rec, &steps))?);
+        return Ok(runner::write_file(path, &rec.page(&game.steps))?);
     }
-    if replay_step(a, rec.number, &steps, out)? {
+    if replay_step(a, game.number, &game.steps, out)? {
         return Ok(());
     }
-    writeln!(
-        out,
-        "game {}: {} (player 1) vs {} (player 2)",
-        rec.number, rec.engines[0], rec.engines[1]
-    )?;
-    for (i, (step, pos)) in steps.iter().enumerate() {
+    writeln!(out, "game {}: {}", game.number, game.seated.join(" vs "))?;
+    for (i, (step, pos)) in game.steps.iter().enumerate() {
         match step {
             None => writeln!(out, "\nopening")?,
             Some(text) => writeln!(out, "\nstep {i}: {text}")?,
@@ -348,58 +338,7 @@ fn replay_game<G: Game>(
     writeln!(
         out,
         "\nresult {} ({}), {} plies",
-        rec.result, rec.reason, rec.plies
-    )?;
-    Ok(())
-}
-
-/// `gamut replay` of a seats game: every position, or the one at --move.
-fn replay_seats(a: &ReplayArgs, all: &[SeatRecord], out: &mut impl Write) -> Result<(), CliError> {
-    let rec = all
-        .iter()
-        .find(|r| r.number == a.game)
-        .ok_or_else(|| no_game(a, all.len()))?;
-    let id: GameId = rec.game.parse().map_err(CliError)?;
-    with_game!(id, G => replay_seat_game::<G>(a, rec, out))
-}
-
-fn replay_seat_game<G: Game>(
-    a: &ReplayArgs,
-    rec: &SeatRecord,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    let steps = seats::replay::<G>(rec)?;
-    if let Some(path) = &a.html {
-        return Ok(runner::write_file(
-            path,
-            &pages::seat_game_page(rec, &steps),
-        )?);
-    }
-    if replay_step(a, rec.number, &steps, out)? {
-        return Ok(());
-    }
-    let seated: Vec<String> = rec
-        .seats
-        .iter()
-        .zip(G::INFO.sides)
-        .map(|(e, s)| format!("{e} ({s})"))
-        .collect();
-    writeln!(out, "game {}: {}", rec.number, seated.join(" vs "))?;
-    for (i, (step, pos)) in steps.iter().enumerate() {
-        match step {
-            None => writeln!(out, "\nopening")?,
-            Some(text) => writeln!(out, "\nstep {i}: {text}")?,
-        }
-        write!(out, "{}", show_text(pos))?;
-    }
-    let result = match rec.winner {
-        Some(w) => format!("{} wins", G::INFO.sides[w as usize - 1]),
-        None => "draw".to_string(),
-    };
-    writeln!(
-        out,
-        "\nresult {result} ({}), {} plies",
-        rec.reason, rec.plies
+        game.result, game.reason, game.plies
     )?;
     Ok(())
 }

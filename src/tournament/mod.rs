@@ -1,12 +1,13 @@
-//! Self-play tournaments between engine settings: engines from specs
-//! ([`engine`]), other programs speaking the engine protocol
-//! ([`external`]), which games are played ([`schedule`]), playing them
-//! ([`play`]), a session that keeps the records and the running tally as
+//! Self-play tournaments between engine settings, for games of two sides
+//! and of more: the runner that takes a tournament from settings to report
+//! ([`runner`]), engines from one spec grammar ([`engine`]), other
+//! programs speaking the engine protocol ([`external`]), which games are
+//! played ([`schedule`]), playing them ([`play`]; [`seats`] for more than
+//! two sides), a session that keeps the records and the running tally as
 //! games finish ([`session`]), one JSON record per game ([`records`]), the
-//! report with honest statistics ([`stats`], [`report`]), and records and
+//! report with honest statistics ([`stats`], [`report`]), records and
 //! reports as web pages ([`pages`]), and output files kept apart from
-//! input files ([`paths`]). See
-//! `docs/tournament.md`.
+//! input files ([`paths`]). See `docs/tournament.md`.
 
 pub mod engine;
 pub mod external;

@@ -855,3 +855,101 @@ pub fn read_seat_records(path: &Path) -> Result<Option<Vec<SeatRecord>>, ParseEr
     }
     Ok(Some(out))
 }
+
+/// A record of either kind: a game of two sides or of more.
+#[derive(Clone, Debug)]
+pub enum AnyRecord {
+    /// A game of two sides.
+    Pair(GameRecord),
+    /// A game of more than two sides.
+    Seats(SeatRecord),
+}
+
+/// One recorded game replayed: what `gamut replay` shows of either kind.
+pub struct Replayed<G> {
+    /// The game's number.
+    pub number: u64,
+    /// The engines by side, each with its side (`d1 (player 1)`).
+    pub seated: Vec<String>,
+    /// Every position, each with the step that led to it (`None` for the
+    /// opening).
+    pub steps: Vec<(Option<String>, G)>,
+    /// The result (`1-0`, `player 3 wins`, `draw`).
+    pub result: String,
+    /// Why it ended.
+    pub reason: String,
+    /// Decision plies played.
+    pub plies: u32,
+}
+
+impl AnyRecord {
+    /// Every record of the records file at `path`, each checked, of
+    /// whichever kind the file holds.
+    pub fn read_all(path: &Path) -> Result<Vec<AnyRecord>, ParseError> {
+        Ok(match read_seat_records(path)? {
+            Some(all) => all.into_iter().map(AnyRecord::Seats).collect(),
+            None => records::read(path)?
+                .into_iter()
+                .map(|(_, r)| AnyRecord::Pair(r))
+                .collect(),
+        })
+    }
+
+    /// The game's number.
+    pub fn number(&self) -> u64 {
+        match self {
+            AnyRecord::Pair(r) => r.number,
+            AnyRecord::Seats(r) => r.number,
+        }
+    }
+
+    /// The game id.
+    pub fn game(&self) -> &str {
+        match self {
+            AnyRecord::Pair(r) => &r.game,
+            AnyRecord::Seats(r) => &r.game,
+        }
+    }
+
+    /// The game replayed in `G` (which must be its game), checked
+    /// throughout.
+    pub fn replay<G: Game>(&self) -> Result<Replayed<G>, ParseError> {
+        Ok(match self {
+            AnyRecord::Pair(r) => Replayed {
+                number: r.number,
+                seated: vec![
+                    format!("{} (player 1)", r.engines[0]),
+                    format!("{} (player 2)", r.engines[1]),
+                ],
+                steps: records::replay::<G>(r)?,
+                result: r.result.clone(),
+                reason: r.reason.clone(),
+                plies: r.plies,
+            },
+            AnyRecord::Seats(r) => Replayed {
+                number: r.number,
+                seated: r
+                    .seats
+                    .iter()
+                    .zip(G::INFO.sides)
+                    .map(|(e, s)| format!("{e} ({s})"))
+                    .collect(),
+                steps: seats::replay::<G>(r)?,
+                result: match r.winner {
+                    Some(w) => format!("{} wins", G::INFO.sides[w as usize - 1]),
+                    None => "draw".to_string(),
+                },
+                reason: r.reason.clone(),
+                plies: r.plies,
+            },
+        })
+    }
+
+    /// The game's web page, from its replayed `steps`.
+    pub fn page<G: Game>(&self, steps: &[(Option<String>, G)]) -> String {
+        match self {
+            AnyRecord::Pair(r) => pages::game_page(r, steps),
+            AnyRecord::Seats(r) => pages::seat_game_page(r, steps),
+        }
+    }
+}
