@@ -46,6 +46,12 @@ pub trait Features: Game {
     /// position seen from side `view`: `view`'s own pieces first, each
     /// square as `view` sees the board.
     fn features(&self, view: Player, out: &mut Vec<u16>);
+
+    /// Where feature `f` goes when the board is mirrored by a symmetry of
+    /// the rules (one that maps every position to one of equal value), if
+    /// the game has one: the trainer learns each position and its mirror
+    /// image.
+    const MIRROR: Option<fn(u16) -> u16> = None;
 }
 
 /// A set of active features, one bit each.
