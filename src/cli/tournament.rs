@@ -212,7 +212,7 @@ pub(super) fn engine<G: Evaluate>(text: &str) -> Result<Engine, CliError> {
                 .ok_or_else(|| fail(format!("'{key}' needs a value")))
         };
         match key.as_str() {
-            "depth" | "time" | "nodes" | "threads" | "hash" | "parallel" | "eval" => {
+            "depth" | "time" | "nodes" | "threads" | "hash" | "parallel" | "eval" | "net" => {
                 argv.push(format!("--{key}"));
                 argv.push(need()?);
             }

@@ -17,9 +17,11 @@
 //! difference is larger than the position itself.
 
 pub mod data;
+mod kernels;
 pub mod network;
 
 use crate::game::{Evaluate, Game, Player, EVAL_LIMIT};
+use kernels::{add, sub};
 use network::{NetError, Network};
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -105,18 +107,6 @@ pub fn refresh(net: &Network, active: &[u16], acc: &mut Vec<i16>) {
     for &f in active {
         add(acc, net.row(f));
     }
-}
-
-fn add(acc: &mut [i16], row: &[i16]) {
-    acc.iter_mut()
-        .zip(row)
-        .for_each(|(a, &w)| *a = a.wrapping_add(w));
-}
-
-fn sub(acc: &mut [i16], row: &[i16]) {
-    acc.iter_mut()
-        .zip(row)
-        .for_each(|(a, &w)| *a = a.wrapping_sub(w));
 }
 
 /// One thread's incremental evaluation state: the accumulators of the last

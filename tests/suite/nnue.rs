@@ -330,3 +330,34 @@ fn bad_network_files_are_one_line_errors() {
     let out = ok(&["analyze", "epaminondas", "--depth", "2", "--eval", "net"]);
     assert!(out.contains("bestmove"), "{out}");
 }
+
+/// A tournament engine evaluates with the network file `net=` names; an
+/// unreadable one is an error of one line.
+#[test]
+fn tournament_engines_take_a_network_file() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/apart/apart.net");
+    let spec = format!("name=n,eval=net,net={net},depth=1");
+    let out = ok(&[
+        "tournament",
+        "apart",
+        "--engine",
+        &spec,
+        "--engine",
+        "name=c,depth=1",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(out.contains("n vs c (2 games)"), "{out}");
+    let err = rejected(&[
+        "tournament",
+        "apart",
+        "--engine",
+        "name=n,eval=net,net=/nonexistent/x.net,depth=1",
+        "--engine",
+        "name=c,depth=1",
+        "--games",
+        "2",
+    ]);
+    assert!(err.contains("cannot read /nonexistent/x.net"), "{err}");
+}
