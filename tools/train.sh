@@ -9,6 +9,7 @@
 # docs/results.md):
 #   PARTS   seed:games of each data file, made in parallel ("1:2000 2:1000")
 #   NODES   search nodes per move in self-play
+#   RANDOM_PLIES   random plies at the start of each self-play game
 #   EPOCHS, HIDDEN, LAMBDA, LR, TRAIN_SEED   the trainer's options
 #   DATA    where the data and the log go (never inside the repository)
 #   OUT     the network file to write (default: src/games/<game>/<game>.net)
@@ -18,6 +19,7 @@ cd "$(dirname "$0")/.."
 game=${1:?usage: tools/train.sh <game>}
 PARTS=${PARTS:-"1:1372 2:781"}
 NODES=${NODES:-4000}
+RANDOM_PLIES=${RANDOM_PLIES:-6}
 EPOCHS=${EPOCHS:-6}
 HIDDEN=${HIDDEN:-128}
 LAMBDA=${LAMBDA:-0.3}
@@ -32,7 +34,7 @@ note() { echo "$(date -u +%FT%TZ) $*" | tee -a "$log"; }
 
 cargo build --profile test-release -p gamut -p gamut-train
 bin=target/test-release
-note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES"
+note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES random plies $RANDOM_PLIES"
 
 files=()
 pids=()
@@ -43,7 +45,7 @@ for part in $PARTS; do
   files+=("$file")
   note "datagen seed $seed games $games -> $file"
   nice -n 19 "$bin/gamut" datagen "$game" --out "$file" --games "$games" \
-    --nodes "$NODES" --seed "$seed" --resume --quiet >>"$log" &
+    --nodes "$NODES" --random-plies "$RANDOM_PLIES" --seed "$seed" --resume --quiet >>"$log" &
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid"; done

@@ -60,6 +60,8 @@ struct Options {
     hash: u32,
     parallel: String,
     eval_off: Option<String>,
+    /// `classic` or `net`; `None` for the game's default.
+    eval: Option<String>,
     ordering_off: Option<String>,
     quiescence: bool,
     aspiration: bool,
@@ -83,7 +85,7 @@ impl Options {
             hash: self.hash,
             parallel: self.parallel.clone(),
             eval_off: self.eval_off.clone(),
-            eval: None,
+            eval: self.eval.clone(),
             net: None,
             ordering_off: self.ordering_off.clone(),
             no_quiescence: !self.quiescence,
@@ -142,6 +144,7 @@ const OPTION_LINES: &[&str] = &[
     "option name threads type spin default 1 min 1 max 256",
     "option name parallel type combo default lazysmp var lazysmp var rootsplit",
     "option name eval_off type string default <empty>",
+    "option name eval type combo default game var game var classic var net",
     "option name ordering_off type string default <empty>",
     "option name quiescence type check default on",
     "option name aspiration type check default on",
@@ -164,6 +167,7 @@ const UCI_OPTION_LINES: &[&str] = &[
     "option name threads type spin default 1 min 1 max 256",
     "option name parallel type combo default lazysmp var lazysmp var rootsplit",
     "option name eval_off type string default <empty>",
+    "option name eval type combo default game var game var classic var net",
     "option name ordering_off type string default <empty>",
     "option name quiescence type check default true",
     "option name aspiration type check default true",
@@ -198,6 +202,7 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
             hash: 64,
             parallel: "lazysmp".into(),
             eval_off: None,
+            eval: None,
             ordering_off: None,
             quiescence: true,
             aspiration: true,
@@ -461,6 +466,13 @@ impl Session {
                 _ => return Err(format!("parallel is lazysmp or rootsplit, not '{value}'")),
             },
             "eval_off" => o.eval_off = list(),
+            "eval" => {
+                o.eval = match value {
+                    "game" | "default" => None,
+                    "classic" | "net" => Some(value.to_string()),
+                    _ => return Err(format!("eval is game, classic or net, not '{value}'")),
+                }
+            }
             "ordering_off" => {
                 o.ordering_off = list();
                 if let Some(l) = &o.ordering_off {
@@ -715,8 +727,16 @@ impl Session {
     /// named in the error returned.
     fn recheck_options(&mut self, id: GameId) -> Option<String> {
         let err = check_options(id, &self.options).err()?;
-        self.options.eval_off = None;
-        Some(format!("{err}: option eval_off dropped"))
+        // The options a game can reject: its evaluation terms, and a
+        // network it does not have.
+        let mut dropped = Vec::new();
+        if self.options.eval_off.take().is_some() {
+            dropped.push("eval_off");
+        }
+        if check_options(id, &self.options).is_err() && self.options.eval.take().is_some() {
+            dropped.push("eval");
+        }
+        Some(format!("{err}: option {} dropped", dropped.join(", ")))
     }
 }
 

@@ -30,6 +30,10 @@ pub struct ServeArgs {
     /// nothing outside it is read).
     #[arg(long, value_name = "DIR")]
     pub records_dir: Option<PathBuf>,
+    /// The static evaluation: classic (the hand-written terms) or net (the
+    /// game's network, where it has one; the others use classic).
+    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"], default_value = "classic")]
+    pub eval: String,
 }
 
 /// Runs the server until the process ends, printing its URL first.
@@ -48,6 +52,11 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
         threads: a.threads as usize,
         hash_mib: a.hash as usize,
         records_dir: a.records_dir.clone(),
+        eval: if a.eval == "net" {
+            gamut::nnue::Eval::Net
+        } else {
+            gamut::nnue::Eval::Classic
+        },
     };
     let mut printed = Ok(());
     gamut::serve::run(opts, |url| {

@@ -5,9 +5,11 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::game::Game;
+use gamut::game::{Evaluate, Game, TermMask};
 use gamut::games::{self, GameId};
+use gamut::tablebase::agreement::{self as agree, Agreement};
 use gamut::tablebase::{self, Oracle, Tablebase};
+use gamut::with_game;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -26,6 +28,17 @@ pub struct SolveArgs {
     /// Worker threads.
     #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
+    /// Instead of solving: compare the evaluations (classic, and the
+    /// network where the game has one) with the solved table on N random
+    /// reachable positions.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub agreement: Option<u64>,
+    /// The table to compare with (default: the one `solve` writes).
+    #[arg(long, value_name = "FILE", requires = "agreement")]
+    pub table: Option<PathBuf>,
+    /// Seed of the random positions, with --agreement.
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "agreement")]
+    pub seed: u64,
 }
 
 fn solver(id: GameId) -> Result<&'static dyn Tablebase, CliError> {
@@ -42,6 +55,9 @@ fn default_path(game: &str) -> Result<PathBuf, CliError> {
 /// and peak memory.
 pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     let tb = solver(a.game)?;
+    if let Some(n) = a.agreement {
+        return with_game!(a.game, G => agreement::<G>(a, n as usize, out));
+    }
     let path = match &a.out {
         Some(p) => p.clone(),
         None => default_path(tb.game())?,
@@ -126,4 +142,41 @@ pub fn table_value<G: Game>(table: Option<&Path>, pos: &G) -> Result<Option<Stri
             probe.best.join(" ")
         }
     )))
+}
+
+/// `solve --agreement N`: one line per evaluation with how well it orders
+/// N random positions as the solved table does.
+fn agreement<G: Evaluate>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
+    let Some(table) = open_table::<G>(a.table.as_deref())? else {
+        return Err(CliError(format!(
+            "no table for {} (run 'gamut solve {}' first, or give --table)",
+            G::ID,
+            G::ID
+        )));
+    };
+    let positions = agree::random_positions::<G>(n, a.seed);
+    let classic = agree::agreement(&positions, &*table, |p| p.evaluate(TermMask::ALL))?;
+    write_agreement(out, "classic", &classic)?;
+    if G::network().is_some() {
+        let net = agree::agreement(&positions, &*table, |p| {
+            p.evaluate_net().expect("the game has a network")
+        })?;
+        write_agreement(out, "net", &net)?;
+    }
+    Ok(())
+}
+
+fn write_agreement(out: &mut impl Write, eval: &str, r: &Agreement) -> Result<(), CliError> {
+    writeln!(
+        out,
+        "eval {eval} positions {} decided {} same-sign {} ({:.1}%) rank-correlation {:.3} decided-rank-correlation {:.3}",
+        r.positions,
+        r.decided,
+        r.same_sign,
+        100.0 * r.same_sign as f64 / r.decided.max(1) as f64,
+        r.rank_correlation,
+        r.decided_rank_correlation
+    )?;
+    out.flush()?;
+    Ok(())
 }

@@ -17,9 +17,11 @@
 //! difference is larger than the position itself.
 
 pub mod data;
+mod kernels;
 pub mod network;
 
 use crate::game::{Evaluate, Game, Player, EVAL_LIMIT};
+use kernels::{add, sub};
 use network::{NetError, Network};
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -46,6 +48,12 @@ pub trait Features: Game {
     /// position seen from side `view`: `view`'s own pieces first, each
     /// square as `view` sees the board.
     fn features(&self, view: Player, out: &mut Vec<u16>);
+
+    /// Where feature `f` goes when the board is mirrored by a symmetry of
+    /// the rules (one that maps every position to one of equal value), if
+    /// the game has one: the trainer learns each position and its mirror
+    /// image.
+    const MIRROR: Option<fn(u16) -> u16> = None;
 }
 
 /// A set of active features, one bit each.
@@ -99,18 +107,6 @@ pub fn refresh(net: &Network, active: &[u16], acc: &mut Vec<i16>) {
     for &f in active {
         add(acc, net.row(f));
     }
-}
-
-fn add(acc: &mut [i16], row: &[i16]) {
-    acc.iter_mut()
-        .zip(row)
-        .for_each(|(a, &w)| *a = a.wrapping_add(w));
-}
-
-fn sub(acc: &mut [i16], row: &[i16]) {
-    acc.iter_mut()
-        .zip(row)
-        .for_each(|(a, &w)| *a = a.wrapping_sub(w));
 }
 
 /// One thread's incremental evaluation state: the accumulators of the last

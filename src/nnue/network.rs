@@ -15,6 +15,7 @@
 //! with `crelu` clamping to [0, 1], is stored with W1 and b1 multiplied by
 //! [`QA`] and w2 by [`QB`]; b2 by `QA * QB`. The evaluation is `y * scale`.
 
+use super::kernels::dot_crelu;
 use std::fmt;
 
 /// The feature transformer's quantization: 1.0 is stored as 255.
@@ -233,17 +234,9 @@ impl Network {
     /// other side, in evaluation units.
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
         let h = self.hidden;
-        let sum =
-            dot_crelu(us, &self.output_weights[..h]) + dot_crelu(them, &self.output_weights[h..]);
+        let sum = dot_crelu(us, &self.output_weights[..h], QA as i16)
+            + dot_crelu(them, &self.output_weights[h..], QA as i16);
         let y = (sum + self.output_bias) as i64 * self.scale as i64;
         (y / (QA * QB) as i64) as i32
     }
-}
-
-/// `Σ clamp(acc, 0, QA) · w`, written so the compiler vectorises it.
-fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
-    acc.iter()
-        .zip(w)
-        .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
-        .sum()
 }

@@ -29,6 +29,8 @@ pub struct Options {
     pub hash_mib: usize,
     /// The folder whose tournament records the page may open; `None`: none.
     pub records_dir: Option<PathBuf>,
+    /// The static evaluation of every search.
+    pub eval: crate::nnue::Eval,
 }
 
 /// Binds the address, calls `ready` with the page's URL, then serves until
@@ -47,7 +49,7 @@ pub fn run(opts: Options, ready: impl FnOnce(&str)) -> std::io::Result<()> {
         };
         ready(&format!("http://{host}:{}/", addr.port()));
         let state = Arc::new(routes::Server {
-            budget: sessions::Budget::new(opts.threads, opts.hash_mib),
+            budget: sessions::Budget::new(opts.threads, opts.hash_mib, opts.eval),
             records_dir: opts.records_dir.clone(),
         });
         axum::serve(listener, routes::router(state)).await

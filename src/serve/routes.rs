@@ -216,7 +216,11 @@ where
         if tx.is_closed() {
             return;
         }
-        let _ = tx.send(json!({"threads": grant.threads, "hash": grant.hash_mib}));
+        let _ = tx.send(json!({
+            "threads": grant.threads,
+            "hash": grant.hash_mib,
+            "eval": if grant.eval == crate::nnue::Eval::Net { "net" } else { "classic" },
+        }));
         std::thread::spawn(move || {
             let mut send = |v: Value| tx.send(v).is_ok();
             job(&grant, &stop, &mut send);

@@ -2,15 +2,18 @@
 //! many pages analyse at once, their searches together use at most the
 //! server's threads and hash, and each ends when its page goes away.
 
+use crate::nnue::Eval;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// Search threads and table memory shared by every page.
+/// Search threads and table memory shared by every page, and the
+/// evaluation every search uses.
 pub struct Budget {
     permits: Arc<Semaphore>,
     threads: usize,
     hash_mib: usize,
+    eval: Eval,
     running: Arc<AtomicUsize>,
 }
 
@@ -22,6 +25,9 @@ pub struct Grant {
     pub threads: usize,
     /// Its table's size.
     pub hash_mib: usize,
+    /// The static evaluation (a game without a network uses its classic
+    /// one).
+    pub eval: Eval,
     running: Arc<AtomicUsize>,
 }
 
@@ -32,13 +38,15 @@ impl Drop for Grant {
 }
 
 impl Budget {
-    /// A budget of `threads` search threads and `hash_mib` MiB of tables.
-    pub fn new(threads: usize, hash_mib: usize) -> Budget {
+    /// A budget of `threads` search threads and `hash_mib` MiB of tables,
+    /// for searches with evaluation `eval`.
+    pub fn new(threads: usize, hash_mib: usize, eval: Eval) -> Budget {
         let threads = threads.max(1);
         Budget {
             permits: Arc::new(Semaphore::new(threads)),
             threads,
             hash_mib: hash_mib.max(1),
+            eval,
             running: Arc::new(AtomicUsize::new(0)),
         }
     }
@@ -64,6 +72,7 @@ impl Budget {
             _permits: permits,
             threads,
             hash_mib: (self.hash_mib * threads / self.threads).max(1),
+            eval: self.eval,
             running: Arc::clone(&self.running),
         }
     }

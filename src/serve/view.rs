@@ -235,7 +235,10 @@ pub fn analyse<G: Evaluate>(
         send(json!({"error": format!("the search plays games of two players, not {}", G::ID)}));
         return;
     }
-    let config = Config::for_game::<G>(grant.threads);
+    let config = Config {
+        eval: grant.eval,
+        ..Config::for_game::<G>(grant.threads)
+    };
     let tt = Table::new(grant.hash_mib);
     let mut observe = |p: Progress<'_, G::Move>| {
         if !send(progress_json(pos, p)) {
@@ -289,7 +292,10 @@ pub fn engine_move<G: Evaluate>(
         }
         _ => {}
     }
-    let config = Config::for_game::<G>(grant.threads);
+    let config = Config {
+        eval: grant.eval,
+        ..Config::for_game::<G>(grant.threads)
+    };
     let tt = Table::new(grant.hash_mib);
     match search::run(pos, limits, &config, &tt, Some(stop), &mut |_| {}) {
         Verdict::Decision(r) => Ok(pos.move_text(r.best)),
@@ -321,7 +327,10 @@ pub fn line_scores<G: Evaluate>(
     stop: &AtomicBool,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
-    let config = Config::for_game::<G>(grant.threads);
+    let config = Config {
+        eval: grant.eval,
+        ..Config::for_game::<G>(grant.threads)
+    };
     let tt = Table::new(grant.hash_mib);
     for (ply, pos) in line.positions.iter().enumerate() {
         if stop.load(Relaxed) {

@@ -181,7 +181,7 @@ impl SpecText {
 }
 
 /// The options a searcher's spec may give, for error messages.
-const SEARCH_KEYS: &str = "name, search, depth, time, nodes, tc, threads, hash, parallel, eval, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table";
+const SEARCH_KEYS: &str = "name, search, depth, time, nodes, tc, threads, hash, parallel, eval, net, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table";
 
 /// The options a program's spec may give, for error messages.
 const PROGRAM_KEYS: &str =
@@ -215,6 +215,7 @@ impl Engine {
         let mut exact = false;
         let mut ordering: Vec<&str> = Vec::new();
         let mut eval = None;
+        let mut net = None;
         let mut table = None;
         for (key, value) in &spec.options {
             let allowed = match player {
@@ -255,6 +256,7 @@ impl Engine {
                     v @ ("classic" | "net") => eval = Some(v),
                     v => return Err(spec.error(format!("eval={v}: use classic or net"))),
                 },
+                "net" => net = Some(need()?),
                 "eval_off" => {
                     config.terms = crate::game::terms_off::<G>(&need()?.replace('+', ","))
                         .map_err(|e| spec.error(e))?
@@ -281,6 +283,14 @@ impl Engine {
         }
         if exact {
             config = config.exact();
+        }
+        if let Some(path) = net {
+            let slot = G::network()
+                .ok_or_else(|| spec.error(format!("net=: {} has no network yet", G::ID)))?;
+            let bytes = std::fs::read(path)
+                .map_err(|e| spec.error(format!("net=: cannot read {path}: {e}")))?;
+            slot.load(&bytes)
+                .map_err(|e| spec.error(format!("net=: {path}: {}", e.0)))?;
         }
         config.eval = match eval {
             Some("net") if G::network().is_none() => {

@@ -531,3 +531,48 @@ fn long_analyze_and_engines_play_from_the_table() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `solve --agreement`: without a table, one line saying how to get one;
+/// with one (here every entry a draw), a line per evaluation, counting the
+/// positions drawn and none decided.
+#[test]
+fn agreement_compares_every_evaluation_with_the_table() {
+    let dir = common::scratch_dir("aporia-agreement");
+    let out = gamut(&["solve", "aporia", "--agreement", "50"], &dir);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no table for aporia"), "{err}");
+    let path = dir.join("draws.table");
+    gamut::tablebase::write(&path, "aporia", &vec![0u8; space().total as usize]).unwrap();
+    let out = gamut(
+        &[
+            "solve",
+            "aporia",
+            "--agreement",
+            "50",
+            "--table",
+            path.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let evals: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(evals, ["classic", "net"], "{text}");
+    for line in text.lines() {
+        assert!(
+            line.contains(" positions 50 decided 0 same-sign 0 "),
+            "{line}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -80,6 +80,8 @@ fn datagen_refuses_corrupt_files_and_chance_games() {
 
 mod inference {
     use gamut::game::{Evaluate, Game, NodeKind, Player};
+    use gamut::games::apart::Apart;
+    use gamut::games::aporia::Aporia;
     use gamut::games::epaminondas::Epaminondas;
     use gamut::nnue::network::FloatNetwork;
     use gamut::nnue::{evaluate_from_scratch, refresh, Evaluator, Features};
@@ -87,10 +89,17 @@ mod inference {
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
-    /// The positions of a random game from the start, at most `plies` long.
+    /// The positions of a random Epaminondas game from the start, at most
+    /// `plies` long.
     fn random_game(seed: u64, plies: usize) -> Vec<Epaminondas> {
+        random_game_of(seed, plies)
+    }
+
+    /// The positions of a random game of `G` from the start, at most
+    /// `plies` long.
+    fn random_game_of<G: Game>(seed: u64, plies: usize) -> Vec<G> {
         let mut rng = SmallRng::seed_from_u64(seed);
-        let mut pos = Epaminondas::start();
+        let mut pos = G::start();
         let mut moves = Vec::new();
         let mut line = vec![pos.clone()];
         for _ in 0..plies {
@@ -112,21 +121,60 @@ mod inference {
         /// refreshed from scratch, and so do the values.
         #[test]
         fn incremental_accumulators_equal_a_refresh(a in any::<u64>(), b in any::<u64>()) {
-            let net = Epaminondas::network().unwrap().get();
-            let mut ev = Evaluator::default();
-            let (one, two) = (random_game(a, 150), random_game(b, 150));
-            let mut list = Vec::new();
-            let mut acc = Vec::new();
-            for (i, pos) in one.iter().chain(two.iter().rev()).chain(one.iter().step_by(7)).enumerate() {
-                let v = ev.evaluate(pos, net);
-                prop_assert_eq!(v, evaluate_from_scratch(pos, net), "position {}: {}", i, pos.text());
-                for view in Player::BOTH {
-                    pos.features(view, &mut list);
-                    refresh(net, &list, &mut acc);
-                    prop_assert_eq!(ev.accumulators()[view.index()], &acc[..]);
-                }
+            check_incremental::<Epaminondas>(a, b)?;
+            check_incremental::<Apart>(a, b)?;
+            check_incremental::<Aporia>(a, b)?;
+        }
+    }
+
+    /// Along a random game of `G`, then another backwards, then the first
+    /// again in steps of seven, the accumulators updated from the last
+    /// position's equal those refreshed from scratch, and so do the values.
+    fn check_incremental<G: Features + Evaluate>(a: u64, b: u64) -> Result<(), TestCaseError> {
+        let net = G::network().unwrap().get();
+        let mut ev = Evaluator::default();
+        let (one, two) = (random_game_of::<G>(a, 150), random_game_of::<G>(b, 150));
+        let mut list = Vec::new();
+        let mut acc = Vec::new();
+        for (i, pos) in one
+            .iter()
+            .chain(two.iter().rev())
+            .chain(one.iter().step_by(7))
+            .enumerate()
+        {
+            let v = ev.evaluate(pos, net);
+            prop_assert_eq!(
+                v,
+                evaluate_from_scratch(pos, net),
+                "{} position {}: {}",
+                G::ID,
+                i,
+                pos.text()
+            );
+            for view in Player::BOTH {
+                pos.features(view, &mut list);
+                refresh(net, &list, &mut acc);
+                prop_assert_eq!(ev.accumulators()[view.index()], &acc[..]);
             }
         }
+        Ok(())
+    }
+
+    /// Apart's features: a piece touching one of its own colour is also a
+    /// touching feature, a lone one is not; Black sees the board turned.
+    #[test]
+    fn apart_features_mark_touching_pieces() {
+        // White on a1 and b2 (touching) and h8 (alone); Black on d4.
+        let p = Apart::parse("7W/8/8/8/3B4/8/1W6/W7 w -").unwrap();
+        let mut f = Vec::new();
+        p.features(Player::FIRST, &mut f);
+        f.sort_unstable();
+        assert_eq!(f, vec![0, 9, 63, 64 + 27, 128, 128 + 9]);
+        p.features(Player::SECOND, &mut f);
+        f.sort_unstable();
+        // Black's view: its own d4 turned to d5 (35); White's a1, b2, h8 to
+        // a8 (56), b7 (49), h1 (7), the first two touching.
+        assert_eq!(f, vec![35, 64 + 7, 64 + 49, 64 + 56, 192 + 49, 192 + 56]);
     }
 
     /// The side to move's view turns the board: a position and its mirror
@@ -144,6 +192,76 @@ mod inference {
             evaluate_from_scratch(&p, Epaminondas::network().unwrap().get()),
             evaluate_from_scratch(&q, Epaminondas::network().unwrap().get())
         );
+    }
+
+    /// Epaminondas' position text mirrored left to right.
+    fn mirror_text(text: &str) -> String {
+        let (board, side) = text.split_once(' ').unwrap();
+        let rows: Vec<String> = board
+            .split('/')
+            .map(|row| {
+                let mut cells = String::new();
+                let mut run = 0;
+                for c in row.chars() {
+                    if let Some(d) = c.to_digit(10) {
+                        run = run * 10 + d as usize;
+                    } else {
+                        cells.push_str(&".".repeat(run));
+                        run = 0;
+                        cells.push(c);
+                    }
+                }
+                cells.push_str(&".".repeat(run));
+                let mut out = String::new();
+                let mut empty = 0;
+                for c in cells.chars().rev() {
+                    if c == '.' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                        }
+                        empty = 0;
+                        out.push(c);
+                    }
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        format!("{} {side}", rows.join("/"))
+    }
+
+    /// The mirror the trainer learns from is a symmetry: along random
+    /// games, the mirrored position has as many moves and the same
+    /// outcome, and its features are the position's, mirrored.
+    #[test]
+    fn mirrored_features_are_the_mirrored_positions_features() {
+        let mirror = Epaminondas::MIRROR.expect("Epaminondas has a mirror");
+        let (mut moves, mut mirrored_moves) = (Vec::new(), Vec::new());
+        let (mut f, mut g) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for seed in 0..10 {
+            for pos in random_game(seed, 200) {
+                let m = Epaminondas::parse(&mirror_text(&pos.text())).unwrap();
+                assert_eq!(m.outcome(), pos.outcome(), "{}", pos.text());
+                pos.moves(&mut moves);
+                m.moves(&mut mirrored_moves);
+                assert_eq!(moves.len(), mirrored_moves.len(), "{}", pos.text());
+                for view in Player::BOTH {
+                    pos.features(view, &mut f);
+                    m.features(view, &mut g);
+                    let mut f: Vec<u16> = f.iter().map(|&x| mirror(x)).collect();
+                    f.sort_unstable();
+                    g.sort_unstable();
+                    assert_eq!(f, g, "{}", pos.text());
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 500, "{checked} positions");
     }
 
     /// How far, in evaluation units (a stone is 100), the quantized
@@ -207,8 +325,39 @@ fn bad_network_files_are_one_line_errors() {
         bad.to_str().unwrap(),
     ]);
     assert!(err.contains("ends inside its header"), "{err}");
-    let err = rejected(&["bench", "aporia", "--eval", "net"]);
+    let err = rejected(&["bench", "empedocles", "--eval", "net"]);
     assert!(err.contains("no network"), "{err}");
     let out = ok(&["analyze", "epaminondas", "--depth", "2", "--eval", "net"]);
     assert!(out.contains("bestmove"), "{out}");
+}
+
+/// A tournament engine evaluates with the network file `net=` names; an
+/// unreadable one is an error of one line.
+#[test]
+fn tournament_engines_take_a_network_file() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/apart/apart.net");
+    let spec = format!("name=n,eval=net,net={net},depth=1");
+    let out = ok(&[
+        "tournament",
+        "apart",
+        "--engine",
+        &spec,
+        "--engine",
+        "name=c,depth=1",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(out.contains("n vs c (2 games)"), "{out}");
+    let err = rejected(&[
+        "tournament",
+        "apart",
+        "--engine",
+        "name=n,eval=net,net=/nonexistent/x.net,depth=1",
+        "--engine",
+        "name=c,depth=1",
+        "--games",
+        "2",
+    ]);
+    assert!(err.contains("cannot read /nonexistent/x.net"), "{err}");
 }

@@ -574,6 +574,28 @@ fn options_are_checked_when_set_and_when_the_game_changes() {
     );
 }
 
+/// `setoption name eval value net` searches with the game's network; a
+/// game without one reports it once and drops the option.
+#[test]
+fn the_evaluation_is_an_option() {
+    let lines = piped(
+        "setoption name eval value net\ngame epaminondas\nposition startpos\ngo depth 2\ngame empedocles\ngo depth 1\n",
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(errors[0].contains("option eval dropped"), "{lines:?}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        2,
+        "{lines:?}"
+    );
+    let lines = piped("setoption name eval value neural\n");
+    assert!(
+        lines[0].starts_with("info string error: eval is game, classic or net"),
+        "{lines:?}"
+    );
+}
+
 /// Four-player Spokes: `go side N` answers player N's own placement.
 #[test]
 fn four_player_spokes_answers_the_seat_asked() {

@@ -355,6 +355,7 @@ fn analysis_streams_and_its_search_stops_when_the_page_closes() {
     assert!(events.next()["queued"].is_number());
     let grant = events.next();
     assert_eq!(grant["threads"], 2, "{grant}");
+    assert_eq!(grant["eval"], "classic", "{grant}");
     let mut depth = 0;
     while depth < 3 {
         let it = events.next();
@@ -372,6 +373,16 @@ fn analysis_streams_and_its_search_stops_when_the_page_closes() {
         wait_idle(&server.addr, Duration::from_secs(10)),
         "the search went on after its page closed"
     );
+}
+
+/// `serve --eval net`: every search evaluates with the game's network.
+#[test]
+fn serve_searches_with_the_evaluation_asked_for() {
+    let server = Server::start(&["--eval", "net", "--hash", "16"]);
+    let mut events = Events::open(&server.addr, "/api/analysis?game=epaminondas&depth=2");
+    assert!(events.next()["queued"].is_number());
+    let grant = events.next();
+    assert_eq!(grant["eval"], "net", "{grant}");
 }
 
 /// One request that the server must refuse: a bad path, method, game,

@@ -77,6 +77,14 @@ impl Evaluate for Apart {
             (false, false) => CAPTURE_HINT * captured.count() as i32,
         }
     }
+
+    fn network() -> Option<&'static crate::nnue::Slot> {
+        Some(&super::net::NETWORK)
+    }
+
+    fn evaluate_net(&self) -> Option<i32> {
+        Some(crate::nnue::evaluate(self, super::net::NETWORK.get()))
+    }
 }
 
 #[cfg(test)]

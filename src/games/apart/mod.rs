@@ -5,6 +5,7 @@
 pub mod eval;
 pub mod lines;
 pub mod movegen;
+pub mod net;
 mod svg;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table, Bitboard, Square};

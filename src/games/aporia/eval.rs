@@ -122,4 +122,12 @@ impl Evaluate for Aporia {
             2
         }
     }
+
+    fn network() -> Option<&'static crate::nnue::Slot> {
+        Some(&super::net::NETWORK)
+    }
+
+    fn evaluate_net(&self) -> Option<i32> {
+        Some(crate::nnue::evaluate(self, super::net::NETWORK.get()))
+    }
 }

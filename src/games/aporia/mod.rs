@@ -6,6 +6,7 @@
 pub mod board;
 mod eval;
 pub mod movegen;
+pub mod net;
 pub mod solve;
 pub mod states;
 mod svg;

@@ -34,6 +34,13 @@ impl Features for Epaminondas {
                 .map(|sq| SQUARES + seen(sq, view)),
         );
     }
+
+    /// Left and right: the board, the start and every rule are symmetric
+    /// about the line between files g and h.
+    const MIRROR: Option<fn(u16) -> u16> = Some(|f| {
+        let files = FILES as u16;
+        f - f % files + (files - 1 - f % files)
+    });
 }
 
 /// The network Epaminondas evaluates with: `epaminondas.net`, trained by

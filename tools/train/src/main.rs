@@ -6,6 +6,8 @@
 use candle_core::{Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use clap::Parser;
+use gamut::games::apart::Apart;
+use gamut::games::aporia::Aporia;
 use gamut::games::epaminondas::Epaminondas;
 use gamut::nnue::data::Reader;
 use gamut::nnue::network::{FloatNetwork, Network, WEIGHT_CLIP};
@@ -23,7 +25,7 @@ use std::time::Instant;
 #[derive(Parser, Debug)]
 #[command(name = "gamut-train")]
 struct Args {
-    /// The game (games with features: epaminondas).
+    /// The game (games with features: aporia, apart, epaminondas).
     game: String,
     /// Data files written by `gamut datagen`.
     #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
@@ -58,6 +60,10 @@ struct Args {
     /// Use at most this many positions (the first ones).
     #[arg(long)]
     max_positions: Option<usize>,
+    /// Do not add the mirror images of the training positions (games with
+    /// a mirror symmetry: epaminondas).
+    #[arg(long)]
+    no_mirror: bool,
     /// Seed of the initial weights, the split and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -88,17 +94,34 @@ impl Set {
         self.scores.len()
     }
 
-    fn push<G: Features>(&mut self, pos: &G, text: String, score: f32, result: f32) {
-        let mut list = Vec::new();
+    /// Adds a position, and with `mirror` also its mirror image (the
+    /// same score and result, the features mirrored).
+    fn push<G: Features>(
+        &mut self,
+        pos: &G,
+        text: String,
+        score: f32,
+        result: f32,
+        mirror: Option<fn(u16) -> u16>,
+    ) {
+        let (mut us, mut them) = (Vec::new(), Vec::new());
+        let side = pos.perspective();
+        pos.features(side, &mut us);
+        pos.features(side.other(), &mut them);
+        if let Some(m) = mirror {
+            let flip = |list: &[u16]| list.iter().map(|&f| m(f)).collect::<Vec<_>>();
+            self.push_features(&flip(&us), &flip(&them), text.clone(), score, result);
+        }
+        self.push_features(&us, &them, text, score, result);
+    }
+
+    fn push_features(&mut self, us: &[u16], them: &[u16], text: String, score: f32, result: f32) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
-        let us = pos.perspective();
-        pos.features(us, &mut list);
-        self.features.extend(&list);
+        self.features.extend(us);
         self.splits.push(self.features.len());
-        pos.features(us.other(), &mut list);
-        self.features.extend(&list);
+        self.features.extend(them);
         self.offsets.push(self.features.len());
         self.scores.push(score);
         self.results.push(result);
@@ -118,27 +141,33 @@ fn fail(msg: String) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The games with input features, as on the command line.
+const GAMES: &str = "aporia, apart, epaminondas";
+
 fn main() -> ExitCode {
     let args = Args::parse();
-    match args.game.as_str() {
-        "epaminondas" => match train::<Epaminondas>(&args) {
-            Ok(r) => {
-                let (epoch, (_, best)) = r
-                    .losses
-                    .iter()
-                    .enumerate()
-                    .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
-                    .expect("at least one epoch");
-                println!(
-                    "best validation loss {best:.6} at epoch {}; quantized within {:.2}",
-                    epoch + 1,
-                    r.quantization
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(e),
-        },
-        g => fail(format!("no features for {g} yet (games: epaminondas)")),
+    let report = match args.game.as_str() {
+        "aporia" => train::<Aporia>(&args),
+        "apart" => train::<Apart>(&args),
+        "epaminondas" => train::<Epaminondas>(&args),
+        g => return fail(format!("no features for {g} yet (games: {GAMES})")),
+    };
+    match report {
+        Ok(r) => {
+            let (epoch, (_, best)) = r
+                .losses
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+                .expect("at least one epoch");
+            println!(
+                "best validation loss {best:.6} at epoch {}; quantized within {:.2}",
+                epoch + 1,
+                r.quantization
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
     }
 }
 
@@ -169,10 +198,12 @@ fn load<G: Features>(args: &Args) -> Result<(Set, Set, usize), String> {
             if train.len() + val.len() >= limit {
                 break 'files;
             }
-            let set = if rng.gen_bool(args.validation) {
-                &mut val
+            // The validation set holds positions as played; the training
+            // set also their mirror images where the game has a mirror.
+            let (set, mirror) = if rng.gen_bool(args.validation) {
+                (&mut val, None)
             } else {
-                &mut train
+                (&mut train, G::MIRROR.filter(|_| !args.no_mirror))
             };
             for s in g.samples {
                 let pos = G::parse(&s.text)
@@ -180,7 +211,7 @@ fn load<G: Features>(args: &Args) -> Result<(Set, Set, usize), String> {
                 let result = g
                     .winner
                     .map_or(0.5, |w| if w == s.side { 1.0 } else { 0.0 });
-                set.push(&pos, s.text, f32::from(s.score), result);
+                set.push(&pos, s.text, f32::from(s.score), result, mirror);
             }
         }
     }

@@ -16,6 +16,8 @@
 //! An entry is a [`Value`] for the side to move: 0 is a draw, `d + 1` is a
 //! forced end in `d` plies (a win when `d` is odd, a loss when even).
 
+pub mod agreement;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,48 @@
+//! Apart's input features for the learned evaluation ([`crate::nnue`]),
+//! seen from one side: that side's pieces by square (64), the other side's
+//! (64), then the same two sets again for the pieces that touch a piece of
+//! their own colour (what stands between a player and being apart). The
+//! board is turned for Black so that each side sees its own start at the
+//! bottom.
+
+use super::Apart;
+use crate::bits::Bitboard;
+use crate::game::Player;
+use crate::nnue::{Features, Slot};
+
+/// Square `sq` as side `view` sees the board.
+fn seen(sq: u8, view: Player) -> u16 {
+    u16::from(if view == Player::FIRST { sq } else { sq ^ 56 })
+}
+
+/// The pieces of `own` that touch another piece of `own`.
+fn touching(own: Bitboard) -> Bitboard {
+    own & own.neighbours()
+}
+
+impl Features for Apart {
+    const INPUTS: usize = 4 * 64;
+
+    fn features(&self, view: Player, out: &mut Vec<u16>) {
+        out.clear();
+        let (mine, theirs) = (self.pieces(view), self.pieces(view.other()));
+        for (block, set) in [mine, theirs, touching(mine), touching(theirs)]
+            .into_iter()
+            .enumerate()
+        {
+            out.extend(
+                set.into_iter()
+                    .map(|sq| 64 * block as u16 + seen(sq.0, view)),
+            );
+        }
+    }
+
+    /// Left and right: the board and every rule are symmetric about the
+    /// line between files d and e.
+    const MIRROR: Option<fn(u16) -> u16> = Some(|f| f - f % 8 + (7 - f % 8));
+}
+
+/// The network Apart evaluates with: `apart.net`, trained by
+/// `tools/train.sh apart` (see `docs/nnue.md`), unless `--net` loads
+/// another.
+pub static NETWORK: Slot = Slot::new("apart", Apart::INPUTS, include_bytes!("apart.net"));

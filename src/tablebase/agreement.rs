@@ -1,0 +1,208 @@
+//! How well an evaluation orders positions as a solved game's table does:
+//! on random reachable positions, how often the evaluation's sign agrees
+//! with the exact value where the table says the game is decided, and the
+//! rank correlation between the evaluation and the exact value (a quick
+//! win above a slow one, a draw in between, a slow loss above a quick one).
+
+use super::{Oracle, Value};
+use crate::game::{Game, NodeKind};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// The longest random walk from the start that draws a position.
+pub const MAX_WALK: u32 = 60;
+
+/// What [`agreement`] measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Agreement {
+    /// Positions compared.
+    pub positions: usize,
+    /// Of those, positions the table says are won or lost.
+    pub decided: usize,
+    /// Decided positions whose evaluation has the sign of the exact value
+    /// (positive for a win).
+    pub same_sign: usize,
+    /// Spearman's rank correlation between the evaluation and the exact
+    /// value over every position (ties ranked by their mean).
+    pub rank_correlation: f64,
+    /// The same over the decided positions only.
+    pub decided_rank_correlation: f64,
+}
+
+/// `count` distinct non-terminal positions reached by random walks from the
+/// start of up to [`MAX_WALK`] plies, drawn from `seed`.
+pub fn random_positions<G: Game>(count: usize, seed: u64) -> Vec<G> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Vec::with_capacity(count);
+    let mut moves = Vec::new();
+    let mut attempts = 0usize;
+    while out.len() < count && attempts < count.saturating_mul(20) {
+        attempts += 1;
+        let mut pos = G::start();
+        for _ in 0..rng.gen_range(0..=MAX_WALK) {
+            if !matches!(pos.node(), NodeKind::Decision(_)) {
+                break;
+            }
+            pos.moves(&mut moves);
+            pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+        }
+        if matches!(pos.node(), NodeKind::Decision(_)) && seen.insert(pos.text()) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The order of exact values from the side to move's view: a loss in `d`
+/// ranks below a loss in `d + 1`, which ranks below a draw, which ranks
+/// below a win in `d + 1`, below a win in `d`.
+pub fn rank_key(v: Value) -> i64 {
+    match v {
+        Value::Win(d) => 1_000_000 - i64::from(d),
+        Value::Draw => 0,
+        Value::Loss(d) => -1_000_000 + i64::from(d),
+    }
+}
+
+/// The ranks of `xs` (1 for the smallest), ties given their mean rank.
+pub fn ranks<T: PartialOrd + Copy>(xs: &[T]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|&a, &b| xs[a].partial_cmp(&xs[b]).expect("comparable"));
+    let mut r = vec![0.0; xs.len()];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i;
+        while j + 1 < order.len() && xs[order[j + 1]] == xs[order[i]] {
+            j += 1;
+        }
+        let mean = (i + j) as f64 / 2.0 + 1.0;
+        for &k in &order[i..=j] {
+            r[k] = mean;
+        }
+        i = j + 1;
+    }
+    r
+}
+
+/// Spearman's rank correlation of two equally long series (0 when either
+/// is constant).
+pub fn spearman<A: PartialOrd + Copy, B: PartialOrd + Copy>(a: &[A], b: &[B]) -> f64 {
+    let (ra, rb) = (ranks(a), ranks(b));
+    let n = ra.len() as f64;
+    let (ma, mb) = (ra.iter().sum::<f64>() / n, rb.iter().sum::<f64>() / n);
+    let (mut cov, mut va, mut vb) = (0.0, 0.0, 0.0);
+    for (x, y) in ra.iter().zip(&rb) {
+        cov += (x - ma) * (y - mb);
+        va += (x - ma) * (x - ma);
+        vb += (y - mb) * (y - mb);
+    }
+    if va == 0.0 || vb == 0.0 {
+        0.0
+    } else {
+        cov / (va * vb).sqrt()
+    }
+}
+
+/// Compares `evaluate` (side to move's view) with the table on
+/// `positions`.
+pub fn agreement<G: Game>(
+    positions: &[G],
+    table: &dyn Oracle,
+    evaluate: impl Fn(&G) -> i32,
+) -> Result<Agreement, String> {
+    let (mut keys, mut evals) = (Vec::new(), Vec::new());
+    let (mut decided_keys, mut decided_evals) = (Vec::new(), Vec::new());
+    let mut same_sign = 0;
+    for pos in positions {
+        let value = table.probe(&pos.text())?.value;
+        let e = evaluate(pos);
+        let key = rank_key(value);
+        if value != Value::Draw {
+            decided_keys.push(key);
+            decided_evals.push(e);
+            if (key > 0) == (e > 0) && e != 0 {
+                same_sign += 1;
+            }
+        }
+        keys.push(key);
+        evals.push(e);
+    }
+    Ok(Agreement {
+        positions: positions.len(),
+        decided: decided_keys.len(),
+        same_sign,
+        rank_correlation: spearman(&evals, &keys),
+        decided_rank_correlation: spearman(&decided_evals, &decided_keys),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::Probe;
+
+    #[test]
+    fn ties_share_their_mean_rank() {
+        assert_eq!(ranks(&[30, 10, 20, 10]), vec![4.0, 1.5, 3.0, 1.5]);
+    }
+
+    #[test]
+    fn spearman_is_one_for_the_same_order_and_minus_one_reversed() {
+        let a = [1, 5, 2, 9, 7];
+        let b = [10.0, 50.0, 20.0, 90.0, 70.0];
+        assert!((spearman(&a, &b) - 1.0).abs() < 1e-12);
+        let c = [-1, -5, -2, -9, -7];
+        assert!((spearman(&a, &c) + 1.0).abs() < 1e-12);
+        assert_eq!(spearman(&a, &[3, 3, 3, 3, 3]), 0.0);
+    }
+
+    #[test]
+    fn quick_wins_rank_above_slow_ones_and_draws_between() {
+        let order = [
+            Value::Loss(0),
+            Value::Loss(4),
+            Value::Draw,
+            Value::Win(7),
+            Value::Win(1),
+        ];
+        assert!(order.windows(2).all(|w| rank_key(w[0]) < rank_key(w[1])));
+    }
+
+    /// A table that calls every position with an even text length won
+    /// in one, and every other position lost now.
+    struct Parity;
+    impl Oracle for Parity {
+        fn probe(&self, position: &str) -> Result<Probe, String> {
+            Ok(Probe {
+                value: if position.len().is_multiple_of(2) {
+                    Value::Win(1)
+                } else {
+                    Value::Loss(0)
+                },
+                best: Vec::new(),
+            })
+        }
+    }
+
+    #[test]
+    fn an_evaluation_that_knows_the_table_agrees_and_its_negation_does_not() {
+        use crate::games::aporia::Aporia;
+        let positions = random_positions::<Aporia>(200, 1);
+        assert_eq!(positions.len(), 200);
+        let oracle = |p: &Aporia| {
+            if p.text().len().is_multiple_of(2) {
+                5
+            } else {
+                -5
+            }
+        };
+        let good = agreement(&positions, &Parity, oracle).unwrap();
+        assert_eq!(good.decided, 200);
+        assert_eq!(good.same_sign, 200);
+        assert!((good.rank_correlation - 1.0).abs() < 1e-9, "{good:?}");
+        let bad = agreement(&positions, &Parity, |p| -oracle(p)).unwrap();
+        assert_eq!(bad.same_sign, 0);
+        assert!(bad.rank_correlation < -0.99, "{bad:?}");
+    }
+}
