@@ -1072,7 +1072,7 @@ mod tests {
             ("greedy,eval=net", "engine 'greedy,eval=net': 'eval' does not apply to this player"),
             ("depth=2,quiescence=maybe", "engine 'depth=2,quiescence=maybe': quiescence=maybe: use on or off"),
             ("depth=2,parallel=x", "engine 'depth=2,parallel=x': parallel=x: use lazysmp or rootsplit"),
-            ("depth=2,iterations=5", "engine 'depth=2,iterations=5': unknown option 'iterations' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"),
+            ("depth=2,iterations=5", "engine 'depth=2,iterations=5': unknown option 'iterations' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval, net, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"),
             ("depth=2,depth", "engine 'depth=2,depth': 'depth' given twice"),
             ("depth", "engine 'depth': 'depth' needs a value"),
             ("depth=2,ordering_off=tt+pv", "engine 'depth=2,ordering_off=tt+pv': unknown ordering heuristic 'pv' (tt, captures, killers, history)"),

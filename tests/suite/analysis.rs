@@ -17,7 +17,7 @@ struct Running {
 
 fn spawn(args: &[&str]) -> Running {
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let mut child = crate::common::gamut_command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -136,10 +136,7 @@ fn position_after(game: &str, fen: Option<&str>, moves: &str) -> String {
     if let Some(f) = fen {
         args.extend(["--fen", f]);
     }
-    let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
-        .args(&args)
-        .output()
-        .unwrap();
+    let o = crate::common::gamut_command().args(&args).output().unwrap();
     assert!(o.status.success(), "{game} {moves}: {:?}", o);
     let text = String::from_utf8(o.stdout).unwrap();
     text.lines()
@@ -185,7 +182,7 @@ fn an_illegal_move_names_itself_and_its_place() {
         ("spokes", "wA,bA; nonsense", "2"),
         ("empedocles", "@a1;;@b1", "2"),
     ] {
-        let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        let o = crate::common::gamut_command()
             .args(["moves", game, "--moves", moves])
             .output()
             .unwrap();
@@ -200,7 +197,7 @@ fn an_illegal_move_names_itself_and_its_place() {
 #[test]
 fn hash_sizes_never_abort() {
     for mib in ["65536", "32768"] {
-        let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        let o = crate::common::gamut_command()
             .args(["analyze", "aporia", "--depth", "1", "--hash", mib])
             .output()
             .unwrap();
@@ -227,7 +224,7 @@ fn scores_at_consecutive_depths_stay_within_a_stone() {
         ("empedocles", "4"),
         ("epaminondas", "4"),
     ] {
-        let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        let o = crate::common::gamut_command()
             .args(["analyze", game, "--depth", depth])
             .output()
             .unwrap();
@@ -253,7 +250,7 @@ fn chance_roots_report_expected_values_in_evaluation_units() {
     // the same kind of number, never an average of win scores.
     let fen = "5eee/8/8/8/8/8/8/FFF5 1 r:fire,earth";
     for limit in [["--depth", "3"], ["--time", "700"]] {
-        let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        let o = crate::common::gamut_command()
             .args(["analyze", "empedocles", "--fen", fen])
             .args(limit)
             .output()

@@ -329,7 +329,7 @@ fn long_table_is_consistent_with_itself() {
 }
 
 fn gamut(args: &[&str], data: &std::path::Path) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+    crate::common::gamut_command()
         .args(args)
         .env("XDG_DATA_HOME", data)
         .output()
@@ -470,10 +470,7 @@ fn long_analyze_and_engines_play_from_the_table() {
     table().save(&path).unwrap();
     let file = path.to_str().unwrap();
     let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
-            .args(args)
-            .output()
-            .unwrap();
+        let o = crate::common::gamut_command().args(args).output().unwrap();
         assert!(o.status.success(), "{args:?}: {o:?}");
         String::from_utf8(o.stdout).unwrap()
     };

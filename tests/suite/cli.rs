@@ -405,7 +405,7 @@ fn the_deepest_perft_accepted_fits_a_worker_threads_stack() {
     let mut runs = Vec::new();
     for (game, _) in GAMES {
         for threads in ["1", "2"] {
-            let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+            let child = crate::common::gamut_command()
                 .args(["perft", game, "--depth", "1000", "--threads", threads])
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
@@ -428,7 +428,7 @@ fn a_reader_that_goes_away_ends_the_command_silently_with_status_0() {
     use std::io::BufRead;
     // Spokes' start has 4,046 children, about 95 KB of text: more than a
     // pipe holds, so the command is still writing when the reader leaves.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let mut child = crate::common::gamut_command()
         .args(["moves", "spokes"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -12,7 +12,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// Random command lines run.
@@ -28,7 +28,7 @@ fn temp(name: &str) -> PathBuf {
 
 /// Runs gamut with `args`; returns (status code, stderr).
 fn run(args: &[String]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let mut child = crate::common::gamut_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())

@@ -15,7 +15,6 @@ use gamut::svg::SvgOptions;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::BTreeMap;
-use std::process::Command;
 
 /// A stone or cell read back from a picture.
 #[derive(Debug)]
@@ -312,7 +311,7 @@ fn show_writes_the_picture_with_the_moves_last_move_marked() {
     let mut moves = Vec::new();
     start.moves(&mut moves);
     let first = start.move_text(moves[0]);
-    let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let o = crate::common::gamut_command()
         .args(["show", "apart", "--moves", &first, "--size", "320", "--svg"])
         .arg(&file)
         .output()
@@ -321,7 +320,7 @@ fn show_writes_the_picture_with_the_moves_last_move_marked() {
     let svg = std::fs::read_to_string(&file).unwrap();
     assert!(svg.contains("width=\"320\""));
     assert_eq!(drawn(&svg, "last-move").len(), 2, "from and to of {first}");
-    let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let o = crate::common::gamut_command()
         .args(["show", "apart", "--last-move", "z9-z8", "--svg"])
         .arg(&file)
         .output()

@@ -12,7 +12,7 @@ use gamut::tournament::records::{self, GameRecord};
 use std::io::Write;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -28,7 +28,7 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        let mut child = crate::common::gamut_command()
             .arg("engine")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -109,7 +109,7 @@ fn handshake_lists_options_and_answers_isready() {
 
 /// The move `gamut analyze aporia --depth <depth> --moves <moves>` answers.
 fn analyzed_best(depth: u32, moves: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let out = crate::common::gamut_command()
         .args([
             "analyze",
             "aporia",
@@ -361,7 +361,7 @@ fn engine_script(name: &str) -> String {
 /// and returns the records, checked as `tournament merge` checks them.
 fn tournament(game: &str, a: &str, b: &str, games: &str, file: &str) -> Vec<GameRecord> {
     let path = temp(file);
-    let o = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let o = crate::common::gamut_command()
         .args(["tournament", game, "--engine", a, "--engine", b])
         .args(["--games", games, "--concurrency", "2", "--overwrite"])
         .arg("--records")
@@ -369,7 +369,7 @@ fn tournament(game: &str, a: &str, b: &str, games: &str, file: &str) -> Vec<Game
         .output()
         .expect("the tournament runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let merged = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let merged = crate::common::gamut_command()
         .args(["tournament", "merge"])
         .arg(&path)
         .output()
@@ -441,7 +441,7 @@ fn gamut_as_a_program_plays_legal_games_to_their_end() {
 /// `gamut engine`'s whole standard output for `script` piped in (input
 /// closed after it, without `quit`).
 fn piped(script: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let mut child = crate::common::gamut_command()
         .arg("engine")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -327,7 +327,7 @@ fn each_game_is_printed_as_it_ends_and_a_signal_keeps_every_finished_game() {
 fn stopped_by(signal: &str, status: i32) {
     let path = temp(&format!("sig{signal}.jsonl"));
     let _ = std::fs::remove_file(&path);
-    let child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let child = crate::common::gamut_command()
         .args([
             "tournament",
             "epaminondas",

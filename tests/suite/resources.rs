@@ -4,7 +4,6 @@
 //! so about 5 MB besides the table; the table is allocated zeroed and
 //! lazily, so it counts only as far as the search writes it.
 
-use std::process::Command;
 use std::time::Duration;
 
 /// The fixed overhead allowed besides the table, with a generous margin.
@@ -21,7 +20,7 @@ fn peak_kib(pid: u32) -> Option<u64> {
 #[cfg(target_os = "linux")]
 fn analyze_stays_within_its_hash_and_a_fixed_overhead() {
     let hash_mib = 8;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let mut child = crate::common::gamut_command()
         .args(["analyze", "epaminondas", "--time", "3000", "--quiet"])
         .args(["--hash", &hash_mib.to_string()])
         .stdout(std::process::Stdio::null())

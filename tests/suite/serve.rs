@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 /// A `gamut serve` child on a free loopback port, killed when dropped.
@@ -22,7 +22,7 @@ impl Server {
     /// Starts `gamut serve --port 0` with `extra` options and reads the URL
     /// it prints.
     pub fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        let mut child = crate::common::gamut_command()
             .args(["serve", "--port", "0"])
             .args(extra)
             .stdout(Stdio::piped())

@@ -1,12 +1,10 @@
 //! `gamut soak`: random games with every invariant checked at every ply,
 //! a few hundred per game.
 
-use std::process::Command;
-
 /// Runs `gamut soak` and checks its summary line: the games asked for,
 /// at least one ply per game, checks made, no failure.
 fn soak(game: &str, games: u64, seed: u64) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let out = crate::common::gamut_command()
         .args([
             "soak",
             game,
@@ -82,10 +80,7 @@ fn long_a_few_hundred_more_games_soak_clean() {
 #[test]
 fn a_bad_soak_command_is_one_error_line() {
     for args in [&["soak", "chess"][..], &["soak", "aporia", "--games", "0"]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
-            .args(args)
-            .output()
-            .unwrap();
+        let out = crate::common::gamut_command().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert_eq!(
             String::from_utf8_lossy(&out.stderr).lines().count(),

@@ -286,7 +286,7 @@ fn seat_engine_specs_are_checked() {
 }
 
 fn gamut(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+    crate::common::gamut_command()
         .args(args)
         .output()
         .expect("gamut runs")
@@ -370,7 +370,7 @@ fn the_command_line_analyses_plays_and_replays_four_player_games() {
 #[test]
 fn analysing_four_players_without_a_limit_answers_every_side() {
     use std::io::Read;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+    let mut child = crate::common::gamut_command()
         .args(["analyze", "spokes4"])
         .stdout(std::process::Stdio::piped())
         .spawn()

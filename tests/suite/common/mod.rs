@@ -217,9 +217,21 @@ pub fn minimax<G: Evaluate>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
     }
 }
 
+/// A command running the built `gamut` with its data folder (where
+/// `solve` writes tables that other commands then read) set to an empty
+/// folder of the tests' own, so that nothing kept in the user's changes a
+/// test.
+pub fn gamut_command() -> std::process::Command {
+    static DATA: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let data = DATA.get_or_init(|| scratch_dir("data-home"));
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"));
+    command.env("XDG_DATA_HOME", data);
+    command
+}
+
 /// Runs the built `gamut` with `args`.
 pub fn gamut(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+    gamut_command()
         .args(args)
         .output()
         .expect("the gamut binary runs")
