@@ -83,6 +83,11 @@ pub struct Config {
     pub selective: params::Selective,
     /// The static evaluation: classic terms or the game's network.
     pub eval: crate::nnue::Eval,
+    /// How many of the best root moves each iteration searches fully and
+    /// reports ([`Iteration::lines`]): MultiPV. Only decision roots have
+    /// several lines; a chance or simultaneous root reports its own result
+    /// whatever this is. 1 searches exactly as without MultiPV.
+    pub multipv: usize,
 }
 
 impl Config {
@@ -99,6 +104,7 @@ impl Config {
             full_matrix: false,
             selective: G::SELECTIVE,
             eval: crate::nnue::Eval::Classic,
+            multipv: params::DEFAULT_MULTIPV,
         }
     }
 
@@ -207,6 +213,20 @@ pub struct Iteration<M> {
     /// Per mille of the table written in this search.
     pub hashfull: u32,
     /// The principal variation.
+    pub pv: Vec<M>,
+    /// The best lines, best first, as many as [`Config::multipv`] asks
+    /// (fewer if the root has fewer moves): line `k` (rank `k + 1`) is the
+    /// best line whose first move is not that of an earlier line. The
+    /// first is `score` and `pv`; all were searched to `depth`.
+    pub lines: Vec<Line<M>>,
+}
+
+/// One of the best lines of an iteration at a decision root (MultiPV).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line<M> {
+    /// Its score for the side to move.
+    pub score: i32,
+    /// Its moves, from the root move on.
     pub pv: Vec<M>,
 }
 

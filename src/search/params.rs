@@ -70,6 +70,11 @@ pub const TOURNAMENT_HASH_MIB: usize = 16;
 /// The table of the shallow searches of `openings`, in MiB.
 pub const OPENINGS_HASH_MIB: usize = 16;
 
+/// Lines a search reports by default (MultiPV): the best move's only.
+pub const DEFAULT_MULTIPV: usize = 1;
+/// The most lines a search may be asked for.
+pub const MAX_MULTIPV: usize = 256;
+
 /// Monte Carlo tree search: the evaluation difference that multiplies a
 /// side's share of a leaf's reward by e.
 pub const MCTS_SCALE: f64 = 150.0;
