@@ -135,8 +135,11 @@ pub struct Shared<'t> {
     nodes: AtomicU64,
     start: Instant,
     time: Option<Duration>,
-    /// Under a clock: start no new iteration after this.
+    /// Under a clock: start no new iteration after this ...
     soft: Option<Duration>,
+    /// ... scaled by this, per mille, as the main thread's time
+    /// management decides ([`root::TimeManager`]).
+    soft_scale: AtomicU32,
     max_nodes: Option<u64>,
 }
 
@@ -152,6 +155,7 @@ impl<'t> Shared<'t> {
             start: Instant::now(),
             time: min_of(limits.time, budget.map(|b| b.hard)),
             soft: budget.map(|b| b.soft),
+            soft_scale: AtomicU32::new(1000),
             max_nodes: limits.nodes,
         }
     }
@@ -170,7 +174,16 @@ impl<'t> Shared<'t> {
     /// Whether the soft budget of a clock is spent: iterative deepening
     /// starts no new iteration then.
     fn past_soft_budget(&self) -> bool {
-        self.soft.is_some_and(|t| self.start.elapsed() >= t)
+        let scale = self.soft_scale.load(Relaxed) as f64 / 1000.0;
+        self.soft
+            .is_some_and(|t| self.start.elapsed() >= t.mul_f64(scale))
+    }
+
+    /// Scales the soft budget of a clock by `scale` (from the budget the
+    /// clock gave; the hard limit is unchanged).
+    fn scale_soft_budget(&self, scale: f64) {
+        self.soft_scale
+            .store((scale * 1000.0).round() as u32, Relaxed);
     }
 
     /// Whether the search has been told to stop.

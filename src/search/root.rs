@@ -425,12 +425,15 @@ fn deepen_decision<G: Evaluate>(
     let config = w.config();
     let lock = || deepest.lock().unwrap_or_else(|e| e.into_inner());
     let mut reported = 0;
-    // The main thread reports what has been published since it last did.
+    let mut time = TimeManager::default();
+    // The main thread reports what has been published since it last did,
+    // and scales the soft budget of a clock by what it saw.
     let mut report_new = || {
         if id == 0 {
             if let Some(iteration) = lock().as_ref().filter(|it| it.depth > reported) {
                 reported = iteration.depth;
                 report(iteration);
+                shared.scale_soft_budget(time.scale(iteration));
             }
         }
     };
@@ -509,6 +512,58 @@ fn with_first_line<M: Copy + PartialEq>(
     lines.retain(|l| l.pv.first() != Some(&result.best));
     lines.insert(0, first);
     lines
+}
+
+/// Time management under a clock, from the iterations the main thread
+/// reports: once the best move has stayed the same for
+/// [`TM_STABLE_ITERATIONS`](params::TM_STABLE_ITERATIONS) iterations the
+/// soft budget shrinks, an iteration that changed it stretches the budget,
+/// and so does a score that dropped since the last iteration.
+pub(super) struct TimeManager<M> {
+    best: Option<M>,
+    /// Completed iterations in a row with the same best move, after the
+    /// first.
+    stable: u32,
+    score: Option<i32>,
+}
+
+impl<M> Default for TimeManager<M> {
+    fn default() -> Self {
+        TimeManager {
+            best: None,
+            stable: 0,
+            score: None,
+        }
+    }
+}
+
+impl<M: Copy + PartialEq> TimeManager<M> {
+    /// The factor on the soft budget after iteration `it`.
+    pub(super) fn scale(&mut self, it: &Iteration<M>) -> f64 {
+        let best = it.pv[0];
+        let changed = self.best.is_some_and(|b| b != best);
+        self.stable = if self.best == Some(best) {
+            self.stable + 1
+        } else {
+            0
+        };
+        let mut scale = if changed {
+            params::TM_UNSTABLE_SCALE
+        } else if self.stable >= params::TM_STABLE_ITERATIONS {
+            params::TM_STABLE_SCALE
+        } else {
+            1.0
+        };
+        if self
+            .score
+            .is_some_and(|s| it.score < s - params::TM_DROP_MARGIN)
+        {
+            scale *= params::TM_DROP_SCALE;
+        }
+        self.best = Some(best);
+        self.score = Some(it.score);
+        scale
+    }
 }
 
 /// Iterative deepening at chance root `pos`: at each depth every outcome's

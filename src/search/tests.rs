@@ -688,3 +688,32 @@ fn the_first_of_several_lines_is_the_single_line_search() {
         }
     }
 }
+
+#[test]
+fn time_management_shrinks_the_budget_on_a_stable_move_and_stretches_it_on_a_drop() {
+    use super::params::{TM_DROP_SCALE, TM_STABLE_ITERATIONS, TM_STABLE_SCALE, TM_UNSTABLE_SCALE};
+    let it = |depth: u32, best: u8, score: i32| Iteration {
+        depth,
+        score,
+        nodes: 0,
+        time: Duration::ZERO,
+        hashfull: 0,
+        pv: vec![best],
+        lines: Vec::new(),
+    };
+    let mut tm = root::TimeManager::default();
+    let mut scales = Vec::new();
+    for depth in 1..=TM_STABLE_ITERATIONS + 1 {
+        scales.push(tm.scale(&it(depth, 4, 10)));
+    }
+    let (stable, before) = scales.split_last().unwrap();
+    assert!(before.iter().all(|&s| s == 1.0), "{scales:?}");
+    assert_eq!(*stable, TM_STABLE_SCALE);
+    // A new best move: longer, and the count starts again.
+    assert_eq!(tm.scale(&it(10, 5, 10)), TM_UNSTABLE_SCALE);
+    assert_eq!(tm.scale(&it(11, 5, 10)), 1.0);
+    // The score drops: longer still, even with the same move.
+    assert_eq!(tm.scale(&it(12, 5, -100)), TM_DROP_SCALE);
+    // The same move a third time after it changed: shorter again.
+    assert_eq!(tm.scale(&it(13, 5, -90)), TM_STABLE_SCALE);
+}
