@@ -6,7 +6,7 @@ use super::args::{AnalyzeArgs, SearchArgs};
 use super::commands::position;
 use super::interrupt::Interrupt;
 use super::CliError;
-use gamut::game::{Evaluate, Game};
+use gamut::game::{Evaluate, Game, NodeKind};
 use gamut::nnue::Eval;
 use gamut::search::ordering::Ordering;
 use gamut::search::score::Score;
@@ -121,26 +121,51 @@ fn json_score(key: &str, score: i32) -> String {
     )
 }
 
-/// One completed iteration at a decision root.
-fn iteration_line<G: Game>(pos: &G, it: &Iteration<G::Move>, json: bool) -> String {
+/// One completed iteration at a decision root: one line, or with
+/// `multipv` one line per line of the iteration, each with its rank.
+fn iteration_line<G: Game>(pos: &G, it: &Iteration<G::Move>, json: bool, multipv: bool) -> String {
+    if !multipv {
+        return line_text(pos, it, None, it.score, &it.pv, json);
+    }
+    let lines: Vec<String> = it
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(k, l)| line_text(pos, it, Some(k + 1), l.score, &l.pv, json))
+        .collect();
+    lines.join("\n")
+}
+
+/// The text of one line of iteration `it`: the line of rank `rank` (none
+/// without MultiPV) with `score` and `pv`.
+fn line_text<G: Game>(
+    pos: &G,
+    it: &Iteration<G::Move>,
+    rank: Option<usize>,
+    score: i32,
+    pv: &[G::Move],
+    json: bool,
+) -> String {
     let ms = it.time.as_millis();
     let nps = nps(it.nodes, it.time);
-    let pv = pv_texts(pos, &it.pv);
+    let pv = pv_texts(pos, pv);
     if json {
         let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
+        let rank = rank.map_or_else(String::new, |k| format!("\"multipv\":{k},"));
         format!(
-            "{{\"depth\":{},{},\"nodes\":{},\"nps\":{nps},\"hashfull\":{},\"time_ms\":{ms},\"pv\":[{}]}}",
+            "{{\"depth\":{},{rank}{},\"nodes\":{},\"nps\":{nps},\"hashfull\":{},\"time_ms\":{ms},\"pv\":[{}]}}",
             it.depth,
-            json_score("score", it.score),
+            json_score("score", score),
             it.nodes,
             it.hashfull,
             pv.join(",")
         )
     } else {
+        let rank = rank.map_or_else(String::new, |k| format!("multipv {k} "));
         format!(
-            "depth {} score {} nodes {} nps {nps} hashfull {} time {ms} pv {}",
+            "depth {} {rank}score {} nodes {} nps {nps} hashfull {} time {ms} pv {}",
             it.depth,
-            Score(it.score),
+            Score(score),
             it.nodes,
             it.hashfull,
             pv.join(" ")
@@ -232,6 +257,7 @@ pub(super) fn run_streamed<G: Evaluate>(
 pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let pos: G = position(&a.position)?;
     if G::players() != 2 {
+        note_one_line(a.multipv, "a game of more than two players");
         return super::sides::analyze(&pos, a, out);
     }
     let s = &a.search;
@@ -240,7 +266,8 @@ pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
             "--infinite analyses until interrupted; drop --depth, --time and --nodes".into(),
         ));
     }
-    let (config, mut limits) = search_setup::<G>(s)?;
+    let (mut config, mut limits) = search_setup::<G>(s)?;
+    config.multipv = a.multipv as usize;
     limits.clock = a.clock.map(|remaining| search::Clock {
         remaining: Duration::from_millis(remaining),
         increment: Duration::from_millis(a.inc),
@@ -262,12 +289,18 @@ pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
             return table_verdict(&oracle.probe(&pos.text())?, a.json, out);
         }
     }
+    match pos.node() {
+        NodeKind::Chance => note_one_line(a.multipv, "a chance root"),
+        NodeKind::Simultaneous => note_one_line(a.multipv, "a simultaneous root"),
+        _ => {}
+    }
     let tt = Table::try_new(s.hash as usize)?;
     let interrupt = Interrupt::install()?;
     let json = a.json;
+    let multipv = a.multipv > 1;
     let verdict = run_streamed(&pos, &limits, &config, &tt, &interrupt, out, |p| {
         Some(match p {
-            Progress::Decision(it) => iteration_line(&pos, it, json),
+            Progress::Decision(it) => iteration_line(&pos, it, json, multipv),
             Progress::Chance(it) => chance_line(it, json),
             Progress::Simultaneous(m) => mixed_line(m, json),
         })
@@ -298,6 +331,14 @@ pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
     }
     interrupt.exit_if_signalled();
     Ok(())
+}
+
+/// With `--multipv` above 1 at a root that has no several lines (`what`),
+/// says so in one line on standard error.
+fn note_one_line(multipv: u32, what: &str) {
+    if multipv > 1 {
+        eprintln!("note: --multipv {multipv}: {what} reports one line");
+    }
 }
 
 /// The verdict of a table of exact values: the value, every move keeping

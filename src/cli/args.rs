@@ -261,6 +261,11 @@ pub struct AnalyzeArgs {
     /// Print one JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Search and print the best N root moves' lines at every iteration
+    /// (MultiPV), each line with `multipv <rank>`; chance and simultaneous
+    /// roots report their one result.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=gamut::search::params::MAX_MULTIPV as i64))]
+    pub multipv: u32,
     /// Analyse until interrupted (Ctrl-C), printing every iteration; the
     /// same as giving no --depth, --time or --nodes.
     #[arg(long)]

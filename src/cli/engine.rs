@@ -15,7 +15,7 @@ use gamut::game::{Evaluate, Game, NodeKind, Player};
 use gamut::games::GameId;
 use gamut::perft;
 use gamut::protocol::{move_items, Base, Command, Go};
-use gamut::search::params::Selective;
+use gamut::search::params::{Selective, MAX_MULTIPV};
 use gamut::search::score::Score;
 use gamut::search::sides::{Tuple, TwoSided};
 use gamut::search::{self, Clock, Progress, Table, Verdict};
@@ -72,6 +72,8 @@ struct Options {
     /// game's default.
     selective: [Option<bool>; 6],
     seed: u64,
+    /// Lines each iteration reports at a decision root (MultiPV).
+    multipv: u32,
 }
 
 impl Options {
@@ -157,6 +159,7 @@ const OPTION_LINES: &[&str] = &[
     "option name partial type combo default game var game var on var off",
     "option name narrow type combo default game var game var on var off",
     "option name seed type spin default <clock>",
+    "option name multipv type spin default 1 min 1 max 256",
 ];
 
 /// The options as `uci` lists them before `uciok`: the same names, in
@@ -180,6 +183,7 @@ const UCI_OPTION_LINES: &[&str] = &[
     "option name partial type combo default game var game var on var off",
     "option name narrow type combo default game var game var on var off",
     "option name seed type string default <clock>",
+    "option name MultiPV type spin default 1 min 1 max 256",
 ];
 
 /// Runs `gamut engine` until `quit` or the end of input.
@@ -210,6 +214,7 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
             exact: false,
             selective: [None; 6],
             seed,
+            multipv: gamut::search::params::DEFAULT_MULTIPV as u32,
         },
         table: Arc::new(Table::try_new(gamut::search::params::DEFAULT_HASH_MIB)?),
         table_mib: 64,
@@ -461,6 +466,7 @@ impl Session {
         match name {
             "hash" => o.hash = number(65536)? as u32,
             "threads" => o.threads = number(256)? as u32,
+            "multipv" => o.multipv = number(MAX_MULTIPV as u64)? as u32,
             "parallel" => match value {
                 "lazysmp" | "rootsplit" => o.parallel = value.into(),
                 _ => return Err(format!("parallel is lazysmp or rootsplit, not '{value}'")),
@@ -621,12 +627,29 @@ impl Session {
     {
         let pos: G = self.base.position(None)?;
         let (side, mover) = asked::<G>(&pos, go)?;
-        let (config, limits) = self.setup::<G>(go, mover)?;
+        let (mut config, limits) = self.setup::<G>(go, mover)?;
+        config.multipv = self.options.multipv as usize;
         let uci = self.uci;
+        let one_line = config.multipv > 1 && !matches!(pos.node(), NodeKind::Decision(_));
         Ok(self.spawn(go, move |flag, table, events| {
+            if one_line {
+                let _ = events.send(Event::Output(
+                    "info string multipv: only a decision root has several lines; this one reports one"
+                        .into(),
+                ));
+            }
+            let multipv = config.multipv > 1;
             let mut observe = |p: Progress<'_, G::Move>| {
                 let line = match p {
-                    Progress::Decision(it) => info_line(&pos, it, uci),
+                    Progress::Decision(it) if multipv => {
+                        // One line per rank, best first.
+                        let last = it.lines.len() - 1;
+                        for k in 0..last {
+                            let _ = events.send(Event::Output(info_line(&pos, it, uci, Some(k))));
+                        }
+                        info_line(&pos, it, uci, Some(last))
+                    }
+                    Progress::Decision(it) => info_line(&pos, it, uci, None),
                     Progress::Simultaneous(m) => {
                         let p = side.unwrap_or(Player::FIRST);
                         let strategy: Vec<(String, f64)> = m.strategies[p.index()]
@@ -676,10 +699,16 @@ impl Session {
         let view = TwoSided::new(pos.clone(), side, SIDES_WIDTH);
         let (config, limits) = self.setup::<TwoSided<G>>(go, mover)?;
         let uci = self.uci;
+        let one_line = self.options.multipv > 1;
         Ok(self.spawn(go, move |flag, table, events| {
+            if one_line {
+                let _ = events.send(Event::Output(
+                    "info string multipv: a game of more than two players reports one line".into(),
+                ));
+            }
             let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
                 let line = match p {
-                    Progress::Decision(it) => info_line(&view, it, uci),
+                    Progress::Decision(it) => info_line(&view, it, uci, None),
                     Progress::Simultaneous(m) => {
                         let s = seat.unwrap_or(side);
                         mixed_info_line(m, s, &seat_strategy(&pos, s, &m.strategies[0]))
@@ -777,17 +806,30 @@ fn check_options(id: GameId, options: &Options) -> Result<(), String> {
 /// The `info` line of a completed iteration at a decision root.
 /// (`seldepth` is the length of the principal variation, at least the
 /// depth).
-fn info_line<G: Game>(pos: &G, it: &search::Iteration<G::Move>, uci: bool) -> String {
+fn info_line<G: Game>(
+    pos: &G,
+    it: &search::Iteration<G::Move>,
+    uci: bool,
+    line: Option<usize>,
+) -> String {
     let ms = it.time.as_millis();
+    let (rank, score, pv) = match line {
+        Some(k) => (
+            format!(" multipv {}", k + 1),
+            it.lines[k].score,
+            &it.lines[k].pv,
+        ),
+        None => (String::new(), it.score, &it.pv),
+    };
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {ms} pv {}",
+        "info depth {} seldepth {}{rank} score {} nodes {} nps {} hashfull {} time {ms} pv {}",
         it.depth,
-        it.pv.len().max(it.depth as usize),
-        score_text(it.score, uci),
+        pv.len().max(it.depth as usize),
+        score_text(score, uci),
         it.nodes,
         nps(it.nodes, it.time),
         it.hashfull,
-        pv_texts(pos, &it.pv).join(" ")
+        pv_texts(pos, pv).join(" ")
     )
 }
 

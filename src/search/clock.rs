@@ -9,6 +9,11 @@
 //! clock gives none) plus most of the increment; the hard budget is a few
 //! soft budgets, never more than a fixed share of the time left, and both
 //! keep a safety margin for the process's own overhead.
+//!
+//! During the search the main thread scales the soft budget after each
+//! iteration (`root::TimeManager`): shorter once the best move has been
+//! the same for a few iterations, longer when it changed or the score
+//! dropped; the hard budget stays as it is.
 
 use super::params::{
     CLOCK_HARD_FACTOR, CLOCK_HARD_SHARE, CLOCK_INCREMENT_SHARE, CLOCK_MARGIN, CLOCK_MOVES_LEFT,

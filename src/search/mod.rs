@@ -83,6 +83,11 @@ pub struct Config {
     pub selective: params::Selective,
     /// The static evaluation: classic terms or the game's network.
     pub eval: crate::nnue::Eval,
+    /// How many of the best root moves each iteration searches fully and
+    /// reports ([`Iteration::lines`]): MultiPV. Only decision roots have
+    /// several lines; a chance or simultaneous root reports its own result
+    /// whatever this is. 1 searches exactly as without MultiPV.
+    pub multipv: usize,
 }
 
 impl Config {
@@ -99,6 +104,7 @@ impl Config {
             full_matrix: false,
             selective: G::SELECTIVE,
             eval: crate::nnue::Eval::Classic,
+            multipv: params::DEFAULT_MULTIPV,
         }
     }
 
@@ -129,8 +135,11 @@ pub struct Shared<'t> {
     nodes: AtomicU64,
     start: Instant,
     time: Option<Duration>,
-    /// Under a clock: start no new iteration after this.
+    /// Under a clock: start no new iteration after this ...
     soft: Option<Duration>,
+    /// ... scaled by this, per mille, as the main thread's time
+    /// management decides ([`root::TimeManager`]).
+    soft_scale: AtomicU32,
     max_nodes: Option<u64>,
 }
 
@@ -146,6 +155,7 @@ impl<'t> Shared<'t> {
             start: Instant::now(),
             time: min_of(limits.time, budget.map(|b| b.hard)),
             soft: budget.map(|b| b.soft),
+            soft_scale: AtomicU32::new(1000),
             max_nodes: limits.nodes,
         }
     }
@@ -164,7 +174,16 @@ impl<'t> Shared<'t> {
     /// Whether the soft budget of a clock is spent: iterative deepening
     /// starts no new iteration then.
     fn past_soft_budget(&self) -> bool {
-        self.soft.is_some_and(|t| self.start.elapsed() >= t)
+        let scale = self.soft_scale.load(Relaxed) as f64 / 1000.0;
+        self.soft
+            .is_some_and(|t| self.start.elapsed() >= t.mul_f64(scale))
+    }
+
+    /// Scales the soft budget of a clock by `scale` (from the budget the
+    /// clock gave; the hard limit is unchanged).
+    fn scale_soft_budget(&self, scale: f64) {
+        self.soft_scale
+            .store((scale * 1000.0).round() as u32, Relaxed);
     }
 
     /// Whether the search has been told to stop.
@@ -207,6 +226,20 @@ pub struct Iteration<M> {
     /// Per mille of the table written in this search.
     pub hashfull: u32,
     /// The principal variation.
+    pub pv: Vec<M>,
+    /// The best lines, best first, as many as [`Config::multipv`] asks
+    /// (fewer if the root has fewer moves): line `k` (rank `k + 1`) is the
+    /// best line whose first move is not that of an earlier line. The
+    /// first is `score` and `pv`; all were searched to `depth`.
+    pub lines: Vec<Line<M>>,
+}
+
+/// One of the best lines of an iteration at a decision root (MultiPV).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line<M> {
+    /// Its score for the side to move.
+    pub score: i32,
+    /// Its moves, from the root move on.
     pub pv: Vec<M>,
 }
 

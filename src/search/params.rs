@@ -70,6 +70,11 @@ pub const TOURNAMENT_HASH_MIB: usize = 16;
 /// The table of the shallow searches of `openings`, in MiB.
 pub const OPENINGS_HASH_MIB: usize = 16;
 
+/// Lines a search reports by default (MultiPV): the best move's only.
+pub const DEFAULT_MULTIPV: usize = 1;
+/// The most lines a search may be asked for.
+pub const MAX_MULTIPV: usize = 256;
+
 /// Monte Carlo tree search: the evaluation difference that multiplies a
 /// side's share of a leaf's reward by e.
 pub const MCTS_SCALE: f64 = 150.0;
@@ -110,6 +115,19 @@ pub const CLOCK_INCREMENT_SHARE: f64 = 0.75;
 pub const CLOCK_HARD_FACTOR: u32 = 4;
 /// ... and never more than this share of the time left.
 pub const CLOCK_HARD_SHARE: f64 = 0.5;
+/// Under a clock, once the best move has stayed the same for this many
+/// completed iterations in a row ...
+pub const TM_STABLE_ITERATIONS: u32 = 3;
+/// ... the soft budget shrinks to this share of itself: the time saved is
+/// left on the clock for the moves where the search hesitates.
+pub const TM_STABLE_SCALE: f64 = 0.5;
+/// Under a clock, an iteration whose best move changed stretches the soft
+/// budget by this factor.
+pub const TM_UNSTABLE_SCALE: f64 = 1.3;
+/// Under a clock, a best score this much below the last iteration's ...
+pub const TM_DROP_MARGIN: i32 = 30;
+/// ... stretches the soft budget by this factor (the hard limit holds).
+pub const TM_DROP_SCALE: f64 = 1.6;
 /// Time kept back from every clock for the process's own overhead.
 pub const CLOCK_MARGIN: std::time::Duration = std::time::Duration::from_millis(20);
 

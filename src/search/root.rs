@@ -7,7 +7,7 @@ use super::alphabeta::{Worker, MAX_PLY};
 use super::params;
 use super::score::{self, chance_value, outcome_score, INFINITY, WIN_THRESHOLD};
 use super::{
-    ChanceIteration, Config, Iteration, Limits, OutcomePlan, Parallel, SearchResult, Shared,
+    ChanceIteration, Config, Iteration, Limits, Line, OutcomePlan, Parallel, SearchResult, Shared,
 };
 use crate::game::{Evaluate, NodeKind};
 use rayon::prelude::*;
@@ -29,6 +29,9 @@ struct RootMoves<'p, G: Evaluate> {
     /// The result of the last completed iteration (or of a stopped one
     /// that found a better move).
     best: SearchResult<G::Move>,
+    /// The best lines of the last completed iteration, best first (one
+    /// unless several were asked for; see [`Config::multipv`]).
+    lines: Vec<RootMove<G::Move>>,
     /// Whether the moves after the first are searched last to first.
     from_last: bool,
 }
@@ -60,31 +63,37 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
                 nodes: 0,
                 pv: vec![first],
             },
+            lines: Vec::new(),
             from_last: false,
         }
     }
 
-    /// Completes the iteration at `depth`, starting from an aspiration
-    /// window around the last score and widening it until the score falls
-    /// inside. Returns false if the search was stopped first; a stopped
-    /// iteration's best move is kept when at least one move was searched,
-    /// since the previous best move is always searched first.
+    /// Completes the iteration at `depth` for the best `multipv` root moves
+    /// (at least one, at most all), one line after the other: line `k`
+    /// searches the moves not chosen by lines 1 to `k - 1`, as Stockfish
+    /// does. Each line starts from an aspiration window around its last
+    /// score and widens it until the score falls inside. Returns false if
+    /// the search was stopped first; a stopped iteration's best move is
+    /// kept when at least one move was searched, since the previous best
+    /// move is always searched first.
     fn deepen(
         &mut self,
         w: &mut Worker<'_, G>,
         depth: u32,
         config: &Config,
+        multipv: usize,
         pool: Option<&rayon::ThreadPool>,
     ) -> bool {
-        let mut delta = params::ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if config.aspiration && depth >= params::ASPIRATION_MIN_DEPTH {
-            (self.best.score - delta, self.best.score + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            let (score, complete) = self.search(w, depth, alpha, beta, pool);
-            if !complete {
+        let count = multipv.clamp(1, self.moves.len());
+        for k in 0..count {
+            // The first line's window is centred on the last best score;
+            // the others on their own line's last score, if there was one.
+            let last = if k == 0 {
+                Some(self.best.score)
+            } else {
+                self.lines.get(k).map(|l| l.score)
+            };
+            if !self.deepen_line(w, depth, config, k, last, pool) {
                 let first = &self.moves[0];
                 if first.score > -INFINITY && first.mv != self.best.best {
                     self.best.best = first.mv;
@@ -94,17 +103,12 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
                 w.flush_nodes();
                 return false;
             }
-            if score <= alpha && alpha > -INFINITY {
-                alpha = (score - delta).max(-INFINITY);
-                delta *= 2;
-            } else if score >= beta && beta < INFINITY {
-                beta = (score + delta).min(INFINITY);
-                delta *= 2;
-            } else {
-                break;
-            }
         }
         w.flush_nodes();
+        // A later line may score above an earlier one (the table's bounds
+        // and windows differ between them): the lines are reported best
+        // first.
+        sort(&mut self.moves[..count]);
         let first = &self.moves[0];
         self.best = SearchResult {
             best: first.mv,
@@ -113,7 +117,45 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
             nodes: 0,
             pv: first.pv.clone(),
         };
+        self.lines = self.moves[..count].to_vec();
         true
+    }
+
+    /// Searches the moves from the `k`th on at `depth` until the best of
+    /// them has a score inside the window, which starts around `last` (the
+    /// line's score at the last iteration) when aspiration applies.
+    /// Returns false if the search was stopped first.
+    fn deepen_line(
+        &mut self,
+        w: &mut Worker<'_, G>,
+        depth: u32,
+        config: &Config,
+        k: usize,
+        last: Option<i32>,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> bool {
+        let mut delta = params::ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = match last {
+            Some(last) if config.aspiration && depth >= params::ASPIRATION_MIN_DEPTH => {
+                (last - delta, last + delta)
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let (score, complete) = self.search(w, depth, alpha, beta, k, pool);
+            if !complete {
+                return false;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (score - delta).max(-INFINITY);
+                delta *= 2;
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+                delta *= 2;
+            } else {
+                return true;
+            }
+        }
     }
 
     /// Takes another thread's deeper iteration as this thread's last one,
@@ -122,58 +164,88 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
         if it.depth <= self.best.depth {
             return;
         }
-        let best = result_of(it);
-        if let Some(i) = self.moves.iter().position(|r| r.mv == best.best) {
-            self.moves[..=i].rotate_right(1);
-            self.moves[0].score = best.score;
-            self.moves[0].pv = best.pv.clone();
+        // Each line's move is put at its rank, the first line's being the
+        // best move.
+        for (k, line) in it.lines.iter().enumerate() {
+            let mv = line.pv[0];
+            if let Some(i) = self.moves[k..].iter().position(|r| r.mv == mv) {
+                self.moves[k..=k + i].rotate_right(1);
+                self.moves[k].score = line.score;
+                self.moves[k].pv = line.pv.clone();
+            }
         }
-        self.best = best;
+        self.best = result_of(it);
+        self.lines = it
+            .lines
+            .iter()
+            .map(|l| RootMove {
+                mv: l.pv[0],
+                score: l.score,
+                pv: l.pv.clone(),
+            })
+            .collect();
+    }
+
+    /// The last completed iteration's lines, as reported.
+    fn report_lines(&self) -> Vec<Line<G::Move>> {
+        self.lines
+            .iter()
+            .map(|l| Line {
+                score: l.score,
+                pv: l.pv.clone(),
+            })
+            .collect()
     }
 
     /// Whether the last completed iteration proved a result within its
-    /// horizon, which deeper iterations cannot change.
+    /// horizon, which deeper iterations cannot change, for every line.
     fn proven(&self) -> bool {
-        self.best.score.abs() > WIN_THRESHOLD
-            && score::Score(self.best.score)
-                .plies_to_end()
-                .is_some_and(|n| n.unsigned_abs() <= self.best.depth)
+        let depth = self.best.depth;
+        let proven = |s: i32| {
+            s.abs() > WIN_THRESHOLD
+                && score::Score(s)
+                    .plies_to_end()
+                    .is_some_and(|n| n.unsigned_abs() <= depth)
+        };
+        proven(self.best.score) && self.lines.iter().skip(1).all(|l| proven(l.score))
     }
 
-    /// Searches the root moves at `depth` with window (`alpha`, `beta`),
-    /// scoring each and moving the best to the front. Returns the best score
-    /// and whether the iteration completed.
+    /// Searches the root moves from the `k`th on (those not chosen by an
+    /// earlier line of this iteration) at `depth` with window (`alpha`,
+    /// `beta`), scoring each and moving the best of them to the `k`th
+    /// place. Returns the best score and whether the iteration completed.
     fn search(
         &mut self,
         w: &mut Worker<'_, G>,
         depth: u32,
         mut alpha: i32,
         beta: i32,
+        k: usize,
         pool: Option<&rayon::ThreadPool>,
     ) -> (i32, bool) {
         let pos = self.pos;
         let me = pos.perspective();
         let d = depth as i32 - 1;
-        for r in self.moves.iter_mut() {
+        for r in self.moves[k..].iter_mut() {
             r.score = -INFINITY;
         }
         let mut best = -INFINITY;
-        let len = self.moves.len();
+        let len = self.moves.len() - k;
         for i in 0..len {
             // A helper searches the moves after the first from the last, so
             // that two threads on one iteration meet in the middle, each
             // finding the other's refutations in the table.
-            let n = if self.from_last && i > 0 { len - i } else { i };
-            if let (Some(pool), 1) = (pool, n) {
-                return self.split_rest(w, pool, d, best, alpha, beta);
+            let n = k + if self.from_last && i > 0 { len - i } else { i };
+            if let (Some(pool), true) = (pool, n == k + 1) {
+                return self.split_rest(w, pool, d, best, alpha, beta, k);
             }
             let m = self.moves[n].mv;
-            let v = w.root_child(&pos.play(m), d, alpha, beta, me, n == 0);
+            let v = w.root_child(&pos.play(m), d, alpha, beta, me, n == k);
             if w.stopped() {
-                sort(&mut self.moves);
+                sort(&mut self.moves[k..]);
                 return (best, false);
             }
-            if v > alpha || n == 0 {
+            if v > alpha || n == k {
                 self.moves[n].score = v;
                 self.moves[n].pv = std::iter::once(m).chain(w.child_pv()).collect();
             }
@@ -187,12 +259,13 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
                 }
             }
         }
-        sort(&mut self.moves);
+        sort(&mut self.moves[k..]);
         (best, true)
     }
 
-    /// Root splitting: the moves after the first, searched on `pool` with a
+    /// Root splitting: the moves after the `k`th, searched on `pool` with a
     /// shared, rising alpha.
+    #[allow(clippy::too_many_arguments)]
     fn split_rest(
         &mut self,
         w: &Worker<'_, G>,
@@ -201,6 +274,7 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
         best: i32,
         alpha: i32,
         beta: i32,
+        k: usize,
     ) -> (i32, bool) {
         let pos = self.pos;
         let me = pos.perspective();
@@ -209,7 +283,7 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
         let config = w.config();
         let moves = &self.moves;
         let results: Vec<(usize, i32, Vec<G::Move>)> = pool.install(|| {
-            (1..moves.len())
+            (k + 1..moves.len())
                 .into_par_iter()
                 .map_init(
                     || Worker::<G>::new(shared, config),
@@ -238,7 +312,7 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
                 best = best.max(v);
             }
         }
-        sort(&mut self.moves);
+        sort(&mut self.moves[k..]);
         (best, !stopped)
     }
 }
@@ -351,12 +425,15 @@ fn deepen_decision<G: Evaluate>(
     let config = w.config();
     let lock = || deepest.lock().unwrap_or_else(|e| e.into_inner());
     let mut reported = 0;
-    // The main thread reports what has been published since it last did.
+    let mut time = TimeManager::default();
+    // The main thread reports what has been published since it last did,
+    // and scales the soft budget of a clock by what it saw.
     let mut report_new = || {
         if id == 0 {
             if let Some(iteration) = lock().as_ref().filter(|it| it.depth > reported) {
                 reported = iteration.depth;
                 report(iteration);
+                shared.scale_soft_budget(time.scale(iteration));
             }
         }
     };
@@ -377,7 +454,7 @@ fn deepen_decision<G: Evaluate>(
             depth = (completed + 1 + ahead).min(max_depth(limits));
         }
         w.begin_iteration(depth);
-        if root.deepen(w, depth, config, pool) {
+        if root.deepen(w, depth, config, config.multipv, pool) {
             let mut slot = lock();
             if slot.as_ref().is_none_or(|it| it.depth < depth) {
                 *slot = Some(Iteration {
@@ -387,6 +464,7 @@ fn deepen_decision<G: Evaluate>(
                     time: shared.start.elapsed(),
                     hashfull: shared.tt.hashfull(),
                     pv: root.best.pv.clone(),
+                    lines: root.report_lines(),
                 });
                 shared.completed.fetch_max(depth, Relaxed);
             }
@@ -402,9 +480,9 @@ fn deepen_decision<G: Evaluate>(
     // A thread's own result may be a stopped iteration's better move than
     // the last one completed; a result of another thread at least as deep
     // wins (it was completed, and it is the one reported).
-    let result = match lock().as_ref() {
-        Some(it) if it.depth >= root.best.depth => result_of(it),
-        _ => root.best,
+    let (result, lines) = match lock().as_ref() {
+        Some(it) if it.depth >= root.best.depth => (result_of(it), it.lines.clone()),
+        _ => (root.best.clone(), root.report_lines()),
     };
     // The main thread's answer is always the last iteration it reported.
     if id == 0 && result.depth > reported {
@@ -415,9 +493,77 @@ fn deepen_decision<G: Evaluate>(
             time: shared.start.elapsed(),
             hashfull: shared.tt.hashfull(),
             pv: result.pv.clone(),
+            lines: with_first_line(lines, &result),
         });
     }
     result
+}
+
+/// `lines` with its first line replaced by `result`'s, when a stopped
+/// iteration found a better move than the last completed one.
+fn with_first_line<M: Copy + PartialEq>(
+    mut lines: Vec<Line<M>>,
+    result: &SearchResult<M>,
+) -> Vec<Line<M>> {
+    let first = Line {
+        score: result.score,
+        pv: result.pv.clone(),
+    };
+    lines.retain(|l| l.pv.first() != Some(&result.best));
+    lines.insert(0, first);
+    lines
+}
+
+/// Time management under a clock, from the iterations the main thread
+/// reports: once the best move has stayed the same for
+/// [`TM_STABLE_ITERATIONS`](params::TM_STABLE_ITERATIONS) iterations the
+/// soft budget shrinks, an iteration that changed it stretches the budget,
+/// and so does a score that dropped since the last iteration.
+pub(super) struct TimeManager<M> {
+    best: Option<M>,
+    /// Completed iterations in a row with the same best move, after the
+    /// first.
+    stable: u32,
+    score: Option<i32>,
+}
+
+impl<M> Default for TimeManager<M> {
+    fn default() -> Self {
+        TimeManager {
+            best: None,
+            stable: 0,
+            score: None,
+        }
+    }
+}
+
+impl<M: Copy + PartialEq> TimeManager<M> {
+    /// The factor on the soft budget after iteration `it`.
+    pub(super) fn scale(&mut self, it: &Iteration<M>) -> f64 {
+        let best = it.pv[0];
+        let changed = self.best.is_some_and(|b| b != best);
+        self.stable = if self.best == Some(best) {
+            self.stable + 1
+        } else {
+            0
+        };
+        let mut scale = if changed {
+            params::TM_UNSTABLE_SCALE
+        } else if self.stable >= params::TM_STABLE_ITERATIONS {
+            params::TM_STABLE_SCALE
+        } else {
+            1.0
+        };
+        if self
+            .score
+            .is_some_and(|s| it.score < s - params::TM_DROP_MARGIN)
+        {
+            scale *= params::TM_DROP_SCALE;
+        }
+        self.best = Some(best);
+        self.score = Some(it.score);
+        scale
+    }
 }
 
 /// Iterative deepening at chance root `pos`: at each depth every outcome's
@@ -474,7 +620,8 @@ fn deepen_chance<G: Evaluate>(
             let child = &children[i];
             let (value, pv) = match &mut roots[i] {
                 Some(root) => {
-                    if !root.deepen(w, depth, config, None) {
+                    // One line per outcome: MultiPV is for decision roots.
+                    if !root.deepen(w, depth, config, 1, None) {
                         break 'deepening;
                     }
                     (root.best.score, root.best.pv.clone())

@@ -248,6 +248,7 @@ fn config(threads: usize) -> Config {
         full_matrix: false,
         selective: super::params::Selective::NONE,
         eval: crate::nnue::Eval::Classic,
+        multipv: 1,
     }
 }
 
@@ -584,4 +585,135 @@ fn narrow_matrix_games_keep_the_actions_that_did_best_at_the_root() {
     let mut few: Vec<u8> = (0..3).collect();
     w.narrow(&pos, Player::FIRST, &mut few);
     assert_eq!(few, vec![0, 1, 2]);
+}
+
+/// The value of root move `m` of `pos` searched `depth` plies deep (the
+/// move included), for the side to move at `pos`, by plain minimax.
+fn move_value(pos: &Ttt, m: u8, depth: u32) -> i32 {
+    let c = pos.play(m);
+    let v = minimax(&c, depth as i32 - 1, 1) as i32;
+    if c.perspective() == pos.perspective() {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The iterations a search to `depth` reports.
+fn iterations(pos: &Ttt, depth: u32, cfg: &Config) -> Vec<Iteration<u8>> {
+    let tt = Table::new(1);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut all = Vec::new();
+    search(pos, &limits, cfg, &tt, |it| all.push(it.clone()));
+    all
+}
+
+/// The last iteration a search to `depth` reports.
+fn last_iteration(pos: &Ttt, depth: u32, cfg: &Config) -> Iteration<u8> {
+    iterations(pos, depth, cfg).pop().expect("an iteration")
+}
+
+#[test]
+fn multipv_with_every_move_lists_each_root_move_once_with_its_value() {
+    for p in positions(false, 30) {
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        for threads in [1, 2] {
+            for parallel in [Parallel::LazySmp, Parallel::RootSplit] {
+                let mut cfg = config(threads);
+                cfg.parallel = parallel;
+                cfg.multipv = moves.len();
+                let it = last_iteration(&p, 4, &cfg);
+                let mut firsts: Vec<u8> = it.lines.iter().map(|l| l.pv[0]).collect();
+                firsts.sort_unstable();
+                let mut all = moves.clone();
+                all.sort_unstable();
+                assert_eq!(firsts, all, "{p:?}");
+                assert_eq!((it.lines[0].score, &it.lines[0].pv), (it.score, &it.pv));
+                for line in &it.lines {
+                    assert_eq!(
+                        line.score,
+                        move_value(&p, line.pv[0], it.depth),
+                        "{p:?} {threads} {parallel:?} {:?}",
+                        it.lines
+                    );
+                }
+                assert!(
+                    it.lines.windows(2).all(|w| w[0].score >= w[1].score),
+                    "{:?}",
+                    it.lines
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn multipv_asks_for_at_most_the_moves_there_are_and_one_line_by_default() {
+    let p = &positions(false, 1)[0];
+    let mut moves = Vec::new();
+    p.moves(&mut moves);
+    let mut cfg = config(1);
+    assert_eq!(last_iteration(p, 3, &cfg).lines.len(), 1);
+    cfg.multipv = 256;
+    assert_eq!(last_iteration(p, 3, &cfg).lines.len(), moves.len());
+}
+
+#[test]
+fn the_first_of_several_lines_is_the_single_line_search() {
+    for p in positions(false, 30) {
+        for depth in 1..=5 {
+            let one = last_iteration(&p, depth, &config(1));
+            let mut cfg = config(1);
+            cfg.multipv = 3;
+            // One line may be proven (ending the search) before three are.
+            let three = iterations(&p, depth, &cfg)
+                .into_iter()
+                .find(|it| it.depth == one.depth)
+                .expect("the same depth");
+            assert_eq!(three.score, one.score, "{p:?} depth {depth}");
+            // Equal scores may be different moves; each is worth the score.
+            assert_eq!(move_value(&p, three.pv[0], three.depth), one.score);
+            assert_eq!(
+                one.lines,
+                vec![Line {
+                    score: one.score,
+                    pv: one.pv.clone()
+                }]
+            );
+            assert!(three.lines.windows(2).all(|w| w[0].score >= w[1].score));
+        }
+    }
+}
+
+#[test]
+fn time_management_shrinks_the_budget_on_a_stable_move_and_stretches_it_on_a_drop() {
+    use super::params::{TM_DROP_SCALE, TM_STABLE_ITERATIONS, TM_STABLE_SCALE, TM_UNSTABLE_SCALE};
+    let it = |depth: u32, best: u8, score: i32| Iteration {
+        depth,
+        score,
+        nodes: 0,
+        time: Duration::ZERO,
+        hashfull: 0,
+        pv: vec![best],
+        lines: Vec::new(),
+    };
+    let mut tm = root::TimeManager::default();
+    let mut scales = Vec::new();
+    for depth in 1..=TM_STABLE_ITERATIONS + 1 {
+        scales.push(tm.scale(&it(depth, 4, 10)));
+    }
+    let (stable, before) = scales.split_last().unwrap();
+    assert!(before.iter().all(|&s| s == 1.0), "{scales:?}");
+    assert_eq!(*stable, TM_STABLE_SCALE);
+    // A new best move: longer, and the count starts again.
+    assert_eq!(tm.scale(&it(10, 5, 10)), TM_UNSTABLE_SCALE);
+    assert_eq!(tm.scale(&it(11, 5, 10)), 1.0);
+    // The score drops: longer still, even with the same move.
+    assert_eq!(tm.scale(&it(12, 5, -100)), TM_DROP_SCALE);
+    // The same move a third time after it changed: shorter again.
+    assert_eq!(tm.scale(&it(13, 5, -90)), TM_STABLE_SCALE);
 }

@@ -6,6 +6,7 @@ use super::assets;
 use super::sessions::{Budget, Grant, StopOnDrop};
 use super::view;
 use crate::games::GameId;
+use crate::search::params::MAX_MULTIPV;
 use crate::search::Limits;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -111,6 +112,7 @@ pub struct Params {
     time: Option<u64>,
     player: Option<usize>,
     file: Option<String>,
+    multipv: Option<usize>,
 }
 
 impl Params {
@@ -147,6 +149,16 @@ impl Params {
             self.moves.as_deref(),
         )
         .map_err(BadRequest)
+    }
+
+    /// The lines an analysis reports per iteration: `multipv` (1–256),
+    /// else [`view::ANALYSIS_LINES`].
+    fn multipv(&self) -> Result<usize, BadRequest> {
+        match self.multipv {
+            None => Ok(view::ANALYSIS_LINES),
+            Some(n) if (1..=MAX_MULTIPV).contains(&n) => Ok(n),
+            Some(_) => Err(BadRequest(format!("multipv is 1 to {MAX_MULTIPV}"))),
+        }
     }
 
     /// The search limits: `depth` plies (1–64) or `time` ms (1–600000),
@@ -243,12 +255,13 @@ async fn analysis(
 ) -> Result<Response, BadRequest> {
     let p = Params::read(q)?;
     let limits = p.limits(Limits::default())?;
+    let multipv = p.multipv()?;
     let id = p.game()?;
     with_game!(id, G => {
         let line = p.line::<G>()?;
         let pos = line.into_last();
         Ok(stream_job(s, move |grant, stop, send| {
-            view::analyse(&pos, &limits, grant, stop, send)
+            view::analyse(&pos, &limits, multipv, grant, stop, send)
         })
         .into_response())
     })

@@ -155,11 +155,21 @@ fn nps(nodes: u64, time: Duration) -> u64 {
 
 /// A completed iteration as the page shows it: the depth, the score for
 /// the first side (and its text where the result is proven), the speed,
-/// and the lines (one now: the principal variation).
+/// and the lines, best first (the MultiPV lines at a decision root).
 fn progress_json<G: Game>(pos: &G, p: Progress<'_, G::Move>) -> Value {
     match p {
         Progress::Decision(it) => {
             let first = for_first(pos, it.score as f64) as i32;
+            let lines: Vec<Value> = it
+                .lines
+                .iter()
+                .enumerate()
+                .map(|(k, l)| {
+                    let s = for_first(pos, l.score as f64) as i32;
+                    json!({"multipv": k + 1, "score": s, "score_text": Score(s).to_string(),
+                           "pv": pv_texts(pos, &l.pv)})
+                })
+                .collect();
             json!({
                 "depth": it.depth,
                 "score": first,
@@ -168,7 +178,7 @@ fn progress_json<G: Game>(pos: &G, p: Progress<'_, G::Move>) -> Value {
                 "nodes": it.nodes,
                 "nps": nps(it.nodes, it.time),
                 "time_ms": it.time.as_millis() as u64,
-                "lines": [{"score": first, "score_text": Score(first).to_string(), "pv": pv_texts(pos, &it.pv)}],
+                "lines": lines,
             })
         }
         Progress::Chance(it) => {
@@ -221,12 +231,17 @@ fn progress_json<G: Game>(pos: &G, p: Progress<'_, G::Move>) -> Value {
     }
 }
 
+/// The lines the analysis panel shows by default (MultiPV).
+pub const ANALYSIS_LINES: usize = 3;
+
 /// Searches `pos` within `limits` and the grant's threads and hash until
-/// `stop` is raised, sending each iteration to `send` (which says `false`
-/// once nobody listens, which stops the search), then the best move.
+/// `stop` is raised, sending each iteration with its `multipv` best lines
+/// to `send` (which says `false` once nobody listens, which stops the
+/// search), then the best move.
 pub fn analyse<G: Evaluate>(
     pos: &G,
     limits: &Limits,
+    multipv: usize,
     grant: &Grant,
     stop: &AtomicBool,
     send: &mut dyn FnMut(Value) -> bool,
@@ -237,6 +252,7 @@ pub fn analyse<G: Evaluate>(
     }
     let config = Config {
         eval: grant.eval,
+        multipv,
         ..Config::for_game::<G>(grant.threads)
     };
     let tt = Table::new(grant.hash_mib);

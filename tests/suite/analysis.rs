@@ -270,3 +270,115 @@ fn chance_roots_report_expected_values_in_evaluation_units() {
         );
     }
 }
+
+/// The JSON objects `analyze` prints for iterations, by depth.
+fn iterations_by_depth(text: &str) -> Vec<Vec<serde_json::Value>> {
+    let mut by_depth: Vec<Vec<serde_json::Value>> = Vec::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("one JSON object a line");
+        let Some(depth) = v["depth"].as_u64() else {
+            continue;
+        };
+        if v.get("bestmove").is_some() {
+            continue;
+        }
+        let depth = depth as usize;
+        if by_depth.len() < depth {
+            by_depth.resize(depth, Vec::new());
+        }
+        by_depth[depth - 1].push(v);
+    }
+    by_depth
+}
+
+#[test]
+fn multipv_prints_each_iterations_best_lines_by_rank() {
+    let empedocles = "5eee/8/8/8/8/8/8/FFF5 1 a2:fire,earth";
+    for (game, fen, depth, moves) in [
+        ("aporia", None, "3", 16),
+        ("apart", None, "3", 40),
+        ("epaminondas", None, "3", 114),
+        ("empedocles", Some(empedocles), "3", 10),
+    ] {
+        for n in [3usize, 256] {
+            let mut args = vec!["analyze", game, "--no-table", "--depth", depth, "--json"];
+            if let Some(fen) = fen {
+                args.extend(["--fen", fen]);
+            }
+            let count = n.to_string();
+            args.extend(["--multipv", &count]);
+            let text = crate::common::ok(&args);
+            let by_depth = iterations_by_depth(&text);
+            assert!(!by_depth.is_empty(), "{game}: {text}");
+            let want = n.min(moves);
+            for (d, lines) in by_depth.iter().enumerate() {
+                assert_eq!(lines.len(), want, "{game} depth {}: {text}", d + 1);
+                let mut firsts = std::collections::HashSet::new();
+                for (k, l) in lines.iter().enumerate() {
+                    assert_eq!(l["multipv"].as_u64(), Some(k as u64 + 1), "{l}");
+                    assert!(firsts.insert(l["pv"][0].as_str().unwrap().to_string()));
+                }
+                let scores: Vec<i64> = lines.iter().map(|l| l["score"].as_i64().unwrap()).collect();
+                assert!(
+                    scores.windows(2).all(|w| w[0] >= w[1]),
+                    "{game}: {scores:?}"
+                );
+            }
+            let last: serde_json::Value =
+                serde_json::from_str(text.lines().last().unwrap()).unwrap();
+            let first_line = &by_depth.last().unwrap()[0];
+            assert_eq!(last["bestmove"], first_line["pv"][0], "{game}");
+            assert_eq!(last["score"], first_line["score"], "{game}");
+        }
+    }
+}
+
+#[test]
+fn multipv_text_lines_carry_their_rank_and_one_line_has_none() {
+    let three = crate::common::ok(&["analyze", "epaminondas", "--depth", "2", "--multipv", "3"]);
+    let ranks: Vec<&str> = three
+        .lines()
+        .filter(|l| l.starts_with("depth 2 "))
+        .map(|l| l.split(' ').nth(3).unwrap())
+        .collect();
+    assert_eq!(ranks, ["1", "2", "3"], "{three}");
+    assert!(three
+        .lines()
+        .filter(|l| l.starts_with("depth "))
+        .all(|l| l.contains(" multipv ")));
+    let one = crate::common::ok(&["analyze", "epaminondas", "--depth", "2"]);
+    assert!(!one.contains("multipv"), "{one}");
+    assert_eq!(one.lines().filter(|l| l.starts_with("depth ")).count(), 2);
+}
+
+#[test]
+fn multipv_at_a_chance_root_says_it_reports_one_line() {
+    let fen = "5eee/8/8/8/8/8/8/FFF5 1 r:fire,earth";
+    let o = crate::common::gamut(&[
+        "analyze",
+        "empedocles",
+        "--fen",
+        fen,
+        "--depth",
+        "2",
+        "--multipv",
+        "3",
+    ]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("chance root reports one line"), "{err}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.lines().any(|l| l.starts_with("depth 2 expected ")),
+        "{out}"
+    );
+    assert!(!out.contains("multipv"), "{out}");
+}
+
+#[test]
+fn multipv_out_of_range_is_refused() {
+    for n in ["0", "257", "x"] {
+        crate::common::rejected(&["analyze", "aporia", "--depth", "1", "--multipv", n]);
+    }
+}

@@ -271,6 +271,8 @@ fn every_bad_line_gets_one_error_line_and_the_engine_goes_on() {
         "go sideways 3",
         "setoption name nope value 1",
         "setoption name hash value 0",
+        "setoption name MultiPV value 0",
+        "setoption name multipv value 257",
         "setoption name eval_off value nonsense",
         "setoption threads 2",
     ];
@@ -710,4 +712,100 @@ fn analyze_under_a_clock_answers_within_it() {
     assert!(text.lines().last().unwrap().starts_with("bestmove "));
     let bad = common::gamut(&["analyze", "spokes4", "--clock", "1000"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// The `info` lines of one `go`, by depth, as (rank, score, first move).
+fn ranked_lines(lines: &[String]) -> Vec<Vec<(usize, String, String)>> {
+    let mut by_depth: Vec<Vec<(usize, String, String)>> = Vec::new();
+    for l in lines.iter().filter(|l| l.starts_with("info depth ")) {
+        let w: Vec<&str> = l.split(' ').collect();
+        let field = |name: &str| w[w.iter().position(|x| *x == name).unwrap() + 1];
+        let depth: usize = field("depth").parse().unwrap();
+        let rank: usize = field("multipv").parse().unwrap();
+        let score = format!(
+            "{} {}",
+            field("score"),
+            w[w.iter().position(|x| *x == "score").unwrap() + 2]
+        );
+        if by_depth.len() < depth {
+            by_depth.resize(depth, Vec::new());
+        }
+        by_depth[depth - 1].push((rank, score, field("pv").to_string()));
+    }
+    by_depth
+}
+
+#[test]
+fn multipv_option_reports_each_depths_best_lines_by_rank() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name MultiPV type spin default 1 min 1 max 256"),
+        "{lines:?}"
+    );
+    e.send("setoption name MultiPV value 3");
+    e.send("game epaminondas");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let by_depth = ranked_lines(&lines);
+    assert_eq!(by_depth.len(), 3, "{lines:?}");
+    for ranks in &by_depth {
+        let got: Vec<usize> = ranks.iter().map(|r| r.0).collect();
+        assert_eq!(got, [1, 2, 3], "{lines:?}");
+        let firsts: std::collections::HashSet<&String> = ranks.iter().map(|r| &r.2).collect();
+        assert_eq!(firsts.len(), 3, "{lines:?}");
+        let cp: Vec<i64> = ranks
+            .iter()
+            .map(|r| r.1.strip_prefix("cp ").unwrap().parse().unwrap())
+            .collect();
+        assert!(cp.windows(2).all(|w| w[0] >= w[1]), "{cp:?}");
+    }
+    assert_eq!(best(lines.last().unwrap()), by_depth[2][0].2);
+    // Back to one line: no rank in the info lines.
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 2");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().all(|l| !l.contains(" multipv ")), "{lines:?}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .count(),
+        2
+    );
+    e.quit();
+}
+
+#[test]
+fn multipv_at_a_round_of_placements_says_it_reports_one_line() {
+    let mut e = Engine::start();
+    e.send("gamut");
+    let lines = e.until("gamutok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name multipv type spin default 1 min 1 max 256"),
+        "{lines:?}"
+    );
+    e.send("setoption name multipv value 2");
+    e.send("setoption name seed value 7");
+    e.send("game spokes");
+    e.send("position startpos");
+    e.send("go side 2 depth 1");
+    let lines = e.until("bestmove");
+    let notes: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string multipv"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{lines:?}");
+    assert!(lines.iter().all(|l| !l.contains(" multipv ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 value ")),
+        "{lines:?}"
+    );
+    e.quit();
 }

@@ -564,3 +564,44 @@ fn long_fifty_pages_analysing_at_once_keep_answering_and_stop_when_closed() {
         "threads {threads_before} before, {threads} then {threads_after} after"
     );
 }
+
+#[test]
+fn analysis_events_carry_the_best_lines_asked_for() {
+    let server = Server::start(&["--hash", "16"]);
+    for (query, want) in [("", 3), ("&multipv=5", 5), ("&multipv=1", 1)] {
+        let mut events = Events::open(
+            &server.addr,
+            &format!("/api/analysis?game=epaminondas&depth=3{query}"),
+        );
+        let mut depths = 0;
+        loop {
+            let e = events.next();
+            if e["done"] == true {
+                break;
+            }
+            let Some(lines) = e["lines"].as_array() else {
+                continue;
+            };
+            depths += 1;
+            assert_eq!(lines.len(), want, "{query}: {e}");
+            let firsts: std::collections::HashSet<&str> =
+                lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+            assert_eq!(firsts.len(), want, "{e}");
+            for (k, l) in lines.iter().enumerate() {
+                assert_eq!(l["multipv"], k + 1, "{e}");
+            }
+            // White moves first: its scores are the first side's, best first.
+            let scores: Vec<i64> = lines.iter().map(|l| l["score"].as_i64().unwrap()).collect();
+            assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{e}");
+            assert_eq!(lines[0]["score"], e["score"], "{e}");
+        }
+        assert_eq!(depths, 3, "{query}");
+    }
+    for bad in ["0", "257", "x"] {
+        let a = get(
+            &server.addr,
+            &format!("/api/analysis?game=aporia&multipv={bad}"),
+        );
+        assert_eq!(a.status, 400, "{bad}: {}", a.body);
+    }
+}
