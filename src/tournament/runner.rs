@@ -673,49 +673,20 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         .map(Sprt::parse)
         .transpose()
         .map_err(ParseError)?;
-    let mut seen: HashMap<u64, (&PathBuf, usize)> = HashMap::new();
+    let mut check = MergeCheck::new(m.allow_mixed);
     let mut tally = Tally::new(sprt);
-    let mut game: Option<String> = None;
-    let mut first: Option<(String, GameRecord)> = None;
-    let mut specs: HashMap<String, String> = HashMap::new();
     let mut all = Vec::new();
     for path in &m.files {
         for (line, rec) in records::read(path)? {
-            let at = format!("{} line {line}: game {}", path.display(), rec.number);
-            if !m.allow_mixed {
-                let (where_first, f) = first.get_or_insert_with(|| (at.clone(), rec.clone()));
-                if f.seed != rec.seed {
-                    return Err(ParseError::new(format!(
-                        "{at}: seed {} is not the seed {} of {where_first}: records of another tournament (--allow-mixed joins them)",
-                        seed_text(rec.seed),
-                        seed_text(f.seed)
-                    )));
-                }
-                for (name, spec) in rec.engines.iter().zip(&rec.specs) {
-                    let known = specs.entry(name.clone()).or_insert_with(|| spec.clone());
-                    if known != spec {
-                        return Err(ParseError::new(format!(
-                            "{at}: engine '{name}' is '{spec}' here and '{known}' before: records of another tournament (--allow-mixed joins them)"
-                        )));
-                    }
-                }
-            }
-            if let Some((first, first_line)) = seen.insert(rec.number, (path, line)) {
-                return Err(ParseError::new(format!(
-                    "{at} appears twice (also {} line {first_line})",
-                    first.display()
-                )));
-            }
-            match &game {
-                Some(g) if *g != rec.game => {
-                    return Err(ParseError::new(format!(
-                        "{at}: the records mix games: {g} and {}",
-                        rec.game
-                    )))
-                }
-                Some(_) => {}
-                None => game = Some(rec.game.clone()),
-            }
+            let at = check.record(
+                path,
+                line,
+                rec.number,
+                rec.seed,
+                &rec.engines,
+                &rec.specs,
+                &rec.game,
+            )?;
             if rec.result == GameRecord::UNFINISHED {
                 return Err(ParseError::new(format!(
                     "{at} is unfinished (saved by play): only finished games make a report"
@@ -734,7 +705,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
         check_outputs(&inputs, &outputs)?;
     }
-    if let (Some(path), Some(game)) = (&m.html, &game) {
+    if let (Some(path), Some(game)) = (&m.html, &check.game) {
         let id: GameId = game.parse().map_err(ParseError)?;
         with_game!(id, G => write_pages::<G>(path, &report, &all))?;
     }
@@ -751,48 +722,13 @@ fn merge_seats(m: &MergeSettings) -> Result<Outcome, ParseError> {
             "--sprt does not apply to games of more than two sides: a sequential test compares two engines over games of two sides",
         ));
     }
-    let mut seen: HashMap<u64, (&PathBuf, usize)> = HashMap::new();
-    let mut game: Option<String> = None;
-    let mut first: Option<(String, Option<u64>)> = None;
-    let mut specs: HashMap<String, String> = HashMap::new();
+    let mut check = MergeCheck::new(m.allow_mixed);
     let mut all: Vec<SeatRecord> = Vec::new();
     for path in &m.files {
         for (line, rec) in records::read_as::<SeatRecord>(path)? {
-            let at = format!("{} line {line}: game {}", path.display(), rec.number);
-            if !m.allow_mixed {
-                let (where_first, seed) = first.get_or_insert_with(|| (at.clone(), rec.seed));
-                if *seed != rec.seed {
-                    return Err(ParseError::new(format!(
-                        "{at}: seed {} is not the seed {} of {where_first}: records of another tournament (--allow-mixed joins them)",
-                        seed_text(rec.seed),
-                        seed_text(*seed)
-                    )));
-                }
-                for (name, spec) in rec.seats.iter().zip(&rec.specs) {
-                    let known = specs.entry(name.clone()).or_insert_with(|| spec.clone());
-                    if known != spec {
-                        return Err(ParseError::new(format!(
-                            "{at}: engine '{name}' is '{spec}' here and '{known}' before: records of another tournament (--allow-mixed joins them)"
-                        )));
-                    }
-                }
-            }
-            if let Some((first, first_line)) = seen.insert(rec.number, (path, line)) {
-                return Err(ParseError::new(format!(
-                    "{at} appears twice (also {} line {first_line})",
-                    first.display()
-                )));
-            }
-            match &game {
-                Some(g) if *g != rec.game => {
-                    return Err(ParseError::new(format!(
-                        "{at}: the records mix games: {g} and {}",
-                        rec.game
-                    )))
-                }
-                Some(_) => {}
-                None => game = Some(rec.game.clone()),
-            }
+            check.record(
+                path, line, rec.number, rec.seed, &rec.seats, &rec.specs, &rec.game,
+            )?;
             all.push(rec);
         }
     }
@@ -803,7 +739,8 @@ fn merge_seats(m: &MergeSettings) -> Result<Outcome, ParseError> {
             names.push(name.clone());
         }
     }
-    let id: GameId = game
+    let id: GameId = check
+        .game
         .as_deref()
         .unwrap_or_default()
         .parse()
@@ -823,6 +760,83 @@ fn merge_seats(m: &MergeSettings) -> Result<Outcome, ParseError> {
         summary: Summary::Seats(report),
         ended: "merged",
     })
+}
+
+/// What merging checks of each record, over every file: one tournament
+/// (one seed, one spec per engine name) unless mixing is allowed, no game
+/// number twice, one game throughout.
+struct MergeCheck<'p> {
+    allow_mixed: bool,
+    /// Where the first record was, and its seed.
+    first: Option<(String, Option<u64>)>,
+    specs: HashMap<String, String>,
+    seen: HashMap<u64, (&'p PathBuf, usize)>,
+    game: Option<String>,
+}
+
+impl<'p> MergeCheck<'p> {
+    fn new(allow_mixed: bool) -> MergeCheck<'p> {
+        MergeCheck {
+            allow_mixed,
+            first: None,
+            specs: HashMap::new(),
+            seen: HashMap::new(),
+            game: None,
+        }
+    }
+
+    /// Checks game `number` of `path`'s line `line` against the records
+    /// before it; returns where it is, for messages.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        path: &'p PathBuf,
+        line: usize,
+        number: u64,
+        seed: Option<u64>,
+        names: &[String],
+        specs: &[String],
+        game: &str,
+    ) -> Result<String, ParseError> {
+        let at = format!("{} line {line}: game {number}", path.display());
+        if !self.allow_mixed {
+            let (where_first, first_seed) = self.first.get_or_insert_with(|| (at.clone(), seed));
+            if *first_seed != seed {
+                return Err(ParseError::new(format!(
+                    "{at}: seed {} is not the seed {} of {where_first}: records of another tournament (--allow-mixed joins them)",
+                    seed_text(seed),
+                    seed_text(*first_seed)
+                )));
+            }
+            for (name, spec) in names.iter().zip(specs) {
+                let known = self
+                    .specs
+                    .entry(name.clone())
+                    .or_insert_with(|| spec.clone());
+                if known != spec {
+                    return Err(ParseError::new(format!(
+                        "{at}: engine '{name}' is '{spec}' here and '{known}' before: records of another tournament (--allow-mixed joins them)"
+                    )));
+                }
+            }
+        }
+        if let Some((first, first_line)) = self.seen.insert(number, (path, line)) {
+            return Err(ParseError::new(format!(
+                "{at} appears twice (also {} line {first_line})",
+                first.display()
+            )));
+        }
+        match &self.game {
+            Some(g) if g != game => {
+                return Err(ParseError::new(format!(
+                    "{at}: the records mix games: {g} and {game}"
+                )))
+            }
+            Some(_) => {}
+            None => self.game = Some(game.to_string()),
+        }
+        Ok(at)
+    }
 }
 
 /// A record's seed as text (`none` for records that keep none).
