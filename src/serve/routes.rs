@@ -58,6 +58,7 @@ pub fn router(state: Arc<Server>) -> Router {
         .route("/api/status", get(status))
         .route("/api/records", get(records))
         .route("/api/record", get(record))
+        .route("/api/export", get(export))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page".into()) })
         .method_not_allowed_fallback(|| async {
             error(StatusCode::METHOD_NOT_ALLOWED, "only GET is served".into())
@@ -204,6 +205,31 @@ async fn position(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value
     )
     .await
     .map_err(|e| BadRequest(format!("the position could not be listed: {e}")))?
+}
+
+/// `/api/export`: the line as a game record (one JSON line) that
+/// `gamut replay` reads, with a file name for it.
+async fn export(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>, BadRequest> {
+    let p = Params::read(q)?;
+    let id = p.game()?;
+    let texts: Vec<String> = p
+        .moves
+        .as_deref()
+        .filter(|m| !m.trim().is_empty())
+        .map(|m| m.split(';').map(|t| t.trim().to_string()).collect())
+        .unwrap_or_default();
+    tokio::task::spawn_blocking(move || {
+        with_game!(id, G => {
+            let line = p.line::<G>()?;
+            let record = view::record_line(&line, &texts).map_err(BadRequest)?;
+            Ok(Json(json!({
+                "record": record,
+                "file": format!("{}-game.jsonl", <G as crate::game::Game>::ID),
+            })))
+        })
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the record could not be made: {e}")))?
 }
 
 /// `/api/status`: how many searches run now.

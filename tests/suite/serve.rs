@@ -605,3 +605,44 @@ fn analysis_events_carry_the_best_lines_asked_for() {
         assert_eq!(a.status, 400, "{bad}: {}", a.body);
     }
 }
+
+#[test]
+fn an_exported_game_is_a_record_that_replays() {
+    let server = Server::start(&[]);
+    let dir = crate::common::scratch_dir("serve-export");
+    // Spokes' resolution is given in its short form; the record keeps the
+    // canonical text.
+    for (game, moves) in [("epaminondas", "a2-a3; a11-a10"), ("spokes", "wA,bB1; XB1")] {
+        let a = get(
+            &server.addr,
+            &format!("/api/export?game={game}&moves={}", enc(moves)),
+        );
+        assert_eq!(a.status, 200, "{}", a.body);
+        let v = a.json();
+        assert_eq!(v["file"], format!("{game}-game.jsonl"));
+        let file = dir.join(format!("{game}.jsonl"));
+        std::fs::write(&file, format!("{}\n", v["record"].as_str().unwrap())).unwrap();
+        let out = crate::common::ok(&["replay", file.to_str().unwrap(), "--game", "1"]);
+        assert!(out.contains("result * (unfinished), "), "{out}");
+        let shown = crate::common::ok(&["show", game, "--moves", moves]);
+        let last = shown.lines().find(|l| l.starts_with("position ")).unwrap();
+        assert!(
+            out.contains(last),
+            "the replay ends where the moves do:\n{out}"
+        );
+    }
+    // A line from a given position starts the record there.
+    let fen = "2B1/B1B1/2WW/B1WW 1 b4-c3 d4-b4";
+    let a = get(
+        &server.addr,
+        &format!("/api/export?game=aporia&fen={}", enc(fen)),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert!(a.json()["record"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("\"opening\":\"{fen}\"")));
+    let bad = get(&server.addr, "/api/export?game=apart&moves=z9-z8");
+    assert_eq!(bad.status, 400);
+    assert!(bad.json()["error"].is_string());
+}

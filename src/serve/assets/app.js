@@ -454,12 +454,21 @@ async function load(text) {
   }
 }
 
-function exportGame() {
+async function exportGame() {
   const moves = gameThrough(S.current).slice(1).map((id) => S.nodes[id].move);
   const start = S.view ? S.view.start : "";
   const q = (s) => '"' + s.replace(/(["\\$`])/g, "\\$1") + '"';
-  $("export-text").textContent =
+  const show =
     `gamut show ${S.game} --fen ${q(start)}` + (moves.length ? ` --moves ${q(moves.join("; "))}` : "");
+  try {
+    // The game as a record: save it as a .jsonl file for 'gamut replay'.
+    const r = await getJson("/api/export", { moves: moves.join("; ") });
+    $("export-text").textContent =
+      `${show}\n\n# ${r.file} (gamut replay ${r.file} --game 1):\n${r.record}`;
+  } catch (e) {
+    $("export-text").textContent = show;
+    showError("no record: " + e.message);
+  }
 }
 
 async function showRecords() {
