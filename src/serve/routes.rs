@@ -31,6 +31,8 @@ pub struct Server {
     pub budget: Budget,
     /// The folder whose records may be opened.
     pub records_dir: Option<PathBuf>,
+    /// The solved tables that loaded, with their games.
+    pub oracles: Vec<(GameId, Box<dyn crate::tablebase::Oracle>)>,
 }
 
 type Shared = State<Arc<Server>>;
@@ -59,6 +61,7 @@ pub fn router(state: Arc<Server>) -> Router {
         .route("/api/records", get(records))
         .route("/api/record", get(record))
         .route("/api/export", get(export))
+        .route("/api/table", get(table))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page".into()) })
         .method_not_allowed_fallback(|| async {
             error(StatusCode::METHOD_NOT_ALLOWED, "only GET is served".into())
@@ -230,6 +233,34 @@ async fn export(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>,
     })
     .await
     .map_err(|e| BadRequest(format!("the record could not be made: {e}")))?
+}
+
+/// `/api/table`: the solved table's verdict on the line's last position
+/// (`value` for the side to move, `best` moves keeping it), `value` null
+/// where the game has no table that loaded.
+async fn table(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, BadRequest> {
+    let p = Params::read(q)?;
+    let id = p.game()?;
+    if !s.oracles.iter().any(|(g, _)| *g == id) {
+        return Ok(Json(json!({ "value": null })));
+    }
+    tokio::task::spawn_blocking(move || {
+        let text = with_game!(id, G => crate::game::Game::text(p.line::<G>()?.last()));
+        let (_, oracle) = s
+            .oracles
+            .iter()
+            .find(|(g, _)| *g == id)
+            .expect("checked above");
+        let probe = oracle.probe(&text).map_err(BadRequest)?;
+        Ok(Json(
+            json!({ "value": probe.value.to_string(), "best": probe.best }),
+        ))
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the table could not be read: {e}")))?
 }
 
 /// `/api/status`: how many searches run now.

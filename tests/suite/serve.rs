@@ -646,3 +646,48 @@ fn an_exported_game_is_a_record_that_replays() {
     assert_eq!(bad.status, 400);
     assert!(bad.json()["error"].is_string());
 }
+
+#[test]
+fn aporia_s_table_verdict_shows_only_where_a_table_loads() {
+    let dir = crate::common::scratch_dir("serve-table");
+    let fake = dir.join("aporia.table");
+    std::fs::write(&fake, b"not a table").unwrap();
+    // Absent, or not a table: no verdict, and no error.
+    for path in [dir.join("absent.table"), fake] {
+        let server = Server::start(&["--table", path.to_str().unwrap()]);
+        let a = get(&server.addr, "/api/table?game=aporia&moves=b2-a3");
+        assert_eq!(a.status, 200, "{}", a.body);
+        assert!(a.json()["value"].is_null(), "{}", a.body);
+        assert!(get(&server.addr, "/api/table?game=apart").json()["value"].is_null());
+        assert_eq!(get(&server.addr, "/api/position?game=aporia").status, 200);
+    }
+    // A real table (where `gamut solve aporia` has written one): the
+    // verdict `show --table` prints.
+    let Some(real) = gamut::tablebase::default_path("aporia").filter(|p| p.is_file()) else {
+        eprintln!("no Aporia table at the default path: the verdict itself is not checked");
+        return;
+    };
+    let server = Server::start(&["--table", real.to_str().unwrap()]);
+    let v = get(&server.addr, "/api/table?game=aporia&moves=b2-a3").json();
+    let best: Vec<&str> = v["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    let shown = crate::common::ok(&[
+        "show",
+        "aporia",
+        "--moves",
+        "b2-a3",
+        "--table",
+        real.to_str().unwrap(),
+    ]);
+    let best = if best.is_empty() {
+        "-".to_string()
+    } else {
+        best.join(" ")
+    };
+    let line = format!("value    {} (best: {best})", v["value"].as_str().unwrap());
+    assert!(shown.contains(&line), "{line}\n{shown}");
+}

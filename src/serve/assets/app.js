@@ -104,6 +104,7 @@ async function render() {
   S.nodes[S.current].mover = view.mover;
   $("board").innerHTML = view.svg.replace(/^<\?xml[^>]*>\s*/, "");
   $("state").textContent = view.state;
+  showTable(token);
   $("setup-label").style.display = view.setup ? "" : "none";
   $("setup").title = view.setup || "";
   drawChoices();
@@ -111,6 +112,17 @@ async function render() {
   drawGraph();
   if ($("analyse").checked) startAnalysis();
   maybeEngine(token);
+}
+
+// The solved table's verdict (Aporia, when the server has its table).
+async function showTable(token) {
+  $("table-verdict").textContent = "";
+  try {
+    const t = await getJson("/api/table", { moves: lineTo(S.current).join(";") });
+    if (token !== S.token || t.value === null) return;
+    $("table-verdict").textContent =
+      `solved table: ${t.value}` + (t.best.length ? ` (best: ${t.best.join(" ")})` : "");
+  } catch (_) { /* no verdict */ }
 }
 
 // The moves to choose from now: decision moves and chance outcomes, or at
