@@ -9,9 +9,15 @@
 //! decision right after a simultaneous step (a Spokes resolution) shows its
 //! choices as a numbered list. Chance outcomes (Empedocles' die) are drawn
 //! by the program from the seed. Bad input prints one `error:` line and
-//! asks again.
+//! asks again (with the game's reason where it has one, such as the stone
+//! an Epaminondas move must name). Where the person has one choice only,
+//! it is played for them and said so; a choice typed by number is echoed
+//! as its text. The board marks the last move's squares (`[W]`) and, on a
+//! terminal, colours the stones; the choices are listed with numbers
+//! compared as numbers (`wD2` before `wD10`).
 
 use crate::game::{state_text, Evaluate, NodeKind, Player};
+use crate::moves::natural_cmp;
 use crate::search::score::Score;
 use crate::tournament::engine::{pick, Engine, Instance};
 use crate::tournament::records::{self, Adjudication, GameRecord, JointStep, StepScore};
@@ -54,6 +60,9 @@ struct Played {
     joint: Option<JointStep>,
     score: Option<StepScore>,
     by_human: bool,
+    /// The squares the step started from and went to, marked on the board
+    /// after it.
+    squares: Vec<String>,
 }
 
 /// How the game ended other than by the rules.
@@ -161,8 +170,9 @@ pub fn play<G: Evaluate>(
             NodeKind::Chance => t.roll(out)?,
             NodeKind::Decision(p) if !settings.humans[p.index()] => t.engine_decides(p, out)?,
             NodeKind::Simultaneous if settings.humans == [false, false] => {
-                t.joint(None, out)?;
+                t.joint(None, false, out)?;
             }
+            NodeKind::Decision(_) | NodeKind::Simultaneous if t.only_choice(out)? => {}
             NodeKind::Decision(p) => {
                 if t.after_joint() && t.listed != Some(t.steps.len()) {
                     t.listed = Some(t.steps.len());
@@ -258,7 +268,16 @@ impl<'e, G: Evaluate> Table<'e, G> {
     /// Draws the board and the state (or the result).
     fn draw(&self, out: &mut dyn Write) -> io::Result<()> {
         let pos = self.current();
-        write!(out, "\n{}", pos.diagram())?;
+        let last = self.steps.last();
+        let marked = last.map_or(&[][..], |s| &s.squares[..]);
+        write!(
+            out,
+            "\n{}",
+            board(&pos.diagram(), marked, self.settings.colour)
+        )?;
+        if let Some(step) = last {
+            writeln!(out, "last move: {}", step.text)?;
+        }
         let state = match &self.ended {
             Some(e) => format!(
                 "game over: {} ({})",
@@ -271,7 +290,8 @@ impl<'e, G: Evaluate> Table<'e, G> {
         writeln!(out, "{}", self.paint("1;32", &state))
     }
 
-    /// The person's choices here, sorted by text: the moves, or at a
+    /// The person's choices here, sorted by text (numbers as numbers,
+    /// [`natural_cmp`]): the moves, or at a
     /// simultaneous node their own actions.
     fn choices(&self) -> Vec<(String, G::Move)> {
         let pos = self.current();
@@ -285,7 +305,7 @@ impl<'e, G: Evaluate> Table<'e, G> {
         }
         let mut texts: Vec<(String, G::Move)> =
             v.into_iter().map(|m| (pos.move_text(m), m)).collect();
-        texts.sort_by(|a, b| a.0.cmp(&b.0));
+        texts.sort_by(|a, b| natural_cmp(&a.0, &b.0));
         texts
     }
 
@@ -329,7 +349,11 @@ impl<'e, G: Evaluate> Table<'e, G> {
     fn human_moves(&mut self, line: &str, out: &mut dyn Write) -> io::Result<()> {
         let choices = self.choices();
         let chosen = match line.parse::<usize>() {
-            Ok(n) if (1..=choices.len()).contains(&n) => Some(choices[n - 1].1),
+            Ok(n) if (1..=choices.len()).contains(&n) => {
+                let line = format!("choice {n}: {}", choices[n - 1].0);
+                writeln!(out, "{}", self.paint("1", &line))?;
+                choices[n - 1].1
+            }
             Ok(n) => {
                 return self.error(
                     out,
@@ -339,22 +363,63 @@ impl<'e, G: Evaluate> Table<'e, G> {
                     ),
                 )
             }
-            Err(_) => choices.iter().find(|(t, _)| t == line).map(|&(_, m)| m),
+            Err(_) => match choices.iter().find(|(t, _)| t == line) {
+                Some(&(_, m)) => m,
+                // Another form the game reads (Spokes' short outcomes), or
+                // the game's own reason why not (Epaminondas names the
+                // stone a move must start from).
+                None => match self.current().parse_move(line) {
+                    Ok(m) if choices.iter().any(|&(_, c)| c == m) => m,
+                    Ok(_) => {
+                        return self.error(out, &format!("'{line}' is not yours to play here"))
+                    }
+                    Err(e) if e.0.starts_with(&format!("'{line}' is not a legal move")) => {
+                        return self.error(
+                            out,
+                            &format!(
+                                "'{line}' is not a legal move here or a command ('moves', 'help')"
+                            ),
+                        )
+                    }
+                    Err(e) => {
+                        let why = [format!("move '{line}': "), format!("'{line}': ")]
+                            .iter()
+                            .find_map(|p| e.0.strip_prefix(p.as_str()))
+                            .unwrap_or(&e.0)
+                            .to_string();
+                        return self.error(out, &format!("'{line}': {why} ('moves' lists them)"));
+                    }
+                },
+            },
         };
-        let Some(m) = chosen else {
-            return self.error(
-                out,
-                &format!("'{line}' is not a legal move here or a command ('moves', 'help')"),
-            );
-        };
+        self.human_plays(chosen, true, out)
+    }
+
+    /// Plays the person's move or secret action `m`; `by_choice` when they
+    /// chose it (not when it was the only one).
+    fn human_plays(&mut self, m: G::Move, by_choice: bool, out: &mut dyn Write) -> io::Result<()> {
         if self.current().node() == NodeKind::Simultaneous {
-            return self.joint(Some(m), out);
+            return self.joint(Some(m), by_choice, out);
         }
         let pos = self.current();
         let text = pos.move_text(m);
+        let squares = pos.move_squares(m);
         let next = pos.play(m);
-        self.push(text, None, None, true, next);
+        self.push(text, None, None, by_choice, squares, next);
         self.draw(out)
+    }
+
+    /// When the person has exactly one choice here, plays it and says so;
+    /// whether it did.
+    fn only_choice(&mut self, out: &mut dyn Write) -> io::Result<bool> {
+        let choices = self.choices();
+        let [(text, m)] = &choices[..] else {
+            return Ok(false);
+        };
+        let line = format!("the only choice here: {text} (played)");
+        writeln!(out, "{}", self.paint("1", &line))?;
+        self.human_plays(*m, false, out)?;
+        Ok(true)
     }
 
     fn push(
@@ -363,6 +428,7 @@ impl<'e, G: Evaluate> Table<'e, G> {
         joint: Option<JointStep>,
         score: Option<StepScore>,
         by_human: bool,
+        squares: Vec<String>,
         next: G,
     ) {
         self.steps.push(Played {
@@ -370,6 +436,7 @@ impl<'e, G: Evaluate> Table<'e, G> {
             joint,
             score,
             by_human,
+            squares,
         });
         self.positions.push(next);
     }
@@ -394,7 +461,8 @@ impl<'e, G: Evaluate> Table<'e, G> {
                     score,
                     depth: c.depth,
                 });
-                self.push(text, None, score, false, pos.play(c.mv));
+                let squares = pos.move_squares(c.mv);
+                self.push(text, None, score, false, squares, pos.play(c.mv));
             }
             Err(f) => {
                 writeln!(
@@ -429,14 +497,20 @@ impl<'e, G: Evaluate> Table<'e, G> {
                 &format!("{} rolls {text}", G::INFO.side(pos.perspective()))
             )
         )?;
-        self.push(text, None, None, false, pos.play(m));
+        let squares = pos.move_squares(m);
+        self.push(text, None, None, false, squares, pos.play(m));
         self.draw(out)
     }
 
     /// Plays the current simultaneous node: the person's action `mine`
     /// (for their side) and the engine's for the other side(s), drawn from
     /// its strategy and revealed now.
-    fn joint(&mut self, mine: Option<G::Move>, out: &mut dyn Write) -> io::Result<()> {
+    fn joint(
+        &mut self,
+        mine: Option<G::Move>,
+        by_choice: bool,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let pos = self.current().clone();
         let mut actions = [None, None];
         let mut strategies: [Vec<(String, f64)>; 2] = [Vec::new(), Vec::new()];
@@ -472,6 +546,8 @@ impl<'e, G: Evaluate> Table<'e, G> {
         }
         let [a, b] = actions.map(|a| a.expect("both actions chosen"));
         let texts = [pos.move_text(a), pos.move_text(b)];
+        let mut squares = pos.move_squares(a);
+        squares.extend(pos.move_squares(b));
         self.push(
             pos.joint_text(a, b),
             Some(JointStep {
@@ -480,7 +556,8 @@ impl<'e, G: Evaluate> Table<'e, G> {
                 strategies,
             }),
             None,
-            mine.is_some(),
+            by_choice,
+            squares,
             pos.play_joint(a, b),
         );
         self.draw(out)
@@ -614,4 +691,134 @@ impl<'e, G: Evaluate> Table<'e, G> {
             Err(e) => self.error(out, &format!("cannot write {}: {e}", path.display())),
         }
     }
+}
+
+/// A square of a drawn board: its line and column in the diagram, and its
+/// name (`b3`, `D10`).
+struct Cell {
+    line: usize,
+    col: usize,
+    name: String,
+}
+
+/// The squares of a diagram: a lettered grid (rank numbers down the left,
+/// files `a b c …` under it) or named nodes (Spokes: `B1 X`, the content
+/// one space after the name).
+fn cells(lines: &[Vec<char>]) -> Vec<Cell> {
+    let mut out = Vec::new();
+    // A grid: the line of files.
+    let files = lines.iter().rposition(|l| {
+        let t: String = l.iter().collect();
+        let t = t.trim();
+        t.len() >= 3
+            && t.starts_with('a')
+            && t.split(' ')
+                .all(|f| f.len() == 1 && f.as_bytes()[0].is_ascii_lowercase())
+    });
+    if let Some(f) = files {
+        let columns: Vec<(usize, char)> = lines[f]
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_ascii_lowercase())
+            .map(|(i, &c)| (i, c))
+            .collect();
+        for (i, l) in lines[..f].iter().enumerate() {
+            let t: String = l.iter().collect();
+            let Some(rank) = t
+                .split_whitespace()
+                .next()
+                .and_then(|r| r.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            for &(col, file) in &columns {
+                if col < l.len() {
+                    out.push(Cell {
+                        line: i,
+                        col,
+                        name: format!("{file}{rank}"),
+                    });
+                }
+            }
+        }
+        return out;
+    }
+    // Named nodes: an upper-case letter and digits, one space, one
+    // character, then a space or the end of the line.
+    for (i, l) in lines.iter().enumerate() {
+        let mut start = 0;
+        while start < l.len() {
+            if l[start] == ' ' {
+                start += 1;
+                continue;
+            }
+            let end = (start..l.len()).find(|&j| l[j] == ' ').unwrap_or(l.len());
+            let name: String = l[start..end].iter().collect();
+            let named = name.len() <= 3
+                && name.as_bytes()[0].is_ascii_uppercase()
+                && name[1..].bytes().all(|b| b.is_ascii_digit());
+            let content = end + 1;
+            if named
+                && content < l.len()
+                && l[content] != ' '
+                && l.get(content + 1).is_none_or(|&c| c == ' ')
+                && (start == 0 || l[start - 1] == ' ')
+            {
+                out.push(Cell {
+                    line: i,
+                    col: content,
+                    name,
+                });
+            }
+            start = end;
+        }
+    }
+    out
+}
+
+/// The ANSI colour of what a square holds: the first side's stones
+/// (`W`, `w`, other upper-case letters) yellow, the second's (`B`, `b`,
+/// other lower-case letters) blue, empty squares dim, anything else
+/// (Spokes' blocked `X`) magenta.
+fn stone_colour(c: char) -> &'static str {
+    match c {
+        '.' => "2",
+        'W' | 'w' => "1;33",
+        'B' | 'b' => "1;34",
+        c if c.is_ascii_uppercase() && c != 'X' => "1;33",
+        c if c.is_ascii_lowercase() => "1;34",
+        _ => "1;35",
+    }
+}
+
+/// `diagram` with the squares named in `marked` bracketed (`[W]`; two
+/// marked neighbours share a `|`) and, when `colour`, the stones coloured
+/// by side (ANSI escapes).
+pub fn board(diagram: &str, marked: &[String], colour: bool) -> String {
+    let mut lines: Vec<Vec<char>> = diagram.lines().map(|l| l.chars().collect()).collect();
+    let cells = cells(&lines);
+    for c in cells.iter().filter(|c| marked.contains(&c.name)) {
+        let l = &mut lines[c.line];
+        if c.col > 0 {
+            l[c.col - 1] = if l[c.col - 1] == ']' { '|' } else { '[' };
+        }
+        if c.col + 1 < l.len() {
+            l[c.col + 1] = ']';
+        } else {
+            l.push(']');
+        }
+    }
+    let mut out = String::with_capacity(diagram.len() * 2);
+    for (i, l) in lines.iter().enumerate() {
+        for (j, &ch) in l.iter().enumerate() {
+            let cell = colour && cells.iter().any(|c| c.line == i && c.col == j);
+            if cell {
+                out.push_str(&format!("\x1b[{}m{ch}\x1b[0m", stone_colour(ch)));
+            } else {
+                out.push(ch);
+            }
+        }
+        out.push('\n');
+    }
+    out
 }

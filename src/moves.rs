@@ -50,3 +50,55 @@ fn parse_joint<G: Game>(pos: &G, text: &str) -> Option<G> {
         _ => Some(pos.play_joint_all(&actions)),
     }
 }
+
+/// Compares two texts as people sort move lists: runs of digits as
+/// numbers (`wD2` before `wD10`), everything else character by character;
+/// texts equal that way (`a01`, `a1`) fall back to plain order.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let run = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (m, n) = (run(x), run(y));
+                // The numbers without leading zeros: the longer is larger,
+                // else the first differing digit decides.
+                let strip = |s: &[u8]| -> usize { s.iter().take_while(|&&c| c == b'0').count() };
+                let (p, q) = (&x[strip(&x[..m]).min(m)..m], &y[strip(&y[..n]).min(n)..n]);
+                let order = p.len().cmp(&q.len()).then_with(|| p.cmp(q));
+                if order != Ordering::Equal {
+                    return order;
+                }
+                (x, y) = (&x[m..], &y[n..]);
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(d);
+                }
+                (x, y) = (&x[1..], &y[1..]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod natural_tests {
+    use super::natural_cmp;
+
+    #[test]
+    fn numbers_sort_as_numbers() {
+        let mut v = vec!["wD10", "wD2", "wD1", "bA", "wD16", "wC3", "a01", "a1", "a0"];
+        v.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            v,
+            ["a0", "a01", "a1", "bA", "wC3", "wD1", "wD2", "wD10", "wD16"]
+        );
+        let mut w = vec!["b10-b12", "b1-b3", "b9-b10", "b1-b2"];
+        w.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(w, ["b1-b2", "b1-b3", "b9-b10", "b10-b12"]);
+    }
+}

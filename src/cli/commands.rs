@@ -127,7 +127,8 @@ fn moves_cmd<G: Game>(a: &MovesArgs, out: &mut impl Write) -> Result<(), CliErro
     Ok(())
 }
 
-/// The canonical text of every perft child of `pos`, sorted: moves and
+/// The canonical text of every perft child of `pos`, sorted with numbers
+/// compared as numbers ([`gamut::moves::natural_cmp`]): moves and
 /// chance outcomes, or at a simultaneous node `<joint action> <move>` for
 /// every move of the node each joint action leads to.
 pub fn child_texts<G: Game>(pos: &G) -> Vec<String> {
@@ -159,7 +160,7 @@ fn child_texts_by<G: Game>(pos: &G, move_text: impl Fn(&G, G::Move) -> String) -
             }
         }
     }
-    texts.sort();
+    texts.sort_by(|a, b| gamut::moves::natural_cmp(a, b));
     texts
 }
 

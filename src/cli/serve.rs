@@ -34,6 +34,11 @@ pub struct ServeArgs {
     /// game's network, where it has one; the others use classic).
     #[arg(long, value_name = "KIND", value_parser = ["classic", "net"], default_value = "classic")]
     pub eval: String,
+    /// A solved game's table (Aporia's), whose verdict the page shows
+    /// beside the engine's (default: where `gamut solve` writes it); none
+    /// there: no verdict.
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
 }
 
 /// Runs the server until the process ends, printing its URL first.
@@ -57,6 +62,7 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
         } else {
             gamut::nnue::Eval::Classic
         },
+        table: a.table.clone(),
     };
     let mut printed = Ok(());
     gamut::serve::run(opts, |url| {

@@ -31,6 +31,9 @@ pub struct Options {
     pub records_dir: Option<PathBuf>,
     /// The static evaluation of every search.
     pub eval: crate::nnue::Eval,
+    /// A solved game's table given on the command line; `None`: each
+    /// solvable game's table at its default place, if there.
+    pub table: Option<PathBuf>,
 }
 
 /// Binds the address, calls `ready` with the page's URL, then serves until
@@ -51,7 +54,24 @@ pub fn run(opts: Options, ready: impl FnOnce(&str)) -> std::io::Result<()> {
         let state = Arc::new(routes::Server {
             budget: sessions::Budget::new(opts.threads, opts.hash_mib, opts.eval),
             records_dir: opts.records_dir.clone(),
+            oracles: solved_tables(opts.table.as_deref()),
         });
         axum::serve(listener, routes::router(state)).await
     })
+}
+
+/// The tables of the games that have a solver: the file `explicit` where
+/// it holds that game's table, else the one at the game's default place;
+/// a table that is missing or does not load is left out.
+fn solved_tables(
+    explicit: Option<&std::path::Path>,
+) -> Vec<(crate::games::GameId, Box<dyn crate::tablebase::Oracle>)> {
+    crate::games::GameId::ALL
+        .iter()
+        .filter_map(|&id| {
+            let tb = crate::games::tablebase(id)?;
+            let path = crate::tablebase::locate(tb.game(), explicit)?;
+            Some((id, tb.open(&path).ok()?))
+        })
+        .collect()
 }

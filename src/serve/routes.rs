@@ -31,6 +31,8 @@ pub struct Server {
     pub budget: Budget,
     /// The folder whose records may be opened.
     pub records_dir: Option<PathBuf>,
+    /// The solved tables that loaded, with their games.
+    pub oracles: Vec<(GameId, Box<dyn crate::tablebase::Oracle>)>,
 }
 
 type Shared = State<Arc<Server>>;
@@ -58,6 +60,8 @@ pub fn router(state: Arc<Server>) -> Router {
         .route("/api/status", get(status))
         .route("/api/records", get(records))
         .route("/api/record", get(record))
+        .route("/api/export", get(export))
+        .route("/api/table", get(table))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page".into()) })
         .method_not_allowed_fallback(|| async {
             error(StatusCode::METHOD_NOT_ALLOWED, "only GET is served".into())
@@ -204,6 +208,59 @@ async fn position(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value
     )
     .await
     .map_err(|e| BadRequest(format!("the position could not be listed: {e}")))?
+}
+
+/// `/api/export`: the line as a game record (one JSON line) that
+/// `gamut replay` reads, with a file name for it.
+async fn export(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>, BadRequest> {
+    let p = Params::read(q)?;
+    let id = p.game()?;
+    let texts: Vec<String> = p
+        .moves
+        .as_deref()
+        .filter(|m| !m.trim().is_empty())
+        .map(|m| m.split(';').map(|t| t.trim().to_string()).collect())
+        .unwrap_or_default();
+    tokio::task::spawn_blocking(move || {
+        with_game!(id, G => {
+            let line = p.line::<G>()?;
+            let record = view::record_line(&line, &texts).map_err(BadRequest)?;
+            Ok(Json(json!({
+                "record": record,
+                "file": format!("{}-game.jsonl", <G as crate::game::Game>::ID),
+            })))
+        })
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the record could not be made: {e}")))?
+}
+
+/// `/api/table`: the solved table's verdict on the line's last position
+/// (`value` for the side to move, `best` moves keeping it), `value` null
+/// where the game has no table that loaded.
+async fn table(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, BadRequest> {
+    let p = Params::read(q)?;
+    let id = p.game()?;
+    if !s.oracles.iter().any(|(g, _)| *g == id) {
+        return Ok(Json(json!({ "value": null })));
+    }
+    tokio::task::spawn_blocking(move || {
+        let text = with_game!(id, G => crate::game::Game::text(p.line::<G>()?.last()));
+        let (_, oracle) = s
+            .oracles
+            .iter()
+            .find(|(g, _)| *g == id)
+            .expect("checked above");
+        let probe = oracle.probe(&text).map_err(BadRequest)?;
+        Ok(Json(
+            json!({ "value": probe.value.to_string(), "best": probe.best }),
+        ))
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the table could not be read: {e}")))?
 }
 
 /// `/api/status`: how many searches run now.

@@ -385,3 +385,82 @@ pub fn line_scores<G: Evaluate>(
     }
     send(json!({"done": true}));
 }
+
+/// The line as a game record (one JSON line) that `gamut replay` reads:
+/// game 1 between `player 1` and `player 2`, the moves as given (`texts`,
+/// one per step), ended as the rules end it or saved `unfinished`.
+pub fn record_line<G: Game>(line: &Line<G>, texts: &[String]) -> Result<String, String> {
+    use crate::tournament::records::{self, Adjudication, GameRecord, JointStep};
+    let names = ["player 1".to_string(), "player 2".to_string()];
+    let steps = line.positions.len() - 1;
+    if texts.len() != steps {
+        return Err(format!("{} move texts for {steps} steps", texts.len()));
+    }
+    let mut rolls = Vec::new();
+    let mut joint = Vec::new();
+    let mut plies = 0;
+    let mut moves = Vec::with_capacity(steps);
+    for (i, (pos, text)) in line.positions[..steps].iter().zip(texts).enumerate() {
+        // A move in its canonical text (a short form given is read back).
+        let canonical = || {
+            pos.parse_move(text)
+                .map(|m| pos.move_text(m))
+                .map_err(|e| format!("step {}: {e}", i + 1))
+        };
+        match pos.node() {
+            NodeKind::Decision(_) => {
+                plies += 1;
+                moves.push(canonical()?);
+            }
+            NodeKind::Chance => {
+                let t = canonical()?;
+                rolls.push(t.clone());
+                moves.push(t);
+            }
+            NodeKind::Simultaneous => {
+                let actions: Vec<String> = text.split(',').map(|a| a.trim().to_string()).collect();
+                let [a, b] = <[String; 2]>::try_from(actions)
+                    .map_err(|_| format!("step {}: not two players' actions", i + 1))?;
+                moves.push(text.trim().to_string());
+                joint.push(JointStep {
+                    step: i,
+                    strategies: [vec![(a.clone(), 1.0)], vec![(b.clone(), 1.0)]],
+                    actions: [a, b],
+                });
+            }
+            NodeKind::Terminal => return Err(format!("step {}: the game was over", i + 1)),
+        }
+    }
+    let outcome = line.last().outcome();
+    let winner = outcome.as_ref().and_then(|o| o.winner);
+    let rec = GameRecord {
+        game: G::ID.to_string(),
+        number: 1,
+        pair: 0,
+        encounter: names.clone(),
+        opening_index: 0,
+        opening: line.positions[0].text(),
+        engines: names,
+        specs: ["human".to_string(), "human".to_string()],
+        moves,
+        rolls,
+        joint,
+        scores: Vec::new(),
+        result: match &outcome {
+            Some(_) => GameRecord::result_text(winner).to_string(),
+            None => GameRecord::UNFINISHED.to_string(),
+        },
+        winner: winner.map(|p| p.index() as u8 + 1),
+        reason: match &outcome {
+            Some(o) => o.reason.to_string(),
+            None => Adjudication::Unfinished.reason().to_string(),
+        },
+        adjudicated: outcome.is_none(),
+        points: outcome.as_ref().and_then(|o| o.points),
+        plies,
+        time_ms: 0,
+        seed: None,
+    };
+    records::verify(&rec).map_err(|e| format!("the record does not check: {e}"))?;
+    Ok(rec.to_json())
+}

@@ -55,10 +55,28 @@ fn moves_lists_every_child_sorted_once() {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len() as u64, n, "{game}");
         let mut sorted = lines.clone();
-        sorted.sort();
+        sorted.sort_by(|a, b| gamut::moves::natural_cmp(a, b));
         sorted.dedup();
         assert_eq!(lines, sorted, "{game}");
     }
+}
+
+#[test]
+fn moves_sort_numbers_as_numbers() {
+    let text = stdout(&gamut(&["moves", "spokes"]));
+    let placements: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("wA,"))
+        .filter(|a| a.starts_with("wD"))
+        .collect();
+    let first: Vec<&str> = placements
+        .iter()
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    let mut nodes = first.clone();
+    nodes.dedup();
+    let expected: Vec<String> = (1..=16).map(|i| format!("wD{i}")).collect();
+    assert_eq!(nodes, expected, "wD1, wD2 … wD10 in number order");
 }
 
 #[test]

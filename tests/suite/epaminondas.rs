@@ -278,6 +278,26 @@ fn bad_move_texts_say_what_is_wrong() {
         .contains("game is over"));
 }
 
+#[test]
+fn a_move_naming_a_stone_inside_its_line_says_which_stone_to_name() {
+    let p = position(&["b4", "c3", "c4", "c5", "e4"], &["c7", "c8", "a12"], 'w');
+    let err = p.parse_move("c5-c7").unwrap_err().0;
+    assert!(
+        err.contains("c5 is not the rear stone of the line: name c3, write c3xc7"),
+        "{err}"
+    );
+    let err = p.parse_move("c4xc7").unwrap_err().0;
+    assert!(err.contains("name c3, write c3xc7"), "{err}");
+    let start = Epaminondas::start();
+    let err = start.parse_move("b2-b4").unwrap_err().0;
+    assert!(err.contains("name b1, write b1-b4"), "{err}");
+    // A tail that is the rear stone gets no such hint.
+    let err = p.parse_move("c3xc8").unwrap_err().0;
+    assert!(!err.contains("rear stone"), "{err}");
+    let err = p.parse_move("e4-e6").unwrap_err().0;
+    assert!(!err.contains("rear stone"), "{err}");
+}
+
 /// Every (tail, landing) pair of a position: `parse_move` (a square-by-square
 /// check of the rules) accepts it exactly when the bitboard generator lists
 /// it.

@@ -111,6 +111,9 @@ fn drive<G: Evaluate>(
     let mut out = screen.clone();
     let deadline = Instant::now() + Duration::from_secs(60);
     std::thread::scope(|s| {
+        // Owned here, so that a failing answer ends the input and the
+        // console's thread with it.
+        let send = send;
         let console = s.spawn(move || {
             let mut input = BufReader::new(Typed {
                 lines,
@@ -340,10 +343,15 @@ impl Terminal {
     /// `name`, unique among the tests running at once); the
     /// shell prints `exit=<status>` when gamut ends.
     fn start(name: &str, args: &[&str]) -> Terminal {
+        Terminal::start_with(name, "-u NO_COLOR", args)
+    }
+
+    /// [`Terminal::start`] with `env` given `env_args` (`NO_COLOR=1`).
+    fn start_with(name: &str, env_args: &str, args: &[&str]) -> Terminal {
         let socket = format!("gamut-play-{}-{name}", std::process::id());
         let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
         let command = format!(
-            "env -u NO_COLOR {} {}; echo exit=$?; sleep 60",
+            "env {env_args} {} {}; echo exit=$?; sleep 60",
             env!("CARGO_BIN_EXE_gamut"),
             quoted.join(" ")
         );
@@ -416,6 +424,26 @@ fn a_game_through_a_pseudo_terminal() {
         "a terminal gets colour:\n{coloured}"
     );
     assert!(end.contains("exit=0"), "{end}");
+}
+
+#[test]
+fn no_colour_at_a_terminal_when_no_color_is_set() {
+    let args = ["play", "epaminondas", "--depth", "1", "--seed", "5"];
+    if !tmux_here() {
+        return;
+    }
+    let t = Terminal::start_with("no-color", "NO_COLOR=1", &args);
+    t.wait_for("White>");
+    t.keys("a2-a3");
+    t.wait_for("Black plays");
+    t.keys("quit");
+    t.wait_for("exit=");
+    let screen = t.screen(true);
+    assert!(
+        screen.contains("[W]"),
+        "the last move is still marked:\n{screen}"
+    );
+    assert!(!screen.contains('\u{1b}'), "NO_COLOR: no colour:\n{screen}");
 }
 
 /// Plays `gamut play <game> <args>` at a terminal to the end, typing `1`
@@ -513,4 +541,79 @@ fn bad_options_exit_2_and_the_end_of_input_ends_the_game() {
     let out = ok(&["play", "apart", "--depth", "1", "--seed", "1"]);
     assert!(out.contains("White> "), "{out}");
     assert!(!out.contains('\u{1b}'), "no colour off a terminal: {out}");
+}
+
+#[test]
+fn the_board_marks_the_last_move_and_colours_stones_only_when_asked() {
+    let after = Epaminondas::start().play(Epaminondas::start().parse_move("a2-a3").unwrap());
+    let marked = console::board(&after.diagram(), &["a2".into(), "a3".into()], false);
+    let rank = |n: &str| {
+        marked
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{n} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(rank("3").contains("3 [W]. . ."), "{marked}");
+    assert!(rank("2").contains("2 [.]W W"), "{marked}");
+    assert!(!marked.contains('\u{1b}'), "{marked}");
+    // Neighbours share a bar; Spokes' nodes are marked by name.
+    let both = console::board(&after.diagram(), &["a3".into(), "b3".into()], false);
+    assert!(both.contains("[W|.]"), "{both}");
+    let spokes = console::board(&Spokes::start().diagram(), &["D10".into()], false);
+    assert!(spokes.contains("D10[.] D11 ."), "{spokes}");
+    assert!(spokes.contains("D9 .  D10"), "{spokes}");
+    // Colour: the stones of each side, not the labels.
+    let coloured = console::board(&Epaminondas::start().diagram(), &[], true);
+    assert!(coloured.contains("\u{1b}[1;33mW\u{1b}[0m"), "{coloured}");
+    assert!(coloured.contains("\u{1b}[1;34mB\u{1b}[0m"), "{coloured}");
+    let files = coloured.lines().last().unwrap();
+    assert!(!files.contains('\u{1b}'), "{files}");
+    let plain: String = coloured
+        .replace("\u{1b}[1;33m", "")
+        .replace("\u{1b}[1;34m", "");
+    let plain = plain.replace("\u{1b}[2m", "").replace("\u{1b}[0m", "");
+    assert_eq!(plain, Epaminondas::start().diagram());
+}
+
+#[test]
+fn typed_numbers_are_echoed_and_a_wrong_rear_stone_is_named() {
+    let mut n = 0;
+    let text = drive(Epaminondas::start(), [true, false], |_, _| {
+        n += 1;
+        match n {
+            1 => "b2-b4".into(),
+            2 => "1".into(),
+            _ => "quit".into(),
+        }
+    });
+    assert!(
+        text.contains("error: 'b2-b4': ") && text.contains("name b1, write b1-b4"),
+        "{text}"
+    );
+    assert!(text.contains("choice 1: a1-a3\n"), "{text}");
+    assert!(text.contains("last move: a1-a3\n"), "{text}");
+    let after = text.split("choice 1: a1-a3").nth(1).unwrap();
+    assert!(after.contains("  3 [W]. ."), "the move is marked:\n{after}");
+}
+
+#[test]
+fn a_single_choice_is_played_without_asking() {
+    let mut prompts = Vec::new();
+    let text = drive(Spokes::start(), [true, false], |prompt, _| {
+        prompts.push(prompt.to_string());
+        match prompts.len() {
+            1 => "wA".into(),
+            _ => "quit".into(),
+        }
+    });
+    // Player 1 resolves the first round; two stones placed apart have one
+    // outcome, played for the person.
+    assert!(text.contains("round 1: resolution by player 1"), "{text}");
+    assert!(text.contains("the only choice here: "), "{text}");
+    assert!(text.contains("round 2: placement"), "{text}");
+    assert!(
+        !prompts.iter().any(|p| p == "player 1> "),
+        "no prompt for the only choice: {prompts:?}\n{text}"
+    );
 }

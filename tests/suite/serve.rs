@@ -605,3 +605,89 @@ fn analysis_events_carry_the_best_lines_asked_for() {
         assert_eq!(a.status, 400, "{bad}: {}", a.body);
     }
 }
+
+#[test]
+fn an_exported_game_is_a_record_that_replays() {
+    let server = Server::start(&[]);
+    let dir = crate::common::scratch_dir("serve-export");
+    // Spokes' resolution is given in its short form; the record keeps the
+    // canonical text.
+    for (game, moves) in [("epaminondas", "a2-a3; a11-a10"), ("spokes", "wA,bB1; XB1")] {
+        let a = get(
+            &server.addr,
+            &format!("/api/export?game={game}&moves={}", enc(moves)),
+        );
+        assert_eq!(a.status, 200, "{}", a.body);
+        let v = a.json();
+        assert_eq!(v["file"], format!("{game}-game.jsonl"));
+        let file = dir.join(format!("{game}.jsonl"));
+        std::fs::write(&file, format!("{}\n", v["record"].as_str().unwrap())).unwrap();
+        let out = crate::common::ok(&["replay", file.to_str().unwrap(), "--game", "1"]);
+        assert!(out.contains("result * (unfinished), "), "{out}");
+        let shown = crate::common::ok(&["show", game, "--moves", moves]);
+        let last = shown.lines().find(|l| l.starts_with("position ")).unwrap();
+        assert!(
+            out.contains(last),
+            "the replay ends where the moves do:\n{out}"
+        );
+    }
+    // A line from a given position starts the record there.
+    let fen = "2B1/B1B1/2WW/B1WW 1 b4-c3 d4-b4";
+    let a = get(
+        &server.addr,
+        &format!("/api/export?game=aporia&fen={}", enc(fen)),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert!(a.json()["record"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("\"opening\":\"{fen}\"")));
+    let bad = get(&server.addr, "/api/export?game=apart&moves=z9-z8");
+    assert_eq!(bad.status, 400);
+    assert!(bad.json()["error"].is_string());
+}
+
+#[test]
+fn aporia_s_table_verdict_shows_only_where_a_table_loads() {
+    let dir = crate::common::scratch_dir("serve-table");
+    let fake = dir.join("aporia.table");
+    std::fs::write(&fake, b"not a table").unwrap();
+    // Absent, or not a table: no verdict, and no error.
+    for path in [dir.join("absent.table"), fake] {
+        let server = Server::start(&["--table", path.to_str().unwrap()]);
+        let a = get(&server.addr, "/api/table?game=aporia&moves=b2-a3");
+        assert_eq!(a.status, 200, "{}", a.body);
+        assert!(a.json()["value"].is_null(), "{}", a.body);
+        assert!(get(&server.addr, "/api/table?game=apart").json()["value"].is_null());
+        assert_eq!(get(&server.addr, "/api/position?game=aporia").status, 200);
+    }
+    // A real table (where `gamut solve aporia` has written one): the
+    // verdict `show --table` prints.
+    let Some(real) = gamut::tablebase::default_path("aporia").filter(|p| p.is_file()) else {
+        eprintln!("no Aporia table at the default path: the verdict itself is not checked");
+        return;
+    };
+    let server = Server::start(&["--table", real.to_str().unwrap()]);
+    let v = get(&server.addr, "/api/table?game=aporia&moves=b2-a3").json();
+    let best: Vec<&str> = v["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    let shown = crate::common::ok(&[
+        "show",
+        "aporia",
+        "--moves",
+        "b2-a3",
+        "--table",
+        real.to_str().unwrap(),
+    ]);
+    let best = if best.is_empty() {
+        "-".to_string()
+    } else {
+        best.join(" ")
+    };
+    let line = format!("value    {} (best: {best})", v["value"].as_str().unwrap());
+    assert!(shown.contains(&line), "{line}\n{shown}");
+}

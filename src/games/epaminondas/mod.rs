@@ -178,6 +178,28 @@ impl Epaminondas {
     }
 }
 
+impl Epaminondas {
+    /// The legal move to `landing` whose line holds `tail` behind its
+    /// head but starts further back: what a person means who names a
+    /// stone in the middle of a phalanx instead of its rearmost stone.
+    fn rear_stone(&self, text: &str, tail: Square, landing: Square) -> Option<Move> {
+        let (dir, _) = Dir::between(tail, landing)?;
+        let mut rear = tail;
+        while self.own().has(rear) {
+            rear = rear.step(dir.reverse())?;
+            if !self.own().has(rear) {
+                return None;
+            }
+            for sep in ['-', 'x'] {
+                if let Ok(m) = self.check_move(text, rear, landing, sep) {
+                    return Some(m);
+                }
+            }
+        }
+        None
+    }
+}
+
 impl Game for Epaminondas {
     type Move = Move;
     type Chance = NoChance;
@@ -339,7 +361,17 @@ impl Game for Epaminondas {
             .map_err(|e| ParseError::new(format!("'{text}': tail: {e}")))?;
         let landing = Square::parse(&text[i + 1..])
             .map_err(|e| ParseError::new(format!("'{text}': landing: {e}")))?;
-        self.check_move(text, tail, landing, sep)
+        self.check_move(text, tail, landing, sep).map_err(|e| {
+            match self.rear_stone(text, tail, landing) {
+                Some(m) => ParseError::new(format!(
+                    "{}; {tail} is not the rear stone of the line: name {}, write {}",
+                    e.0,
+                    m.tail,
+                    self.move_text(m)
+                )),
+                None => e,
+            }
+        })
     }
 
     fn hash(&self) -> u64 {

@@ -104,6 +104,7 @@ async function render() {
   S.nodes[S.current].mover = view.mover;
   $("board").innerHTML = view.svg.replace(/^<\?xml[^>]*>\s*/, "");
   $("state").textContent = view.state;
+  showTable(token);
   $("setup-label").style.display = view.setup ? "" : "none";
   $("setup").title = view.setup || "";
   drawChoices();
@@ -111,6 +112,17 @@ async function render() {
   drawGraph();
   if ($("analyse").checked) startAnalysis();
   maybeEngine(token);
+}
+
+// The solved table's verdict (Aporia, when the server has its table).
+async function showTable(token) {
+  $("table-verdict").textContent = "";
+  try {
+    const t = await getJson("/api/table", { moves: lineTo(S.current).join(";") });
+    if (token !== S.token || t.value === null) return;
+    $("table-verdict").textContent =
+      `solved table: ${t.value}` + (t.best.length ? ` (best: ${t.best.join(" ")})` : "");
+  } catch (_) { /* no verdict */ }
 }
 
 // The moves to choose from now: decision moves and chance outcomes, or at
@@ -454,12 +466,21 @@ async function load(text) {
   }
 }
 
-function exportGame() {
+async function exportGame() {
   const moves = gameThrough(S.current).slice(1).map((id) => S.nodes[id].move);
   const start = S.view ? S.view.start : "";
   const q = (s) => '"' + s.replace(/(["\\$`])/g, "\\$1") + '"';
-  $("export-text").textContent =
+  const show =
     `gamut show ${S.game} --fen ${q(start)}` + (moves.length ? ` --moves ${q(moves.join("; "))}` : "");
+  try {
+    // The game as a record: save it as a .jsonl file for 'gamut replay'.
+    const r = await getJson("/api/export", { moves: moves.join("; ") });
+    $("export-text").textContent =
+      `${show}\n\n# ${r.file} (gamut replay ${r.file} --game 1):\n${r.record}`;
+  } catch (e) {
+    $("export-text").textContent = show;
+    showError("no record: " + e.message);
+  }
 }
 
 async function showRecords() {
