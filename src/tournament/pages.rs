@@ -3,9 +3,10 @@
 //! resource), so it can be opened from disk or mailed.
 //!
 //! A tournament's page holds its tables, its Elo plot and every game, and
-//! `replay --html` writes the same viewer for one game. The games are kept
-//! as compact data (the move texts, the scores, and the board pictures as
-//! edits of lines shared by the whole page, see [`diff`]); the page's
+//! `replay --html` writes the same viewer for one game; a tournament of
+//! more than two sides has the same page, its games without scores. The
+//! games are kept as compact data (the move texts, the scores, and the
+//! board pictures as edits of lines shared by the whole page); the page's
 //! script rebuilds a game's pictures when it is opened. The viewer shows
 //! the board (drawn by the game's [`Game::svg`], the last step marked),
 //! buttons and the arrow keys to step, the list of steps (click to jump)
