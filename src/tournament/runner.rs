@@ -144,8 +144,7 @@ pub fn run<G: Evaluate>(
     if sprt.is_some() && plan.engines.len() != 2 {
         return Err(ParseError::new("--sprt needs exactly two engines"));
     }
-    let numbers: Vec<u64> = (0..plan.game_count()).map(|i| plan.number(i)).collect();
-    check_tournament_paths(settings, &numbers)?;
+    check_tournament_paths(settings)?;
     let (mut records, previous) = open_records(settings, &plan, watch)?;
     let total = plan.game_count() as u64;
     let mut played = Vec::new();
@@ -202,9 +201,9 @@ fn status(tally: &Tally) -> Option<String> {
     ))
 }
 
-/// Refuses a tournament whose output files (records, pages of the games
-/// `numbers`) name one of its input files or each other.
-fn check_tournament_paths(s: &Settings, numbers: &[u64]) -> Result<(), ParseError> {
+/// Refuses a tournament whose output files (records, page) name one of
+/// its input files or each other.
+fn check_tournament_paths(s: &Settings) -> Result<(), ParseError> {
     let mut inputs: Vec<(&str, &Path)> = Vec::new();
     let mut outputs: Vec<(&str, &Path)> = Vec::new();
     if let Some(p) = &s.openings {
@@ -217,21 +216,10 @@ fn check_tournament_paths(s: &Settings, numbers: &[u64]) -> Result<(), ParseErro
             outputs.push(("--records", p));
         }
     }
-    let pages = s.html.as_deref().map(|h| page_paths(h, numbers));
-    if let (Some(h), Some(pages)) = (&s.html, &pages) {
+    if let Some(h) = &s.html {
         outputs.push(("--html", h));
-        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
     }
     check_outputs(&inputs, &outputs)
-}
-
-/// The pages of games `numbers` written beside the report page `html`.
-pub fn page_paths(html: &Path, numbers: &[u64]) -> Vec<PathBuf> {
-    let stem = html.file_stem().and_then(|s| s.to_str()).unwrap_or("games");
-    numbers
-        .iter()
-        .map(|n| html.with_file_name(format!("{stem}-game-{n}.html")))
-        .collect()
 }
 
 /// The records file, if one was asked for: a new file (an existing one only
@@ -424,8 +412,7 @@ fn run_seats<G: Evaluate>(
     let sides = G::INFO.sides.len();
     let lineups = seats::lineups(engines.len(), sides);
     let total = s.games;
-    let numbers: Vec<u64> = (1..=total).collect();
-    check_tournament_paths(s, &numbers)?;
+    check_tournament_paths(s)?;
     let seated = |n: u64| &lineups[((n - 1) % lineups.len() as u64) as usize];
     let (mut file, previous) = match &s.records {
         None => (None, Vec::new()),
@@ -565,27 +552,13 @@ fn check_seat_previous<'l, G: Game>(
     Ok(())
 }
 
-/// Writes a seats tournament's page to `path` and each game's page beside
-/// it, named `<stem>-game-<N>.html`.
+/// Writes a seats tournament's page, every game in it, to `path`.
 pub fn write_seat_pages<G: Game>(
     path: &Path,
     report: &SeatReport,
     games: &[SeatRecord],
 ) -> Result<(), ParseError> {
-    let stem = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .ok_or_else(|| ParseError::new(format!("--html {}: no file name", path.display())))?;
-    let link = |n: u64| format!("{stem}-game-{n}.html");
-    for rec in games {
-        let steps = seats::replay::<G>(rec)?;
-        write_file(
-            &path.with_file_name(link(rec.number)),
-            &pages::seat_game_page(rec, &steps),
-        )?;
-    }
-    let page = pages::seat_tournament_page(G::INFO.name, G::INFO.sides, report, games, &link);
-    write_file(path, &page)
+    write_file(path, &pages::seat_tournament_page::<G>(report, games)?)
 }
 
 /// The line printed when a seats game ends: its engines by seat, the
@@ -608,36 +581,13 @@ fn seat_line(rec: &SeatRecord, total: u64, sides: &[&str]) -> String {
     )
 }
 
-/// Writes the tournament's page to `path` and each game's page beside it,
-/// named `<stem>-game-<N>.html`.
+/// Writes the tournament's page, every game in it, to `path`.
 pub fn write_pages<G: Game>(
     path: &Path,
     report: &Report,
     games: &[GameRecord],
 ) -> Result<(), ParseError> {
-    let stem = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .ok_or_else(|| ParseError::new(format!("--html {}: no file name", path.display())))?;
-    let link = |n: u64| format!("{stem}-game-{n}.html");
-    for rec in games {
-        let steps = records::replay::<G>(rec)?;
-        write_file(
-            &path.with_file_name(link(rec.number)),
-            &pages::game_page(rec, &steps),
-        )?;
-    }
-    let start = G::start().text();
-    let by_opening = games.iter().any(|r| r.opening != start);
-    let page = pages::tournament_page(
-        G::INFO.name,
-        G::INFO.sides,
-        report,
-        games,
-        by_opening,
-        &link,
-    );
-    write_file(path, &page)
+    write_file(path, &pages::tournament_page::<G>(report, games)?)
 }
 
 /// Writes `text` to the file at `path`.
@@ -698,11 +648,8 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     }
     let report = tally.report();
     if let Some(html) = &m.html {
-        let numbers: Vec<u64> = all.iter().map(|r| r.number).collect();
-        let pages = page_paths(html, &numbers);
         let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
-        let mut outputs = vec![("--html", html.as_path())];
-        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
+        let outputs = vec![("--html", html.as_path())];
         check_outputs(&inputs, &outputs)?;
     }
     if let (Some(path), Some(game)) = (&m.html, &check.game) {
@@ -748,11 +695,8 @@ fn merge_seats(m: &MergeSettings) -> Result<Outcome, ParseError> {
     let sides = with_game!(id, G => G::INFO.sides.len());
     let report = seats::report(&names, sides, &all);
     if let Some(html) = &m.html {
-        let numbers: Vec<u64> = all.iter().map(|r| r.number).collect();
-        let pages = page_paths(html, &numbers);
         let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
-        let mut outputs = vec![("--html", html.as_path())];
-        outputs.extend(pages.iter().map(|p| ("--html", p.as_path())));
+        let outputs = vec![("--html", html.as_path())];
         check_outputs(&inputs, &outputs)?;
         with_game!(id, G => write_seat_pages::<G>(html, &report, &all))?;
     }

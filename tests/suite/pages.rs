@@ -1,6 +1,7 @@
 //! Records keep each engine's score and depth; `replay --move` prints one
-//! position; `replay --html` and `tournament --html` write self-contained
-//! pages with one board per position and links to every game.
+//! position; `replay --html` and `tournament --html` write one
+//! self-contained page holding every game as compact data, from which
+//! every board is rebuilt.
 
 use crate::common;
 use crate::common::{ok, rejected, tool_here};
@@ -192,92 +193,180 @@ fn replay_move_prints_the_position_show_prints() {
     assert!(err.contains("steps"), "{err}");
 }
 
-/// The page at `path`, parsed as XML (pages are well-formed), with the
-/// check that it names no outside resource.
+/// The page at `path`, with the checks that it is one whole HTML page and
+/// names no outside resource.
 fn page(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
-    parse(&text);
-    for outside in ["http", "src=", "<link", "url(", "@import"] {
+    assert!(text.starts_with("<!DOCTYPE html>"), "{}", s(path));
+    assert!(text.trim_end().ends_with("</html>"), "{}", s(path));
+    assert_eq!(
+        text.matches("<script").count(),
+        text.matches("</script>").count()
+    );
+    for outside in ["://", "src=", "<link", "url(", "@import"] {
         assert!(!text.contains(outside), "{} names {outside}", s(path));
     }
     text
 }
 
-/// The page as an XML document (its `<!DOCTYPE html>` allowed).
-fn parse(text: &str) -> roxmltree::Document<'_> {
-    let opts = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    roxmltree::Document::parse_with_options(text, opts).expect("the page is well-formed")
+/// The games' data embedded in a page.
+fn data(text: &str) -> Value {
+    let open = "<script type=\"application/json\" id=\"games-data\">";
+    let start = text.find(open).expect("the page embeds its games") + open.len();
+    let end = start + text[start..].find("</script>").unwrap();
+    let json = &text[start..end];
+    assert!(!json.contains('<') && !json.contains('&'), "escaped data");
+    serde_json::from_str(json).expect("the data is JSON")
 }
 
-fn elements<'a>(doc: &'a roxmltree::Document, class: &str) -> Vec<roxmltree::Node<'a, 'a>> {
-    doc.descendants()
-        .filter(|n| n.attribute("class") == Some(class))
+/// The numbers written in `s`, each in `w` characters (the page's
+/// 64 digits, most significant first).
+fn nums(s: &str, w: usize) -> Vec<usize> {
+    const DIGITS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    s.as_bytes()
+        .chunks(w)
+        .map(|c| {
+            c.iter()
+                .fold(0, |n, &d| n * 64 + DIGITS.find(d as char).unwrap())
+        })
         .collect()
 }
 
+/// Field `f` of `v` as text.
+fn text<'a>(v: &'a Value, f: &str) -> &'a str {
+    v[f].as_str().unwrap()
+}
+
+/// Every board picture of game `g` of page data `d`, rebuilt as the
+/// page's script does: the opening's lines, then each step's edit (lines
+/// taken away, lines added), a picture being its lines in number order.
+fn pictures(d: &Value, g: &Value) -> Vec<String> {
+    let widths = &d["widths"];
+    let lw = widths["line"].as_u64().unwrap() as usize;
+    let lines: Vec<&str> = d["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let edits: Vec<(Vec<usize>, Vec<usize>)> = d["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let (r, a) = e.as_str().unwrap().split_once('.').unwrap();
+            (nums(r, lw), nums(a, lw))
+        })
+        .collect();
+    let mut on = vec![false; lines.len()];
+    let opening = g["ob"].as_u64().unwrap() as usize;
+    for i in nums(d["openings"][opening].as_str().unwrap(), lw) {
+        on[i] = true;
+    }
+    let picture = |on: &[bool]| -> String {
+        let v: Vec<&str> = (0..lines.len())
+            .filter(|&i| on[i])
+            .map(|i| match lines[i].rfind("<!--") {
+                Some(c) if lines[i].ends_with("-->") => &lines[i][..c],
+                _ => lines[i],
+            })
+            .collect();
+        v.join("\n")
+    };
+    let mut out = vec![picture(&on)];
+    for e in nums(text(g, "b"), widths["edit"].as_u64().unwrap() as usize) {
+        for &i in &edits[e].0 {
+            on[i] = false;
+        }
+        for &i in &edits[e].1 {
+            on[i] = true;
+        }
+        out.push(picture(&on));
+    }
+    out
+}
+
+/// A board picture as a page shows it: without the XML declaration and
+/// the namespace attribute.
+fn inline(svg: &str) -> String {
+    let body = &svg[svg.find("<svg").unwrap()..];
+    body.replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1)
+        .trim_end()
+        .to_string()
+}
+
+/// Game `rec`'s entry in page data `d` holds its steps, its scores from
+/// the first player's side and a picture of every position.
+fn check_game<G: Game>(d: &Value, rec: &GameRecord) {
+    let g = d["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["n"] == rec.number)
+        .unwrap_or_else(|| panic!("game {} is in the page", rec.number));
+    let steps = records::replay::<G>(rec).unwrap();
+    let texts = d["moves"].as_array().unwrap();
+    let moves: Vec<&str> = nums(text(g, "m"), d["widths"]["move"].as_u64().unwrap() as usize)
+        .into_iter()
+        .map(|i| texts[i].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, rec.moves);
+    let shown = pictures(d, g);
+    assert_eq!(shown.len(), steps.len(), "one picture per position");
+    for (k, (_, pos)) in steps.iter().enumerate() {
+        assert_eq!(
+            shown[k],
+            inline(&pos.svg(&Default::default(), None)),
+            "step {k}"
+        );
+    }
+    let scores = nums(text(g, "s"), 3);
+    assert_eq!(scores.len(), rec.moves.len());
+    let scored: Vec<usize> = (0..scores.len())
+        .filter(|&i| scores[i] != (1 << 18) - 1)
+        .collect();
+    assert_eq!(
+        scored,
+        rec.scores.iter().map(|s| s.step).collect::<Vec<_>>()
+    );
+    for sc in &rec.scores {
+        let first = match steps[sc.step].1.node() {
+            NodeKind::Decision(p) if p.index() == 1 => -sc.score,
+            _ => sc.score,
+        };
+        assert_eq!(
+            scores[sc.step] as i32 - (1 << 17),
+            first,
+            "scores from the first player's side"
+        );
+    }
+}
+
 #[test]
-fn a_game_page_has_one_board_per_position_and_its_scores() {
+fn a_game_page_holds_every_position_and_its_scores_for_the_first_player() {
     let path = tournament("epaminondas", "page.jsonl", "40", &[]);
     let (_, rec) = records::read(&path).unwrap().remove(1);
     let html = temp("game.html");
     ok(&["replay", s(&path), "--game", "2", "--html", s(&html)]);
     let text = page(&html);
-    let doc = parse(&text);
-    let steps = records::replay::<Epaminondas>(&rec).unwrap();
-    let boards = elements(&doc, "board");
-    assert_eq!(boards.len(), steps.len(), "one board per position");
-    for (k, (board, (_, pos))) in boards.iter().zip(&steps).enumerate() {
-        assert_eq!(
-            board.attribute("id"),
-            Some(format!("position-{k}").as_str())
-        );
-        assert_eq!(
-            board.has_attribute("hidden"),
-            k > 0,
-            "only the opening shows at first"
-        );
-        let svg = board
-            .children()
-            .find(|n| n.has_tag_name("svg"))
-            .expect("each board is an inline picture");
-        // Each board is the game's own picture of that position.
-        let stones = svg
-            .descendants()
-            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("stone")))
-            .count();
-        let own = pos.svg(&Default::default(), None);
-        assert_eq!(stones, own.matches("class=\"stone ").count());
-        let marked = svg
-            .descendants()
-            .any(|n| n.attribute("class") == Some("last-move"));
-        assert_eq!(marked, k > 0, "the last step is marked from step 1 on");
+    let d = data(&text);
+    assert_eq!(d["games"].as_array().unwrap().len(), 1);
+    check_game::<Epaminondas>(&d, &rec);
+    // Both engines search: scores of both signs' movers, all from White's
+    // side (the second mover's negated).
+    assert!(rec.scores.len() >= 2);
+    for id in [
+        "board", "steps", "plot", "caption", "first", "prev", "next", "last",
+    ] {
+        assert!(text.contains(&format!("id=\"{id}\"")), "{id}");
     }
-    let items: Vec<_> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("a") && n.attribute("data-move").is_some())
-        .collect();
-    assert_eq!(items.len(), rec.moves.len(), "one link per step");
-    for (k, a) in items.iter().enumerate() {
-        assert_eq!(
-            a.attribute("href"),
-            Some(format!("#move={}", k + 1).as_str())
-        );
-        assert_eq!(a.text(), Some(rec.moves[k].as_str()));
-    }
-    let points = elements(&doc, "point");
-    assert_eq!(
-        points.len(),
-        rec.scores.len(),
-        "one plotted point per score"
-    );
     assert!(text.contains("ArrowLeft") && text.contains("move="));
+    // The plot is a chance to win (0 to 100%) over a move axis.
+    assert!(text.contains("Math.pow(3, -v / D.scale)") && text.contains("'tick'"));
 }
 
 #[test]
-fn a_tournament_page_links_every_game_page() {
+fn a_tournament_page_holds_every_game() {
     let records = temp("t.jsonl");
     let html = temp("report.html");
     ok(&[
@@ -299,41 +388,132 @@ fn a_tournament_page_links_every_game_page() {
         s(&html),
     ]);
     let text = page(&html);
-    let doc = parse(&text);
-    let links: Vec<&str> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("a"))
-        .filter_map(|n| n.attribute("href"))
-        .collect();
-    for n in 1..=4 {
-        let name = format!("report-game-{n}.html");
-        assert!(links.contains(&name.as_str()), "{name} is linked");
-        let game = page(&html.with_file_name(&name));
-        assert!(game.contains(&format!("game {n}")));
+    let d = data(&text);
+    assert_eq!(d["games"].as_array().unwrap().len(), 4);
+    for (_, rec) in records::read(&records).unwrap() {
+        check_game::<gamut::games::apart::Apart>(&d, &rec);
+        assert!(text.contains(&format!("href=\"#game={}\"", rec.number)));
     }
-    let plot = doc
-        .descendants()
-        .find(|n| n.attribute("id") == Some("elo-plot"))
-        .expect("the Elo plot");
-    assert_eq!(
-        plot.descendants()
-            .filter(|n| n.attribute("class") == Some("elo"))
-            .count(),
-        1
-    );
-    assert_eq!(
-        plot.descendants()
-            .filter(|n| n.attribute("class") == Some("interval"))
-            .count(),
-        1
-    );
-    assert!(doc
-        .descendants()
-        .any(|n| n.attribute("id") == Some("openings")));
-    // merge writes the same report page from the records.
+    // No page per game any more.
+    for n in 1..=4 {
+        assert!(!html
+            .with_file_name(format!("report-game-{n}.html"))
+            .exists());
+    }
+    let plot_start = text.find("id=\"elo-plot\"").expect("the Elo plot");
+    let plot = &text[plot_start..plot_start + text[plot_start..].find("</svg>").unwrap()];
+    assert_eq!(plot.matches("class=\"elo\"").count(), 1);
+    assert_eq!(plot.matches("class=\"interval\"").count(), 1);
+    assert!(text.contains("id=\"openings\""));
+    // merge writes the same page from the records.
     let merged = temp("merged.html");
     ok(&["tournament", "merge", s(&records), "--html", s(&merged)]);
-    assert_eq!(page(&merged).replace("merged-game", "report-game"), text);
+    assert_eq!(page(&merged), text);
+}
+
+#[test]
+fn a_spokes_page_holds_its_joint_steps_and_marks_their_nodes() {
+    let path = tournament("spokes", "spokes.jsonl", "30", &[]);
+    let html = temp("spokes.html");
+    ok(&["tournament", "merge", s(&path), "--html", s(&html)]);
+    let text = page(&html);
+    let d = data(&text);
+    for (_, rec) in records::read(&path).unwrap() {
+        check_game::<gamut::games::spokes::Spokes>(&d, &rec);
+        let g = d["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["n"] == rec.number)
+            .unwrap();
+        // A placement's nodes are named for the script to mark: `wA,bB1`
+        // marks A and B1.
+        let (step, joint) = rec
+            .moves
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.contains(','))
+            .unwrap();
+        let nodes: Vec<String> = joint
+            .split(',')
+            .map(|a| a.trim_start_matches(['w', 'b']).to_string())
+            .collect();
+        assert_eq!(
+            g["q"][(step + 1).to_string()],
+            serde_json::json!(nodes),
+            "{joint}"
+        );
+    }
+}
+
+#[test]
+fn a_seats_tournament_page_holds_every_game_of_four_sides_without_scores() {
+    use gamut::games::spokes::Spokes4;
+    use gamut::tournament::seats::{self, SeatRecord};
+    let path = temp("s4.jsonl");
+    let html = temp("s4.html");
+    ok(&[
+        "tournament",
+        "spokes4",
+        "--engine",
+        "name=m,mcts,iterations=2",
+        "--engine",
+        "name=r,random",
+        "--games",
+        "2",
+        "--ply-limit",
+        "6",
+        "--seed",
+        "3",
+        "--records",
+        s(&path),
+        "--html",
+        s(&html),
+        "--quiet",
+    ]);
+    let text = page(&html);
+    assert!(text.contains("id=\"standings\"") && text.contains("id=\"seats\""));
+    let d = data(&text);
+    let recs = records::read_as::<SeatRecord>(&path).unwrap();
+    assert_eq!(d["games"].as_array().unwrap().len(), recs.len());
+    for (_, rec) in &recs {
+        assert!(text.contains(&format!("href=\"#game={}\"", rec.number)));
+        let g = d["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["n"] == rec.number)
+            .unwrap();
+        assert_eq!(g["e"], serde_json::json!(rec.seats));
+        let steps = seats::replay::<Spokes4>(rec).unwrap();
+        let shown = pictures(&d, g);
+        assert_eq!(shown.len(), steps.len(), "one picture per position");
+        for (k, (_, pos)) in steps.iter().enumerate() {
+            assert_eq!(
+                shown[k],
+                inline(&pos.svg(&Default::default(), None)),
+                "step {k}"
+            );
+        }
+        // Seat engines give no scores: every step without one.
+        let scores = nums(g["s"].as_str().unwrap(), 3);
+        assert_eq!(scores.len(), steps.len() - 1);
+        assert!(scores.iter().all(|&v| v == (1 << 18) - 1));
+    }
+    // No page per game; merge and replay write the same viewer.
+    assert!(!html.with_file_name("s4-game-1.html").exists());
+    let merged = temp("s4-merged.html");
+    ok(&["tournament", "merge", s(&path), "--html", s(&merged)]);
+    assert_eq!(page(&merged), text);
+    let one = temp("s4-one.html");
+    ok(&["replay", s(&path), "--game", "2", "--html", s(&one)]);
+    let d1 = data(&page(&one));
+    assert_eq!(d1["games"].as_array().unwrap().len(), 1);
+    let g = &d1["games"][0];
+    assert_eq!(g["n"], 2);
+    let steps =
+        seats::replay::<Spokes4>(&recs.iter().find(|(_, r)| r.number == 2).unwrap().1).unwrap();
+    assert_eq!(pictures(&d1, g).len(), steps.len());
 }
 
 #[test]
