@@ -66,10 +66,7 @@ pub fn evaluation<G: Evaluate>(
     let slot = G::network();
     if let Some(path) = net {
         let slot = slot.ok_or_else(|| CliError(format!("{} has no network yet", G::ID)))?;
-        let bytes = std::fs::read(path)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-        slot.load(&bytes)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        slot.load_file(path).map_err(|e| CliError(e.0))?;
     }
     match eval {
         Some("net") if slot.is_none() => Err(CliError(format!(

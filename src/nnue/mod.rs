@@ -210,6 +210,16 @@ impl Slot {
         })
     }
 
+    /// Uses the network in file `path` instead of the built-in one; an
+    /// error (naming the file) if it cannot be read, is malformed, or
+    /// another network is in use already.
+    pub fn load_file(&self, path: &std::path::Path) -> Result<(), NetError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| NetError(format!("cannot read {}: {e}", path.display())))?;
+        self.load(&bytes)
+            .map_err(|e| NetError(format!("{}: {}", path.display(), e.0)))
+    }
+
     /// Uses the network file `bytes` instead of the built-in one; an error
     /// if it is malformed or another network is in use already.
     pub fn load(&self, bytes: &[u8]) -> Result<(), NetError> {

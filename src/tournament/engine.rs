@@ -287,10 +287,8 @@ impl Engine {
         if let Some(path) = net {
             let slot = G::network()
                 .ok_or_else(|| spec.error(format!("net=: {} has no network yet", G::ID)))?;
-            let bytes = std::fs::read(path)
-                .map_err(|e| spec.error(format!("net=: cannot read {path}: {e}")))?;
-            slot.load(&bytes)
-                .map_err(|e| spec.error(format!("net=: {path}: {}", e.0)))?;
+            slot.load_file(std::path::Path::new(path))
+                .map_err(|e| spec.error(format!("net=: {}", e.0)))?;
         }
         config.eval = match eval {
             Some("net") if G::network().is_none() => {
