@@ -129,6 +129,17 @@ pub enum NodeKind {
     Terminal,
 }
 
+/// One child of a position as perft and `gamut moves` see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Child<M> {
+    /// A move or a chance outcome.
+    Move(M),
+    /// A joint action at a simultaneous node (first player's, second's).
+    Joint(M, M),
+    /// A joint action of more than two players, in player order.
+    Joints(Vec<M>),
+}
+
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {

@@ -2,7 +2,7 @@
 //! spaces), as `--moves` and the engine protocol's `position ... moves`
 //! give them.
 
-use crate::game::{Game, NodeKind, ParseError, Player};
+use crate::game::{Child, Game, NodeKind, ParseError, Player};
 
 /// `pos` after the moves of `list`, separated by `;`: decision moves and
 /// chance outcomes by their text, joint actions at a simultaneous node by
@@ -49,6 +49,29 @@ fn parse_joint<G: Game>(pos: &G, text: &str) -> Option<G> {
         [_, _] => None,
         _ => Some(pos.play_joint_all(&actions)),
     }
+}
+
+/// The text of `child` of `pos`: its move text, or its joint action's
+/// text.
+pub fn child_text<G: Game>(pos: &G, child: &Child<G::Move>) -> String {
+    match *child {
+        Child::Move(m) => pos.move_text(m),
+        Child::Joint(a, b) => pos.joint_text(a, b),
+        Child::Joints(ref all) => pos.joint_text_all(all),
+    }
+}
+
+/// `kids`, children of `pos` (as [`crate::perft::children`] lists them),
+/// with their texts, sorted by text: as `gamut perft --divide` and
+/// `gamut moves` show them.
+pub fn named_children<G: Game>(
+    pos: &G,
+    kids: Vec<Child<G::Move>>,
+) -> Vec<(String, Child<G::Move>)> {
+    let mut out: Vec<(String, Child<G::Move>)> =
+        kids.into_iter().map(|c| (child_text(pos, &c), c)).collect();
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out
 }
 
 /// Compares two texts as people sort move lists: runs of digits as

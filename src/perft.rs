@@ -6,7 +6,7 @@
 //! nodes sum `perft(child, n)` over their outcomes or joint actions (they use
 //! no depth). At the last ply of a decision node the moves are only counted.
 
-use crate::game::{Game, NodeKind, Player, SimultaneousRules};
+use crate::game::{Child, Game, NodeKind, Player, SimultaneousRules};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 
@@ -16,17 +16,6 @@ use std::sync::mpsc;
 /// a thousand plies is far beyond any count that finishes (two moves a ply
 /// make 2^1000 leaves) and a few hundred KiB of stack on any thread.
 pub const MAX_DEPTH: u32 = 1000;
-
-/// One child of a position as perft and `gamut moves` see it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Child<M> {
-    /// A move or a chance outcome.
-    Move(M),
-    /// A joint action at a simultaneous node (first player's, second's).
-    Joint(M, M),
-    /// A joint action of more than two players, in player order.
-    Joints(Vec<M>),
-}
 
 /// Reusable move buffers, one per ply, and the game's scratch space, so
 /// that counting allocates nothing per node. One per thread.
@@ -201,26 +190,23 @@ fn orderings(picked: &[usize]) -> u64 {
     ways / factorial(run)
 }
 
-/// The children of `pos` with their texts, sorted by text: the moves at a
-/// decision node, the outcomes at a chance node, and the joint actions at a
+/// The children of `pos` in the game's order: the moves at a decision
+/// node, the outcomes at a chance node, and the joint actions at a
 /// simultaneous node (whose perft children are then the moves of the node
-/// each joint action leads to).
-pub fn children<G: Game>(pos: &G) -> Vec<(String, Child<G::Move>)> {
+/// each joint action leads to). A caller that shows them names them
+/// ([`crate::moves::named_children`]).
+pub fn children<G: Game>(pos: &G) -> Vec<Child<G::Move>> {
     let mut out = Vec::new();
     match pos.node() {
         NodeKind::Terminal => {}
         NodeKind::Decision(_) | NodeKind::Chance => {
             let mut moves = Vec::new();
             pos.moves(&mut moves);
-            out.extend(
-                moves
-                    .into_iter()
-                    .map(|m| (pos.move_text(m), Child::Move(m))),
-            );
+            out.extend(moves.into_iter().map(Child::Move));
         }
         NodeKind::Simultaneous if G::players() != 2 => {
             for_each_joint(&action_lists(pos), false, None, |actions, _| {
-                out.push((pos.joint_text_all(actions), Child::Joints(actions.to_vec())));
+                out.push(Child::Joints(actions.to_vec()));
             });
         }
         NodeKind::Simultaneous => {
@@ -230,12 +216,11 @@ pub fn children<G: Game>(pos: &G) -> Vec<(String, Child<G::Move>)> {
             pos.actions(Player::SECOND, &mut second);
             for &a in &first {
                 for &b in &second {
-                    out.push((pos.joint_text(a, b), Child::Joint(a, b)));
+                    out.push(Child::Joint(a, b));
                 }
             }
         }
     }
-    out.sort_by(|x, y| x.0.cmp(&y.0));
     out
 }
 
@@ -257,31 +242,38 @@ pub fn child_cost<G: Game>(pos: &G) -> u32 {
     }
 }
 
-/// Perft divided by child: `(child text, count)` sorted by text, as
-/// `gamut perft --divide` prints it, counted on `threads` threads.
-pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
-    let mut rows = Vec::new();
-    divide_each(pos, depth, threads, |text, n| {
-        rows.push((text.to_string(), n))
-    });
-    rows
+/// Perft divided by child: each of `kids` (children of `pos`, each with
+/// a label such as its text) with its count, in the order given, as
+/// `gamut perft --divide` prints them, counted on `threads` threads.
+pub fn divide<G: Game, L: Sync>(
+    pos: &G,
+    kids: Vec<(L, Child<G::Move>)>,
+    depth: u32,
+    threads: usize,
+) -> Vec<(L, u64)> {
+    let mut counts = Vec::with_capacity(kids.len());
+    divide_each(pos, &kids, depth, threads, |_, n| counts.push(n));
+    kids.into_iter()
+        .map(|(label, _)| label)
+        .zip(counts)
+        .collect()
 }
 
 /// Counts `pos` at `depth` child by child, calling `each` with every
-/// child's text and count in the order of the texts, as soon as that child
-/// and all before it are counted (so a caller can print them as they come).
-/// `threads` > 1 count several children at once, taking them in order.
-/// Returns the total.
-pub fn divide_each<G: Game>(
+/// child's label (of `kids`, children of `pos`) and count in the order of
+/// `kids`, as soon as that child and all before it are counted (so a
+/// caller can print them as they come). `threads` > 1 count several
+/// children at once, taking them in order. Returns the total.
+pub fn divide_each<G: Game, L: Sync>(
     pos: &G,
+    kids: &[(L, Child<G::Move>)],
     depth: u32,
     threads: usize,
-    mut each: impl FnMut(&str, u64),
+    mut each: impl FnMut(&L, u64),
 ) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let kids = children(pos);
     let cost = child_cost(pos);
     let count_child = |child: &Child<G::Move>| {
         count(
@@ -293,9 +285,9 @@ pub fn divide_each<G: Game>(
     };
     let mut total = 0;
     if threads <= 1 {
-        for (text, child) in &kids {
+        for (label, child) in kids {
             let n = count_child(child);
-            each(text, n);
+            each(label, n);
             total += n;
         }
         return total;
@@ -305,7 +297,7 @@ pub fn divide_each<G: Game>(
     std::thread::scope(|s| {
         for _ in 0..threads.min(kids.len()) {
             let tx = tx.clone();
-            let (next, kids, count_child) = (&next, &kids, &count_child);
+            let (next, count_child) = (&next, &count_child);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Relaxed);
                 let Some((_, child)) = kids.get(i) else {
@@ -366,7 +358,8 @@ pub fn count_parts<G: Game>(pos: &G, depth: u32, threads: usize, mut done: impl 
         return 1;
     }
     if !counted_by_action(pos) {
-        return divide_each(pos, depth, threads, |_, _| done());
+        let kids: Vec<((), Child<G::Move>)> = children(pos).into_iter().map(|c| ((), c)).collect();
+        return divide_each(pos, &kids, depth, threads, |_, _| done());
     }
     let lists = action_lists(pos);
     let anonymous = <G::Simultaneous as SimultaneousRules<G>>::ANONYMOUS;

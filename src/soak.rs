@@ -14,8 +14,9 @@
 //! work to list (a Spokes resolution of more boards) is checked without
 //! its count.
 
-use crate::game::{Game, Listing, ListingBudget, NodeKind, Player};
-use crate::perft::{self, Child};
+use crate::game::{Child, Game, Listing, ListingBudget, NodeKind, Player};
+use crate::moves::named_children;
+use crate::perft;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -94,7 +95,7 @@ pub fn check_position<G: Game>(pos: &G) -> (u64, Vec<String>) {
     // cost (Spokes' resolutions) does so once for all these checks.
     let mut scratch = G::Scratch::default();
     check_node(pos, &mut scratch, &mut c);
-    let kids = perft::children(pos);
+    let kids = named_children(pos, perft::children(pos));
     c.check(kids.windows(2).all(|w| w[0].0 != w[1].0), || {
         "two children have the same text".into()
     });

@@ -5,8 +5,9 @@ use super::progress::Progress;
 use super::{
     analyze, bench, datagen, engine, openings, play, serve, soak, solve, tournament, CliError,
 };
-use gamut::game::{state_text, Game};
-use gamut::perft::{self, Child};
+use gamut::game::{state_text, Child, Game};
+use gamut::moves::named_children;
+use gamut::perft;
 use gamut::svg::SvgOptions;
 use gamut::with_game;
 use std::io::Write;
@@ -81,15 +82,20 @@ fn perft_cmd<G: Game>(a: &PerftArgs, quiet: bool, out: &mut impl Write) -> Resul
     let pos: G = position(&a.position)?;
     let threads = a.threads as usize;
     let started = Instant::now();
+    let kids = if a.divide {
+        named_children(&pos, perft::children(&pos))
+    } else {
+        Vec::new()
+    };
     let parts = if a.divide {
-        perft::children(&pos).len()
+        kids.len()
     } else {
         perft::part_count(&pos)
     };
     let progress = Progress::new(parts as u64, "{bar:40} {pos}/{len} parts {elapsed}", quiet);
     let mut io_err = None;
     let total = if a.divide {
-        perft::divide_each(&pos, a.depth, threads, |text, n| {
+        perft::divide_each(&pos, &kids, a.depth, threads, |text, n| {
             progress.inc();
             if let Err(e) = writeln!(out, "{text}: {n}").and_then(|_| out.flush()) {
                 io_err.get_or_insert(e);
@@ -145,7 +151,7 @@ fn short_child_texts<G: Game>(pos: &G) -> Vec<String> {
 /// `move_text` (given the position it is played in).
 fn child_texts_by<G: Game>(pos: &G, move_text: impl Fn(&G, G::Move) -> String) -> Vec<String> {
     let mut texts = Vec::new();
-    for (text, child) in perft::children(pos) {
+    for (text, child) in named_children(pos, perft::children(pos)) {
         match child {
             Child::Move(m) => texts.push(move_text(pos, m)),
             Child::Joint(..) | Child::Joints(_) => {

@@ -13,6 +13,7 @@ use super::args::{EngineArgs, SearchArgs};
 use super::CliError;
 use gamut::game::{Evaluate, Game, NodeKind, Player};
 use gamut::games::GameId;
+use gamut::moves::named_children;
 use gamut::perft;
 use gamut::protocol::{move_items, Base, Command, Go};
 use gamut::search::params::{Selective, MAX_MULTIPV};
@@ -577,7 +578,8 @@ impl Session {
         let events = self.events.clone();
         let handle = std::thread::spawn(move || {
             let mut total = 0;
-            for (text, n) in perft::divide(&pos, depth, 1) {
+            let kids = named_children(&pos, perft::children(&pos));
+            for (text, n) in perft::divide(&pos, kids, depth, 1) {
                 total += n;
                 let _ = events.send(Event::Output(format!("{text}: {n}")));
             }

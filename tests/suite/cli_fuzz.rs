@@ -6,6 +6,7 @@
 use crate::common;
 use gamut::game::{Game, NodeKind};
 use gamut::games::GameId;
+use gamut::moves::named_children;
 use gamut::perft;
 use gamut::with_game;
 use rand::rngs::SmallRng;
@@ -81,7 +82,7 @@ fn playout<G: Game>(rng: &mut SmallRng) -> (String, String) {
         if pos.node() == NodeKind::Terminal {
             break;
         }
-        let kids = perft::children(&pos);
+        let kids = named_children(&pos, perft::children(&pos));
         let (text, child) = kids.choose(rng).expect("a child").clone();
         let next = perft::child_position(&pos, &child);
         texts.push(text);

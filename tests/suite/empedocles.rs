@@ -8,7 +8,8 @@ use crate::naive::empedocles as naive;
 use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
 use gamut::games::empedocles::elements::Pairing;
 use gamut::games::empedocles::{Empedocles, Move, Stage};
-use gamut::perft::{divide, perft};
+use gamut::moves::named_children;
+use gamut::perft::{children, divide, perft};
 
 /// Suite counts above this are left to `gamut perft`: the test recounts 295
 /// of the 309 counts, about 100 million leaves.
@@ -57,7 +58,7 @@ fn spec_counts_from_the_start_and_the_mid_game_position() {
     let counts: Vec<u64> = (1..=4).map(|d| perft(&mid, d)).collect();
     assert_eq!(counts, [55, 2_003, 78_033, 2_984_316]);
     // The die classes use no depth: depth 1 sums the actions after each.
-    let d = divide(&mid, 1, 1);
+    let d = divide(&mid, named_children(&mid, children(&mid)), 1, 1);
     let names: Vec<&str> = d.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(names, ["D", "N", "T"]);
     assert_eq!(d.iter().map(|(_, n)| n).sum::<u64>(), 55);
@@ -206,7 +207,7 @@ fn nobody_able_to_act_ends_the_game_at_an_action_node_only() {
     // Only the transmutation opens the board: the earth survives (8
     // neighbours), the edge and inner water dies, the corners live.
     assert_eq!(
-        divide(&r, 1, 1),
+        divide(&r, named_children(&r, children(&r)), 1, 1),
         [
             ("D".to_string(), 0),
             ("N".to_string(), 0),
@@ -464,7 +465,10 @@ fn random_positions_have_the_reference_model_children() {
             )),
         };
         loop {
-            let mine: Vec<String> = divide(&p, 1, 1).into_iter().map(|(t, _)| t).collect();
+            let mine: Vec<String> = divide(&p, named_children(&p, children(&p)), 1, 1)
+                .into_iter()
+                .map(|(t, _)| t)
+                .collect();
             assert_eq!(mine, naive::moves(&p.text()), "at '{}'", p.text());
             compared += 1;
             if p.node() == NodeKind::Terminal {

@@ -5,9 +5,11 @@
 //! `gamut::perft::children` add up to perft(1).
 
 use crate::common;
+use gamut::game::Child;
 use gamut::game::{Game, NodeKind};
 use gamut::games::{apart, aporia, empedocles, epaminondas, spokes};
-use gamut::perft::{self, Child};
+use gamut::moves::named_children;
+use gamut::perft;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -125,7 +127,7 @@ fn parse_any<G: Game>(text: &str) {
 fn children_agree<G: Game>(pos: &G) {
     let text = pos.text();
     assert_eq!(pos.hash(), pos.hash_from_scratch(), "hash of '{text}'");
-    let kids = perft::children(pos);
+    let kids = named_children(pos, perft::children(pos));
     let cost = perft::child_cost(pos);
     // Joint actions each need a resolution, which can be slow: check an
     // evenly spread sample of at most JOINT_SAMPLE of them, without the sum.
@@ -218,7 +220,7 @@ macro_rules! properties {
                 ) {
                     let starts = starts();
                     let pos = reachable(&starts, which, seed, plies);
-                    let kids = perft::children(&pos);
+                    let kids = named_children(&pos, perft::children(&pos));
                     if let Some((text, _)) = kids.get(pick % kids.len().max(1)) {
                         let bad = mutate(text, &edits);
                         match pos.parse_move(&bad) {

@@ -7,6 +7,7 @@ use crate::common;
 
 use gamut::game::{Game, NodeKind, Player};
 use gamut::games::spokes::{Spokes2v2, Spokes4};
+use gamut::moves::named_children;
 use gamut::perft::{child_position, children, perft};
 
 /// The outcome texts (sorted) of resolution position `text`.
@@ -59,7 +60,7 @@ fn joint_placements_are_every_combination_in_player_order() {
     let text = "X/X1X1/XXXXXXXX/XXXXXXXXXXXXX1X1/16 6";
     let pos = Spokes4::parse(text).unwrap();
     assert_eq!(pos.node(), NodeKind::Simultaneous);
-    let kids = children(&pos);
+    let kids = named_children(&pos, children(&pos));
     assert_eq!(kids.len(), 8usize.pow(4));
     let (t, child) = kids
         .iter()
