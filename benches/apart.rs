@@ -1,7 +1,7 @@
 //! Apart speed: move generation, the counting walk, and perft.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use gamut::game::Game;
+use gamut::game::{Game, Notation};
 use gamut::games::apart::Apart;
 use gamut::perft::perft;
 

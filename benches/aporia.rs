@@ -2,7 +2,7 @@
 //! suite's positions, and perft from the start position.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gamut::game::Game;
+use gamut::game::{Game, Notation};
 use gamut::games::aporia::Aporia;
 use gamut::perft::perft;
 use gamut::suite::parse_suite;

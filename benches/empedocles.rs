@@ -2,7 +2,7 @@
 //! second are criterion's "elements" throughput).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gamut::game::Game;
+use gamut::game::{Game, Notation};
 use gamut::games::empedocles::Empedocles;
 use gamut::perft::perft;
 

@@ -2,7 +2,7 @@
 //! perft from the start.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gamut::game::Game;
+use gamut::game::{Game, Notation};
 use gamut::games::epaminondas::Epaminondas;
 use gamut::perft::perft;
 

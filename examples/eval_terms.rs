@@ -10,7 +10,7 @@
 //! game's first N positions (default 0). `tools/texel-fit.py` fits weights
 //! to the lines.
 
-use gamut::game::{Evaluate, NodeKind, TermMask};
+use gamut::game::{Evaluate, NodeKind, Notation, TermMask};
 use gamut::games::GameId;
 use gamut::tournament::records::{self, Adjudication, GameRecord};
 use gamut::with_game;
@@ -60,7 +60,7 @@ fn main() -> ExitCode {
 }
 
 /// Writes one game's positions (and the header before the first game's).
-fn write_game<G: Evaluate>(
+fn write_game<G: Evaluate + Notation>(
     rec: &GameRecord,
     skip: usize,
     header: &mut Option<String>,

@@ -16,7 +16,7 @@
 //! terminal, colours the stones; the choices are listed with numbers
 //! compared as numbers (`wD2` before `wD10`).
 
-use crate::game::{state_text, Evaluate, NodeKind, Player};
+use crate::game::{state_text, FullGame, NodeKind, Player};
 use crate::moves::natural_cmp;
 use crate::search::score::Score;
 use crate::tournament::engine::{pick, Engine, Instance};
@@ -74,7 +74,7 @@ struct Ending {
 
 /// A game in progress: the positions from the start (the last is the
 /// current one) and the steps between them.
-struct Table<'e, G: Evaluate> {
+struct Table<'e, G: FullGame> {
     settings: &'e Settings<'e>,
     positions: Vec<G>,
     steps: Vec<Played>,
@@ -107,7 +107,7 @@ fn read(input: &mut dyn BufRead) -> io::Result<Input> {
 /// Plays a game from `start` as `settings` say, reading the person's lines
 /// from `input` and writing everything to `out`, until `quit` or the end
 /// of the input.
-pub fn play<G: Evaluate>(
+pub fn play<G: FullGame>(
     start: G,
     settings: &Settings<'_>,
     input: &mut dyn BufRead,
@@ -201,7 +201,7 @@ pub fn play<G: Evaluate>(
     }
 }
 
-impl<'e, G: Evaluate> Table<'e, G> {
+impl<'e, G: FullGame> Table<'e, G> {
     fn current(&self) -> &G {
         self.positions.last().expect("the start position is kept")
     }

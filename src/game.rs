@@ -1,11 +1,25 @@
-//! The one abstraction every game implements, and the small types it speaks in.
+//! The traits every game implements, and the small types they speak in.
+//!
+//! A game is three layers, one trait each, so that each part of the engine
+//! asks for no more than it uses:
+//!
+//! - [`Game`], the rules: node kinds, moves, play, hashing, outcomes, and
+//!   the chance and simultaneous rules. Perft, the searchers and the
+//!   solvers need only this (and [`Evaluate`], a searcher's static value).
+//! - [`Notation`], the text: position text, move text, setup text, and
+//!   parsing each back.
+//! - [`Diagram`], the pictures: a text diagram, an SVG picture, and the
+//!   squares a move is made on.
+//!
+//! [`FullGame`] is all of them with [`Evaluate`]: what the command line,
+//! tournaments, the engine protocol and the browser ask for.
 //!
 //! A position is a node of a game tree. Every node is one of four kinds
 //! ([`NodeKind`]): a *decision* (one player picks a move), a *chance* node
 //! (nature picks an outcome with a known probability), a *simultaneous* node
 //! (both players pick an action in secret, then the joint action is applied),
 //! or a *terminal* node (the game is over). Perft, search and tournaments are
-//! written once over this trait and handle all four kinds.
+//! written once over the rules and handle all four kinds.
 //!
 //! Only decision and terminal nodes are common to every game. A game names
 //! its chance rules ([`Game::Chance`]) and simultaneous rules
@@ -19,6 +33,12 @@
 //! Everything else the layers above need to know about a game (its name,
 //! its sides' names, its tournament ply limit, its bench positions, what
 //! `--setup` text it takes) is in [`Game::INFO`].
+
+mod diagram;
+mod notation;
+
+pub use diagram::{grid_squares, Diagram};
+pub use notation::Notation;
 
 use std::fmt;
 use std::hash::Hash;
@@ -253,7 +273,7 @@ pub struct GameInfo {
     /// player's first (`["White", "Black"]`, `["player 1", "player 2"]`):
     /// who can win, so teams where players play in teams.
     pub sides: &'static [&'static str],
-    /// What `--setup` text [`Game::start_with`] accepts, for help and
+    /// What `--setup` text [`Notation::start_with`] accepts, for help and
     /// errors; `None` for a game whose start position has no options.
     pub setup: Option<&'static str>,
     /// The ply count after which a tournament game is adjudicated a draw.
@@ -382,29 +402,6 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// The default initial position.
     fn start() -> Self;
 
-    /// The initial position chosen by `setup` text (`gamut --setup`), in the
-    /// form [`GameInfo::setup`] describes. A game without setup options
-    /// keeps this default, which rejects every text.
-    fn start_with(setup: &str) -> Result<Self, ParseError> {
-        Err(ParseError::new(format!(
-            "the start position has no setup options, so '{setup}' does not apply"
-        )))
-    }
-
-    /// Parses position text strictly (see the game's rules document).
-    fn parse(text: &str) -> Result<Self, ParseError>;
-
-    /// The canonical position text; `parse(&p.text()) == Ok(p)`.
-    fn text(&self) -> String;
-
-    /// A readable diagram of the position for `gamut show`.
-    fn diagram(&self) -> String;
-
-    /// An SVG picture of the position (`gamut show --svg`), drawn as
-    /// `opts` says; `before`, the position before the last move, marks
-    /// what that move changed. See [`crate::svg`].
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String;
-
     /// What kind of node this is.
     fn node(&self) -> NodeKind;
 
@@ -460,48 +457,9 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
         self.move_count()
     }
 
-    /// [`parse_move`](Game::parse_move) with the caller's scratch space, so
-    /// that parsing every move of one node works out the node's moves once.
-    fn parse_move_with(
-        &self,
-        text: &str,
-        _scratch: &mut Self::Scratch,
-    ) -> Result<Self::Move, ParseError> {
-        self.parse_move(text)
-    }
-
     /// The child after move or chance outcome `m`, which must come from
     /// `moves`.
     fn play(&self, m: Self::Move) -> Self;
-
-    /// The canonical text of move (or chance outcome, or action) `m` here.
-    fn move_text(&self, m: Self::Move) -> String;
-
-    /// A short text of move `m` for people, which
-    /// [`parse_move`](Game::parse_move) reads back to `m`: the canonical
-    /// text unless the game has a shorter form.
-    fn short_move_text(&self, m: Self::Move) -> String {
-        self.move_text(m)
-    }
-
-    /// Parses a move's text: accepts exactly the canonical texts of the
-    /// legal moves here (or, at a simultaneous node, of the actions of
-    /// either player).
-    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError> {
-        let mut v = Vec::new();
-        match self.node() {
-            NodeKind::Simultaneous => {
-                self.actions(Player::FIRST, &mut v);
-                let mut w = Vec::new();
-                self.actions(Player::SECOND, &mut w);
-                v.extend(w);
-            }
-            _ => self.moves(&mut v),
-        }
-        v.into_iter()
-            .find(|&m| self.move_text(m) == text)
-            .ok_or_else(|| ParseError::new(format!("'{text}' is not a legal move here")))
-    }
 
     /// The probability of chance outcome `m` (chance nodes only), as
     /// [`Game::Chance`] gives it.
@@ -519,11 +477,6 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// [`Game::Simultaneous`] gives it.
     fn play_joint(&self, first: Self::Move, second: Self::Move) -> Self {
         Self::Simultaneous::play_joint(self, first, second)
-    }
-
-    /// The text of a joint action (`wD12,bB3`).
-    fn joint_text(&self, first: Self::Move, second: Self::Move) -> String {
-        format!("{},{}", self.move_text(first), self.move_text(second))
     }
 
     /// How many players act at a simultaneous node (2 but in games of more
@@ -544,23 +497,6 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
         Self::Simultaneous::play_joint_all(self, actions)
     }
 
-    /// The text of a joint action of any number of players, in player
-    /// order (`wD12,bB3,wC1,bA`).
-    fn joint_text_all(&self, actions: &[Self::Move]) -> String {
-        let texts: Vec<String> = actions.iter().map(|&m| self.move_text(m)).collect();
-        texts.join(",")
-    }
-
-    /// The squares (as [`Game::svg`] names them in `data-square`) a person
-    /// clicks to make move or action `m` here, in order: where it starts,
-    /// then each square it goes to. Empty for a move not made on the board
-    /// (a die's outcome), which a page lists instead. By default the
-    /// tokens of the move's text that name a grid square (`b1-d3` gives
-    /// `b1`, `d3`; `@d3` gives `d3`).
-    fn move_squares(&self, m: Self::Move) -> Vec<String> {
-        grid_squares(&self.move_text(m))
-    }
-
     /// The score (for the side to move, in the evaluation's unit) at which
     /// the side to move wins about three games in four: the scale of the
     /// logistic curve that turns scores into win probabilities for people.
@@ -571,21 +507,6 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
 
     /// The same hash computed from scratch, for checking `hash`.
     fn hash_from_scratch(&self) -> u64;
-}
-
-/// The tokens of a move's text that name a square of a lettered grid (a
-/// lower-case letter, then digits), in order: what
-/// [`Game::move_squares`] gives by default.
-pub fn grid_squares(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| {
-            let mut chars = t.chars();
-            chars.next().is_some_and(|c| c.is_ascii_lowercase())
-                && t.len() >= 2
-                && t[1..].chars().all(|c| c.is_ascii_digit())
-        })
-        .map(str::to_string)
-        .collect()
 }
 
 /// A set of evaluation terms switched on, one bit per entry of
@@ -763,3 +684,12 @@ pub trait Evaluate: Game {
         0
     }
 }
+
+/// Everything the command line, tournaments, the engine protocol and the
+/// browser ask of a game: its rules and evaluation ([`Evaluate`]), its
+/// text ([`Notation`]) and its pictures ([`Diagram`]). Every type with all
+/// of them is one, so a function that plays, prints and draws a game asks
+/// for `G: FullGame`.
+pub trait FullGame: Evaluate + Notation + Diagram {}
+
+impl<G: Evaluate + Notation + Diagram> FullGame for G {}

@@ -1,8 +1,8 @@
 //! gamut: rules, perft, search and tournaments for five abstract board games.
 //!
-//! [`game::Game`] is the trait every game implements; [`games`] holds the
-//! games; [`perft`] counts game trees; the command line lives in `main.rs`
-//! and [`cli`].
+//! [`game`] holds the traits every game implements (rules, text,
+//! pictures); [`games`] holds the games; [`perft`] counts game trees; the
+//! command line lives in `main.rs` and [`cli`].
 
 pub mod bits;
 pub mod console;

@@ -2,13 +2,13 @@
 //! spaces), as `--moves` and the engine protocol's `position ... moves`
 //! give them.
 
-use crate::game::{Child, Game, NodeKind, ParseError, Player};
+use crate::game::{Child, NodeKind, Notation, ParseError, Player};
 
 /// `pos` after the moves of `list`, separated by `;`: decision moves and
 /// chance outcomes by their text, joint actions at a simultaneous node by
 /// their joint text. An illegal move is an error naming it, its place in
 /// the list and `source` (`of --moves`).
-pub fn play_moves<G: Game>(mut pos: G, list: &str, source: &str) -> Result<G, ParseError> {
+pub fn play_moves<G: Notation>(mut pos: G, list: &str, source: &str) -> Result<G, ParseError> {
     for (i, item) in list.split(';').enumerate() {
         let text = item.trim();
         let fail = |why: String| ParseError(format!("move {} '{text}' of {source}: {why}", i + 1));
@@ -31,7 +31,7 @@ pub fn play_moves<G: Game>(mut pos: G, list: &str, source: &str) -> Result<G, Pa
 /// The child of simultaneous node `pos` after the joint action `text`
 /// (every player's action in player order, joined by `,`), if each action
 /// is legal; without listing the joint actions, which can be millions.
-fn parse_joint<G: Game>(pos: &G, text: &str) -> Option<G> {
+fn parse_joint<G: Notation>(pos: &G, text: &str) -> Option<G> {
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() != G::players() {
         return None;
@@ -53,7 +53,7 @@ fn parse_joint<G: Game>(pos: &G, text: &str) -> Option<G> {
 
 /// The text of `child` of `pos`: its move text, or its joint action's
 /// text.
-pub fn child_text<G: Game>(pos: &G, child: &Child<G::Move>) -> String {
+pub fn child_text<G: Notation>(pos: &G, child: &Child<G::Move>) -> String {
     match *child {
         Child::Move(m) => pos.move_text(m),
         Child::Joint(a, b) => pos.joint_text(a, b),
@@ -64,7 +64,7 @@ pub fn child_text<G: Game>(pos: &G, child: &Child<G::Move>) -> String {
 /// `kids`, children of `pos` (as [`crate::perft::children`] lists them),
 /// with their texts, sorted by text: as `gamut perft --divide` and
 /// `gamut moves` show them.
-pub fn named_children<G: Game>(
+pub fn named_children<G: Notation>(
     pos: &G,
     kids: Vec<Child<G::Move>>,
 ) -> Vec<(String, Child<G::Move>)> {

@@ -2,7 +2,7 @@
 //! line into a [`Command`] and printing it back in canonical form. What a
 //! command does is up to the program serving the protocol (`gamut engine`).
 
-use crate::game::{Game, Player};
+use crate::game::{Notation, Player};
 use crate::games::GameId;
 use crate::moves::play_moves;
 use std::fmt;
@@ -22,7 +22,7 @@ impl Base {
     /// The position this base and `moves` (a `;`-separated list, see
     /// [`move_items`]) describe for game `G`, or an error naming the
     /// problem.
-    pub fn position<G: Game>(&self, moves: Option<&str>) -> Result<G, String> {
+    pub fn position<G: Notation>(&self, moves: Option<&str>) -> Result<G, String> {
         let pos = match self {
             Base::Start => G::start(),
             Base::Setup(s) => {

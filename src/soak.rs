@@ -14,7 +14,7 @@
 //! work to list (a Spokes resolution of more boards) is checked without
 //! its count.
 
-use crate::game::{Child, Game, Listing, ListingBudget, NodeKind, Player};
+use crate::game::{Child, Game, Listing, ListingBudget, NodeKind, Notation, Player};
 use crate::moves::named_children;
 use crate::perft;
 use rand::rngs::SmallRng;
@@ -74,7 +74,7 @@ impl Checker<'_> {
 
 /// Checks every invariant at `pos` (see the module documentation); returns
 /// the number of checks made and a line for each that failed.
-pub fn check_position<G: Game>(pos: &G) -> (u64, Vec<String>) {
+pub fn check_position<G: Notation>(pos: &G) -> (u64, Vec<String>) {
     let text = pos.text();
     let mut c = Checker {
         text: &text,
@@ -192,7 +192,7 @@ fn check_node<G: Game>(pos: &G, scratch: &mut G::Scratch, c: &mut Checker) {
 
 /// The child's text parses back: a move to the same move, a joint action's
 /// two halves each to an action with the same text.
-fn check_child_text<G: Game>(
+fn check_child_text<G: Notation>(
     pos: &G,
     text: &str,
     child: &Child<G::Move>,
@@ -275,7 +275,7 @@ pub fn random_child<G: Game>(pos: &G, rng: &mut impl Rng) -> Option<G> {
 /// Plays one random game of `G` from its start position with the given
 /// seed, to the end or to the game's ply limit, checking every position on
 /// the way.
-pub fn soak_one<G: Game>(seed: u64) -> Tally {
+pub fn soak_one<G: Notation>(seed: u64) -> Tally {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut pos = G::start();
     let mut tally = Tally {

@@ -3,13 +3,13 @@
 //! position whose text round-trips.
 #![no_main]
 
-use gamut::game::Game;
+use gamut::game::Notation;
 use gamut::games::GameId;
 use gamut::moves::play_moves;
 use gamut::with_game;
 use libfuzzer_sys::fuzz_target;
 
-fn check<G: Game>(list: &str) {
+fn check<G: Notation>(list: &str) {
     if let Ok(pos) = play_moves(G::start(), list, "--moves") {
         assert_eq!(G::parse(&pos.text()).as_ref(), Ok(&pos));
         assert_eq!(pos.hash(), pos.hash_from_scratch());

@@ -6,7 +6,7 @@
 //! text.
 #![no_main]
 
-use gamut::game::{Game, NodeKind, Player};
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::GameId;
 use gamut::with_game;
 use libfuzzer_sys::fuzz_target;
@@ -33,7 +33,7 @@ fn first_child<G: Game>(pos: &G) -> Option<G> {
     }
 }
 
-fn check<G: Game>(plies: u8, text: &str) {
+fn check<G: Notation>(plies: u8, text: &str) {
     let mut pos = G::start();
     // A resolution of a game of more than two players can take a minute
     // (a graph of millions of boards): those games are read at the start.

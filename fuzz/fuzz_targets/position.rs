@@ -3,7 +3,7 @@
 //! canonical text parses back to it.
 #![no_main]
 
-use gamut::game::{Game, NodeKind, Player};
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::GameId;
 use gamut::with_game;
 use libfuzzer_sys::fuzz_target;
@@ -30,7 +30,7 @@ fn play_children<G: Game>(pos: &G) {
     assert_eq!(child.hash(), child.hash_from_scratch());
 }
 
-fn check<G: Game>(text: &str) {
+fn check<G: Notation>(text: &str) {
     if let Ok(pos) = G::parse(text) {
         let canonical = pos.text();
         let back = G::parse(&canonical).expect("a canonical text parses");

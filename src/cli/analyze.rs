@@ -6,7 +6,7 @@ use super::args::{AnalyzeArgs, SearchArgs};
 use super::commands::position;
 use super::interrupt::Interrupt;
 use super::CliError;
-use gamut::game::{Evaluate, Game, NodeKind};
+use gamut::game::{Evaluate, FullGame, NodeKind};
 use gamut::nnue::Eval;
 use gamut::search::ordering::Ordering;
 use gamut::search::score::Score;
@@ -85,7 +85,7 @@ pub fn ordering_off(list: &str) -> Result<Ordering, CliError> {
 }
 
 /// The texts of a principal variation from `pos`.
-pub fn pv_texts<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
+pub fn pv_texts<G: FullGame>(pos: &G, pv: &[G::Move]) -> Vec<String> {
     let mut p = pos.clone();
     let mut out = Vec::with_capacity(pv.len());
     for &m in pv {
@@ -120,7 +120,12 @@ fn json_score(key: &str, score: i32) -> String {
 
 /// One completed iteration at a decision root: one line, or with
 /// `multipv` one line per line of the iteration, each with its rank.
-fn iteration_line<G: Game>(pos: &G, it: &Iteration<G::Move>, json: bool, multipv: bool) -> String {
+fn iteration_line<G: FullGame>(
+    pos: &G,
+    it: &Iteration<G::Move>,
+    json: bool,
+    multipv: bool,
+) -> String {
     if !multipv {
         return line_text(pos, it, None, it.score, &it.pv, json);
     }
@@ -135,7 +140,7 @@ fn iteration_line<G: Game>(pos: &G, it: &Iteration<G::Move>, json: bool, multipv
 
 /// The text of one line of iteration `it`: the line of rank `rank` (none
 /// without MultiPV) with `score` and `pv`.
-fn line_text<G: Game>(
+fn line_text<G: FullGame>(
     pos: &G,
     it: &Iteration<G::Move>,
     rank: Option<usize>,
@@ -251,7 +256,7 @@ pub(super) fn run_streamed<G: Evaluate>(
 /// `--infinite`) until interrupted. Ctrl-C or SIGTERM stop the search; the
 /// verdict is still printed, then the command exits with the signal's
 /// shell status.
-pub fn analyze<G: Evaluate>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let pos: G = position(&a.position)?;
     if G::players() != 2 {
         note_one_line(a.multipv, "a game of more than two players");
@@ -372,7 +377,7 @@ fn table_verdict(probe: &Probe, json: bool, out: &mut impl Write) -> Result<(), 
 
 /// A chance root's verdict: each outcome's value and plan, then the
 /// expected value for the player about to roll.
-fn chance_verdict<G: Game>(
+fn chance_verdict<G: FullGame>(
     pos: &G,
     it: &ChanceIteration<G::Move>,
     json: bool,
@@ -418,7 +423,7 @@ fn chance_verdict<G: Game>(
 
 /// A simultaneous root's verdict: both players' mixed strategies (actions
 /// of probability at least 1%), then the most likely joint action.
-fn mixed_verdict<G: Game>(
+fn mixed_verdict<G: FullGame>(
     pos: &G,
     r: &MixedResult<G::Move>,
     json: bool,

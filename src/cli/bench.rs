@@ -4,7 +4,7 @@
 
 use super::args::BenchArgs;
 use super::CliError;
-use gamut::game::{BenchCase, Evaluate, Game};
+use gamut::game::{BenchCase, FullGame, Game};
 use gamut::games::GameId;
 use gamut::perft::perft_threads;
 use gamut::search::{self, Config, Limits, Table, Verdict};
@@ -83,7 +83,7 @@ struct Row {
     seconds: Vec<f64>,
 }
 
-fn bench_game<G: Evaluate>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Result<Row, CliError> {
+fn bench_game<G: FullGame>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Result<Row, CliError> {
     let pd = a.perft_depth.unwrap_or(case.perft_depth);
     let sd = a.search_depth.unwrap_or(case.search_depth);
     let threads = a.threads as usize;

@@ -5,7 +5,7 @@ use super::progress::Progress;
 use super::{
     analyze, bench, datagen, engine, openings, play, serve, soak, solve, tournament, CliError,
 };
-use gamut::game::{state_text, Child, Game};
+use gamut::game::{state_text, Child, FullGame};
 use gamut::moves::named_children;
 use gamut::perft;
 use gamut::svg::SvgOptions;
@@ -51,7 +51,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
 
 /// The position a command starts from: `--fen`, the start position set up
 /// by `--setup`, or the start position; then `--moves` played on it.
-pub fn position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
+pub fn position<G: FullGame>(a: &PositionArgs) -> Result<G, CliError> {
     let pos = base_position(a)?;
     match &a.moves {
         Some(list) => Ok(gamut::moves::play_moves(pos, list, "--moves")?),
@@ -60,7 +60,7 @@ pub fn position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
 }
 
 /// The position given by `--fen` or the start options, before `--moves`.
-fn base_position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
+fn base_position<G: FullGame>(a: &PositionArgs) -> Result<G, CliError> {
     match (&a.fen, &a.setup) {
         (Some(_), Some(_)) => Err(CliError(
             "--setup chooses the start position; give it or --fen, not both".into(),
@@ -78,7 +78,11 @@ fn base_position<G: Game>(a: &PositionArgs) -> Result<G, CliError> {
 /// `gamut perft`: with `--divide` one line per child, printed as soon as
 /// it and the children before it are counted; a progress bar over the
 /// root's children on a terminal once counting takes a second.
-fn perft_cmd<G: Game>(a: &PerftArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
+fn perft_cmd<G: FullGame>(
+    a: &PerftArgs,
+    quiet: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     let pos: G = position(&a.position)?;
     let threads = a.threads as usize;
     let started = Instant::now();
@@ -120,7 +124,7 @@ fn perft_cmd<G: Game>(a: &PerftArgs, quiet: bool, out: &mut impl Write) -> Resul
     Ok(())
 }
 
-fn moves_cmd<G: Game>(a: &MovesArgs, out: &mut impl Write) -> Result<(), CliError> {
+fn moves_cmd<G: FullGame>(a: &MovesArgs, out: &mut impl Write) -> Result<(), CliError> {
     let pos: G = position(&a.position)?;
     let texts = if a.short {
         short_child_texts(&pos)
@@ -137,19 +141,19 @@ fn moves_cmd<G: Game>(a: &MovesArgs, out: &mut impl Write) -> Result<(), CliErro
 /// compared as numbers ([`gamut::moves::natural_cmp`]): moves and
 /// chance outcomes, or at a simultaneous node `<joint action> <move>` for
 /// every move of the node each joint action leads to.
-pub fn child_texts<G: Game>(pos: &G) -> Vec<String> {
+pub fn child_texts<G: FullGame>(pos: &G) -> Vec<String> {
     child_texts_by(pos, |p, m| p.move_text(m))
 }
 
 /// [`child_texts`] with every move in its short form
-/// ([`Game::short_move_text`]), sorted.
-fn short_child_texts<G: Game>(pos: &G) -> Vec<String> {
+/// ([`Notation::short_move_text`](gamut::game::Notation::short_move_text)), sorted.
+fn short_child_texts<G: FullGame>(pos: &G) -> Vec<String> {
     child_texts_by(pos, |p, m| p.short_move_text(m))
 }
 
 /// The text of every perft child of `pos`, sorted, each move written by
 /// `move_text` (given the position it is played in).
-fn child_texts_by<G: Game>(pos: &G, move_text: impl Fn(&G, G::Move) -> String) -> Vec<String> {
+fn child_texts_by<G: FullGame>(pos: &G, move_text: impl Fn(&G, G::Move) -> String) -> Vec<String> {
     let mut texts = Vec::new();
     for (text, child) in named_children(pos, perft::children(pos)) {
         match child {
@@ -170,7 +174,7 @@ fn child_texts_by<G: Game>(pos: &G, move_text: impl Fn(&G, G::Move) -> String) -
     texts
 }
 
-fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
+fn show_cmd<G: FullGame>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
     let (pos, before) = show_positions::<G>(a)?;
     if let Some(path) = &a.svg {
         let opts = SvgOptions {
@@ -191,7 +195,7 @@ fn show_cmd<G: Game>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError>
 
 /// The position `show` draws and the one before its last move: the move
 /// of `--last-move`, else the last of `--moves`; `None` without either.
-fn show_positions<G: Game>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
+fn show_positions<G: FullGame>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
     let pos: G = position(&a.position)?;
     if let Some(last) = &a.last_move {
         let after = gamut::moves::play_moves(pos.clone(), last, "--last-move")?;
@@ -210,7 +214,7 @@ fn show_positions<G: Game>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
 }
 
 /// What `show` prints for a position: its diagram, state, text and hash.
-pub fn show_text<G: Game>(pos: &G) -> String {
+pub fn show_text<G: FullGame>(pos: &G) -> String {
     format!(
         "{}state    {}\nposition {}\nhash     {:016x}\n",
         pos.diagram(),

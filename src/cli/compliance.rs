@@ -4,7 +4,7 @@
 
 use super::analyze::emit;
 use super::CliError;
-use gamut::game::{Game, NodeKind, Player};
+use gamut::game::{FullGame, NodeKind, Player};
 use gamut::games::GameId;
 use gamut::tournament::external::spawn_with_lines;
 use gamut::with_game;
@@ -120,7 +120,7 @@ pub fn check(command: &str, game: Option<GameId>, out: &mut impl Write) -> Resul
 }
 
 /// The checks, in order, at game `G`'s start position.
-fn contract<G: Game + 'static>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
+fn contract<G: FullGame>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
     let start = G::start();
     let side = match start.node() {
         NodeKind::Decision(_) => "",
@@ -247,7 +247,7 @@ fn contract<G: Game + 'static>(id: GameId) -> Result<Vec<Check<'static>>, CliErr
 
 /// Whether `text` names a legal move (at a round of placements, player
 /// 1's action) at `pos`.
-fn legal<G: Game>(pos: &G, text: &str) -> Result<(), String> {
+fn legal<G: FullGame>(pos: &G, text: &str) -> Result<(), String> {
     let ok = match pos.node() {
         NodeKind::Simultaneous => {
             let mut acts = Vec::new();

@@ -11,7 +11,7 @@
 use super::analyze::{ordering_off, pv_texts, search_setup};
 use super::args::{EngineArgs, SearchArgs};
 use super::CliError;
-use gamut::game::{Evaluate, Game, NodeKind, Player};
+use gamut::game::{Diagram, Evaluate, FullGame, Game, NodeKind, Notation, Player};
 use gamut::games::GameId;
 use gamut::moves::named_children;
 use gamut::perft;
@@ -21,6 +21,7 @@ use gamut::search::score::Score;
 use gamut::search::sides::{Tuple, TwoSided};
 use gamut::search::{self, Clock, Progress, Table, Verdict};
 use gamut::tournament::engine::pick;
+use gamut::tournament::seats::tuple_text;
 use gamut::with_game;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -573,7 +574,7 @@ impl Session {
 
     /// `go perft N`: each child's leaf count at depth `N`, then the total,
     /// as UCI engines print them (`<move>: <count>`, `Nodes searched: <n>`).
-    fn perft<G: Game + Send + 'static>(&self, depth: u32) -> Result<Running, String> {
+    fn perft<G: FullGame>(&self, depth: u32) -> Result<Running, String> {
         let pos: G = self.base.position(None)?;
         let events = self.events.clone();
         let handle = std::thread::spawn(move || {
@@ -623,7 +624,7 @@ impl Session {
     }
 
     /// Starts the search of `go` at the current position on its own thread.
-    fn start<G: Evaluate + Send + 'static>(&self, go: &Go, seed: u64) -> Result<Running, String>
+    fn start<G: FullGame>(&self, go: &Go, seed: u64) -> Result<Running, String>
     where
         G::Move: Send,
     {
@@ -647,11 +648,11 @@ impl Session {
                         // One line per rank, best first.
                         let last = it.lines.len() - 1;
                         for k in 0..last {
-                            let _ = events.send(Event::Output(info_line(&pos, it, uci, Some(k))));
+                            let _ = events.send(Event::Output(info_line(it, uci, Some(k), |pv| pv_texts(&pos, pv))));
                         }
-                        info_line(&pos, it, uci, Some(last))
+                        info_line(it, uci, Some(last), |pv| pv_texts(&pos, pv))
                     }
-                    Progress::Decision(it) => info_line(&pos, it, uci, None),
+                    Progress::Decision(it) => info_line(it, uci, None, |pv| pv_texts(&pos, pv)),
                     Progress::Simultaneous(m) => {
                         let p = side.unwrap_or(Player::FIRST);
                         let strategy: Vec<(String, f64)> = m.strategies[p.index()]
@@ -684,11 +685,7 @@ impl Session {
     /// placements), with its team, against all the others, as `analyze`
     /// searches it; `bestmove` is the seat's own action, drawn from its
     /// side's mixed strategy at a round of placements.
-    fn start_sides<G: Evaluate + Send + 'static>(
-        &self,
-        go: &Go,
-        seed: u64,
-    ) -> Result<Running, String>
+    fn start_sides<G: FullGame>(&self, go: &Go, seed: u64) -> Result<Running, String>
     where
         G::Move: Send,
     {
@@ -710,7 +707,9 @@ impl Session {
             }
             let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
                 let line = match p {
-                    Progress::Decision(it) => info_line(&view, it, uci, None),
+                    Progress::Decision(it) => {
+                        info_line(it, uci, None, |pv| view_pv_texts(&view, pv))
+                    }
                     Progress::Simultaneous(m) => {
                         let s = seat.unwrap_or(side);
                         mixed_info_line(m, s, &seat_strategy(&pos, s, &m.strategies[0]))
@@ -774,7 +773,7 @@ impl Session {
 /// Who is asked to move at `pos` by `go`: at a round of placements the
 /// seat `go side N` names (and it is the mover), else `None` and the side
 /// to move; an error where no one is asked.
-fn asked<G: Game>(pos: &G, go: &Go) -> Result<(Option<Player>, Player), String> {
+fn asked<G: FullGame>(pos: &G, go: &Go) -> Result<(Option<Player>, Player), String> {
     match pos.node() {
         NodeKind::Terminal => Err("the game is over at this position".into()),
         NodeKind::Chance => Err("a chance node: the program driving the game rolls".into()),
@@ -808,11 +807,11 @@ fn check_options(id: GameId, options: &Options) -> Result<(), String> {
 /// The `info` line of a completed iteration at a decision root.
 /// (`seldepth` is the length of the principal variation, at least the
 /// depth).
-fn info_line<G: Game>(
-    pos: &G,
-    it: &search::Iteration<G::Move>,
+fn info_line<M>(
+    it: &search::Iteration<M>,
     uci: bool,
     line: Option<usize>,
+    pv_texts: impl Fn(&[M]) -> Vec<String>,
 ) -> String {
     let ms = it.time.as_millis();
     let (rank, score, pv) = match line {
@@ -831,8 +830,20 @@ fn info_line<G: Game>(
         it.nodes,
         nps(it.nodes, it.time),
         it.hashfull,
-        pv_texts(pos, pv).join(" ")
+        pv_texts(pv).join(" ")
     )
+}
+
+/// The texts of a principal variation of the two-sided view `view`: each
+/// step's actions in the game's move text, joined by `+`.
+fn view_pv_texts<G: FullGame>(view: &TwoSided<G>, pv: &[Tuple<G::Move>]) -> Vec<String> {
+    let mut p = view.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &t in pv {
+        out.push(tuple_text(&p.pos, &t));
+        p = p.play(t);
+    }
+    out
 }
 
 /// The `info` line of a completed depth at a round of placements: the
@@ -859,7 +870,7 @@ fn mixed_info_line<M>(
 /// The strategy of `seat` alone, from its side's strategy over the joint
 /// choices of the side's players: each action's total probability, most
 /// likely first.
-fn seat_strategy<G: Game>(
+fn seat_strategy<G: FullGame>(
     pos: &G,
     seat: Player,
     strategy: &[(Tuple<G::Move>, f64)],

@@ -9,7 +9,7 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::{Args, ValueEnum};
-use gamut::game::{Evaluate, Game, NodeKind};
+use gamut::game::{FullGame, NodeKind};
 use gamut::games::GameId;
 use gamut::search::score::outcome_score;
 use gamut::search::{self, Config, Limits, Table, Verdict};
@@ -101,7 +101,7 @@ pub fn openings(a: &OpeningsArgs, quiet: bool, out: &mut impl Write) -> Result<(
     result
 }
 
-fn book<G: Evaluate>(
+fn book<G: FullGame>(
     a: &OpeningsArgs,
     bar: &Progress,
     out: &mut impl Write,
@@ -208,7 +208,7 @@ fn book<G: Evaluate>(
 
 /// The score of `pos` for its [`Game::perspective`], searched `depth` deep
 /// (a finished game scores its result).
-fn child_score<G: Evaluate>(pos: &G, depth: u32, config: &Config, tt: &Table) -> i32 {
+fn child_score<G: FullGame>(pos: &G, depth: u32, config: &Config, tt: &Table) -> i32 {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -222,7 +222,7 @@ fn child_score<G: Evaluate>(pos: &G, depth: u32, config: &Config, tt: &Table) ->
 }
 
 /// Whether the table's answer for `pos` is what `--keep` asks for.
-fn kept_by_table<G: Game>(keep: Keep, probe: &Probe, min_distance: u32, pos: &G) -> bool {
+fn kept_by_table<G: FullGame>(keep: Keep, probe: &Probe, min_distance: u32, pos: &G) -> bool {
     match keep {
         Keep::Win => matches!(probe.value, Value::Win(d) if d >= min_distance),
         Keep::Draw => probe.value == Value::Draw,

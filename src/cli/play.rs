@@ -5,7 +5,7 @@ use super::commands::position;
 use super::CliError;
 use clap::Args;
 use gamut::console::{self, Settings};
-use gamut::game::Evaluate;
+use gamut::game::FullGame;
 use gamut::tournament::engine::Engine;
 use std::io::{IsTerminal, Write};
 
@@ -37,7 +37,7 @@ pub struct PlayArgs {
 }
 
 /// Runs `gamut play` on standard input and `out`.
-pub fn play<G: Evaluate>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn play<G: FullGame>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliError> {
     let start: G = position(&a.position)?;
     let spec = match (&a.engine, a.depth, a.time) {
         (Some(spec), _, _) => spec.clone(),

@@ -7,7 +7,7 @@ use super::analyze::{emit, run_streamed};
 use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::CliError;
-use gamut::game::{Evaluate, Game, NodeKind, Player};
+use gamut::game::{FullGame, NodeKind, Player};
 use gamut::search::mcts::{self, MctsConfig, MctsResult};
 use gamut::search::sides::{merge, Tuple, TwoSided};
 use gamut::search::{Config, Limits, Progress, Table, Verdict};
@@ -19,7 +19,7 @@ const SHOWN: usize = 12;
 
 /// Analyses `pos`: per side (only the mover at a decision) its strategy
 /// and value.
-pub fn analyze<G: Evaluate>(
+pub fn analyze<G: FullGame>(
     pos: &G,
     a: &AnalyzeArgs,
     out: &mut impl Write,
@@ -217,7 +217,7 @@ fn mcts_line<M>(r: &MctsResult<M>) -> String {
 }
 
 /// `strategy <side> <choice> <probability> …`, most likely first.
-fn strategy_line<G: Game>(pos: &G, side: Player, strategy: &[(Tuple<G::Move>, f64)]) -> String {
+fn strategy_line<G: FullGame>(pos: &G, side: Player, strategy: &[(Tuple<G::Move>, f64)]) -> String {
     let mut s = format!("strategy {}", side.index() + 1);
     for (t, p) in strategy.iter().take(SHOWN) {
         let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();

@@ -5,7 +5,7 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::game::Game;
+use gamut::game::FullGame;
 use gamut::games::GameId;
 use gamut::soak::{soak_one, Tally};
 use gamut::with_game;
@@ -76,7 +76,7 @@ pub fn soak(a: &SoakArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliEr
 }
 
 /// Plays `a.games` seeded games of `G` on the current thread pool.
-fn soak_game<G: Game>(a: &SoakArgs, quiet: bool) -> Tally {
+fn soak_game<G: FullGame>(a: &SoakArgs, quiet: bool) -> Tally {
     let progress = Progress::new(a.games, "{bar:40} {pos}/{len} games {elapsed}", quiet);
     let tally = (0..a.games)
         .into_par_iter()

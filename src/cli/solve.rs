@@ -5,7 +5,7 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::game::{Evaluate, Game, TermMask};
+use gamut::game::{FullGame, TermMask};
 use gamut::games::{self, GameId};
 use gamut::tablebase::agreement::{self as agree, Agreement};
 use gamut::tablebase::{self, Oracle, Tablebase};
@@ -113,7 +113,9 @@ pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
 /// The table of game `G` to use: the one at `explicit`, else the one at the
 /// default location if there is one; `None` when the game has no solver
 /// and no table was asked for, or no table is there.
-pub fn open_table<G: Game>(explicit: Option<&Path>) -> Result<Option<Box<dyn Oracle>>, CliError> {
+pub fn open_table<G: FullGame>(
+    explicit: Option<&Path>,
+) -> Result<Option<Box<dyn Oracle>>, CliError> {
     let Some(tb) = G::TABLEBASE else {
         return match explicit {
             Some(_) => Err(CliError(format!("no solver for {}", G::ID))),
@@ -128,7 +130,7 @@ pub fn open_table<G: Game>(explicit: Option<&Path>) -> Result<Option<Box<dyn Ora
 
 /// `show`'s line with the exact value of `pos` and the moves keeping it,
 /// when a table is there.
-pub fn table_value<G: Game>(table: Option<&Path>, pos: &G) -> Result<Option<String>, CliError> {
+pub fn table_value<G: FullGame>(table: Option<&Path>, pos: &G) -> Result<Option<String>, CliError> {
     let Some(oracle) = open_table::<G>(table)? else {
         return Ok(None);
     };
@@ -146,7 +148,7 @@ pub fn table_value<G: Game>(table: Option<&Path>, pos: &G) -> Result<Option<Stri
 
 /// `solve --agreement N`: one line per evaluation with how well it orders
 /// N random positions as the solved table does.
-fn agreement<G: Evaluate>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
+fn agreement<G: FullGame>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
     let Some(table) = open_table::<G>(a.table.as_deref())? else {
         return Err(CliError(format!(
             "no table for {} (run 'gamut solve {}' first, or give --table)",

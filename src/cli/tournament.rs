@@ -6,7 +6,7 @@ use super::interrupt::Interrupt;
 use super::progress::Progress;
 use super::CliError;
 use clap::{Args, Subcommand};
-use gamut::game::Game;
+use gamut::game::FullGame;
 use gamut::games::GameId;
 use gamut::svg::SvgOptions;
 use gamut::tournament::paths::check_outputs;
@@ -315,7 +315,7 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
 
 /// `gamut replay` of one game of either kind: its page, the position at
 /// --move, or every position and the result.
-fn replay_game<G: Game>(
+fn replay_game<G: FullGame>(
     a: &ReplayArgs,
     rec: &AnyRecord,
     out: &mut impl Write,
@@ -367,7 +367,7 @@ fn no_game(a: &ReplayArgs, count: usize) -> CliError {
 
 /// With --move K: prints the position after step K of game `number` (and
 /// with --svg draws it) and returns true; false without --move.
-fn replay_step<G: Game>(
+fn replay_step<G: FullGame>(
     a: &ReplayArgs,
     number: u64,
     steps: &[(Option<String>, G)],

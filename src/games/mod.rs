@@ -106,10 +106,10 @@ pub fn tablebase(id: GameId) -> Option<&'static dyn crate::tablebase::Tablebase>
 #[cfg(test)]
 mod tests {
     use super::GameId;
-    use crate::game::{Game, NodeKind};
+    use crate::game::{Game, NodeKind, Notation};
 
     /// What every registered game's descriptor must satisfy.
-    fn check_info<G: Game>() {
+    fn check_info<G: Notation>() {
         let info = G::INFO;
         assert!(!info.name.is_empty(), "{}", G::ID);
         assert!(info.sides.iter().all(|s| !s.is_empty()), "{}", G::ID);

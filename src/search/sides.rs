@@ -20,8 +20,8 @@
 //! actions.
 
 use crate::game::{
-    ChanceRules, Evaluate, Game, GameInfo, Listing, ListingBudget, NodeKind, Outcome, ParseError,
-    Player, SimultaneousRules, TermMask,
+    ChanceRules, Evaluate, Game, GameInfo, Listing, ListingBudget, NodeKind, Outcome, Player,
+    SimultaneousRules, TermMask,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -249,24 +249,6 @@ impl<G: Evaluate> Game for TwoSided<G> {
         TwoSided::new(G::start(), Player::FIRST, DEFAULT_WIDTH)
     }
 
-    fn parse(_text: &str) -> Result<Self, ParseError> {
-        Err(ParseError::new(
-            "a two-sided view is made from a position, not parsed",
-        ))
-    }
-
-    fn text(&self) -> String {
-        self.pos.text()
-    }
-
-    fn diagram(&self) -> String {
-        self.pos.diagram()
-    }
-
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        self.pos.svg(opts, before.map(|b| &b.pos))
-    }
-
     fn node(&self) -> NodeKind {
         if self.frozen {
             return NodeKind::Simultaneous;
@@ -335,11 +317,6 @@ impl<G: Evaluate> Game for TwoSided<G> {
                 ..self.clone()
             },
         }
-    }
-
-    fn move_text(&self, m: Self::Move) -> String {
-        let texts: Vec<String> = m.iter().flatten().map(|&a| self.pos.move_text(a)).collect();
-        texts.join("+")
     }
 
     fn hash(&self) -> u64 {

@@ -6,7 +6,7 @@
 use super::score::{outcome_score, Score, INFINITY, WIN, WIN_THRESHOLD};
 use super::*;
 use crate::game::{
-    ChanceRules, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+    ChanceRules, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, Player,
     SimultaneousRules, EVAL_LIMIT,
 };
 use alphabeta::Worker;
@@ -70,19 +70,6 @@ impl Game for Ttt {
     fn start() -> Self {
         Ttt::new(false)
     }
-    fn parse(_: &str) -> Result<Self, ParseError> {
-        Err(ParseError::new("no text"))
-    }
-    fn text(&self) -> String {
-        format!("{self:?}")
-    }
-    fn diagram(&self) -> String {
-        self.text()
-    }
-    /// A blank picture: the searcher never draws.
-    fn svg(&self, opts: &crate::svg::SvgOptions, _: Option<&Self>) -> String {
-        crate::svg::Picture::new(1.0, 1.0, "white", opts).finish()
-    }
     fn node(&self) -> NodeKind {
         if self.winner().is_some() || self.full() {
             NodeKind::Terminal
@@ -129,9 +116,6 @@ impl Game for Ttt {
             }
         }
         next
-    }
-    fn move_text(&self, m: u8) -> String {
-        m.to_string()
     }
     fn hash(&self) -> u64 {
         self.hash_from_scratch()
@@ -440,19 +424,6 @@ impl Game for Pennies {
     fn start() -> Self {
         Pennies { shown: None }
     }
-    fn parse(_: &str) -> Result<Self, ParseError> {
-        Err(ParseError::new("no text"))
-    }
-    fn text(&self) -> String {
-        format!("{self:?}")
-    }
-    fn diagram(&self) -> String {
-        self.text()
-    }
-    /// A blank picture: the searcher never draws.
-    fn svg(&self, opts: &crate::svg::SvgOptions, _: Option<&Self>) -> String {
-        crate::svg::Picture::new(1.0, 1.0, "white", opts).finish()
-    }
     fn node(&self) -> NodeKind {
         match self.shown {
             None => NodeKind::Simultaneous,
@@ -479,9 +450,6 @@ impl Game for Pennies {
     }
     fn play(&self, _: u8) -> Self {
         unreachable!("pennies has no sequential moves")
-    }
-    fn move_text(&self, m: u8) -> String {
-        ["heads", "tails"][m as usize].to_string()
     }
     fn hash(&self) -> u64 {
         self.hash_from_scratch()

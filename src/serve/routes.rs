@@ -146,7 +146,7 @@ impl Params {
     }
 
     /// The line of play named by `fen`/`setup` and `moves`.
-    fn line<G: crate::game::Game>(&self) -> Result<view::Line<G>, BadRequest> {
+    fn line<G: crate::game::FullGame>(&self) -> Result<view::Line<G>, BadRequest> {
         view::line(
             self.fen.as_deref(),
             self.setup.as_deref(),
@@ -248,7 +248,7 @@ async fn table(
         return Ok(Json(json!({ "value": null })));
     }
     tokio::task::spawn_blocking(move || {
-        let text = with_game!(id, G => crate::game::Game::text(p.line::<G>()?.last()));
+        let text = with_game!(id, G => crate::game::Notation::text(p.line::<G>()?.last()));
         let (_, oracle) = s
             .oracles
             .iter()

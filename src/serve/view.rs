@@ -1,10 +1,10 @@
-//! What the page asks of a game, written once over [`Game`]: a line of
+//! What the page asks of a game, written once over [`FullGame`]: a line of
 //! play read from its request, a position as JSON (picture, state, legal
 //! moves with the squares they touch), the engine's analysis as JSON
 //! events, its choice of move, and the scores along a game.
 
 use super::sessions::Grant;
-use crate::game::{state_text, Evaluate, Game, NodeKind, Player};
+use crate::game::{state_text, FullGame, NodeKind, Player};
 use crate::search::score::{Score, WIN};
 use crate::search::{self, Config, Limits, Progress, Table, Verdict};
 use crate::svg::SvgOptions;
@@ -23,7 +23,7 @@ pub struct Line<G> {
     pub positions: Vec<G>,
 }
 
-impl<G: Game> Line<G> {
+impl<G: FullGame> Line<G> {
     /// The last position of the line.
     pub fn last(&self) -> &G {
         self.positions.last().expect("a line has its start")
@@ -37,7 +37,7 @@ impl<G: Game> Line<G> {
 
 /// The line a request names: `fen` (or `setup`, or the start position),
 /// then `moves` separated by `;`.
-pub fn line<G: Game>(
+pub fn line<G: FullGame>(
     fen: Option<&str>,
     setup: Option<&str>,
     moves: Option<&str>,
@@ -64,7 +64,7 @@ pub fn line<G: Game>(
 }
 
 /// `score` for the side to move at `pos` as a score for the first side.
-fn for_first<G: Game>(pos: &G, score: f64) -> f64 {
+fn for_first<G: FullGame>(pos: &G, score: f64) -> f64 {
     if pos.perspective() == Player::FIRST {
         score
     } else {
@@ -73,7 +73,7 @@ fn for_first<G: Game>(pos: &G, score: f64) -> f64 {
 }
 
 /// The texts of a principal variation from `pos`.
-fn pv_texts<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
+fn pv_texts<G: FullGame>(pos: &G, pv: &[G::Move]) -> Vec<String> {
     let mut p = pos.clone();
     pv.iter()
         .map(|&m| {
@@ -86,7 +86,7 @@ fn pv_texts<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
 
 /// A list of moves (or actions) as JSON: each one's text and the squares
 /// a person clicks for it.
-fn moves_json<G: Game>(pos: &G, moves: &[G::Move], chance: bool) -> Vec<Value> {
+fn moves_json<G: FullGame>(pos: &G, moves: &[G::Move], chance: bool) -> Vec<Value> {
     moves
         .iter()
         .map(|&m| {
@@ -102,7 +102,7 @@ fn moves_json<G: Game>(pos: &G, moves: &[G::Move], chance: bool) -> Vec<Value> {
 /// The line's last position as the page draws it: the game, the
 /// picture (with the last move marked), the state in words, and what can
 /// be played there.
-pub fn position_json<G: Game>(line: &Line<G>) -> Value {
+pub fn position_json<G: FullGame>(line: &Line<G>) -> Value {
     let pos = line.last();
     let n = line.positions.len();
     let before = (n > 1).then(|| &line.positions[n - 2]);
@@ -156,7 +156,7 @@ fn nps(nodes: u64, time: Duration) -> u64 {
 /// A completed iteration as the page shows it: the depth, the score for
 /// the first side (and its text where the result is proven), the speed,
 /// and the lines, best first (the MultiPV lines at a decision root).
-fn progress_json<G: Game>(pos: &G, p: Progress<'_, G::Move>) -> Value {
+fn progress_json<G: FullGame>(pos: &G, p: Progress<'_, G::Move>) -> Value {
     match p {
         Progress::Decision(it) => {
             let first = for_first(pos, it.score as f64) as i32;
@@ -238,7 +238,7 @@ pub const ANALYSIS_LINES: usize = 3;
 /// `stop` is raised, sending each iteration with its `multipv` best lines
 /// to `send` (which says `false` once nobody listens, which stops the
 /// search), then the best move.
-pub fn analyse<G: Evaluate>(
+pub fn analyse<G: FullGame>(
     pos: &G,
     limits: &Limits,
     multipv: usize,
@@ -273,7 +273,7 @@ pub fn analyse<G: Evaluate>(
 /// search's best move, an action drawn from its mixed strategy, or a
 /// chance outcome drawn by its probability. In games of more than two
 /// players, which the search does not play, a move drawn at random.
-pub fn engine_move<G: Evaluate>(
+pub fn engine_move<G: FullGame>(
     pos: &G,
     limits: &Limits,
     grant: &Grant,
@@ -336,7 +336,7 @@ pub fn engine_move<G: Evaluate>(
 /// The score of every position of `line` for the first side, each
 /// searched within `limits`, sent one by one with the engine's best move
 /// there; a finished game scores a proven result.
-pub fn line_scores<G: Evaluate>(
+pub fn line_scores<G: FullGame>(
     line: &Line<G>,
     limits: &Limits,
     grant: &Grant,
@@ -389,7 +389,7 @@ pub fn line_scores<G: Evaluate>(
 /// The line as a game record (one JSON line) that `gamut replay` reads:
 /// game 1 between `player 1` and `player 2`, the moves as given (`texts`,
 /// one per step), ended as the rules end it or saved `unfinished`.
-pub fn record_line<G: Game>(line: &Line<G>, texts: &[String]) -> Result<String, String> {
+pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<String, String> {
     use crate::tournament::records::{self, Adjudication, GameRecord, JointStep};
     let names = ["player 1".to_string(), "player 2".to_string()];
     let steps = line.positions.len() - 1;

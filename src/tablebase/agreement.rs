@@ -5,7 +5,7 @@
 //! win above a slow one, a draw in between, a slow loss above a quick one).
 
 use super::{Oracle, Value};
-use crate::game::{Game, NodeKind};
+use crate::game::{NodeKind, Notation};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -31,7 +31,7 @@ pub struct Agreement {
 
 /// `count` distinct non-terminal positions reached by random walks from the
 /// start of up to [`MAX_WALK`] plies, drawn from `seed`.
-pub fn random_positions<G: Game>(count: usize, seed: u64) -> Vec<G> {
+pub fn random_positions<G: Notation>(count: usize, seed: u64) -> Vec<G> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut seen = rustc_hash::FxHashSet::default();
     let mut out = Vec::with_capacity(count);
@@ -105,8 +105,8 @@ pub fn spearman<A: PartialOrd + Copy, B: PartialOrd + Copy>(a: &[A], b: &[B]) ->
 }
 
 /// Compares `evaluate` (side to move's view) with the table on
-/// `positions`.
-pub fn agreement<G: Game>(
+/// `positions`, which the table knows by their text.
+pub fn agreement<G: Notation>(
     positions: &[G],
     table: &dyn Oracle,
     evaluate: impl Fn(&G) -> i32,

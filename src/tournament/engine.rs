@@ -1,7 +1,7 @@
 //! Engines: what a `--engine` spec says, and an engine playing one side of
 //! one game (its transposition table and random stream).
 
-use crate::game::{Evaluate, Game, NodeKind, ParseError, Player, TermMask};
+use crate::game::{Evaluate, Game, NodeKind, Notation, ParseError, Player, TermMask};
 use crate::nnue::Eval;
 use crate::search::mcts::MctsConfig;
 use crate::search::ordering::Ordering;
@@ -610,7 +610,7 @@ impl ExactTable {
     /// A move keeping the exact value of decision node `pos`, chosen among
     /// all such moves by `rng`, with its score; `None` if the table does not
     /// know the position.
-    fn choose<G: Game>(&self, pos: &G, rng: &mut StdRng) -> Option<Choice<G::Move>> {
+    fn choose<G: Notation>(&self, pos: &G, rng: &mut StdRng) -> Option<Choice<G::Move>> {
         let probe = self.0.probe(&pos.text()).ok()?;
         let text = probe.best.get(rng.gen_range(0..probe.best.len().max(1)))?;
         let mv = pos.parse_move(text).ok()?;
@@ -737,7 +737,7 @@ impl<'e> Instance<'e> {
     /// An external engine's answer at `pos` (`side` at a simultaneous
     /// node), started at its first move of the game: the move it names,
     /// which must be among `legal` (listed by the referee in `listing`).
-    fn ask<G: Evaluate>(
+    fn ask<G: Evaluate + Notation>(
         &mut self,
         spec: &External,
         pos: &G,
@@ -796,7 +796,7 @@ impl<'e> Instance<'e> {
 
     /// The engine's move at decision node `pos` (which has moves); an
     /// external engine may forfeit instead.
-    pub fn decide<G: Evaluate>(&mut self, pos: &G) -> Result<Choice<G::Move>, Forfeit> {
+    pub fn decide<G: Evaluate + Notation>(&mut self, pos: &G) -> Result<Choice<G::Move>, Forfeit> {
         if let Kind::Search { exact: Some(t), .. } = &self.engine.kind {
             if let Some(choice) = t.choose(pos, &mut self.rng) {
                 return Ok(choice);
@@ -853,7 +853,7 @@ impl<'e> Instance<'e> {
     /// the searcher's optimal strategy, uniform for `random`, uniform over
     /// the best actions for `greedy`, and for an external engine the action
     /// it drew from its own strategy, with probability 1 (or a forfeit).
-    pub fn strategy<G: Evaluate>(
+    pub fn strategy<G: Evaluate + Notation>(
         &mut self,
         pos: &G,
         side: Player,

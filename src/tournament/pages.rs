@@ -8,13 +8,13 @@
 //! games are kept as compact data (the move texts, the scores, and the
 //! board pictures as edits of lines shared by the whole page); the page's
 //! script rebuilds a game's pictures when it is opened. The viewer shows
-//! the board (drawn by the game's [`Game::svg`], the last step marked),
+//! the board (drawn by the game's [`Diagram::svg`], the last step marked),
 //! buttons and the arrow keys to step, the list of steps (click to jump)
 //! and, when the record has scores, a plot of the first player's chance
 //! to win by them over the steps. Every score shown is from the first
 //! player's side. The fragment `#game=N&move=K` opens game N at step K.
 
-use crate::game::{grid_squares, state_text, Game, NodeKind, ParseError, Player};
+use crate::game::{grid_squares, state_text, Diagram, NodeKind, ParseError, Player};
 use crate::search::score::{Score, WIN_THRESHOLD};
 use crate::svg::{escape, SvgOptions};
 use crate::tournament::records::{self, GameRecord};
@@ -142,7 +142,7 @@ struct Entry {
 }
 
 /// The games of a page as compact data for its script. Every distinct
-/// line of the board pictures (drawn by [`Game::svg`], without a last
+/// line of the board pictures (drawn by [`Diagram::svg`], without a last
 /// move) is kept once, the lines numbered in an order that keeps every
 /// picture's own order, so a picture is a set of line numbers; each step
 /// is the number of an edit (the lines it takes away and adds), edits
@@ -172,7 +172,7 @@ impl Games {
 
     /// A position's picture as line numbers, in order; a line repeated in
     /// a picture gets an invisible mark to keep every line distinct.
-    fn picture<G: Game>(&mut self, pos: &G) -> Vec<u32> {
+    fn picture<G: Diagram>(&mut self, pos: &G) -> Vec<u32> {
         const KEPT: usize = 20_000;
         if let Some(ids) = self.drawn.get(&pos.hash()) {
             return ids.clone();
@@ -205,7 +205,7 @@ impl Games {
 
     /// Adds a recorded game: `steps` are its positions from the opening as
     /// [`crate::tournament::records::replay`] gives them.
-    fn add<G: Game>(&mut self, rec: &GameRecord, steps: &[(Option<String>, G)]) {
+    fn add<G: Diagram>(&mut self, rec: &GameRecord, steps: &[(Option<String>, G)]) {
         let head = json!({
             "n": rec.number,
             "e": rec.engines,
@@ -225,7 +225,7 @@ impl Games {
 
     /// Adds a recorded game of more than two sides (no scores): `steps`
     /// are its positions from the opening as [`seats::replay`] gives them.
-    fn add_seats<G: Game>(&mut self, rec: &SeatRecord, steps: &[(Option<String>, G)]) {
+    fn add_seats<G: Diagram>(&mut self, rec: &SeatRecord, steps: &[(Option<String>, G)]) {
         let head = json!({
             "n": rec.number,
             "e": rec.seats,
@@ -240,7 +240,7 @@ impl Games {
     /// Adds a game from its heading `head` (number, engines by seat,
     /// result, reason, plies, opening), its positions and its scores by
     /// step.
-    fn add_steps<G: Game>(
+    fn add_steps<G: Diagram>(
         &mut self,
         head: Value,
         steps: &[(Option<String>, G)],
@@ -322,7 +322,7 @@ impl Games {
 
     /// The data as a script element's text: JSON with `<`, `>` and `&`
     /// escaped, so nothing in it ends the element.
-    fn script<G: Game>(self) -> String {
+    fn script<G: Diagram>(self) -> String {
         let order = line_order(self.lines.all.len(), &self.before);
         // rank[id]: the line's number in the page.
         let mut rank = vec![0u32; order.len()];
@@ -387,9 +387,9 @@ impl Games {
     }
 }
 
-/// The squares of step `text` played at `pos` ([`Game::move_squares`]; of
+/// The squares of step `text` played at `pos` ([`Diagram::move_squares`]; of
 /// every action at a simultaneous node), none where it does not read.
-fn step_squares<G: Game>(pos: &G, text: &str) -> Vec<String> {
+fn step_squares<G: Diagram>(pos: &G, text: &str) -> Vec<String> {
     match pos.node() {
         NodeKind::Simultaneous => text
             .split(' ')
@@ -438,7 +438,7 @@ fn line_order(n: usize, before: &HashSet<(u32, u32)>) -> Vec<u32> {
 
 /// A score for the side to move at `pos` seen from the first player's
 /// side.
-fn first_side_score<G: Game>(pos: &G, score: i32) -> i32 {
+fn first_side_score<G: Diagram>(pos: &G, score: i32) -> i32 {
     match pos.node() {
         NodeKind::Decision(p) if p != Player::FIRST => -score,
         _ => score,
@@ -668,7 +668,7 @@ const SCRIPT: &str = r#"
 "#;
 
 /// The viewer, its data and its script, for the end of a page.
-fn viewer<G: Game>(games: Games) -> String {
+fn viewer<G: Diagram>(games: Games) -> String {
     format!(
         "{VIEWER}<script type=\"application/json\" id=\"games-data\">{}</script>\n<script>{SCRIPT}</script>\n",
         games.script::<G>()
@@ -678,7 +678,7 @@ fn viewer<G: Game>(games: Games) -> String {
 /// The page of one recorded game: `steps` are its positions from the
 /// opening as [`crate::tournament::records::replay`] gives them. The
 /// fragment `#move=K` opens it at step K.
-pub fn game_page<G: Game>(rec: &GameRecord, steps: &[(Option<String>, G)]) -> String {
+pub fn game_page<G: Diagram>(rec: &GameRecord, steps: &[(Option<String>, G)]) -> String {
     let title = format!("{} game {}", G::INFO.name, rec.number);
     let mut games = Games::new();
     games.add(rec, steps);
@@ -690,7 +690,7 @@ pub fn game_page<G: Game>(rec: &GameRecord, steps: &[(Option<String>, G)]) -> St
 
 /// One game of more than two sides as a page, the viewer [`game_page`]
 /// writes (seat engines give no scores, so it has no plot).
-pub fn seat_game_page<G: Game>(rec: &SeatRecord, steps: &[(Option<String>, G)]) -> String {
+pub fn seat_game_page<G: Diagram>(rec: &SeatRecord, steps: &[(Option<String>, G)]) -> String {
     let title = format!("{} game {}", G::INFO.name, rec.number);
     let mut games = Games::new();
     games.add_seats(rec, steps);
@@ -712,7 +712,7 @@ fn seat_result(sides: &[&str], winner: Option<u8>) -> String {
 /// with its error bar overall and per seat, the wins by seat, the list of
 /// games, and every game in the page's viewer (`#game=N`), kept as
 /// compact data. An error when a record does not replay.
-pub fn seat_tournament_page<G: Game>(
+pub fn seat_tournament_page<G: Diagram>(
     report: &SeatReport,
     records: &[SeatRecord],
 ) -> Result<String, ParseError> {
@@ -826,7 +826,7 @@ fn elo_text(i: &Option<Interval>) -> String {
 /// the games start from more than the start position), the list of games,
 /// and every game in the page's viewer (`#game=N`), kept as compact data.
 /// An error when a record does not replay.
-pub fn tournament_page<G: Game>(
+pub fn tournament_page<G: Diagram>(
     report: &Report,
     records: &[GameRecord],
 ) -> Result<String, ParseError> {

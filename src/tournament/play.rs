@@ -1,7 +1,7 @@
 //! Playing games: one game between two engines from an opening, with
 //! adjudication, and a whole schedule on a pool of threads.
 
-use crate::game::{Evaluate, NodeKind, ParseError, Player};
+use crate::game::{Evaluate, NodeKind, Notation, ParseError, Player};
 use crate::search::Clock;
 use crate::tournament::engine::{pick, Engine, Instance, TimeControl};
 use crate::tournament::external::Forfeit;
@@ -58,7 +58,7 @@ pub struct Setup<G> {
 
 /// Plays game `setup.number` between `engines` (by side: first player,
 /// second player). Returns `None` if `stop` was raised before it ended.
-pub fn play_game<G: Evaluate>(
+pub fn play_game<G: Evaluate + Notation>(
     setup: &Setup<G>,
     engines: [&Engine; 2],
     encounter: [&Engine; 2],
@@ -294,7 +294,7 @@ impl<G> Plan<G> {
     }
 }
 
-impl<G: Evaluate> Plan<G> {
+impl<G: Evaluate + Notation> Plan<G> {
     /// Plays both games of every pair (in order of game number) except
     /// those `skip` holds, on `concurrency` threads, handing each finished
     /// game to `done` on the calling thread in the order they finish. Stops

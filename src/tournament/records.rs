@@ -1,7 +1,7 @@
 //! Game records: one JSON object per line, enough to replay every game and
 //! rebuild the tournament's report (`gamut tournament merge`).
 
-use crate::game::{Game, NodeKind, ParseError, Player};
+use crate::game::{NodeKind, Notation, ParseError, Player};
 use crate::games::GameId;
 use crate::search::score::INFINITY;
 use serde::{Deserialize, Serialize};
@@ -308,7 +308,7 @@ pub fn verify(rec: &GameRecord) -> Result<(), ParseError> {
 /// says the same; a game the rules ended replays to the recorded outcome,
 /// and a game the tournament ended is not over by the rules and ends as
 /// its adjudication does.
-pub fn replay<G: Game>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, ParseError> {
+pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, ParseError> {
     let n = rec.number;
     let fail = |msg: String| Err(ParseError::new(format!("game {n}: {msg}")));
     if rec.game != G::ID {
@@ -456,7 +456,7 @@ pub fn replay<G: Game>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, Par
     Ok(out)
 }
 /// Player `side`'s action with text `text` at simultaneous node `pos`.
-fn action<G: Game>(pos: &G, side: Player, text: &str) -> Result<G::Move, ParseError> {
+fn action<G: Notation>(pos: &G, side: Player, text: &str) -> Result<G::Move, ParseError> {
     let mut acts = Vec::new();
     pos.actions(side, &mut acts);
     acts.into_iter()

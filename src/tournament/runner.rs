@@ -5,7 +5,7 @@
 //! file, running lines, report, web pages). The command line gives it
 //! [`Settings`] and a [`Watch`] that shows progress; it returns the report.
 
-use crate::game::{Evaluate, Game, ParseError};
+use crate::game::{Diagram, FullGame, Game, Notation, ParseError};
 use crate::games::GameId;
 use crate::tournament::engine::{check_names, Engine};
 use crate::tournament::pages;
@@ -126,7 +126,7 @@ pub struct Outcome {
 
 /// Runs the tournament of `settings` in game `G`; raising `stop` ends it
 /// early (finished games kept).
-pub fn run<G: Evaluate>(
+pub fn run<G: FullGame>(
     settings: &Settings,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
@@ -225,7 +225,7 @@ fn check_tournament_paths(s: &Settings) -> Result<(), ParseError> {
 /// The records file, if one was asked for: a new file (an existing one only
 /// with `--overwrite`), or with `--resume` the file so far and its games,
 /// checked against the plan.
-fn open_records<G: Evaluate>(
+fn open_records<G: FullGame>(
     s: &Settings,
     plan: &Plan<G>,
     watch: &mut dyn Watch,
@@ -264,7 +264,7 @@ fn game_line(rec: &GameRecord, total: u64) -> String {
 
 /// The engines, the schedule (this shard's pairs), the openings and the
 /// adjudication rules from the settings.
-fn plan<G: Evaluate>(s: &Settings) -> Result<Plan<G>, ParseError> {
+fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
     let engines = s
         .engines
         .iter()
@@ -359,7 +359,7 @@ fn adjudication(rule: &str, rules: &mut Rules) -> Result<(), ParseError> {
 /// A tournament of a game of more than two players: one engine per side,
 /// seated by [`seats::lineups`], games played from the start position;
 /// records, `--resume`, `--html` and the output checks as for two sides.
-fn run_seats<G: Evaluate>(
+fn run_seats<G: FullGame>(
     s: &Settings,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
@@ -508,7 +508,7 @@ fn run_seats<G: Evaluate>(
 /// tournament: each number in the schedule once, seated as the schedule
 /// seats it, with the engines' specs and the seed. Errors read `line N:
 /// problem`.
-fn check_seat_previous<'l, G: Game>(
+fn check_seat_previous<'l, G: Notation>(
     engines: &[SeatEngine],
     seated: &dyn Fn(u64) -> &'l Vec<usize>,
     total: u64,
@@ -553,7 +553,7 @@ fn check_seat_previous<'l, G: Game>(
 }
 
 /// Writes a seats tournament's page, every game in it, to `path`.
-pub fn write_seat_pages<G: Game>(
+pub fn write_seat_pages<G: Diagram>(
     path: &Path,
     report: &SeatReport,
     games: &[SeatRecord],
@@ -582,7 +582,7 @@ fn seat_line(rec: &SeatRecord, total: u64, sides: &[&str]) -> String {
 }
 
 /// Writes the tournament's page, every game in it, to `path`.
-pub fn write_pages<G: Game>(
+pub fn write_pages<G: Diagram>(
     path: &Path,
     report: &Report,
     games: &[GameRecord],
@@ -871,7 +871,7 @@ impl AnyRecord {
 
     /// The game replayed in `G` (which must be its game), checked
     /// throughout.
-    pub fn replay<G: Game>(&self) -> Result<Replayed<G>, ParseError> {
+    pub fn replay<G: Notation>(&self) -> Result<Replayed<G>, ParseError> {
         Ok(match self {
             AnyRecord::Pair(r) => Replayed {
                 number: r.number,
@@ -904,7 +904,7 @@ impl AnyRecord {
     }
 
     /// The game's web page, from its replayed `steps`.
-    pub fn page<G: Game>(&self, steps: &[(Option<String>, G)]) -> String {
+    pub fn page<G: Diagram>(&self, steps: &[(Option<String>, G)]) -> String {
         match self {
             AnyRecord::Pair(r) => pages::game_page(r, steps),
             AnyRecord::Seats(r) => pages::seat_game_page(r, steps),

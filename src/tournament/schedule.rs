@@ -1,7 +1,7 @@
 //! Which games a tournament plays: encounters by format, game pairs over
 //! openings, shards, and the seeds every random choice is drawn from.
 
-use crate::game::{Game, NodeKind, ParseError, Player};
+use crate::game::{Game, NodeKind, Notation, ParseError, Player};
 use crate::tournament::engine::pick;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -203,7 +203,7 @@ pub fn walk<G: Game>(
 /// suite counts) is dropped, and blank lines and lines starting with `#`
 /// are skipped, and so are positions where the game is over (suites hold
 /// some). A line that does not parse is an error.
-pub fn parse_openings<G: Game>(text: &str) -> Result<Vec<G>, ParseError> {
+pub fn parse_openings<G: Notation>(text: &str) -> Result<Vec<G>, ParseError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let body = line.split(';').next().unwrap_or("").trim();

@@ -12,7 +12,7 @@
 //! seats: one of them, in turn, holds two). A tournament of a whole number
 //! of cycles seats every engine equally often on every seat.
 
-use crate::game::{Evaluate, Game, NodeKind, ParseError, Player};
+use crate::game::{Evaluate, NodeKind, Notation, ParseError, Player};
 use crate::search::mcts::{self, MctsConfig};
 use crate::search::sides::{players_of, Tuple, TwoSided};
 use crate::search::{self, Config, Limits, Table, Verdict};
@@ -236,7 +236,7 @@ impl crate::tournament::records::Record for SeatRecord {
 /// Plays game `number` (from 1) with `engines` seated as `lineup` from the
 /// start position, at most `ply_limit` decision plies (then a draw).
 /// `None` if `interrupt` was raised before it ended.
-pub fn play_game<G: Evaluate>(
+pub fn play_game<G: Evaluate + Notation>(
     engines: &[SeatEngine],
     lineup: &[usize],
     number: u64,
@@ -332,7 +332,7 @@ pub fn play_game<G: Evaluate>(
 }
 
 /// A joint choice's text: its actions joined by `+`.
-fn tuple_text<G: Game>(pos: &G, t: &Tuple<G::Move>) -> String {
+pub fn tuple_text<G: Notation>(pos: &G, t: &Tuple<G::Move>) -> String {
     let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
     texts.join("+")
 }
@@ -341,7 +341,7 @@ fn tuple_text<G: Game>(pos: &G, t: &Tuple<G::Move>) -> String {
 /// it (`None` for the opening), after checking every step is legal, the
 /// joint steps' actions are the players' and the record ends as the rules
 /// (or the ply limit) end it.
-pub fn replay<G: Game>(rec: &SeatRecord) -> Result<Vec<(Option<String>, G)>, ParseError> {
+pub fn replay<G: Notation>(rec: &SeatRecord) -> Result<Vec<(Option<String>, G)>, ParseError> {
     let n = rec.number;
     let fail = |msg: String| ParseError::new(format!("game {n}: {msg}"));
     if rec.game != G::ID {

@@ -3,7 +3,7 @@
 //! as soon as it ends, until the plan is done, the SPRT decides or the
 //! session is interrupted.
 
-use crate::game::{Evaluate, Game, ParseError};
+use crate::game::{Evaluate, Notation, ParseError};
 use crate::tournament::play::Plan;
 use crate::tournament::records::{self, GameRecord, Line, Record};
 use crate::tournament::report::Tally;
@@ -128,7 +128,7 @@ fn cannot_write(path: &Path, e: io::Error) -> ParseError {
 /// number is in its schedule once, with the pair's engines, specs and
 /// opening (so the seed, engines and openings are the ones it was started
 /// with). Errors read `line N: problem`.
-pub fn check_previous<G: Game>(plan: &Plan<G>, previous: &[Line]) -> Result<(), ParseError> {
+pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<(), ParseError> {
     let index: HashMap<u64, usize> = (0..plan.game_count())
         .map(|i| (plan.number(i), i))
         .collect();
@@ -198,7 +198,7 @@ pub struct Finished {
 /// calling thread. Stops starting games when `stop` is raised (from outside,
 /// or here when the SPRT decides or a write fails). `previous` must have
 /// passed [`check_previous`].
-pub fn run<G: Evaluate>(
+pub fn run<G: Evaluate + Notation>(
     plan: &Plan<G>,
     concurrency: usize,
     sprt: Option<Sprt>,

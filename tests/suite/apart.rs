@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
+use gamut::game::{Evaluate, Game, NodeKind, Notation, Player, TermMask, EVAL_LIMIT};
 use gamut::games::apart::Apart;
 use gamut::perft::perft;
 use rand::rngs::SmallRng;

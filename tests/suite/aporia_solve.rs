@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind};
+use gamut::game::{Game, NodeKind, Notation};
 use gamut::games::aporia::board::{Move, NodeSet};
 use gamut::games::aporia::solve::Table;
 use gamut::games::aporia::states::{board_rank, Key, StateSpace, BOARDS};

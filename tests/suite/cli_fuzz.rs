@@ -4,7 +4,7 @@
 //! panic, never die by a signal, never hang.
 
 use crate::common;
-use gamut::game::{Game, NodeKind};
+use gamut::game::{Game, NodeKind, Notation};
 use gamut::games::GameId;
 use gamut::moves::named_children;
 use gamut::perft;
@@ -75,7 +75,7 @@ fn mutate(rng: &mut SmallRng, text: &str) -> String {
 }
 
 /// A position text and a `--moves` list of a random playout of `G`.
-fn playout<G: Game>(rng: &mut SmallRng) -> (String, String) {
+fn playout<G: Notation>(rng: &mut SmallRng) -> (String, String) {
     let mut pos = G::start();
     let mut texts = Vec::new();
     for _ in 0..rng.gen_range(0..12) {

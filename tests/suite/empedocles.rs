@@ -5,7 +5,7 @@ use crate::common;
 
 use crate::naive::empedocles as naive;
 
-use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
+use gamut::game::{Diagram, Evaluate, Game, NodeKind, Notation, Player, TermMask, EVAL_LIMIT};
 use gamut::games::empedocles::elements::Pairing;
 use gamut::games::empedocles::{Empedocles, Move, Stage};
 use gamut::moves::named_children;

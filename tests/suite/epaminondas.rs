@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind, Player};
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::epaminondas::Epaminondas;
 use gamut::perft::perft;
 use rand::rngs::SmallRng;

@@ -1,7 +1,7 @@
 //! Learned evaluation: the training data `gamut datagen` writes.
 
 use crate::common::{ok, rejected, scratch_dir};
-use gamut::game::Game;
+use gamut::game::{Game, Notation};
 use gamut::games::epaminondas::Epaminondas;
 use gamut::nnue::data::read_all;
 
@@ -79,7 +79,7 @@ fn datagen_refuses_corrupt_files_and_chance_games() {
 }
 
 mod inference {
-    use gamut::game::{Evaluate, Game, NodeKind, Player};
+    use gamut::game::{Evaluate, Game, NodeKind, Notation, Player};
     use gamut::games::apart::Apart;
     use gamut::games::aporia::Aporia;
     use gamut::games::epaminondas::Epaminondas;
@@ -130,7 +130,10 @@ mod inference {
     /// Along a random game of `G`, then another backwards, then the first
     /// again in steps of seven, the accumulators updated from the last
     /// position's equal those refreshed from scratch, and so do the values.
-    fn check_incremental<G: Features + Evaluate>(a: u64, b: u64) -> Result<(), TestCaseError> {
+    fn check_incremental<G: Features + Evaluate + Notation>(
+        a: u64,
+        b: u64,
+    ) -> Result<(), TestCaseError> {
         let net = G::network().unwrap().get();
         let mut ev = Evaluator::default();
         let (one, two) = (random_game_of::<G>(a, 150), random_game_of::<G>(b, 150));

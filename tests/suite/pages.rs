@@ -5,7 +5,7 @@
 
 use crate::common;
 use crate::common::{ok, rejected, tool_here};
-use gamut::game::{Game, NodeKind};
+use gamut::game::{Diagram, Game, NodeKind};
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
 use gamut::tournament::records::{self, GameRecord};
@@ -297,7 +297,7 @@ fn inline(svg: &str) -> String {
 
 /// Game `rec`'s entry in page data `d` holds its steps, its scores from
 /// the first player's side and a picture of every position.
-fn check_game<G: Game>(d: &Value, rec: &GameRecord) {
+fn check_game<G: Diagram>(d: &Value, rec: &GameRecord) {
     let g = d["games"]
         .as_array()
         .unwrap()

@@ -4,7 +4,7 @@
 //! size and coordinate options.
 
 use crate::common;
-use gamut::game::{Game, NodeKind};
+use gamut::game::{Diagram, Game, NodeKind, Notation};
 use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
@@ -145,7 +145,7 @@ fn check_grid_picture(svg: &str, expected: &BTreeMap<String, usize>) {
 }
 
 /// Positions along a few seeded random games: start, middle, and end.
-fn sample_positions<G: Game>(start: G, seed: u64) -> Vec<(G, G)> {
+fn sample_positions<G: Notation>(start: G, seed: u64) -> Vec<(G, G)> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut buf = Vec::new();
     let mut out = Vec::new();
@@ -168,7 +168,7 @@ fn sample_positions<G: Game>(start: G, seed: u64) -> Vec<(G, G)> {
 /// Checks stones and last-move marks of a grid game over sampled positions;
 /// `marks` says whether the game marks changed cells (rather than drawing
 /// the move as part of the position).
-fn check_grid_game<G: Game>(start: G, colour: impl Fn(char) -> usize + Copy, marks: bool) {
+fn check_grid_game<G: Diagram>(start: G, colour: impl Fn(char) -> usize + Copy, marks: bool) {
     let opts = SvgOptions::default();
     for (before, after) in sample_positions(start, 7) {
         let expected = diagram_stones(&after.diagram(), colour);

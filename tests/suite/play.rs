@@ -7,7 +7,7 @@
 use crate::common;
 use crate::common::{ok, tool_here};
 use gamut::console::{self, Settings};
-use gamut::game::{Evaluate, Game};
+use gamut::game::{Diagram, FullGame, Game, Notation};
 use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
@@ -38,7 +38,7 @@ fn temp(name: &str) -> PathBuf {
 }
 
 /// The searcher at depth 1.
-fn depth_one<G: Evaluate>() -> Engine {
+fn depth_one<G: FullGame>() -> Engine {
     Engine {
         name: "d1".into(),
         spec: "name=d1,depth=1".into(),
@@ -94,7 +94,7 @@ impl Write for Screen {
 /// Plays a game from `start` with the person on `humans`, answering each
 /// prompt with `answer(prompt line, output since the last answer)`; returns
 /// the whole output once the console returns.
-fn drive<G: Evaluate>(
+fn drive<G: FullGame>(
     start: G,
     humans: [bool; 2],
     mut answer: impl FnMut(&str, &str) -> String,
@@ -144,7 +144,7 @@ fn drive<G: Evaluate>(
 
 /// The engine plays both sides at depth 1 to the end; the game is saved
 /// and the record replays to the same end.
-fn engine_plays_both<G: Evaluate>(start: G) {
+fn engine_plays_both<G: FullGame>(start: G) {
     let file = temp(&format!("{}-both.jsonl", G::ID));
     let mut asked = Vec::new();
     let text = drive(start, [false, false], |prompt, _| {
@@ -191,7 +191,7 @@ fn hinted(new: &str) -> String {
 /// numbered list was shown, as after a joint step); after the first move an
 /// `undo`, a bad line and an unknown number, each answered while the game
 /// goes on; at the end a save that `replay` reads.
-fn person_plays_hints<G: Evaluate>(start: G, humans: [bool; 2]) {
+fn person_plays_hints<G: FullGame>(start: G, humans: [bool; 2]) {
     let file = temp(&format!("{}-hints.jsonl", G::ID));
     let html = temp(&format!("{}.html", G::ID));
     let (mut moves, mut numbered) = (0, 0);

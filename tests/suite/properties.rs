@@ -6,7 +6,7 @@
 
 use crate::common;
 use gamut::game::Child;
-use gamut::game::{Game, NodeKind};
+use gamut::game::{Game, NodeKind, Notation};
 use gamut::games::{apart, aporia, empedocles, epaminondas, spokes};
 use gamut::moves::named_children;
 use gamut::perft;
@@ -25,7 +25,7 @@ const JOINT_SAMPLE: usize = 32;
 
 /// Where random playouts start: the start position, then every position of
 /// the game's perft suite.
-fn starts<G: Game>(suite: &str) -> Vec<G> {
+fn starts<G: Notation>(suite: &str) -> Vec<G> {
     let mut v = vec![G::start()];
     v.extend(
         common::suite_entries(suite)
@@ -37,7 +37,7 @@ fn starts<G: Game>(suite: &str) -> Vec<G> {
 
 /// A position reached by `plies` random plies from start `which` (modulo
 /// the number of starts), stopping early at the end of the game.
-fn reachable<G: Game>(starts: &[G], which: usize, seed: u64, plies: usize) -> G {
+fn reachable<G: Notation>(starts: &[G], which: usize, seed: u64, plies: usize) -> G {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut buf = Vec::new();
     let mut pos = starts[which % starts.len()].clone();
@@ -105,7 +105,7 @@ fn assert_one_line(input: &str, msg: &str) {
 }
 
 /// Printing then parsing gives the position and the same text back.
-fn round_trip<G: Game>(pos: &G) {
+fn round_trip<G: Notation>(pos: &G) {
     let text = pos.text();
     let back = G::parse(&text).unwrap_or_else(|e| panic!("'{text}' does not parse: {e}"));
     assert_eq!(&back, pos, "'{text}' parses to another position");
@@ -114,7 +114,7 @@ fn round_trip<G: Game>(pos: &G) {
 
 /// A text either parses to a position that prints canonically and parses
 /// back to itself, or is refused with a one-line error.
-fn parse_any<G: Game>(text: &str) {
+fn parse_any<G: Notation>(text: &str) {
     match G::parse(text) {
         Ok(pos) => round_trip(&pos),
         Err(e) => assert_one_line(text, &e.to_string()),
@@ -124,7 +124,7 @@ fn parse_any<G: Game>(text: &str) {
 /// Every child's text parses back to it, the child's incremental hash
 /// equals its hash from scratch, and the children's perft counts add up to
 /// perft(1).
-fn children_agree<G: Game>(pos: &G) {
+fn children_agree<G: Notation>(pos: &G) {
     let text = pos.text();
     assert_eq!(pos.hash(), pos.hash_from_scratch(), "hash of '{text}'");
     let kids = named_children(pos, perft::children(pos));

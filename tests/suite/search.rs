@@ -6,13 +6,13 @@
 
 use crate::common;
 
-use gamut::game::{Evaluate, Game, NodeKind, Player};
+use gamut::game::{FullGame, Game, NodeKind, Notation, Player};
 use gamut::search::{self, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 /// Decision positions reached by random play from the start.
-fn decision_positions<G: Evaluate>(n: usize, seed: u64) -> Vec<G> {
+fn decision_positions<G: FullGame>(n: usize, seed: u64) -> Vec<G> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut buf = Vec::new();
     let mut out = Vec::new();
@@ -37,7 +37,7 @@ fn decision_positions<G: Evaluate>(n: usize, seed: u64) -> Vec<G> {
 /// Compares search and minimax on `positions` random positions at depths
 /// 1 to `max_depth`, with quiescence as the game has it when `quiescence`
 /// is set (unpruned minimax with quiescence is expensive), else without.
-fn check_against_minimax<G: Evaluate>(positions: usize, max_depth: u32, quiescence: bool) {
+fn check_against_minimax<G: FullGame>(positions: usize, max_depth: u32, quiescence: bool) {
     for pos in decision_positions::<G>(positions, 11) {
         for depth in 1..=max_depth {
             let mut config = Config::for_game::<G>(1).exact();
@@ -54,7 +54,7 @@ fn check_against_minimax<G: Evaluate>(positions: usize, max_depth: u32, quiescen
     }
 }
 
-fn check_deterministic<G: Evaluate>(depth: u32) {
+fn check_deterministic<G: FullGame>(depth: u32) {
     let pos = &decision_positions::<G>(1, 5)[0];
     let run = || {
         let tt = Table::new(16);
@@ -124,7 +124,7 @@ fn spokes_double_oracle_equals_the_full_matrix_game() {
 
 /// The nodes of a depth-`depth` search of `pos` with `config`, and its
 /// best move.
-fn nodes_and_best<G: Evaluate>(pos: &G, depth: u32, config: &Config) -> (u64, G::Move) {
+fn nodes_and_best<G: FullGame>(pos: &G, depth: u32, config: &Config) -> (u64, G::Move) {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -5,13 +5,13 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind, Player};
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::spokes::{Spokes2v2, Spokes4};
 use gamut::moves::named_children;
 use gamut::perft::{child_position, children, perft};
 
 /// The outcome texts (sorted) of resolution position `text`.
-fn outcomes<G: Game>(text: &str) -> Vec<String> {
+fn outcomes<G: Notation>(text: &str) -> Vec<String> {
     let pos = G::parse(text).unwrap_or_else(|e| panic!("'{text}': {e}"));
     let mut moves = Vec::new();
     pos.moves(&mut moves);
@@ -21,14 +21,14 @@ fn outcomes<G: Game>(text: &str) -> Vec<String> {
 }
 
 /// The resolution position after the joint placement `joint` at `text`.
-fn placed<G: Game>(text: &str, joint: &str) -> String {
+fn placed<G: Notation>(text: &str, joint: &str) -> String {
     let pos = G::parse(text).unwrap();
     gamut::moves::play_moves(pos, joint, "the test")
         .unwrap_or_else(|e| panic!("'{joint}' at '{text}': {e}"))
         .text()
 }
 
-fn winner<G: Game>(text: &str) -> (usize, &'static str) {
+fn winner<G: Notation>(text: &str) -> (usize, &'static str) {
     let o = G::parse(text).unwrap().outcome().expect("game over");
     (o.winner.expect("a winner").index() + 1, o.reason)
 }

@@ -4,7 +4,7 @@
 //! whose records replay.
 
 use crate::common;
-use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask};
+use gamut::game::{FullGame, Game, NodeKind, Notation, Player, TermMask};
 use gamut::games::spokes::{Spokes2v2, Spokes4};
 use gamut::search::matrix;
 use gamut::search::mcts::{self, MctsConfig};
@@ -19,12 +19,12 @@ use std::time::{Duration, Instant};
 /// placeable node a block, the home nodes empty.
 const LATE: &str = "X/XXXX/1XXXXXXX/XX2XXXXXXXXXXXX/16";
 
-fn late<G: Game>(round: u32) -> G {
+fn late<G: Notation>(round: u32) -> G {
     G::parse(&format!("{LATE} {round}")).unwrap()
 }
 
 /// Every combination of the players' full action lists, in player order.
-fn all_joint<G: Game>(pos: &G, players: &[Player]) -> Vec<Vec<(Player, G::Move)>> {
+fn all_joint<G: Notation>(pos: &G, players: &[Player]) -> Vec<Vec<(Player, G::Move)>> {
     let mut out = vec![Vec::new()];
     let mut acts = Vec::new();
     for &p in players {
@@ -47,7 +47,7 @@ fn all_joint<G: Game>(pos: &G, players: &[Player]) -> Vec<Vec<(Player, G::Move)>
 /// depth-1 search sees it: the resolver's side picks the outcome best for
 /// it (the side maximises, the others minimise), each valued by the
 /// game's evaluation for `us` or as a win or loss two plies down.
-fn after_placement<G: Evaluate>(child: &G, us: Player) -> f64 {
+fn after_placement<G: FullGame>(child: &G, us: Player) -> f64 {
     let leaf = |g: &G| match g.outcome() {
         Some(o) if o.winner == Some(us) => (WIN - 2) as f64,
         Some(_) => -(WIN - 2) as f64,
@@ -69,7 +69,7 @@ fn after_placement<G: Evaluate>(child: &G, us: Player) -> f64 {
 /// The depth-1 value of `pos` for side `us` by brute force: the full
 /// matrix of every joint action of the side against every joint action
 /// of the others, solved by linear programming.
-fn brute_value<G: Evaluate>(pos: &G, us: Player) -> f64 {
+fn brute_value<G: FullGame>(pos: &G, us: Player) -> f64 {
     let rows = all_joint(pos, &players_of::<G>(us, false));
     let cols = all_joint(pos, &players_of::<G>(us, true));
     let mut payoff = Vec::new();
@@ -84,7 +84,7 @@ fn brute_value<G: Evaluate>(pos: &G, us: Player) -> f64 {
     matrix::solve(&payoff, rows.len(), cols.len()).value
 }
 
-fn searched_value<G: Evaluate>(pos: &G, us: Player) -> f64 {
+fn searched_value<G: FullGame>(pos: &G, us: Player) -> f64 {
     let view = TwoSided::new(pos.clone(), us, 100);
     let limits = Limits {
         depth: Some(1),

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind, Player};
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::spokes::Spokes;
 use gamut::search::{self, Config, Limits, Table};
 use rand::rngs::SmallRng;

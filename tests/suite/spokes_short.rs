@@ -3,7 +3,7 @@
 //! short form and canonical text parse back to that outcome, and no two
 //! outcomes of one placement share a short form.
 
-use gamut::game::{Game, NodeKind, Player};
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::spokes::{Spokes, Spokes2v2, Spokes4};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 /// Checks every outcome of resolution node `pos`, given its outcomes with
 /// their short forms; returns how many outcomes it checked.
-fn check_node<G: Game>(pos: &G, short: &[(G::Move, String)]) -> usize {
+fn check_node<G: Notation>(pos: &G, short: &[(G::Move, String)]) -> usize {
     let mut moves = Vec::new();
     pos.moves(&mut moves);
     let listed: Vec<G::Move> = short.iter().map(|&(m, _)| m).collect();
@@ -50,7 +50,7 @@ fn check_node<G: Game>(pos: &G, short: &[(G::Move, String)]) -> usize {
 /// Plays one random game (four placements at once where four players
 /// place) and calls `f` at every resolution node; stops early when `f`
 /// returns false.
-fn walk<G: Game>(seed: u64, mut f: impl FnMut(&G) -> bool) {
+fn walk<G: Notation>(seed: u64, mut f: impl FnMut(&G) -> bool) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut pos = G::start();
     let mut buf = Vec::new();
@@ -79,7 +79,10 @@ fn walk<G: Game>(seed: u64, mut f: impl FnMut(&G) -> bool) {
 
 /// Checks `positions` resolution nodes of random games, one game per
 /// proptest case (seeded by proptest); returns the outcomes checked.
-fn check_random<G: Game>(positions: usize, short: impl Fn(&G) -> Vec<(G::Move, String)>) -> usize {
+fn check_random<G: Notation>(
+    positions: usize,
+    short: impl Fn(&G) -> Vec<(G::Move, String)>,
+) -> usize {
     let checked = Cell::new(0);
     let outcomes = Cell::new(0);
     // Fixed seeds: a random game can reach resolutions that take minutes,

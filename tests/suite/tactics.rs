@@ -13,7 +13,7 @@
 
 use crate::common;
 
-use gamut::game::{Evaluate, NodeKind};
+use gamut::game::{FullGame, NodeKind};
 use gamut::search::score::Score;
 use gamut::search::{self, Config, Limits, Table};
 
@@ -67,7 +67,7 @@ fn read(file: &str) -> Vec<Tactic> {
     out
 }
 
-fn check<G: Evaluate>(file: &str, at_least: usize) {
+fn check<G: FullGame>(file: &str, at_least: usize) {
     let tactics = read(file);
     assert!(
         tactics.len() >= at_least,
@@ -156,7 +156,7 @@ fn find_tactics() {
     gamut::with_game!(id, G => find::<G>(depth));
 }
 
-fn find<G: Evaluate>(depth: u32) {
+fn find<G: FullGame>(depth: u32) {
     use rand::SeedableRng;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(2026);
     let mut buf = Vec::new();

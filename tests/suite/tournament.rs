@@ -468,7 +468,7 @@ fn openings_come_from_a_perft_suite_in_turn() {
         .map(|l| l.split(';').next().unwrap().trim().to_string())
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter(|l| {
-            use gamut::game::{Game, NodeKind};
+            use gamut::game::{Game, NodeKind, Notation};
             Epaminondas::parse(l).unwrap().node() != NodeKind::Terminal
         })
         .collect();

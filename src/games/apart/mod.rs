@@ -10,7 +10,8 @@ mod svg;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table, Bitboard, Square};
 use crate::game::{
-    BenchCase, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+    BenchCase, Diagram, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Notation, Outcome,
+    ParseError, Player,
 };
 pub use movegen::Move;
 
@@ -160,65 +161,6 @@ impl Game for Apart {
             .expect("the start position is valid")
     }
 
-    fn parse(text: &str) -> Result<Apart, ParseError> {
-        let fields: Vec<&str> = text.split(' ').collect();
-        if fields.len() != 3 {
-            return Err(ParseError::new(format!(
-                "expected '<board> <side> <first>' (3 fields separated by single spaces), got {} fields",
-                fields.len()
-            )));
-        }
-        let cells = parse_board(fields[0], 8, 8, |c| match c {
-            'W' => Some(0usize),
-            'B' => Some(1usize),
-            _ => None,
-        })?;
-        let mut pieces = [0u64; 2];
-        for (i, c) in cells.iter().enumerate() {
-            if let Some(colour) = c {
-                pieces[*colour] |= 1 << i;
-            }
-        }
-        let side = match fields[1] {
-            "w" => Player::FIRST,
-            "b" => Player::SECOND,
-            s => {
-                return Err(ParseError::new(format!(
-                    "side to move must be 'w' or 'b', not '{s}'"
-                )))
-            }
-        };
-        let first = match fields[2] {
-            "1" => true,
-            "-" => false,
-            s => {
-                return Err(ParseError::new(format!(
-                    "first-move field must be '1' or '-', not '{s}'"
-                )))
-            }
-        };
-        Apart::new(pieces[0], pieces[1], side, first)
-    }
-
-    fn text(&self) -> String {
-        let board = write_board(8, 8, |i| self.cell(i));
-        let side = if self.side == Player::FIRST { 'w' } else { 'b' };
-        let first = if self.first { '1' } else { '-' };
-        format!("{board} {side} {first}")
-    }
-
-    fn diagram(&self) -> String {
-        let mut s = draw_board(8, 8, |i| self.cell(i));
-        if self.first {
-            s.push_str("first move of the game: no continuous jump\n");
-        }
-        s
-    }
-
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        svg::svg(self, opts, before)
-    }
-
     fn node(&self) -> NodeKind {
         // A side that is not apart always has a move (docs/rules/apart.md,
         // "No legal move"): a side without one fills the whole board.
@@ -280,6 +222,89 @@ impl Game for Apart {
             first: false,
             hash,
         }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for (c, &bb) in self.pieces.iter().enumerate() {
+            for s in bb {
+                h ^= PIECE_KEYS[c * 64 + s.0 as usize];
+            }
+        }
+        if self.side == Player::SECOND {
+            h ^= STATE_KEYS[0];
+        }
+        if self.first {
+            h ^= STATE_KEYS[1];
+        }
+        h
+    }
+}
+
+impl Diagram for Apart {
+    fn diagram(&self) -> String {
+        let mut s = draw_board(8, 8, |i| self.cell(i));
+        if self.first {
+            s.push_str("first move of the game: no continuous jump\n");
+        }
+        s
+    }
+
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
+    }
+}
+
+impl Notation for Apart {
+    fn parse(text: &str) -> Result<Apart, ParseError> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        if fields.len() != 3 {
+            return Err(ParseError::new(format!(
+                "expected '<board> <side> <first>' (3 fields separated by single spaces), got {} fields",
+                fields.len()
+            )));
+        }
+        let cells = parse_board(fields[0], 8, 8, |c| match c {
+            'W' => Some(0usize),
+            'B' => Some(1usize),
+            _ => None,
+        })?;
+        let mut pieces = [0u64; 2];
+        for (i, c) in cells.iter().enumerate() {
+            if let Some(colour) = c {
+                pieces[*colour] |= 1 << i;
+            }
+        }
+        let side = match fields[1] {
+            "w" => Player::FIRST,
+            "b" => Player::SECOND,
+            s => {
+                return Err(ParseError::new(format!(
+                    "side to move must be 'w' or 'b', not '{s}'"
+                )))
+            }
+        };
+        let first = match fields[2] {
+            "1" => true,
+            "-" => false,
+            s => {
+                return Err(ParseError::new(format!(
+                    "first-move field must be '1' or '-', not '{s}'"
+                )))
+            }
+        };
+        Apart::new(pieces[0], pieces[1], side, first)
+    }
+
+    fn text(&self) -> String {
+        let board = write_board(8, 8, |i| self.cell(i));
+        let side = if self.side == Player::FIRST { 'w' } else { 'b' };
+        let first = if self.first { '1' } else { '-' };
+        format!("{board} {side} {first}")
     }
 
     fn move_text(&self, m: Move) -> String {
@@ -362,26 +387,6 @@ impl Game for Apart {
             at = to;
         }
         m.ok_or_else(|| err("no destination".into()))
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let mut h = 0;
-        for (c, &bb) in self.pieces.iter().enumerate() {
-            for s in bb {
-                h ^= PIECE_KEYS[c * 64 + s.0 as usize];
-            }
-        }
-        if self.side == Player::SECOND {
-            h ^= STATE_KEYS[0];
-        }
-        if self.first {
-            h ^= STATE_KEYS[1];
-        }
-        h
     }
 }
 

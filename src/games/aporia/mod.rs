@@ -14,7 +14,8 @@ pub mod symmetry;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
 use crate::game::{
-    BenchCase, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+    BenchCase, Diagram, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Notation, Outcome,
+    ParseError, Player,
 };
 use board::{Move, Node, NodeSet, PLATFORMS, PLATFORM_NAMES, PLATFORM_OF};
 
@@ -184,109 +185,6 @@ impl Game for Aporia {
         Aporia::parse("W2W/1BB1/1BB1/W2W 1 - -").expect("the start position parses")
     }
 
-    fn parse(text: &str) -> Result<Self, ParseError> {
-        let fields: Vec<&str> = text.split(' ').collect();
-        if fields.len() != 4 {
-            return Err(ParseError::new(format!(
-                "position has {} fields, expected 4: <board> <side> <last> <own-last>",
-                fields.len()
-            )));
-        }
-        let cells = parse_board(fields[0], 4, 4, |c| match c {
-            'W' => Some(Colour::White),
-            'B' => Some(Colour::Black),
-            _ => None,
-        })?;
-        let (mut white, mut black) = (NodeSet::EMPTY, NodeSet::EMPTY);
-        for (i, c) in cells.iter().enumerate() {
-            match c {
-                Some(Colour::White) => white |= Node(i as u8).bit(),
-                Some(Colour::Black) => black |= Node(i as u8).bit(),
-                None => {}
-            }
-        }
-        if white.count() != 4 || black.count() != 4 {
-            return Err(ParseError::new(format!(
-                "board has {} white and {} black pieces, expected 4 of each",
-                white.count(),
-                black.count()
-            )));
-        }
-        let side = match fields[1] {
-            "1" => Player::FIRST,
-            "2" => Player::SECOND,
-            s => return Err(ParseError::new(format!("side to move '{s}' is not 1 or 2"))),
-        };
-        let last = Aporia::parse_move_field(fields[2], "last move")?;
-        let own_last = Aporia::parse_move_field(fields[3], "own last move")?;
-        let mut pos = Aporia {
-            white,
-            black,
-            locked: locked_platforms(white, black),
-            side,
-            last,
-            own_last,
-            hash: 0,
-        };
-        pos.check_history()?;
-        pos.hash = pos.hash_from_scratch();
-        Ok(pos)
-    }
-
-    fn text(&self) -> String {
-        let board = write_board(4, 4, |i| {
-            let n = Node(i as u8);
-            if self.white.has(n) {
-                Some('W')
-            } else if self.black.has(n) {
-                Some('B')
-            } else {
-                None
-            }
-        });
-        format!(
-            "{board} {} {} {}",
-            self.side.index() + 1,
-            move_field(self.last),
-            move_field(self.own_last)
-        )
-    }
-
-    fn diagram(&self) -> String {
-        let mut s = draw_board(4, 4, |i| {
-            let n = Node(i as u8);
-            if self.white.has(n) {
-                Some('W')
-            } else if self.black.has(n) {
-                Some('B')
-            } else {
-                None
-            }
-        });
-        let locked: Vec<&str> = PLATFORMS
-            .iter()
-            .zip(PLATFORM_NAMES)
-            .filter(|(p, _)| self.locked.contains(**p))
-            .map(|(_, name)| name)
-            .collect();
-        s.push_str(&format!(
-            "last move {}; own last move {}; locked: {}\n",
-            move_field(self.last),
-            move_field(self.own_last),
-            if locked.is_empty() {
-                "none".to_string()
-            } else {
-                locked.join(" ")
-            }
-        ));
-        s
-    }
-
-    #[inline]
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        svg::svg(self, opts, before)
-    }
-
     fn node(&self) -> NodeKind {
         if self.has_legal_move() {
             NodeKind::Decision(self.side)
@@ -356,6 +254,125 @@ impl Game for Aporia {
         c
     }
 
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = set_keys(self.white, 0) ^ set_keys(self.black, 16);
+        if self.side == Player::SECOND {
+            h ^= SIDE_KEY;
+        }
+        h ^ move_key(&LAST_KEYS, self.last) ^ move_key(&OWN_KEYS, self.own_last)
+    }
+}
+
+impl Diagram for Aporia {
+    fn diagram(&self) -> String {
+        let mut s = draw_board(4, 4, |i| {
+            let n = Node(i as u8);
+            if self.white.has(n) {
+                Some('W')
+            } else if self.black.has(n) {
+                Some('B')
+            } else {
+                None
+            }
+        });
+        let locked: Vec<&str> = PLATFORMS
+            .iter()
+            .zip(PLATFORM_NAMES)
+            .filter(|(p, _)| self.locked.contains(**p))
+            .map(|(_, name)| name)
+            .collect();
+        s.push_str(&format!(
+            "last move {}; own last move {}; locked: {}\n",
+            move_field(self.last),
+            move_field(self.own_last),
+            if locked.is_empty() {
+                "none".to_string()
+            } else {
+                locked.join(" ")
+            }
+        ));
+        s
+    }
+
+    #[inline]
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
+    }
+}
+
+impl Notation for Aporia {
+    fn parse(text: &str) -> Result<Self, ParseError> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        if fields.len() != 4 {
+            return Err(ParseError::new(format!(
+                "position has {} fields, expected 4: <board> <side> <last> <own-last>",
+                fields.len()
+            )));
+        }
+        let cells = parse_board(fields[0], 4, 4, |c| match c {
+            'W' => Some(Colour::White),
+            'B' => Some(Colour::Black),
+            _ => None,
+        })?;
+        let (mut white, mut black) = (NodeSet::EMPTY, NodeSet::EMPTY);
+        for (i, c) in cells.iter().enumerate() {
+            match c {
+                Some(Colour::White) => white |= Node(i as u8).bit(),
+                Some(Colour::Black) => black |= Node(i as u8).bit(),
+                None => {}
+            }
+        }
+        if white.count() != 4 || black.count() != 4 {
+            return Err(ParseError::new(format!(
+                "board has {} white and {} black pieces, expected 4 of each",
+                white.count(),
+                black.count()
+            )));
+        }
+        let side = match fields[1] {
+            "1" => Player::FIRST,
+            "2" => Player::SECOND,
+            s => return Err(ParseError::new(format!("side to move '{s}' is not 1 or 2"))),
+        };
+        let last = Aporia::parse_move_field(fields[2], "last move")?;
+        let own_last = Aporia::parse_move_field(fields[3], "own last move")?;
+        let mut pos = Aporia {
+            white,
+            black,
+            locked: locked_platforms(white, black),
+            side,
+            last,
+            own_last,
+            hash: 0,
+        };
+        pos.check_history()?;
+        pos.hash = pos.hash_from_scratch();
+        Ok(pos)
+    }
+
+    fn text(&self) -> String {
+        let board = write_board(4, 4, |i| {
+            let n = Node(i as u8);
+            if self.white.has(n) {
+                Some('W')
+            } else if self.black.has(n) {
+                Some('B')
+            } else {
+                None
+            }
+        });
+        format!(
+            "{board} {} {} {}",
+            self.side.index() + 1,
+            move_field(self.last),
+            move_field(self.own_last)
+        )
+    }
+
     fn move_text(&self, m: Move) -> String {
         m.to_string()
     }
@@ -380,17 +397,5 @@ impl Game for Aporia {
         Err(ParseError::new(format!(
             "'{text}' is not a legal move here: {why}"
         )))
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let mut h = set_keys(self.white, 0) ^ set_keys(self.black, 16);
-        if self.side == Player::SECOND {
-            h ^= SIDE_KEY;
-        }
-        h ^ move_key(&LAST_KEYS, self.last) ^ move_key(&OWN_KEYS, self.own_last)
     }
 }

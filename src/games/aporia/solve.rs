@@ -18,7 +18,7 @@
 use super::board::Move;
 use super::states::{Key, StateSpace};
 use super::Aporia;
-use crate::game::{Game, Player};
+use crate::game::{Game, Notation, Player};
 use crate::tablebase::{self, Oracle, Probe, Progress, Solution, Tablebase, Value};
 use rayon::prelude::*;
 use std::path::Path;

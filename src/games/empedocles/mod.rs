@@ -9,7 +9,8 @@ mod text;
 
 use crate::bits::{zobrist_table, Bitboard, Square};
 use crate::game::{
-    BenchCase, ChanceRules, Game, GameInfo, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+    BenchCase, ChanceRules, Diagram, Game, GameInfo, NoSimultaneous, NodeKind, Notation, Outcome,
+    ParseError, Player,
 };
 use elements::Pairing;
 use movegen::{NeighbourCounts, Sides};
@@ -240,28 +241,6 @@ impl Game for Empedocles {
         Empedocles::new(Pairing::DEFAULT)
     }
 
-    /// The empty board in setup for the element pairing `setup`
-    /// (`fire,water`).
-    fn start_with(setup: &str) -> Result<Self, ParseError> {
-        Ok(Empedocles::new(Pairing::parse(setup)?))
-    }
-
-    fn parse(text: &str) -> Result<Self, ParseError> {
-        text::parse_position(text)
-    }
-
-    fn text(&self) -> String {
-        text::position_text(self)
-    }
-
-    fn diagram(&self) -> String {
-        text::diagram(self)
-    }
-
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        svg::svg(self, opts, before)
-    }
-
     fn node(&self) -> NodeKind {
         if self.is_over() {
             NodeKind::Terminal
@@ -373,6 +352,49 @@ impl Game for Empedocles {
         next
     }
 
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = STAGE_KEYS[self.stage as usize] ^ PAIRING_KEYS[self.pairing.index()];
+        if self.side == Player::SECOND {
+            h ^= SIDE_KEY;
+        }
+        for p in Player::BOTH {
+            for s in self.pieces(p) {
+                h ^= piece_key(p, s);
+            }
+        }
+        h
+    }
+}
+
+impl Diagram for Empedocles {
+    fn diagram(&self) -> String {
+        text::diagram(self)
+    }
+
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
+    }
+}
+
+impl Notation for Empedocles {
+    /// The empty board in setup for the element pairing `setup`
+    /// (`fire,water`).
+    fn start_with(setup: &str) -> Result<Self, ParseError> {
+        Ok(Empedocles::new(Pairing::parse(setup)?))
+    }
+
+    fn parse(text: &str) -> Result<Self, ParseError> {
+        text::parse_position(text)
+    }
+
+    fn text(&self) -> String {
+        text::position_text(self)
+    }
+
     fn move_text(&self, m: Move) -> String {
         match m {
             Move::Place(s) => format!("@{s}"),
@@ -391,23 +413,6 @@ impl Game for Empedocles {
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
         text::parse_move(self, text)
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let mut h = STAGE_KEYS[self.stage as usize] ^ PAIRING_KEYS[self.pairing.index()];
-        if self.side == Player::SECOND {
-            h ^= SIDE_KEY;
-        }
-        for p in Player::BOTH {
-            for s in self.pieces(p) {
-                h ^= piece_key(p, s);
-            }
-        }
-        h
     }
 }
 

@@ -137,7 +137,7 @@ impl Evaluate for Epaminondas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, Notation};
 
     #[test]
     fn start_is_balanced_and_terms_switch_off() {

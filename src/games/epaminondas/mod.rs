@@ -11,7 +11,8 @@ mod svg;
 
 use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
 use crate::game::{
-    BenchCase, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, ParseError, Player,
+    BenchCase, Diagram, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Notation, Outcome,
+    ParseError, Player,
 };
 use board::{Bitboard, Dir, Square, FILES, RANKS};
 
@@ -228,60 +229,6 @@ impl Game for Epaminondas {
         Epaminondas::from_parts(white, black, Player::FIRST)
     }
 
-    fn parse(text: &str) -> Result<Self, ParseError> {
-        let fields: Vec<&str> = text.split(' ').collect();
-        if fields.len() != 2 {
-            return Err(ParseError::new(format!(
-                "position needs 2 fields '<board> <side>' separated by one space, found {}",
-                fields.len()
-            )));
-        }
-        let cells = parse_board(fields[0], FILES as usize, RANKS as usize, |c| match c {
-            'W' => Some(0usize),
-            'B' => Some(1),
-            _ => None,
-        })?;
-        let mut stones = [Bitboard::EMPTY; 2];
-        for (i, c) in cells.iter().enumerate() {
-            if let Some(p) = *c {
-                let sq = Square::new((i % FILES as usize) as u8, (i / FILES as usize) as u8);
-                stones[p] |= sq.bb();
-            }
-        }
-        for (p, name) in [(0, "White"), (1, "Black")] {
-            let n = stones[p].count();
-            if n > STONES {
-                return Err(ParseError::new(format!(
-                    "{name} has {n} stones, at most {STONES}"
-                )));
-            }
-        }
-        let side = match fields[1] {
-            "w" => Player::FIRST,
-            "b" => Player::SECOND,
-            s => {
-                return Err(ParseError::new(format!(
-                    "side to move '{s}' is not 'w' or 'b'"
-                )))
-            }
-        };
-        Ok(Epaminondas::from_parts(stones[0], stones[1], side))
-    }
-
-    fn text(&self) -> String {
-        let board = write_board(FILES as usize, RANKS as usize, |i| self.cell(i));
-        let side = if self.side == Player::FIRST { 'w' } else { 'b' };
-        format!("{board} {side}")
-    }
-
-    fn diagram(&self) -> String {
-        draw_board(FILES as usize, RANKS as usize, |i| self.cell(i))
-    }
-
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        svg::svg(self, opts, before)
-    }
-
     fn node(&self) -> NodeKind {
         if self.home_row_win() || !self.has_move() {
             NodeKind::Terminal
@@ -339,6 +286,82 @@ impl Game for Epaminondas {
         }
     }
 
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = if self.side == Player::SECOND {
+            BLACK_TO_MOVE
+        } else {
+            0
+        };
+        for p in Player::BOTH {
+            for sq in self.stones(p) {
+                h ^= key(p, sq);
+            }
+        }
+        h
+    }
+}
+
+impl Diagram for Epaminondas {
+    fn diagram(&self) -> String {
+        draw_board(FILES as usize, RANKS as usize, |i| self.cell(i))
+    }
+
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        svg::svg(self, opts, before)
+    }
+}
+
+impl Notation for Epaminondas {
+    fn parse(text: &str) -> Result<Self, ParseError> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        if fields.len() != 2 {
+            return Err(ParseError::new(format!(
+                "position needs 2 fields '<board> <side>' separated by one space, found {}",
+                fields.len()
+            )));
+        }
+        let cells = parse_board(fields[0], FILES as usize, RANKS as usize, |c| match c {
+            'W' => Some(0usize),
+            'B' => Some(1),
+            _ => None,
+        })?;
+        let mut stones = [Bitboard::EMPTY; 2];
+        for (i, c) in cells.iter().enumerate() {
+            if let Some(p) = *c {
+                let sq = Square::new((i % FILES as usize) as u8, (i / FILES as usize) as u8);
+                stones[p] |= sq.bb();
+            }
+        }
+        for (p, name) in [(0, "White"), (1, "Black")] {
+            let n = stones[p].count();
+            if n > STONES {
+                return Err(ParseError::new(format!(
+                    "{name} has {n} stones, at most {STONES}"
+                )));
+            }
+        }
+        let side = match fields[1] {
+            "w" => Player::FIRST,
+            "b" => Player::SECOND,
+            s => {
+                return Err(ParseError::new(format!(
+                    "side to move '{s}' is not 'w' or 'b'"
+                )))
+            }
+        };
+        Ok(Epaminondas::from_parts(stones[0], stones[1], side))
+    }
+
+    fn text(&self) -> String {
+        let board = write_board(FILES as usize, RANKS as usize, |i| self.cell(i));
+        let side = if self.side == Player::FIRST { 'w' } else { 'b' };
+        format!("{board} {side}")
+    }
+
     fn move_text(&self, m: Move) -> String {
         let landing = m.landing();
         let sep = if self.enemy().has(landing) { 'x' } else { '-' };
@@ -372,23 +395,5 @@ impl Game for Epaminondas {
                 None => e,
             }
         })
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let mut h = if self.side == Player::SECOND {
-            BLACK_TO_MOVE
-        } else {
-            0
-        };
-        for p in Player::BOTH {
-            for sq in self.stones(p) {
-                h ^= key(p, sq);
-            }
-        }
-        h
     }
 }

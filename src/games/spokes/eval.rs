@@ -109,6 +109,7 @@ impl Evaluate for Spokes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Notation;
 
     #[test]
     fn placements_next_to_single_stones_are_urgent() {

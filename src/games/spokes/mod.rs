@@ -19,8 +19,8 @@ pub mod text;
 
 use crate::bits::{splitmix64, zobrist_table};
 use crate::game::{
-    BenchCase, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, Outcome, ParseError,
-    Player, SimultaneousRules,
+    BenchCase, Diagram, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, Notation,
+    Outcome, ParseError, Player, SimultaneousRules,
 };
 use board::{Board, Colour, Node};
 pub use multi::{Spokes2v2, Spokes4};
@@ -283,41 +283,6 @@ impl Game for Spokes {
         Spokes::from_parts(Board::EMPTY, 1, Phase::Placement)
     }
 
-    fn parse(text: &str) -> Result<Self, ParseError> {
-        text::parse_position(text)
-    }
-
-    fn text(&self) -> String {
-        let mut s = format!("{} {}", text::nodes_field(&self.board), self.round);
-        match self.phase {
-            Phase::Placement => {}
-            Phase::Resolution => s.push_str(" resolve"),
-            Phase::Loop => s.push_str(" loop"),
-        }
-        s
-    }
-
-    fn diagram(&self) -> String {
-        text::diagram(self)
-    }
-
-    /// An SVG picture of the board: circles, spokes, node names and stones
-    /// (blocks half white, half black; doubles ringed twice).
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        let homes = svg::Homes {
-            nodes: &score::HOME,
-            colours: &["#7a1f1f", "#7a1f1f"],
-            radius: 3.0,
-        };
-        svg::svg(
-            &self.board,
-            &self.text(),
-            before.map(|q| &q.board),
-            opts,
-            &homes,
-        )
-    }
-
     fn node(&self) -> NodeKind {
         match self.phase {
             Phase::Resolution => NodeKind::Decision(self.resolver()),
@@ -378,30 +343,6 @@ impl Game for Spokes {
         self.resolved(scratch).len()
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
-        self.parse_move_with(text, &mut Workspace::default())
-    }
-
-    /// Parses a placement (`wD12`) at a round start, or an outcome (a
-    /// nodes field, then ` loop` for a loop, or the short form) at a
-    /// resolution node, resolving the node in `scratch` (once for all the
-    /// moves of a node).
-    fn parse_move_with(&self, text: &str, scratch: &mut Workspace) -> Result<Move, ParseError> {
-        let illegal = || ParseError::new(format!("'{text}' is not a legal move here"));
-        match self.phase {
-            Phase::Resolution => {
-                text::parse_outcome(&self.board, self.resolved(scratch), text).map(Move::Outcome)
-            }
-            _ => {
-                let mut v = Vec::new();
-                self.actions(Player::FIRST, &mut v);
-                v.into_iter()
-                    .find(|&m| self.move_text(m) == text)
-                    .ok_or_else(illegal)
-            }
-        }
-    }
-
     /// Plays a resolution outcome; a placement played alone puts just that
     /// stone on the board and leads to the resolution.
     fn play(&self, m: Move) -> Self {
@@ -433,10 +374,86 @@ impl Game for Spokes {
         }
     }
 
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let b = &self.board;
+        set_keys(b.white, 0)
+            ^ set_keys(b.black, 1)
+            ^ set_keys(b.doubles, 2)
+            ^ round_key(self.round)
+            ^ phase_key(self.phase)
+    }
+}
+
+impl Diagram for Spokes {
+    fn diagram(&self) -> String {
+        text::diagram(self)
+    }
+
+    /// An SVG picture of the board: circles, spokes, node names and stones
+    /// (blocks half white, half black; doubles ringed twice).
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        let homes = svg::Homes {
+            nodes: &score::HOME,
+            colours: &["#7a1f1f", "#7a1f1f"],
+            radius: 3.0,
+        };
+        svg::svg(
+            &self.board,
+            &self.text(),
+            before.map(|q| &q.board),
+            opts,
+            &homes,
+        )
+    }
+
     fn move_squares(&self, m: Move) -> Vec<String> {
         match m {
             Move::Place { node, .. } => vec![node.to_string()],
             Move::Outcome(_) => Vec::new(),
+        }
+    }
+}
+
+impl Notation for Spokes {
+    fn parse(text: &str) -> Result<Self, ParseError> {
+        text::parse_position(text)
+    }
+
+    fn text(&self) -> String {
+        let mut s = format!("{} {}", text::nodes_field(&self.board), self.round);
+        match self.phase {
+            Phase::Placement => {}
+            Phase::Resolution => s.push_str(" resolve"),
+            Phase::Loop => s.push_str(" loop"),
+        }
+        s
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        self.parse_move_with(text, &mut Workspace::default())
+    }
+
+    /// Parses a placement (`wD12`) at a round start, or an outcome (a
+    /// nodes field, then ` loop` for a loop, or the short form) at a
+    /// resolution node, resolving the node in `scratch` (once for all the
+    /// moves of a node).
+    fn parse_move_with(&self, text: &str, scratch: &mut Workspace) -> Result<Move, ParseError> {
+        let illegal = || ParseError::new(format!("'{text}' is not a legal move here"));
+        match self.phase {
+            Phase::Resolution => {
+                text::parse_outcome(&self.board, self.resolved(scratch), text).map(Move::Outcome)
+            }
+            _ => {
+                let mut v = Vec::new();
+                self.actions(Player::FIRST, &mut v);
+                v.into_iter()
+                    .find(|&m| self.move_text(m) == text)
+                    .ok_or_else(illegal)
+            }
         }
     }
 
@@ -458,19 +475,6 @@ impl Game for Spokes {
                 .map_or_else(|| self.move_text(m), |(_, t)| t),
             _ => self.move_text(m),
         }
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let b = &self.board;
-        set_keys(b.white, 0)
-            ^ set_keys(b.black, 1)
-            ^ set_keys(b.doubles, 2)
-            ^ round_key(self.round)
-            ^ phase_key(self.phase)
     }
 }
 

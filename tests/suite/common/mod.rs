@@ -2,7 +2,7 @@
 //! [`Game`] trait.
 #![allow(dead_code, clippy::type_complexity)]
 
-use gamut::game::{Evaluate, Game, NodeKind, Player, TermMask, EVAL_LIMIT};
+use gamut::game::{FullGame, NodeKind, Notation, Player, TermMask, EVAL_LIMIT};
 use gamut::perft::perft;
 use gamut::search::matrix;
 use gamut::search::score::{outcome_score, WIN_THRESHOLD};
@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 
 /// Reads `positions/<file>` and checks every count whose expected value is
 /// at most `max_count` against `perft`; returns how many counts it checked.
-pub fn check_suite<G: Game>(file: &str, max_count: u64) -> usize {
+pub fn check_suite<G: Notation>(file: &str, max_count: u64) -> usize {
     let path = format!("{}/positions/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("suite file");
     let mut checked = 0;
@@ -43,7 +43,7 @@ pub fn suite_entries(file: &str) -> Vec<(usize, String, Vec<(u32, u64)>)> {
 /// A random child of `pos` (which must not be terminal): a uniform move at a
 /// decision node, an outcome drawn by probability at a chance node, a
 /// uniform joint action at a simultaneous node.
-pub fn random_child<G: Game>(pos: &G, rng: &mut SmallRng, buf: &mut Vec<G::Move>) -> G {
+pub fn random_child<G: Notation>(pos: &G, rng: &mut SmallRng, buf: &mut Vec<G::Move>) -> G {
     match pos.node() {
         NodeKind::Terminal => panic!("no child of a terminal position"),
         NodeKind::Decision(_) => {
@@ -81,7 +81,7 @@ pub fn random_child<G: Game>(pos: &G, rng: &mut SmallRng, buf: &mut Vec<G::Move>
 /// Checks one position's invariants: the text round-trips, the incremental
 /// hash equals the hash from scratch, terminal nodes (and only they) have an
 /// outcome, and every move's text parses back to that move.
-pub fn check_position<G: Game>(pos: &G, buf: &mut Vec<G::Move>) {
+pub fn check_position<G: Notation>(pos: &G, buf: &mut Vec<G::Move>) {
     let text = pos.text();
     let back = G::parse(&text).unwrap_or_else(|e| panic!("'{text}' does not parse: {e}"));
     assert_eq!(&back, pos, "round trip of '{text}'");
@@ -113,7 +113,7 @@ pub fn check_position<G: Game>(pos: &G, buf: &mut Vec<G::Move>) {
 /// Plays `games` random games from `start` (at most `max_plies` plies each),
 /// checking every position with [`check_position`] when `check` is set.
 /// Returns how many games reached a terminal position.
-pub fn random_games<G: Game>(
+pub fn random_games<G: Notation>(
     start: &G,
     games: usize,
     max_plies: usize,
@@ -159,7 +159,7 @@ pub fn chance_mean(values: &[(f64, i32)]) -> i32 {
 }
 
 /// Plain minimax with the searcher's depth rules and quiescence.
-pub fn minimax<G: Evaluate>(pos: &G, depth: i32, ply: usize, quiescence: bool) -> i32 {
+pub fn minimax<G: FullGame>(pos: &G, depth: i32, ply: usize, quiescence: bool) -> i32 {
     let value = |child: &G, d: i32, me: Player| {
         let v = minimax(child, d, ply + 1, quiescence);
         if child.perspective() == me {

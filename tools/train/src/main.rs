@@ -6,6 +6,7 @@
 use candle_core::{Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use clap::Parser;
+use gamut::game::Notation;
 use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
 use gamut::games::epaminondas::Epaminondas;
@@ -173,7 +174,7 @@ fn main() -> ExitCode {
 
 /// Reads the data files into a training set and a validation set, split
 /// by game.
-fn load<G: Features>(args: &Args) -> Result<(Set, Set, usize), String> {
+fn load<G: Features + Notation>(args: &Args) -> Result<(Set, Set, usize), String> {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let (mut train, mut val) = (Set::default(), Set::default());
     let mut games = 0;
@@ -332,7 +333,7 @@ struct Report {
     quantization: f64,
 }
 
-fn train<G: Features>(args: &Args) -> Result<Report, String> {
+fn train<G: Features + Notation>(args: &Args) -> Result<Report, String> {
     let e = |e: candle_core::Error| e.to_string();
     if args.epochs == 0 {
         return Err("--epochs must be at least 1".into());
@@ -434,7 +435,7 @@ fn train<G: Features>(args: &Args) -> Result<Report, String> {
 
 /// Compares, on validation positions, the trained model, its float
 /// export and the quantized file as gamut reads it and evaluates it.
-fn check_export<G: Features>(
+fn check_export<G: Features + Notation>(
     model: &Model,
     float: &FloatNetwork,
     val: &Set,

@@ -13,8 +13,8 @@ pub mod resolve;
 
 use crate::bits::{splitmix64, zobrist_table};
 use crate::game::{
-    BenchCase, Evaluate, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, Outcome,
-    ParseError, Player, SimultaneousRules, TermMask, EVAL_LIMIT,
+    BenchCase, Diagram, Evaluate, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind,
+    Notation, Outcome, ParseError, Player, SimultaneousRules, TermMask, EVAL_LIMIT,
 };
 use crate::games::spokes::board::{Colour, Node, NodeSet};
 use crate::games::spokes::resolve::{at_rest, loop_removal};
@@ -296,109 +296,6 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
         Self::from_parts(Board::EMPTY, 1, Phase::Placement)
     }
 
-    fn parse(text: &str) -> Result<Self, ParseError> {
-        let fields: Vec<&str> = text.split(' ').collect();
-        if !(2..=3).contains(&fields.len()) || fields.iter().any(|f| f.is_empty()) {
-            return Err(ParseError::new(format!(
-                "'{text}' is not '<nodes> <round>' optionally followed by ' loop' or ' resolve'"
-            )));
-        }
-        let board: Board = text::parse_nodes(fields[0])?;
-        let r = fields[1];
-        let round: u32 = match r.parse() {
-            Ok(n) if n >= 1 && !r.starts_with('0') && !r.starts_with('+') => n,
-            _ => {
-                return Err(ParseError::new(format!(
-                    "round '{r}' is not a number from 1 to {}",
-                    u32::MAX
-                )))
-            }
-        };
-        let phase = match fields.get(2) {
-            None => Phase::Placement,
-            Some(&"loop") => Phase::Loop,
-            Some(&"resolve") => Phase::Resolution,
-            Some(other) => {
-                return Err(ParseError::new(format!(
-                    "third field '{other}' is neither 'loop' nor 'resolve'"
-                )))
-            }
-        };
-        for c in Colour::BOTH {
-            let n = board.stones_of(c);
-            if n > STONES_PER_COLOUR {
-                return Err(ParseError::new(format!(
-                    "{n} {} stones on the board, at most {STONES_PER_COLOUR}",
-                    if c == Colour::White { "white" } else { "black" }
-                )));
-            }
-        }
-        if phase == Phase::Placement && !at_rest(&board) {
-            return Err(ParseError::new(
-                "round start not at rest: single stones are adjacent or a crowded node can still move (add ' resolve' for a position awaiting resolution)",
-            ));
-        }
-        Ok(Self::from_parts(board, round, phase))
-    }
-
-    fn text(&self) -> String {
-        let mut s = format!("{} {}", text::nodes_field(&self.board), self.round);
-        match self.phase {
-            Phase::Placement => {}
-            Phase::Resolution => s.push_str(" resolve"),
-            Phase::Loop => s.push_str(" loop"),
-        }
-        s
-    }
-
-    fn diagram(&self) -> String {
-        let b = &self.board;
-        let mut s = text::board_rows(b, 6);
-        let left = |c| STONES_PER_COLOUR - b.stones_of(c);
-        let state = match self.node() {
-            NodeKind::Decision(_) => {
-                let r = self.resolver();
-                if TEAMS {
-                    format!(
-                        "resolution by {r} for {}",
-                        Self::INFO.side(Self::side_of(r))
-                    )
-                } else {
-                    format!("resolution by {r}")
-                }
-            }
-            NodeKind::Simultaneous => "placement".to_string(),
-            _ => match self.outcome() {
-                Some(o) => format!("game over: {}", o.describe(Self::INFO.sides)),
-                None => "game over".to_string(),
-            },
-        };
-        s.push_str(&format!(
-            "round {}: {state}; off the board: {} white, {} black\n",
-            self.round,
-            left(Colour::White),
-            left(Colour::Black)
-        ));
-        s
-    }
-
-    /// An SVG picture of the board: circles, spokes, each side's home nodes
-    /// in its colour, node names and stones (up to four on a node).
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
-        let homes = svg::Homes {
-            nodes: homes(TEAMS),
-            colours: &HOME_COLOURS,
-            radius: 5.0,
-        };
-        svg::svg(
-            &self.board,
-            &self.text(),
-            before.map(|q| &q.board),
-            opts,
-            &homes,
-        )
-    }
-
     fn node(&self) -> NodeKind {
         match self.phase {
             Phase::Resolution => NodeKind::Decision(Self::side_of(self.resolver())),
@@ -474,29 +371,6 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
         self.resolved(scratch).len()
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
-        self.parse_move_with(text, &mut Workspace::default())
-    }
-
-    /// Parses a placement (`wD12`) at a round start, or an outcome (a
-    /// nodes field, then ` loop` for a loop, or the short form) at a
-    /// resolution node.
-    fn parse_move_with(&self, text: &str, scratch: &mut Workspace) -> Result<Move, ParseError> {
-        let illegal = || ParseError::new(format!("'{text}' is not a legal move here"));
-        match self.phase {
-            Phase::Resolution => {
-                text::parse_outcome(&self.board, self.resolved(scratch), text).map(Move::Outcome)
-            }
-            _ => {
-                let mut v = Vec::new();
-                self.actions(Player::FIRST, &mut v);
-                v.into_iter()
-                    .find(|&m| self.move_text(m) == text)
-                    .ok_or_else(illegal)
-            }
-        }
-    }
-
     /// Plays a resolution outcome; a placement played alone puts just that
     /// stone on the board and leads to the resolution.
     fn play(&self, m: Move) -> Self {
@@ -524,10 +398,151 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
         }
     }
 
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.board.cells().map(|(n, c)| cell_key(n, c)).fold(
+            round_key(self.round) ^ PHASE_KEYS[self.phase as usize],
+            |h, k| h ^ k,
+        )
+    }
+}
+
+impl<const TEAMS: bool> Diagram for SpokesMulti<TEAMS> {
+    fn diagram(&self) -> String {
+        let b = &self.board;
+        let mut s = text::board_rows(b, 6);
+        let left = |c| STONES_PER_COLOUR - b.stones_of(c);
+        let state = match self.node() {
+            NodeKind::Decision(_) => {
+                let r = self.resolver();
+                if TEAMS {
+                    format!(
+                        "resolution by {r} for {}",
+                        Self::INFO.side(Self::side_of(r))
+                    )
+                } else {
+                    format!("resolution by {r}")
+                }
+            }
+            NodeKind::Simultaneous => "placement".to_string(),
+            _ => match self.outcome() {
+                Some(o) => format!("game over: {}", o.describe(Self::INFO.sides)),
+                None => "game over".to_string(),
+            },
+        };
+        s.push_str(&format!(
+            "round {}: {state}; off the board: {} white, {} black\n",
+            self.round,
+            left(Colour::White),
+            left(Colour::Black)
+        ));
+        s
+    }
+
+    /// An SVG picture of the board: circles, spokes, each side's home nodes
+    /// in its colour, node names and stones (up to four on a node).
+    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+        let homes = svg::Homes {
+            nodes: homes(TEAMS),
+            colours: &HOME_COLOURS,
+            radius: 5.0,
+        };
+        svg::svg(
+            &self.board,
+            &self.text(),
+            before.map(|q| &q.board),
+            opts,
+            &homes,
+        )
+    }
+
     fn move_squares(&self, m: Move) -> Vec<String> {
         match m {
             Move::Place { node, .. } => vec![node.to_string()],
             Move::Outcome(_) => Vec::new(),
+        }
+    }
+}
+
+impl<const TEAMS: bool> Notation for SpokesMulti<TEAMS> {
+    fn parse(text: &str) -> Result<Self, ParseError> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        if !(2..=3).contains(&fields.len()) || fields.iter().any(|f| f.is_empty()) {
+            return Err(ParseError::new(format!(
+                "'{text}' is not '<nodes> <round>' optionally followed by ' loop' or ' resolve'"
+            )));
+        }
+        let board: Board = text::parse_nodes(fields[0])?;
+        let r = fields[1];
+        let round: u32 = match r.parse() {
+            Ok(n) if n >= 1 && !r.starts_with('0') && !r.starts_with('+') => n,
+            _ => {
+                return Err(ParseError::new(format!(
+                    "round '{r}' is not a number from 1 to {}",
+                    u32::MAX
+                )))
+            }
+        };
+        let phase = match fields.get(2) {
+            None => Phase::Placement,
+            Some(&"loop") => Phase::Loop,
+            Some(&"resolve") => Phase::Resolution,
+            Some(other) => {
+                return Err(ParseError::new(format!(
+                    "third field '{other}' is neither 'loop' nor 'resolve'"
+                )))
+            }
+        };
+        for c in Colour::BOTH {
+            let n = board.stones_of(c);
+            if n > STONES_PER_COLOUR {
+                return Err(ParseError::new(format!(
+                    "{n} {} stones on the board, at most {STONES_PER_COLOUR}",
+                    if c == Colour::White { "white" } else { "black" }
+                )));
+            }
+        }
+        if phase == Phase::Placement && !at_rest(&board) {
+            return Err(ParseError::new(
+                "round start not at rest: single stones are adjacent or a crowded node can still move (add ' resolve' for a position awaiting resolution)",
+            ));
+        }
+        Ok(Self::from_parts(board, round, phase))
+    }
+
+    fn text(&self) -> String {
+        let mut s = format!("{} {}", text::nodes_field(&self.board), self.round);
+        match self.phase {
+            Phase::Placement => {}
+            Phase::Resolution => s.push_str(" resolve"),
+            Phase::Loop => s.push_str(" loop"),
+        }
+        s
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        self.parse_move_with(text, &mut Workspace::default())
+    }
+
+    /// Parses a placement (`wD12`) at a round start, or an outcome (a
+    /// nodes field, then ` loop` for a loop, or the short form) at a
+    /// resolution node.
+    fn parse_move_with(&self, text: &str, scratch: &mut Workspace) -> Result<Move, ParseError> {
+        let illegal = || ParseError::new(format!("'{text}' is not a legal move here"));
+        match self.phase {
+            Phase::Resolution => {
+                text::parse_outcome(&self.board, self.resolved(scratch), text).map(Move::Outcome)
+            }
+            _ => {
+                let mut v = Vec::new();
+                self.actions(Player::FIRST, &mut v);
+                v.into_iter()
+                    .find(|&m| self.move_text(m) == text)
+                    .ok_or_else(illegal)
+            }
         }
     }
 
@@ -549,17 +564,6 @@ impl<const TEAMS: bool> Game for SpokesMulti<TEAMS> {
                 .map_or_else(|| self.move_text(m), |(_, t)| t),
             _ => self.move_text(m),
         }
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        self.board.cells().map(|(n, c)| cell_key(n, c)).fold(
-            round_key(self.round) ^ PHASE_KEYS[self.phase as usize],
-            |h, k| h ^ k,
-        )
     }
 }
 
