@@ -7,7 +7,7 @@ use super::progress::Progress;
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
-use gamut::game::{Evaluate, Game, NodeKind, Notation, EVAL_LIMIT};
+use gamut::game::{FullGame, Game, NodeKind, EVAL_LIMIT};
 use gamut::games::GameId;
 use gamut::nnue::data::{encode_game, write_header, GameRecord, Reader, Sample};
 use gamut::search::{self, Config, Limits, Table};
@@ -72,11 +72,7 @@ pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(),
     with_game!(a.game, G => run::<G>(a, quiet, out))
 }
 
-fn run<G: Evaluate + Notation>(
-    a: &DatagenArgs,
-    quiet: bool,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
+fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     super::two_players::<G>("datagen")?;
     if !decisions_only_in_a_random_game::<G>() {
         return Err(decisions_only::<G>());
@@ -192,7 +188,7 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
 /// Game number `i`: random plies from its own seed, then the search's best
 /// move at every ply; keeps the decision positions whose best move is quiet
 /// and whose score is not a proven result.
-fn play_game<G: Evaluate + Notation>(
+fn play_game<G: FullGame>(
     a: &DatagenArgs,
     i: u64,
     limits: &Limits,
