@@ -29,11 +29,34 @@ use std::sync::OnceLock;
 /// Which static evaluation a search uses.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Eval {
-    /// The game's hand-written terms ([`Evaluate::evaluate`]).
+    /// The game's own choice: its network where matches showed it the
+    /// stronger ([`Slot::played_by_default`]), else the classic terms.
     #[default]
+    Game,
+    /// The game's hand-written terms ([`Evaluate::evaluate`]).
     Classic,
     /// The game's network ([`Evaluate::evaluate_net`]).
     Net,
+}
+
+impl Eval {
+    /// The evaluation that `self` means in game `G`: `Classic` or `Net`.
+    pub fn resolve<G: Evaluate>(self) -> Eval {
+        match self {
+            Eval::Game if G::network().is_some_and(|s| s.by_default) => Eval::Net,
+            Eval::Game => Eval::Classic,
+            e => e,
+        }
+    }
+
+    /// `game`, `classic` or `net`, as the options name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Eval::Game => "game",
+            Eval::Classic => "classic",
+            Eval::Net => "net",
+        }
+    }
 }
 
 /// The most input features per perspective a game may have.
@@ -211,6 +234,7 @@ pub struct Slot {
     game: &'static str,
     inputs: usize,
     embedded: &'static [u8],
+    by_default: bool,
     net: OnceLock<Network>,
 }
 
@@ -222,6 +246,24 @@ impl Slot {
             game,
             inputs,
             embedded,
+            by_default: false,
+            net: OnceLock::new(),
+        }
+    }
+
+    /// A slot like [`Slot::new`] whose network is the game's default
+    /// evaluation ([`Eval::Game`]): for a game whose matches show the
+    /// network stronger than the classic terms (docs/results.md).
+    pub const fn played_by_default(
+        game: &'static str,
+        inputs: usize,
+        embedded: &'static [u8],
+    ) -> Slot {
+        Slot {
+            game,
+            inputs,
+            embedded,
+            by_default: true,
             net: OnceLock::new(),
         }
     }
@@ -262,8 +304,8 @@ impl Slot {
 /// The static value of `pos` by evaluation `eval` (the classic terms
 /// `terms`, or the game's network where it has one).
 pub fn static_value<G: Evaluate>(pos: &G, eval: Eval, terms: crate::game::TermMask) -> i32 {
-    match eval {
+    match eval.resolve::<G>() {
         Eval::Net => pos.evaluate_net().unwrap_or_else(|| pos.evaluate(terms)),
-        Eval::Classic => pos.evaluate(terms),
+        _ => pos.evaluate(terms),
     }
 }

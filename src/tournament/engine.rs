@@ -295,7 +295,8 @@ impl Engine {
                 return Err(spec.error(format!("eval=net: {} has no network yet", G::ID)))
             }
             Some("net") => Eval::Net,
-            _ => Eval::Classic,
+            Some("classic") => Eval::Classic,
+            _ => Eval::Game,
         };
         if !ordering.is_empty() {
             config.ordering = Ordering::without(&ordering.join(",")).map_err(|e| spec.error(e))?;

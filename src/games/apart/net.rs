@@ -66,5 +66,7 @@ impl Features for Apart {
 
 /// The network Apart evaluates with: `apart.net`, trained by
 /// `tools/train.sh apart` (see `docs/nnue.md`), unless `--net` loads
-/// another.
-pub static NETWORK: Slot = Slot::new("apart", Apart::INPUTS, include_bytes!("apart.net"));
+/// another. Apart's default evaluation: it beats the classic terms at
+/// 100 ms per move (docs/results.md).
+pub static NETWORK: Slot =
+    Slot::played_by_default("apart", Apart::INPUTS, include_bytes!("apart.net"));
