@@ -369,12 +369,25 @@ fn tournament_engines_take_a_network_file() {
         "--engine",
         &spec,
         "--engine",
-        "name=c,depth=1",
+        "name=c,depth=1,eval=classic",
         "--games",
         "2",
         "--quiet",
     ]);
     assert!(out.contains("n vs c (2 games)"), "{out}");
+    // Apart's default evaluation is its built-in network: beside a net=
+    // file, refused (one network per game in a process).
+    let err = rejected(&[
+        "tournament",
+        "apart",
+        "--engine",
+        &spec,
+        "--engine",
+        "name=d,depth=1",
+        "--games",
+        "2",
+    ]);
+    assert!(err.contains("one network per game"), "{err}");
     let err = rejected(&[
         "tournament",
         "apart",

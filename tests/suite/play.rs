@@ -52,6 +52,7 @@ fn depth_one<G: Evaluate>() -> Engine {
             exact: None,
         },
         tc: None,
+        network: None,
     }
 }
 
