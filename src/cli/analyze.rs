@@ -57,7 +57,7 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
     Ok((config, limits))
 }
 
-/// The evaluation `--eval` names (default classic), with the network of
+/// The evaluation `--eval` names (default the game's own), with the network of
 /// `--net` loaded for the game.
 pub fn evaluation<G: Evaluate>(
     eval: Option<&str>,
@@ -74,7 +74,8 @@ pub fn evaluation<G: Evaluate>(
             G::ID
         ))),
         Some("net") => Ok(Eval::Net),
-        _ => Ok(Eval::Classic),
+        Some("classic") => Ok(Eval::Classic),
+        _ => Ok(Eval::Game),
     }
 }
 

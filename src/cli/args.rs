@@ -182,7 +182,9 @@ pub struct SearchArgs {
     #[arg(long, value_name = "TERMS")]
     pub eval_off: Option<String>,
     /// The static evaluation: classic (the hand-written terms) or net (the
-    /// game's learned network, for games that have one: epaminondas).
+    /// game's learned network, for games that have one: apart, aporia,
+    /// epaminondas). Default: the game's own, net for apart (its matches
+    /// say it is stronger), classic for the others.
     #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
     pub eval: Option<String>,
     /// With --eval net: the network file to use instead of the built-in
@@ -326,7 +328,8 @@ pub struct BenchArgs {
     /// before selective search: the same tree for the same code.
     #[arg(long)]
     pub exact: bool,
-    /// The static evaluation: classic or net (see `analyze --eval`).
+    /// The static evaluation: classic or net; default the game's own (see
+    /// `analyze --eval`).
     #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
     pub eval: Option<String>,
     /// With --eval net: the network file to use instead of the built-in one.

@@ -31,9 +31,10 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     pub records_dir: Option<PathBuf>,
     /// The static evaluation: classic (the hand-written terms) or net (the
-    /// game's network, where it has one; the others use classic).
-    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"], default_value = "classic")]
-    pub eval: String,
+    /// game's network, where it has one; the others use classic); default:
+    /// each game's own (docs/nnue.md).
+    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
+    pub eval: Option<String>,
     /// A solved game's table (Aporia's), whose verdict the page shows
     /// beside the engine's (default: where `gamut solve` writes it); none
     /// there: no verdict.
@@ -57,10 +58,10 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
         threads: a.threads as usize,
         hash_mib: a.hash as usize,
         records_dir: a.records_dir.clone(),
-        eval: if a.eval == "net" {
-            gamut::nnue::Eval::Net
-        } else {
-            gamut::nnue::Eval::Classic
+        eval: match a.eval.as_deref() {
+            Some("net") => gamut::nnue::Eval::Net,
+            Some("classic") => gamut::nnue::Eval::Classic,
+            _ => gamut::nnue::Eval::Game,
         },
         table: a.table.clone(),
     };

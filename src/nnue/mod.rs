@@ -29,11 +29,34 @@ use std::sync::OnceLock;
 /// Which static evaluation a search uses.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Eval {
-    /// The game's hand-written terms ([`Evaluate::evaluate`]).
+    /// The game's own choice: its network where matches showed it the
+    /// stronger ([`Slot::played_by_default`]), else the classic terms.
     #[default]
+    Game,
+    /// The game's hand-written terms ([`Evaluate::evaluate`]).
     Classic,
     /// The game's network ([`Evaluate::evaluate_net`]).
     Net,
+}
+
+impl Eval {
+    /// The evaluation that `self` means in game `G`: `Classic` or `Net`.
+    pub fn resolve<G: Evaluate>(self) -> Eval {
+        match self {
+            Eval::Game if G::network().is_some_and(|s| s.by_default) => Eval::Net,
+            Eval::Game => Eval::Classic,
+            e => e,
+        }
+    }
+
+    /// `game`, `classic` or `net`, as the options name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Eval::Game => "game",
+            Eval::Classic => "classic",
+            Eval::Net => "net",
+        }
+    }
 }
 
 /// The most input features per perspective a game may have.
@@ -49,6 +72,15 @@ pub trait Features: Game {
     /// square as `view` sees the board.
     fn features(&self, view: Player, out: &mut Vec<u16>);
 
+    /// The same features as a set: by default from [`Features::features`]
+    /// written into `scratch`; games whose features are bitboards build
+    /// the set from their words directly, which is what inference calls
+    /// at every evaluation.
+    fn feature_set(&self, view: Player, scratch: &mut Vec<u16>) -> FeatureSet {
+        self.features(view, scratch);
+        FeatureSet::from_list(scratch)
+    }
+
     /// Where feature `f` goes when the board is mirrored by a symmetry of
     /// the rules (one that maps every position to one of equal value), if
     /// the game has one: the trainer learns each position and its mirror
@@ -56,14 +88,20 @@ pub trait Features: Game {
     const MIRROR: Option<fn(u16) -> u16> = None;
 }
 
-/// A set of active features, one bit each.
+/// A set of active features: feature `f` is bit `f % 64` of word `f / 64`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct FeatureSet([u64; MAX_INPUTS / 64]);
+pub struct FeatureSet([u64; MAX_INPUTS / 64]);
 
 impl FeatureSet {
     const EMPTY: FeatureSet = FeatureSet([0; MAX_INPUTS / 64]);
 
-    fn from_list(list: &[u16]) -> FeatureSet {
+    /// The set whose word `i` is `words[i]` (features `64 i` to `64 i + 63`).
+    pub const fn from_words(words: [u64; MAX_INPUTS / 64]) -> FeatureSet {
+        FeatureSet(words)
+    }
+
+    /// The set of the features in `list`.
+    pub fn from_list(list: &[u16]) -> FeatureSet {
         let mut s = FeatureSet::EMPTY;
         for &f in list {
             s.0[f as usize / 64] |= 1 << (f % 64);
@@ -86,6 +124,11 @@ impl FeatureSet {
         })
     }
 
+    /// The features in the set, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.minus(&FeatureSet::EMPTY)
+    }
+
     fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
@@ -102,9 +145,14 @@ impl FeatureSet {
 
 /// The accumulator of `active` features: the biases plus their rows.
 pub fn refresh(net: &Network, active: &[u16], acc: &mut Vec<i16>) {
+    refresh_from(net, active.iter().copied(), acc);
+}
+
+/// The accumulator of the features `active` yields.
+fn refresh_from(net: &Network, active: impl Iterator<Item = u16>, acc: &mut Vec<i16>) {
     acc.clear();
     acc.extend_from_slice(&net.feature_bias);
-    for &f in active {
+    for f in active {
         add(acc, net.row(f));
     }
 }
@@ -132,8 +180,7 @@ impl Evaluator {
         }
         for view in Player::BOTH {
             let v = view.index();
-            pos.features(view, &mut self.list);
-            let now = FeatureSet::from_list(&self.list);
+            let now = pos.feature_set(view, &mut self.list);
             match &self.sets[v] {
                 Some(before) if before.changes(&now) < now.count() => {
                     for f in before.minus(&now) {
@@ -143,7 +190,7 @@ impl Evaluator {
                         add(&mut self.acc[v], net.row(f));
                     }
                 }
-                _ => refresh(net, &self.list, &mut self.acc[v]),
+                _ => refresh_from(net, now.iter(), &mut self.acc[v]),
             }
             self.sets[v] = Some(now);
         }
@@ -187,6 +234,7 @@ pub struct Slot {
     game: &'static str,
     inputs: usize,
     embedded: &'static [u8],
+    by_default: bool,
     net: OnceLock<Network>,
 }
 
@@ -198,6 +246,24 @@ impl Slot {
             game,
             inputs,
             embedded,
+            by_default: false,
+            net: OnceLock::new(),
+        }
+    }
+
+    /// A slot like [`Slot::new`] whose network is the game's default
+    /// evaluation ([`Eval::Game`]): for a game whose matches show the
+    /// network stronger than the classic terms (docs/results.md).
+    pub const fn played_by_default(
+        game: &'static str,
+        inputs: usize,
+        embedded: &'static [u8],
+    ) -> Slot {
+        Slot {
+            game,
+            inputs,
+            embedded,
+            by_default: true,
             net: OnceLock::new(),
         }
     }
@@ -238,8 +304,8 @@ impl Slot {
 /// The static value of `pos` by evaluation `eval` (the classic terms
 /// `terms`, or the game's network where it has one).
 pub fn static_value<G: Evaluate>(pos: &G, eval: Eval, terms: crate::game::TermMask) -> i32 {
-    match eval {
+    match eval.resolve::<G>() {
         Eval::Net => pos.evaluate_net().unwrap_or_else(|| pos.evaluate(terms)),
-        Eval::Classic => pos.evaluate(terms),
+        _ => pos.evaluate(terms),
     }
 }

@@ -103,7 +103,7 @@ impl Config {
             parallel: Parallel::LazySmp,
             full_matrix: false,
             selective: G::SELECTIVE,
-            eval: crate::nnue::Eval::Classic,
+            eval: crate::nnue::Eval::Game,
             multipv: params::DEFAULT_MULTIPV,
         }
     }

@@ -231,7 +231,7 @@ fn config(threads: usize) -> Config {
         parallel: Parallel::LazySmp,
         full_matrix: false,
         selective: super::params::Selective::NONE,
-        eval: crate::nnue::Eval::Classic,
+        eval: crate::nnue::Eval::Game,
         multipv: 1,
     }
 }

@@ -288,7 +288,7 @@ where
         let _ = tx.send(json!({
             "threads": grant.threads,
             "hash": grant.hash_mib,
-            "eval": if grant.eval == crate::nnue::Eval::Net { "net" } else { "classic" },
+            "eval": grant.eval.name(),
         }));
         std::thread::spawn(move || {
             let mut send = |v: Value| tx.send(v).is_ok();

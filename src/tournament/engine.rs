@@ -295,11 +295,19 @@ impl Engine {
                 return Err(spec.error(format!("eval=net: {} has no network yet", G::ID)))
             }
             Some("net") => Eval::Net,
-            _ => Eval::Classic,
+            Some("classic") => Eval::Classic,
+            _ => Eval::Game,
         };
         if !ordering.is_empty() {
             config.ordering = Ordering::without(&ordering.join(",")).map_err(|e| spec.error(e))?;
         }
+        let uses_net = config.eval.resolve::<G>() == Eval::Net && G::network().is_some();
+        let network = match (player, net) {
+            (PlayerKind::Greedy | PlayerKind::Random, _) => None,
+            (_, Some(path)) => Some(NetworkUse::File(path.to_string())),
+            _ if uses_net => Some(NetworkUse::BuiltIn),
+            _ => None,
+        };
         let kind = match player {
             PlayerKind::Greedy => Kind::Greedy {
                 terms: config.terms,
@@ -332,6 +340,7 @@ impl Engine {
             spec: spec.text,
             kind,
             tc,
+            network,
         })
     }
 
@@ -400,6 +409,7 @@ impl Engine {
                 options,
             }),
             tc,
+            network: None,
         })
     }
 }
@@ -666,6 +676,19 @@ pub struct Engine {
     pub kind: Kind,
     /// Its game clock (`tc=`), if it plays under one.
     pub tc: Option<TimeControl>,
+    /// The network it evaluates with, where it uses one.
+    pub network: Option<NetworkUse>,
+}
+
+/// Which network an engine evaluates with. A game has one network per
+/// process, so every engine of a tournament that uses one uses the same
+/// ([`check_networks`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkUse {
+    /// The one built into the binary.
+    BuiltIn,
+    /// The file of `net=`.
+    File(String),
 }
 
 /// A move chosen at a decision node, with the engine's score for the mover
@@ -947,6 +970,33 @@ fn one_ply_value<G: Evaluate>(child: &G, me: Player, terms: TermMask) -> i32 {
     }
 }
 
+/// Checks that the engines that evaluate with a network use the same one:
+/// a game has one network per process, so an engine's `net=` would
+/// silently replace the one another engine expects.
+pub fn check_networks(engines: &[Engine]) -> Result<(), ParseError> {
+    let mut users = engines
+        .iter()
+        .filter_map(|e| Some((e, e.network.as_ref()?)));
+    let Some((first, net)) = users.next() else {
+        return Ok(());
+    };
+    let name = |n: &NetworkUse| match n {
+        NetworkUse::BuiltIn => "the built-in network".to_string(),
+        NetworkUse::File(f) => format!("net={f}"),
+    };
+    match users.find(|(_, n)| *n != net) {
+        Some((other, n)) => Err(ParseError::new(format!(
+            "engine '{}' evaluates with {} and engine '{}' with {}: a tournament has one network per game; \
+             give every engine that uses it the same net= (or eval=classic)",
+            first.name,
+            name(net),
+            other.name,
+            name(n)
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Checks that engine names are unique.
 pub fn check_names(engines: &[Engine]) -> Result<(), ParseError> {
     for (i, e) in engines.iter().enumerate() {
@@ -1150,5 +1200,34 @@ mod tests {
         // The period's last move: the base comes back, two moves to go.
         let c = tc.after_move(c, ms(200));
         assert_eq!((c.remaining, c.moves_to_go), (ms(1_500), Some(2)));
+    }
+
+    /// Engines that evaluate with a network must use the same one: Apart's
+    /// default is its built-in network, `eval=classic` uses none, and a
+    /// `net=` file beside the built-in one is refused in one line naming
+    /// both engines.
+    #[test]
+    fn engines_of_a_tournament_share_one_network() {
+        use crate::games::apart::Apart;
+        let net = Engine::parse::<Apart>("name=a,depth=1").unwrap();
+        let classic = Engine::parse::<Apart>("name=c,depth=1,eval=classic").unwrap();
+        let greedy = Engine::parse::<Apart>("greedy").unwrap();
+        assert_eq!(net.network, Some(NetworkUse::BuiltIn));
+        assert_eq!(
+            (classic.network.clone(), greedy.network.clone()),
+            (None, None)
+        );
+        let mut same = Engine::parse::<Apart>("name=b,depth=2").unwrap();
+        assert!(check_networks(&[net, classic, greedy, same.clone()]).is_ok());
+        same.network = Some(NetworkUse::File("other.net".into()));
+        let first = Engine::parse::<Apart>("name=a,depth=1").unwrap();
+        let e = check_networks(&[first, same]).unwrap_err().0;
+        assert!(
+            e.contains("'a'")
+                && e.contains("'b'")
+                && e.contains("net=other.net")
+                && !e.contains('\n'),
+            "{e}"
+        );
     }
 }

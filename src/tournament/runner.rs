@@ -7,7 +7,7 @@
 
 use crate::game::{Diagram, FullGame, Game, Notation, ParseError};
 use crate::games::GameId;
-use crate::tournament::engine::{check_names, Engine};
+use crate::tournament::engine::{check_names, check_networks, Engine};
 use crate::tournament::pages;
 use crate::tournament::paths::check_outputs;
 use crate::tournament::play::{Plan, Rules, Threshold};
@@ -274,6 +274,7 @@ fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
         return Err(ParseError::new("a tournament needs at least two --engine"));
     }
     check_names(&engines)?;
+    check_networks(&engines)?;
     if !s.games.is_multiple_of(2) {
         return Err(ParseError::new(
             "--games must be even: games are played in pairs with sides swapped",

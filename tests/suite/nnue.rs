@@ -127,6 +127,32 @@ mod inference {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Each game's feature set, however it is built, holds exactly the
+        /// features its list names, from both views, along random games.
+        #[test]
+        fn feature_sets_equal_the_lists(seed in any::<u64>()) {
+            check_feature_set::<Epaminondas>(seed)?;
+            check_feature_set::<Apart>(seed)?;
+            check_feature_set::<Aporia>(seed)?;
+        }
+    }
+
+    fn check_feature_set<G: Features + Notation>(seed: u64) -> Result<(), TestCaseError> {
+        let (mut list, mut scratch) = (Vec::new(), Vec::new());
+        for pos in random_game_of::<G>(seed, 150) {
+            for view in Player::BOTH {
+                pos.features(view, &mut list);
+                list.sort_unstable();
+                let set: Vec<u16> = pos.feature_set(view, &mut scratch).iter().collect();
+                prop_assert_eq!(&set, &list, "{} {}", G::ID, pos.text());
+            }
+        }
+        Ok(())
+    }
+
     /// Along a random game of `G`, then another backwards, then the first
     /// again in steps of seven, the accumulators updated from the last
     /// position's equal those refreshed from scratch, and so do the values.
@@ -346,12 +372,25 @@ fn tournament_engines_take_a_network_file() {
         "--engine",
         &spec,
         "--engine",
-        "name=c,depth=1",
+        "name=c,depth=1,eval=classic",
         "--games",
         "2",
         "--quiet",
     ]);
     assert!(out.contains("n vs c (2 games)"), "{out}");
+    // Apart's default evaluation is its built-in network: beside a net=
+    // file, refused (one network per game in a process).
+    let err = rejected(&[
+        "tournament",
+        "apart",
+        "--engine",
+        &spec,
+        "--engine",
+        "name=d,depth=1",
+        "--games",
+        "2",
+    ]);
+    assert!(err.contains("one network per game"), "{err}");
     let err = rejected(&[
         "tournament",
         "apart",

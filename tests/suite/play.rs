@@ -52,6 +52,7 @@ fn depth_one<G: FullGame>() -> Engine {
             exact: None,
         },
         tc: None,
+        network: None,
     }
 }
 

@@ -355,7 +355,8 @@ fn analysis_streams_and_its_search_stops_when_the_page_closes() {
     assert!(events.next()["queued"].is_number());
     let grant = events.next();
     assert_eq!(grant["threads"], 2, "{grant}");
-    assert_eq!(grant["eval"], "classic", "{grant}");
+    // Unless --eval says otherwise, each game's own evaluation.
+    assert_eq!(grant["eval"], "game", "{grant}");
     let mut depth = 0;
     while depth < 3 {
         let it = events.next();

@@ -8,11 +8,21 @@
 use super::Apart;
 use crate::bits::Bitboard;
 use crate::game::Player;
-use crate::nnue::{Features, Slot};
+use crate::nnue::{FeatureSet, Features, Slot};
 
 /// Square `sq` as side `view` sees the board.
 fn seen(sq: u8, view: Player) -> u16 {
     u16::from(if view == Player::FIRST { sq } else { sq ^ 56 })
+}
+
+/// The squares of `set` as side `view` sees the board, as a word: turned
+/// for Black (ranks reversed, which is the bytes reversed).
+fn seen_word(set: Bitboard, view: Player) -> u64 {
+    if view == Player::FIRST {
+        set.0
+    } else {
+        set.0.swap_bytes()
+    }
 }
 
 /// The pieces of `own` that touch another piece of `own`.
@@ -37,6 +47,18 @@ impl Features for Apart {
         }
     }
 
+    fn feature_set(&self, view: Player, _scratch: &mut Vec<u16>) -> FeatureSet {
+        let (mine, theirs) = (self.pieces(view), self.pieces(view.other()));
+        let mut words = [0; crate::nnue::MAX_INPUTS / 64];
+        for (word, set) in words
+            .iter_mut()
+            .zip([mine, theirs, touching(mine), touching(theirs)])
+        {
+            *word = seen_word(set, view);
+        }
+        FeatureSet::from_words(words)
+    }
+
     /// Left and right: the board and every rule are symmetric about the
     /// line between files d and e.
     const MIRROR: Option<fn(u16) -> u16> = Some(|f| f - f % 8 + (7 - f % 8));
@@ -44,5 +66,7 @@ impl Features for Apart {
 
 /// The network Apart evaluates with: `apart.net`, trained by
 /// `tools/train.sh apart` (see `docs/nnue.md`), unless `--net` loads
-/// another.
-pub static NETWORK: Slot = Slot::new("apart", Apart::INPUTS, include_bytes!("apart.net"));
+/// another. Apart's default evaluation: it beats the classic terms at
+/// 100 ms per move (docs/results.md).
+pub static NETWORK: Slot =
+    Slot::played_by_default("apart", Apart::INPUTS, include_bytes!("apart.net"));

@@ -158,7 +158,14 @@ pub fn chance_mean(values: &[(f64, i32)]) -> i32 {
     mean.round() as i32
 }
 
-/// Plain minimax with the searcher's depth rules and quiescence.
+/// The static value the searcher uses by default: the game's own
+/// evaluation (its network where that is its default).
+fn static_value<G: gamut::game::Evaluate>(pos: &G) -> i32 {
+    gamut::nnue::static_value(pos, gamut::nnue::Eval::Game, TermMask::ALL)
+}
+
+/// Plain minimax with the searcher's depth rules and quiescence, with the
+/// game's default evaluation.
 pub fn minimax<G: FullGame>(pos: &G, depth: i32, ply: usize, quiescence: bool) -> i32 {
     let value = |child: &G, d: i32, me: Player| {
         let v = minimax(child, d, ply + 1, quiescence);
@@ -174,7 +181,7 @@ pub fn minimax<G: FullGame>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
         NodeKind::Decision(me) => {
             pos.moves(&mut moves);
             if depth <= 0 {
-                let stand = pos.evaluate(TermMask::ALL);
+                let stand = static_value(pos);
                 if !quiescence {
                     return stand;
                 }
@@ -185,7 +192,7 @@ pub fn minimax<G: FullGame>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
                     .fold(stand, i32::max);
             }
             if moves.is_empty() {
-                return pos.evaluate(TermMask::ALL);
+                return static_value(pos);
             }
             moves
                 .iter()
@@ -202,7 +209,7 @@ pub fn minimax<G: FullGame>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
                 .collect();
             chance_mean(&values)
         }
-        NodeKind::Simultaneous if depth <= 0 => pos.evaluate(TermMask::ALL),
+        NodeKind::Simultaneous if depth <= 0 => static_value(pos),
         NodeKind::Simultaneous => {
             let (mut rows, mut cols) = (Vec::new(), Vec::new());
             pos.actions(Player::FIRST, &mut rows);
