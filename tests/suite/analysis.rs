@@ -72,8 +72,10 @@ fn iterations_stream_and_the_time_budget_is_used() {
     assert!(secs(*first_at) < 1.0, "first iteration at {first_at:?}");
     let (last_at, last) = lines.last().unwrap();
     assert!(last.starts_with("bestmove "), "{last}");
+    // Used, not cut short; and not much past it (the margin is for a
+    // loaded machine, where a node count between clock reads takes longer).
     assert!(
-        (2.7..=3.05).contains(&secs(*last_at)),
+        (2.7..=3.6).contains(&secs(*last_at)),
         "bestmove at {last_at:?}"
     );
     // Iterations came one by one, not all at the end.
