@@ -1,14 +1,20 @@
 //! Learned evaluation: the training data `gamut datagen` writes.
 
 use crate::common::{ok, rejected, scratch_dir};
-use gamut::game::Game;
+use gamut::game::{Game, NodeKind, Player, EVAL_LIMIT};
+use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
-use gamut::nnue::data::read_all;
+use gamut::games::spokes::Spokes;
+use gamut::nnue::data::{encode_game, read_all, write_header, GameRecord};
 
 fn datagen(out: &std::path::Path, games: &str, extra: &[&str]) -> String {
+    datagen_of("epaminondas", out, games, extra)
+}
+
+fn datagen_of(game: &str, out: &std::path::Path, games: &str, extra: &[&str]) -> String {
     let mut args = vec![
         "datagen",
-        "epaminondas",
+        game,
         "--out",
         out.to_str().unwrap(),
         "--games",
@@ -55,8 +61,74 @@ fn datagen_resumes_and_shards_to_the_same_games() {
     assert_eq!(part_games, games[1..2]);
 }
 
+/// Makes `games` games of `game` whole, as two shards and in two runs
+/// (the second resuming); asserts that the shards interleave to the whole,
+/// that the resumed file is the whole byte for byte, and that the file
+/// written again from what was read is the same bytes. Returns the games.
+fn same_games_however_made(game: &str, games: usize) -> Vec<GameRecord> {
+    let dir = scratch_dir(&format!("datagen-{game}"));
+    let n = games.to_string();
+    let whole = dir.join("whole.dat");
+    datagen_of(game, &whole, &n, &[]);
+    let whole_bytes = std::fs::read(&whole).unwrap();
+    let all = read_all(&whole_bytes[..], game).unwrap();
+    assert_eq!(all.len(), games);
+
+    let mut again = Vec::new();
+    write_header(&mut again, game).unwrap();
+    for g in &all {
+        again.extend(encode_game(g));
+    }
+    assert_eq!(again, whole_bytes, "{game}: the data does not round-trip");
+
+    let parts = ["1/2", "2/2"].map(|k| {
+        let part = dir.join(format!("part{}.dat", &k[..1]));
+        datagen_of(game, &part, &n, &["--shard", k]);
+        read_all(&std::fs::read(&part).unwrap()[..], game).unwrap()
+    });
+    let mut merged = Vec::new();
+    for i in 0..games {
+        merged.push(parts[i % 2][i / 2].clone());
+    }
+    assert_eq!(merged, all, "{game}: the shards differ from the whole");
+
+    let resumed = dir.join("resumed.dat");
+    datagen_of(game, &resumed, "1", &[]);
+    datagen_of(game, &resumed, &n, &["--resume"]);
+    assert_eq!(std::fs::read(&resumed).unwrap(), whole_bytes);
+    all
+}
+
 #[test]
-fn datagen_refuses_corrupt_files_and_chance_games() {
+fn datagen_plays_empedocles_through_its_rolls() {
+    let games = same_games_however_made("empedocles", 6);
+    let samples: Vec<_> = games.iter().flat_map(|g| &g.samples).collect();
+    assert!(!samples.is_empty());
+    for s in samples {
+        // Decisions after the roll, never the roll itself.
+        let pos = Empedocles::parse(&s.text).unwrap();
+        assert_eq!(pos.node(), NodeKind::Decision(s.side), "{}", s.text);
+        assert!(s.score.abs() <= EVAL_LIMIT as i16);
+    }
+    // The die differs from game to game: the games are not all alike.
+    assert!(games.windows(2).any(|w| w[0] != w[1]));
+}
+
+#[test]
+fn datagen_keeps_spokes_round_starts_for_the_first_player() {
+    let games = same_games_however_made("spokes", 2);
+    let samples: Vec<_> = games.iter().flat_map(|g| &g.samples).collect();
+    assert!(!samples.is_empty());
+    for s in samples {
+        let pos = Spokes::parse(&s.text).unwrap();
+        assert_eq!(pos.node(), NodeKind::Simultaneous, "{}", s.text);
+        assert_eq!(s.side, Player::FIRST);
+        assert!(s.score.abs() <= EVAL_LIMIT as i16);
+    }
+}
+
+#[test]
+fn datagen_refuses_corrupt_files_and_games_of_four() {
     let dir = scratch_dir("datagen-bad");
     let file = dir.join("bad.dat");
     datagen(&file, "1", &[]);
@@ -74,8 +146,29 @@ fn datagen_refuses_corrupt_files_and_chance_games() {
     assert!(err.contains("byte 24"), "{err}");
     let err = rejected(&["datagen", "epaminondas", "--out", file.to_str().unwrap()]);
     assert!(err.contains("--resume"), "{err}");
-    let err = rejected(&["datagen", "empedocles", "--out", "/nonexistent/x"]);
-    assert!(err.contains("decisions only"), "{err}");
+    for game in ["spokes4", "spokes2v2"] {
+        let err = rejected(&["datagen", game, "--out", "/nonexistent/x"]);
+        assert!(err.contains("two players"), "{err}");
+    }
+    // A Spokes file cut inside its header, and one holding another game.
+    let spokes = dir.join("spokes.dat");
+    std::fs::write(&spokes, b"GAMUTPOS\x01").unwrap();
+    let err = rejected(&[
+        "datagen",
+        "spokes",
+        "--out",
+        spokes.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(err.contains("byte 0"), "{err}");
+    let err = rejected(&[
+        "datagen",
+        "spokes",
+        "--out",
+        file.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(err.contains("epaminondas"), "{err}");
 }
 
 mod inference {
