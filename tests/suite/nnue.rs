@@ -175,8 +175,9 @@ mod inference {
     use gamut::game::{Evaluate, Game, NodeKind, Player};
     use gamut::games::apart::Apart;
     use gamut::games::aporia::Aporia;
+    use gamut::games::empedocles::Empedocles;
     use gamut::games::epaminondas::Epaminondas;
-    use gamut::nnue::network::FloatNetwork;
+    use gamut::nnue::network::{FloatNetwork, Network};
     use gamut::nnue::{evaluate_from_scratch, refresh, Evaluator, Features};
     use proptest::prelude::*;
     use rand::rngs::SmallRng;
@@ -217,14 +218,44 @@ mod inference {
             check_incremental::<Epaminondas>(a, b)?;
             check_incremental::<Apart>(a, b)?;
             check_incremental::<Aporia>(a, b)?;
+            check_incremental_with::<Empedocles>(&random_network::<Empedocles>(a), a, b)?;
         }
+    }
+
+    /// A network for `G` with random weights of a trained one's size,
+    /// quantized, for a game that has features but no network.
+    fn random_network<G: Features>(seed: u64) -> Network {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let hidden = 32;
+        let mut u = |n: usize, lo: f32, hi: f32| -> Vec<f32> {
+            (0..n).map(|_| rng.gen_range(lo..hi)).collect()
+        };
+        FloatNetwork {
+            game: G::ID.into(),
+            inputs: G::INPUTS,
+            hidden,
+            scale: 400,
+            feature_weights: u(G::INPUTS * hidden, -0.3, 0.3),
+            feature_bias: u(hidden, 0.0, 0.5),
+            output_weights: u(2 * hidden, -0.3, 0.3),
+            output_bias: 0.1,
+        }
+        .quantize()
     }
 
     /// Along a random game of `G`, then another backwards, then the first
     /// again in steps of seven, the accumulators updated from the last
     /// position's equal those refreshed from scratch, and so do the values.
     fn check_incremental<G: Features + Evaluate>(a: u64, b: u64) -> Result<(), TestCaseError> {
-        let net = G::network().unwrap().get();
+        check_incremental_with::<G>(G::network().unwrap().get(), a, b)
+    }
+
+    /// [`check_incremental`] with network `net`.
+    fn check_incremental_with<G: Features>(
+        net: &Network,
+        a: u64,
+        b: u64,
+    ) -> Result<(), TestCaseError> {
         let mut ev = Evaluator::default();
         let (one, two) = (random_game_of::<G>(a, 150), random_game_of::<G>(b, 150));
         let mut list = Vec::new();
@@ -287,7 +318,7 @@ mod inference {
         );
     }
 
-    /// Epaminondas' position text mirrored left to right.
+    /// Epaminondas' (or Empedocles') position text mirrored left to right.
     fn mirror_text(text: &str) -> String {
         let (board, side) = text.split_once(' ').unwrap();
         let rows: Vec<String> = board
@@ -332,14 +363,20 @@ mod inference {
     /// outcome, and its features are the position's, mirrored.
     #[test]
     fn mirrored_features_are_the_mirrored_positions_features() {
-        let mirror = Epaminondas::MIRROR.expect("Epaminondas has a mirror");
+        check_mirror::<Epaminondas>(200);
+        check_mirror::<Empedocles>(60);
+    }
+
+    fn check_mirror<G: Features>(plies: usize) {
+        let mirror = G::MIRROR.expect("the game has a mirror");
         let (mut moves, mut mirrored_moves) = (Vec::new(), Vec::new());
         let (mut f, mut g) = (Vec::new(), Vec::new());
         let mut checked = 0;
         for seed in 0..10 {
-            for pos in random_game(seed, 200) {
-                let m = Epaminondas::parse(&mirror_text(&pos.text())).unwrap();
+            for pos in random_game_of::<G>(seed, plies) {
+                let m = G::parse(&mirror_text(&pos.text())).unwrap();
                 assert_eq!(m.outcome(), pos.outcome(), "{}", pos.text());
+                assert_eq!(m.node(), pos.node(), "{}", pos.text());
                 pos.moves(&mut moves);
                 m.moves(&mut mirrored_moves);
                 assert_eq!(moves.len(), mirrored_moves.len(), "{}", pos.text());
@@ -354,7 +391,40 @@ mod inference {
                 checked += 1;
             }
         }
-        assert!(checked > 500, "{checked} positions");
+        assert!(checked > 100, "{} {checked} positions", G::ID);
+    }
+
+    /// Empedocles' features: each side's pieces by its element, the other
+    /// side's element counted among the three others, the pieces still to
+    /// place during setup, and where the turn stands; player 2 sees the
+    /// board turned.
+    #[test]
+    fn empedocles_features_name_elements_hands_and_the_turn() {
+        // Setup: fire (player 1) has placed a1, b2 and c3, earth (player
+        // 2) h8 and has two to place.
+        let p = Empedocles::parse("7e/8/8/8/8/2F5/1F6/F7 2 s2:fire,earth").unwrap();
+        let mut f = Vec::new();
+        p.features(Player::FIRST, &mut f);
+        f.sort_unstable();
+        // Fire is element 0; earth is the second of water, earth, air.
+        assert_eq!(f, vec![0, 9, 18, 256 + 64 + 63, 448, 452 + 2]);
+        p.features(Player::SECOND, &mut f);
+        f.sort_unstable();
+        // Earth is element 2, fire the first of fire, water, air; the
+        // board turned: h8 is h1 (7), a1 a8 (56), b2 b7 (49), c3 c6 (42).
+        assert_eq!(f, vec![128 + 7, 256 + 42, 256 + 49, 256 + 56, 448 + 2, 452]);
+        let stage = |text: &str| {
+            let mut f = Vec::new();
+            Empedocles::parse(text)
+                .unwrap()
+                .features(Player::FIRST, &mut f);
+            f.into_iter().filter(|&x| x >= 448).collect::<Vec<_>>()
+        };
+        let board = "8/8/2e5/2F5/2FF4/8/8/8";
+        assert_eq!(stage(&format!("{board} 1 r:fire,earth")), vec![456]);
+        assert_eq!(stage(&format!("{board} 1 a1:fire,earth")), vec![457]);
+        assert_eq!(stage(&format!("{board} 2 a2:fire,earth")), vec![458]);
+        assert_eq!(Empedocles::INPUTS, 459);
     }
 
     /// How far, in evaluation units (a stone is 100), the quantized
