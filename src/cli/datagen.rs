@@ -157,12 +157,12 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
 
 /// Game number `i`: random decision plies from its own seed, then the
 /// search's choice at every ply; keeps the decision positions whose best
-/// move is quiet and whose score is not a proven result, and the
-/// simultaneous nodes (round starts) whose matrix game was solved to a
-/// value that is not a proven result. Chance outcomes are drawn with the
-/// game's probabilities, and joint actions from the mixed strategies the
-/// search found (uniformly during the random plies), all from the game's
-/// own random stream; neither uses a ply.
+/// move is not a capture ([`Evaluate::is_capture`]) and whose score is not
+/// a proven result, and the simultaneous nodes (round starts) whose matrix
+/// game was solved to a value that is not a proven result. Chance outcomes
+/// are drawn with the game's probabilities, and joint actions from the
+/// mixed strategies the search found (uniformly during the random plies),
+/// all from the game's own random stream; neither uses a ply.
 fn play_game<G: Evaluate>(
     a: &DatagenArgs,
     i: u64,
@@ -220,7 +220,7 @@ fn play_game<G: Evaluate>(
             moves[rng.gen_range(0..moves.len())]
         } else {
             let r = search::search(&pos, limits, config, &tt, |_| {});
-            if pos.move_hint(r.best) == 0 && r.score.abs() <= EVAL_LIMIT {
+            if !pos.is_capture(r.best) && r.score.abs() <= EVAL_LIMIT {
                 samples.push(Sample {
                     text: pos.text(),
                     side,
