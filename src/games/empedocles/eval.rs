@@ -59,6 +59,14 @@ impl Evaluate for Empedocles {
     fn is_capture(&self, m: Move) -> bool {
         matches!(m, Move::Step(_, to) if self.pieces(self.side.other()).has(to))
     }
+
+    fn network() -> Option<&'static crate::nnue::Slot> {
+        Some(&super::net::NETWORK)
+    }
+
+    fn evaluate_net(&self) -> Option<i32> {
+        Some(crate::nnue::evaluate(self, super::net::NETWORK.get()))
+    }
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 
 use super::{Empedocles, Stage};
 use crate::game::Player;
-use crate::nnue::Features;
+use crate::nnue::{Features, Slot};
 
 /// Pieces each side places during setup.
 const SETUP_PIECES: u32 = 3;
@@ -76,3 +76,12 @@ impl Features for Empedocles {
     const MIRROR: Option<fn(u16) -> u16> =
         Some(|f| if f < HAND { f - f % 8 + (7 - f % 8) } else { f });
 }
+
+/// The network Empedocles evaluates with: `empedocles.net`, trained by
+/// `tools/train.sh empedocles` (see `docs/nnue.md`), unless `--net` loads
+/// another.
+pub static NETWORK: Slot = Slot::new(
+    "empedocles",
+    Empedocles::INPUTS,
+    include_bytes!("empedocles.net"),
+);
