@@ -663,6 +663,15 @@ pub trait Evaluate: Game {
         0
     }
 
+    /// Whether move `m` here is a capture (a noisy move): what quiescence
+    /// searches beyond the horizon, and what a quiet position for training
+    /// data (`gamut datagen`) must not have as its best move. By default a
+    /// move with a positive [`move_hint`](Evaluate::move_hint); a game whose
+    /// hints also rank moves that are not captures says which are.
+    fn is_capture(&self, m: Self::Move) -> bool {
+        self.move_hint(m) > 0
+    }
+
     /// The static value of a non-terminal position for side `side` (an
     /// index into [`GameInfo::sides`]), within ±[`EVAL_LIMIT`]. In a game
     /// of two sides it is [`evaluate`](Evaluate::evaluate) from `side`'s

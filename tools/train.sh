@@ -17,6 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 game=${1:?usage: tools/train.sh <game>}
+# Empedocles' shipped network: one data file of seed 6 (see docs/results.md).
+if [ "$game" = empedocles ]; then
+  PARTS=${PARTS:-"6:40000"}
+  EPOCHS=${EPOCHS:-12}
+fi
 PARTS=${PARTS:-"1:1372 2:781"}
 NODES=${NODES:-4000}
 RANDOM_PLIES=${RANDOM_PLIES:-6}

@@ -7,10 +7,11 @@ use super::progress::Progress;
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
-use gamut::game::{FullGame, Game, NodeKind, EVAL_LIMIT};
+use gamut::game::{FullGame, Game, NodeKind, Player, EVAL_LIMIT};
 use gamut::games::GameId;
 use gamut::nnue::data::{encode_game, write_header, GameRecord, Reader, Sample};
 use gamut::search::{self, Config, Limits, Table};
+use gamut::tournament::engine::pick;
 use gamut::with_game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -25,8 +26,7 @@ const HASH_MIB: usize = 16;
 /// Options of `gamut datagen`.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
-    /// The game (games with decisions only: chance and simultaneous nodes
-    /// are not supported yet).
+    /// The game (of two players: spokes4 and spokes2v2 are refused).
     #[arg(value_parser = parse_game)]
     pub game: GameId,
     /// The file to write (with --resume: to append to).
@@ -74,9 +74,6 @@ pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(),
 
 fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     super::two_players::<G>("datagen")?;
-    if !decisions_only_in_a_random_game::<G>() {
-        return Err(decisions_only::<G>());
-    }
     let (k, n) = a.shard.unwrap_or((1, 1));
     let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
     let (mut file, done) = open::<G>(a)?;
@@ -112,33 +109,6 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
         positions as f64 / secs.max(1e-9)
     )?;
     Ok(())
-}
-
-fn decisions_only<G: Game>() -> CliError {
-    CliError(format!(
-        "datagen does not support {} yet: it plays games of decisions only",
-        G::ID
-    ))
-}
-
-/// Whether a random game from the start meets decision and terminal
-/// nodes only: a game with chance or simultaneous nodes (a roll, a joint
-/// placement) meets one within its first plies.
-fn decisions_only_in_a_random_game<G: Game>() -> bool {
-    let mut rng = StdRng::seed_from_u64(0);
-    let mut pos = G::start();
-    let mut moves = Vec::new();
-    for _ in 0..100 {
-        match pos.node() {
-            NodeKind::Terminal => return true,
-            NodeKind::Decision(_) => {
-                pos.moves(&mut moves);
-                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
-            }
-            _ => return false,
-        }
-    }
-    true
 }
 
 /// The output file, positioned for appending, and how many of this
@@ -185,9 +155,14 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
     Ok((file, 0))
 }
 
-/// Game number `i`: random plies from its own seed, then the search's best
-/// move at every ply; keeps the decision positions whose best move is quiet
-/// and whose score is not a proven result.
+/// Game number `i`: random decision plies from its own seed, then the
+/// search's choice at every ply; keeps the decision positions whose best
+/// move is not a capture ([`gamut::game::Evaluate::is_capture`]) and whose score is not
+/// a proven result, and the simultaneous nodes (round starts) whose matrix
+/// game was solved to a value that is not a proven result. Chance outcomes
+/// are drawn with the game's probabilities, and joint actions from the
+/// mixed strategies the search found (uniformly during the random plies),
+/// all from the game's own random stream; neither uses a ply.
 fn play_game<G: FullGame>(
     a: &DatagenArgs,
     i: u64,
@@ -198,23 +173,54 @@ fn play_game<G: FullGame>(
     let tt = Table::try_new(HASH_MIB)?;
     let mut pos = G::start();
     let mut moves = Vec::new();
+    let mut theirs = Vec::new();
     let mut samples = Vec::new();
     let mut ply = 0;
     let winner = loop {
         let side = match pos.node() {
             NodeKind::Terminal => break pos.outcome().and_then(|o| o.winner),
+            _ if ply >= G::INFO.ply_limit => break None,
             NodeKind::Decision(p) => p,
-            _ => return Err(decisions_only::<G>()),
+            NodeKind::Chance => {
+                pos.moves(&mut moves);
+                let m = pick(&mut rng, moves.iter().map(|&m| (m, pos.probability(m))));
+                pos = pos.play(m);
+                continue;
+            }
+            NodeKind::Simultaneous => {
+                let (first, second) = if ply < a.random_plies {
+                    pos.actions(Player::FIRST, &mut moves);
+                    pos.actions(Player::SECOND, &mut theirs);
+                    (
+                        moves[rng.gen_range(0..moves.len())],
+                        theirs[rng.gen_range(0..theirs.len())],
+                    )
+                } else {
+                    let r = search::search_simultaneous(&pos, limits, config, &tt, |_| {});
+                    let value = r.value.round();
+                    if r.depth > 0 && value.abs() <= EVAL_LIMIT as f64 {
+                        samples.push(Sample {
+                            text: pos.text(),
+                            side: pos.perspective(),
+                            score: value as i16,
+                        });
+                    }
+                    let [s0, s1] = &r.strategies;
+                    (
+                        pick(&mut rng, s0.iter().copied()),
+                        pick(&mut rng, s1.iter().copied()),
+                    )
+                };
+                pos = pos.play_joint(first, second);
+                continue;
+            }
         };
-        if ply >= G::INFO.ply_limit {
-            break None;
-        }
         let m = if ply < a.random_plies {
             pos.moves(&mut moves);
             moves[rng.gen_range(0..moves.len())]
         } else {
             let r = search::search(&pos, limits, config, &tt, |_| {});
-            if pos.move_hint(r.best) == 0 && r.score.abs() <= EVAL_LIMIT {
+            if !pos.is_capture(r.best) && r.score.abs() <= EVAL_LIMIT {
                 samples.push(Sample {
                     text: pos.text(),
                     side,

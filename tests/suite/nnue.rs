@@ -1,14 +1,20 @@
 //! Learned evaluation: the training data `gamut datagen` writes.
 
 use crate::common::{ok, rejected, scratch_dir};
-use gamut::game::{Game, Notation};
+use gamut::game::{Game, NodeKind, Notation, Player, EVAL_LIMIT};
+use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
-use gamut::nnue::data::read_all;
+use gamut::games::spokes::Spokes;
+use gamut::nnue::data::{encode_game, read_all, write_header, GameRecord};
 
 fn datagen(out: &std::path::Path, games: &str, extra: &[&str]) -> String {
+    datagen_of("epaminondas", out, games, extra)
+}
+
+fn datagen_of(game: &str, out: &std::path::Path, games: &str, extra: &[&str]) -> String {
     let mut args = vec![
         "datagen",
-        "epaminondas",
+        game,
         "--out",
         out.to_str().unwrap(),
         "--games",
@@ -55,8 +61,74 @@ fn datagen_resumes_and_shards_to_the_same_games() {
     assert_eq!(part_games, games[1..2]);
 }
 
+/// Makes `games` games of `game` whole, as two shards and in two runs
+/// (the second resuming); asserts that the shards interleave to the whole,
+/// that the resumed file is the whole byte for byte, and that the file
+/// written again from what was read is the same bytes. Returns the games.
+fn same_games_however_made(game: &str, games: usize) -> Vec<GameRecord> {
+    let dir = scratch_dir(&format!("datagen-{game}"));
+    let n = games.to_string();
+    let whole = dir.join("whole.dat");
+    datagen_of(game, &whole, &n, &[]);
+    let whole_bytes = std::fs::read(&whole).unwrap();
+    let all = read_all(&whole_bytes[..], game).unwrap();
+    assert_eq!(all.len(), games);
+
+    let mut again = Vec::new();
+    write_header(&mut again, game).unwrap();
+    for g in &all {
+        again.extend(encode_game(g));
+    }
+    assert_eq!(again, whole_bytes, "{game}: the data does not round-trip");
+
+    let parts = ["1/2", "2/2"].map(|k| {
+        let part = dir.join(format!("part{}.dat", &k[..1]));
+        datagen_of(game, &part, &n, &["--shard", k]);
+        read_all(&std::fs::read(&part).unwrap()[..], game).unwrap()
+    });
+    let mut merged = Vec::new();
+    for i in 0..games {
+        merged.push(parts[i % 2][i / 2].clone());
+    }
+    assert_eq!(merged, all, "{game}: the shards differ from the whole");
+
+    let resumed = dir.join("resumed.dat");
+    datagen_of(game, &resumed, "1", &[]);
+    datagen_of(game, &resumed, &n, &["--resume"]);
+    assert_eq!(std::fs::read(&resumed).unwrap(), whole_bytes);
+    all
+}
+
 #[test]
-fn datagen_refuses_corrupt_files_and_chance_games() {
+fn datagen_plays_empedocles_through_its_rolls() {
+    let games = same_games_however_made("empedocles", 6);
+    let samples: Vec<_> = games.iter().flat_map(|g| &g.samples).collect();
+    assert!(!samples.is_empty());
+    for s in samples {
+        // Decisions after the roll, never the roll itself.
+        let pos = Empedocles::parse(&s.text).unwrap();
+        assert_eq!(pos.node(), NodeKind::Decision(s.side), "{}", s.text);
+        assert!(s.score.abs() <= EVAL_LIMIT as i16);
+    }
+    // The die differs from game to game: the games are not all alike.
+    assert!(games.windows(2).any(|w| w[0] != w[1]));
+}
+
+#[test]
+fn datagen_keeps_spokes_round_starts_for_the_first_player() {
+    let games = same_games_however_made("spokes", 2);
+    let samples: Vec<_> = games.iter().flat_map(|g| &g.samples).collect();
+    assert!(!samples.is_empty());
+    for s in samples {
+        let pos = Spokes::parse(&s.text).unwrap();
+        assert_eq!(pos.node(), NodeKind::Simultaneous, "{}", s.text);
+        assert_eq!(s.side, Player::FIRST);
+        assert!(s.score.abs() <= EVAL_LIMIT as i16);
+    }
+}
+
+#[test]
+fn datagen_refuses_corrupt_files_and_games_of_four() {
     let dir = scratch_dir("datagen-bad");
     let file = dir.join("bad.dat");
     datagen(&file, "1", &[]);
@@ -74,26 +146,42 @@ fn datagen_refuses_corrupt_files_and_chance_games() {
     assert!(err.contains("byte 24"), "{err}");
     let err = rejected(&["datagen", "epaminondas", "--out", file.to_str().unwrap()]);
     assert!(err.contains("--resume"), "{err}");
-    let err = rejected(&["datagen", "empedocles", "--out", "/nonexistent/x"]);
-    assert!(err.contains("decisions only"), "{err}");
+    for game in ["spokes4", "spokes2v2"] {
+        let err = rejected(&["datagen", game, "--out", "/nonexistent/x"]);
+        assert!(err.contains("two players"), "{err}");
+    }
+    // A Spokes file cut inside its header, and one holding another game.
+    let spokes = dir.join("spokes.dat");
+    std::fs::write(&spokes, b"GAMUTPOS\x01").unwrap();
+    let err = rejected(&[
+        "datagen",
+        "spokes",
+        "--out",
+        spokes.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(err.contains("byte 0"), "{err}");
+    let err = rejected(&[
+        "datagen",
+        "spokes",
+        "--out",
+        file.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(err.contains("epaminondas"), "{err}");
 }
 
 mod inference {
     use gamut::game::{Evaluate, Game, NodeKind, Notation, Player};
     use gamut::games::apart::Apart;
     use gamut::games::aporia::Aporia;
+    use gamut::games::empedocles::Empedocles;
     use gamut::games::epaminondas::Epaminondas;
-    use gamut::nnue::network::FloatNetwork;
+    use gamut::nnue::network::{FloatNetwork, Network};
     use gamut::nnue::{evaluate_from_scratch, refresh, Evaluator, Features};
     use proptest::prelude::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
-
-    /// The positions of a random Epaminondas game from the start, at most
-    /// `plies` long.
-    fn random_game(seed: u64, plies: usize) -> Vec<Epaminondas> {
-        random_game_of(seed, plies)
-    }
 
     /// The positions of a random game of `G` from the start, at most
     /// `plies` long.
@@ -124,6 +212,7 @@ mod inference {
             check_incremental::<Epaminondas>(a, b)?;
             check_incremental::<Apart>(a, b)?;
             check_incremental::<Aporia>(a, b)?;
+            check_incremental::<Empedocles>(a, b)?;
         }
     }
 
@@ -160,7 +249,15 @@ mod inference {
         a: u64,
         b: u64,
     ) -> Result<(), TestCaseError> {
-        let net = G::network().unwrap().get();
+        check_incremental_with::<G>(G::network().unwrap().get(), a, b)
+    }
+
+    /// [`check_incremental`] with network `net`.
+    fn check_incremental_with<G: Features + Notation>(
+        net: &Network,
+        a: u64,
+        b: u64,
+    ) -> Result<(), TestCaseError> {
         let mut ev = Evaluator::default();
         let (one, two) = (random_game_of::<G>(a, 150), random_game_of::<G>(b, 150));
         let mut list = Vec::new();
@@ -223,7 +320,7 @@ mod inference {
         );
     }
 
-    /// Epaminondas' position text mirrored left to right.
+    /// Epaminondas' (or Empedocles') position text mirrored left to right.
     fn mirror_text(text: &str) -> String {
         let (board, side) = text.split_once(' ').unwrap();
         let rows: Vec<String> = board
@@ -268,14 +365,20 @@ mod inference {
     /// outcome, and its features are the position's, mirrored.
     #[test]
     fn mirrored_features_are_the_mirrored_positions_features() {
-        let mirror = Epaminondas::MIRROR.expect("Epaminondas has a mirror");
+        check_mirror::<Epaminondas>(200);
+        check_mirror::<Empedocles>(60);
+    }
+
+    fn check_mirror<G: Features + Notation>(plies: usize) {
+        let mirror = G::MIRROR.expect("the game has a mirror");
         let (mut moves, mut mirrored_moves) = (Vec::new(), Vec::new());
         let (mut f, mut g) = (Vec::new(), Vec::new());
         let mut checked = 0;
         for seed in 0..10 {
-            for pos in random_game(seed, 200) {
-                let m = Epaminondas::parse(&mirror_text(&pos.text())).unwrap();
+            for pos in random_game_of::<G>(seed, plies) {
+                let m = G::parse(&mirror_text(&pos.text())).unwrap();
                 assert_eq!(m.outcome(), pos.outcome(), "{}", pos.text());
+                assert_eq!(m.node(), pos.node(), "{}", pos.text());
                 pos.moves(&mut moves);
                 m.moves(&mut mirrored_moves);
                 assert_eq!(moves.len(), mirrored_moves.len(), "{}", pos.text());
@@ -290,7 +393,40 @@ mod inference {
                 checked += 1;
             }
         }
-        assert!(checked > 500, "{checked} positions");
+        assert!(checked > 100, "{} {checked} positions", G::ID);
+    }
+
+    /// Empedocles' features: each side's pieces by its element, the other
+    /// side's element counted among the three others, the pieces still to
+    /// place during setup, and where the turn stands; player 2 sees the
+    /// board turned.
+    #[test]
+    fn empedocles_features_name_elements_hands_and_the_turn() {
+        // Setup: fire (player 1) has placed a1, b2 and c3, earth (player
+        // 2) h8 and has two to place.
+        let p = Empedocles::parse("7e/8/8/8/8/2F5/1F6/F7 2 s2:fire,earth").unwrap();
+        let mut f = Vec::new();
+        p.features(Player::FIRST, &mut f);
+        f.sort_unstable();
+        // Fire is element 0; earth is the second of water, earth, air.
+        assert_eq!(f, vec![0, 9, 18, 256 + 64 + 63, 448, 452 + 2]);
+        p.features(Player::SECOND, &mut f);
+        f.sort_unstable();
+        // Earth is element 2, fire the first of fire, water, air; the
+        // board turned: h8 is h1 (7), a1 a8 (56), b2 b7 (49), c3 c6 (42).
+        assert_eq!(f, vec![128 + 7, 256 + 42, 256 + 49, 256 + 56, 448 + 2, 452]);
+        let stage = |text: &str| {
+            let mut f = Vec::new();
+            Empedocles::parse(text)
+                .unwrap()
+                .features(Player::FIRST, &mut f);
+            f.into_iter().filter(|&x| x >= 448).collect::<Vec<_>>()
+        };
+        let board = "8/8/2e5/2F5/2FF4/8/8/8";
+        assert_eq!(stage(&format!("{board} 1 r:fire,earth")), vec![456]);
+        assert_eq!(stage(&format!("{board} 1 a1:fire,earth")), vec![457]);
+        assert_eq!(stage(&format!("{board} 2 a2:fire,earth")), vec![458]);
+        assert_eq!(Empedocles::INPUTS, 459);
     }
 
     /// How far, in evaluation units (a stone is 100), the quantized
@@ -301,17 +437,30 @@ mod inference {
 
     /// A float network with weights of a trained one's size, quantized:
     /// along random games its values stay within [`TOLERANCE`] of the
-    /// float network's.
+    /// float network's, for Epaminondas and Empedocles (whose chance
+    /// nodes and setup have features of their own).
     #[test]
     fn quantized_values_are_within_tolerance_of_the_float_network() {
+        for worst in [
+            worst_quantization_error::<Epaminondas>(),
+            worst_quantization_error::<Empedocles>(),
+        ] {
+            assert!(worst <= TOLERANCE, "largest difference {worst}");
+            assert!(worst > 0.0, "quantization changes something");
+        }
+    }
+
+    /// The largest difference between a random float network of 128
+    /// hidden units for `G` and its quantized form along random games.
+    fn worst_quantization_error<G: Features>() -> f32 {
         let mut rng = SmallRng::seed_from_u64(5);
         let hidden = 128;
-        let inputs = Epaminondas::INPUTS;
+        let inputs = G::INPUTS;
         let mut u = |n: usize, lo: f32, hi: f32| -> Vec<f32> {
             (0..n).map(|_| rng.gen_range(lo..hi)).collect()
         };
         let float = FloatNetwork {
-            game: "epaminondas".into(),
+            game: G::ID.into(),
             inputs,
             hidden,
             scale: 400,
@@ -324,7 +473,7 @@ mod inference {
         let (mut us, mut them) = (Vec::new(), Vec::new());
         let mut worst = 0f32;
         for seed in 0..20 {
-            for pos in random_game(seed, 120) {
+            for pos in random_game_of::<G>(seed, 120) {
                 let side = pos.perspective();
                 pos.features(side, &mut us);
                 pos.features(side.other(), &mut them);
@@ -333,8 +482,7 @@ mod inference {
                 worst = worst.max((f - q).abs());
             }
         }
-        assert!(worst <= TOLERANCE, "largest difference {worst}");
-        assert!(worst > 0.0, "quantization changes something");
+        worst
     }
 }
 
@@ -354,7 +502,7 @@ fn bad_network_files_are_one_line_errors() {
         bad.to_str().unwrap(),
     ]);
     assert!(err.contains("ends inside its header"), "{err}");
-    let err = rejected(&["bench", "empedocles", "--eval", "net"]);
+    let err = rejected(&["bench", "spokes", "--eval", "net"]);
     assert!(err.contains("no network"), "{err}");
     let out = ok(&["analyze", "epaminondas", "--depth", "2", "--eval", "net"]);
     assert!(out.contains("bestmove"), "{out}");

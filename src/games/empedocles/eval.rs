@@ -54,4 +54,55 @@ impl Evaluate for Empedocles {
             _ => 0,
         }
     }
+
+    /// A step onto an enemy piece; placements are not captures.
+    fn is_capture(&self, m: Move) -> bool {
+        matches!(m, Move::Step(_, to) if self.pieces(self.side.other()).has(to))
+    }
+
+    fn network() -> Option<&'static crate::nnue::Slot> {
+        Some(&super::net::NETWORK)
+    }
+
+    fn evaluate_net(&self) -> Option<i32> {
+        Some(crate::nnue::evaluate(self, super::net::NETWORK.get()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::NodeKind;
+
+    /// Along a long line of play: a move is a capture exactly when it
+    /// steps onto an enemy piece, and placements, which the move hints
+    /// rank above other moves, are not captures.
+    #[test]
+    fn captures_are_steps_onto_enemies_and_placements_are_not() {
+        let (mut captures, mut placements) = (0, 0);
+        let mut moves = Vec::new();
+        for line in 0..20usize {
+            let mut pos = Empedocles::start();
+            for ply in 0..200usize {
+                if pos.node() == NodeKind::Terminal {
+                    break;
+                }
+                pos.moves(&mut moves);
+                if let NodeKind::Decision(_) = pos.node() {
+                    for &m in &moves {
+                        let onto_enemy = matches!(m, Move::Step(_, to)
+                            if pos.pieces(pos.side.other()).has(to));
+                        assert_eq!(pos.is_capture(m), onto_enemy, "{m:?}");
+                        captures += usize::from(onto_enemy);
+                        if let Move::Place(_) = m {
+                            assert_eq!(pos.move_hint(m), 1);
+                            placements += 1;
+                        }
+                    }
+                }
+                pos = pos.play(moves[(ply * 7 + line * 13) % moves.len()]);
+            }
+        }
+        assert!(captures > 0 && placements > 0, "{captures} {placements}");
+    }
 }

@@ -4,6 +4,7 @@
 pub mod elements;
 pub mod eval;
 pub mod movegen;
+pub mod net;
 mod svg;
 mod text;
 

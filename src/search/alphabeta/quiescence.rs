@@ -1,11 +1,11 @@
-//! Quiescence: beyond the horizon, captures (moves with a positive hint)
+//! Quiescence: beyond the horizon, captures ([`Evaluate::is_capture`])
 //! only, on top of the static evaluation, until the position is quiet.
 
 use super::Worker;
 use crate::game::{Evaluate, Listing, Player};
 
 impl<'a, G: Evaluate> Worker<'a, G> {
-    /// Captures (moves with a positive hint) only, on top of the static
+    /// Captures ([`Evaluate::is_capture`]) only, on top of the static
     /// evaluation, until the position is quiet.
     pub(super) fn quiescence(
         &mut self,
@@ -31,8 +31,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         noisy.extend(
             self.scratch
                 .iter()
-                .map(|&m| (pos.move_hint(m) as i64, 0, m))
-                .filter(|&(h, _, _)| h > 0),
+                .filter(|&&m| pos.is_capture(m))
+                .map(|&m| (pos.move_hint(m) as i64, 0, m)),
         );
         noisy.sort_by_key(|e| std::cmp::Reverse(e.0));
         let mut best = stand;

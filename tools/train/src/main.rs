@@ -9,6 +9,7 @@ use clap::Parser;
 use gamut::game::Notation;
 use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
+use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
 use gamut::nnue::data::Reader;
 use gamut::nnue::network::{FloatNetwork, Network, WEIGHT_CLIP};
@@ -26,7 +27,7 @@ use std::time::Instant;
 #[derive(Parser, Debug)]
 #[command(name = "gamut-train")]
 struct Args {
-    /// The game (games with features: aporia, apart, epaminondas).
+    /// The game (games with features: aporia, apart, epaminondas, empedocles).
     game: String,
     /// Data files written by `gamut datagen`.
     #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
@@ -62,7 +63,7 @@ struct Args {
     #[arg(long)]
     max_positions: Option<usize>,
     /// Do not add the mirror images of the training positions (games with
-    /// a mirror symmetry: epaminondas).
+    /// a mirror symmetry: aporia, apart, epaminondas, empedocles).
     #[arg(long)]
     no_mirror: bool,
     /// Seed of the initial weights, the split and the shuffles.
@@ -143,7 +144,7 @@ fn fail(msg: String) -> ExitCode {
 }
 
 /// The games with input features, as on the command line.
-const GAMES: &str = "aporia, apart, epaminondas";
+const GAMES: &str = "aporia, apart, epaminondas, empedocles";
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -151,6 +152,7 @@ fn main() -> ExitCode {
         "aporia" => train::<Aporia>(&args),
         "apart" => train::<Apart>(&args),
         "epaminondas" => train::<Epaminondas>(&args),
+        "empedocles" => train::<Empedocles>(&args),
         g => return fail(format!("no features for {g} yet (games: {GAMES})")),
     };
     match report {
