@@ -175,7 +175,7 @@ macro_rules! bitset {
             /// Whether `x` is in the set.
             #[inline(always)]
             pub fn has(self, x: $item) -> bool {
-                $crate::bits::Word::bit(self.0, x.0 as u32)
+                $crate::bits::Word::bit(self.0, u32::from(x.0))
             }
 
             /// The number of members.

@@ -201,7 +201,7 @@ fn parse_go(rest: &str) -> Result<Go, String> {
         let any: u64 = v.parse().map_err(|_| bad())?;
         // A clock may read 0 (a flag about to fall); every limit is >= 1.
         let n = Some(any).filter(|&n| n >= 1);
-        let clock = || Some(any.min(u32::MAX as u64 * 1000));
+        let clock = || Some(any.min(u64::from(u32::MAX) * 1000));
         match w {
             "wtime" => go.time[0] = clock(),
             "btime" => go.time[1] = clock(),
@@ -213,8 +213,8 @@ fn parse_go(rest: &str) -> Result<Go, String> {
                     "depth" => go.depth = Some(n.min(100) as u32),
                     "movetime" => go.movetime = Some(n),
                     "nodes" => go.nodes = Some(n),
-                    "movestogo" => go.movestogo = Some(n.min(u32::MAX as u64) as u32),
-                    "perft" if n <= MAX_PERFT as u64 => go.perft = Some(n as u32),
+                    "movestogo" => go.movestogo = Some(n.min(u64::from(u32::MAX)) as u32),
+                    "perft" if n <= u64::from(MAX_PERFT) => go.perft = Some(n as u32),
                     "side" if n <= MAX_SIDE => go.side = Some(Player::nth(n as usize - 1)),
                     _ => return Err(format!("go: unknown or bad argument '{w} {v}'")),
                 }

@@ -63,7 +63,7 @@ impl Picture {
     /// A document of the given view-box size, with a background fill.
     pub fn new(width: f64, height: f64, background: &str, opts: &SvgOptions) -> Picture {
         let px_w = opts.size;
-        let px_h = (opts.size as f64 * height / width).round();
+        let px_h = (f64::from(opts.size) * height / width).round();
         let mut body = String::with_capacity(8192);
         let _ = write!(
             body,
@@ -179,19 +179,19 @@ pub struct Grid {
 impl Grid {
     /// The picture's width.
     pub fn width(&self) -> f64 {
-        self.files as f64 * self.cell + 2.0 * self.margin
+        f64::from(self.files) * self.cell + 2.0 * self.margin
     }
 
     /// The picture's height for the board alone.
     pub fn height(&self) -> f64 {
-        self.ranks as f64 * self.cell + 2.0 * self.margin
+        f64::from(self.ranks) * self.cell + 2.0 * self.margin
     }
 
     /// The top-left corner of a cell.
     pub fn corner(&self, file: u8, rank: u8) -> (f64, f64) {
         (
-            self.margin + file as f64 * self.cell,
-            self.margin + (self.ranks - 1 - rank) as f64 * self.cell,
+            self.margin + f64::from(file) * self.cell,
+            self.margin + f64::from(self.ranks - 1 - rank) * self.cell,
         )
     }
 
@@ -276,7 +276,7 @@ impl Grid {
         let size = (self.margin * 0.5).min(self.cell * 0.4);
         for file in 0..self.files {
             let (x, _) = self.centre(file, 0);
-            let y = self.margin + self.ranks as f64 * self.cell + self.margin / 2.0;
+            let y = self.margin + f64::from(self.ranks) * self.cell + self.margin / 2.0;
             let name = ((b'a' + file) as char).to_string();
             pic.text(x, y, size, &name, "class=\"coordinate\" fill=\"#333\"");
         }

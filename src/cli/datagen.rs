@@ -198,7 +198,7 @@ fn play_game<G: FullGame>(
                 } else {
                     let r = search::search_simultaneous(&pos, limits, config, &tt, |_| {});
                     let value = r.value.round();
-                    if r.depth > 0 && value.abs() <= EVAL_LIMIT as f64 {
+                    if r.depth > 0 && value.abs() <= f64::from(EVAL_LIMIT) {
                         samples.push(Sample {
                             text: pos.text(),
                             side: pos.perspective(),

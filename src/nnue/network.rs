@@ -88,7 +88,7 @@ impl std::error::Error for NetError {}
 fn quantize(v: f32, q: i32) -> i16 {
     (v * q as f32)
         .round()
-        .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+        .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
 }
 
 impl FloatNetwork {
@@ -236,7 +236,7 @@ impl Network {
         let h = self.hidden;
         let sum = dot_crelu(us, &self.output_weights[..h], QA as i16)
             + dot_crelu(them, &self.output_weights[h..], QA as i16);
-        let y = (sum + self.output_bias) as i64 * self.scale as i64;
-        (y / (QA * QB) as i64) as i32
+        let y = i64::from(sum + self.output_bias) * i64::from(self.scale);
+        (y / i64::from(QA * QB)) as i32
     }
 }

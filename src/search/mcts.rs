@@ -83,11 +83,11 @@ impl Agent {
     /// The current strategy: regret matching mixed with `gamma` uniform.
     fn strategy(&self, gamma: f64, out: &mut Vec<f64>) {
         let n = self.regret.len() as f64;
-        let pos: f64 = self.regret.iter().map(|&r| r.max(0.0) as f64).sum();
+        let pos: f64 = self.regret.iter().map(|&r| f64::from(r.max(0.0))).sum();
         out.clear();
         out.extend(self.regret.iter().map(|&r| {
             let rm = if pos > 0.0 {
-                r.max(0.0) as f64 / pos
+                f64::from(r.max(0.0)) / pos
             } else {
                 1.0 / n
             };
@@ -279,7 +279,9 @@ impl<G: Evaluate> Tree<'_, G> {
     /// games do.
     fn static_value(&self, pos: &G) -> Vec<f64> {
         let w: Vec<f64> = (0..self.sides)
-            .map(|s| (pos.evaluate_for(Player::nth(s), TermMask::ALL) as f64 / MCTS_SCALE).exp())
+            .map(|s| {
+                (f64::from(pos.evaluate_for(Player::nth(s), TermMask::ALL)) / MCTS_SCALE).exp()
+            })
             .collect();
         let total: f64 = w.iter().sum();
         w.iter().map(|x| x / total).collect()
@@ -408,8 +410,8 @@ impl<G: Evaluate> Tree<'_, G> {
             None => (0..visits.len())
                 .max_by(|&a, &b| {
                     let ucb = |i: usize| {
-                        reward[i] / visits[i] as f64
-                            + MCTS_UCB * (total.ln() / visits[i] as f64).sqrt()
+                        reward[i] / f64::from(visits[i])
+                            + MCTS_UCB * (total.ln() / f64::from(visits[i])).sqrt()
                     };
                     ucb(a).total_cmp(&ucb(b))
                 })
@@ -453,12 +455,12 @@ impl<G: Evaluate> Tree<'_, G> {
             Kind::Simultaneous { agents, .. } => {
                 for a in agents {
                     let c = self.choices(&root.pos, a.side);
-                    let total: f64 = a.sum.iter().map(|&x| x as f64).sum();
+                    let total: f64 = a.sum.iter().map(|&x| f64::from(x)).sum();
                     let mut v: Vec<(Tuple<G::Move>, f64)> = if total > 0.0 {
                         a.picks
                             .iter()
                             .zip(&a.sum)
-                            .map(|(p, &x)| (c.tuple(p), x as f64 / total))
+                            .map(|(p, &x)| (c.tuple(p), f64::from(x) / total))
                             .filter(|&(_, q)| q >= 0.01)
                             .collect()
                     } else {

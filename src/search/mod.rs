@@ -174,7 +174,7 @@ impl<'t> Shared<'t> {
     /// Whether the soft budget of a clock is spent: iterative deepening
     /// starts no new iteration then.
     fn past_soft_budget(&self) -> bool {
-        let scale = self.soft_scale.load(Relaxed) as f64 / 1000.0;
+        let scale = f64::from(self.soft_scale.load(Relaxed)) / 1000.0;
         self.soft
             .is_some_and(|t| self.start.elapsed() >= t.mul_f64(scale))
     }

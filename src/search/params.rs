@@ -139,7 +139,7 @@ pub fn lmr_reduction(depth: i32, n: usize) -> i32 {
     if depth < 1 || n < 1 {
         return 0;
     }
-    let d = (depth as f64).ln();
+    let d = f64::from(depth).ln();
     let m = (n as f64 + 1.0).ln();
     (LMR_BASE + d * m / LMR_DIVISOR).max(0.0) as i32
 }

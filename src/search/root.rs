@@ -51,7 +51,7 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
                 pv: vec![m],
             })
             .collect();
-        moves.sort_by_key(|r| -(pos.move_hint(r.mv) as i64));
+        moves.sort_by_key(|r| -i64::from(pos.move_hint(r.mv)));
         let first = moves[0].mv;
         RootMoves {
             pos,

@@ -44,7 +44,7 @@ pub fn chance_value(values: impl Iterator<Item = (f64, i32)>) -> i32 {
         all_lost &= v < -WIN_THRESHOLD;
         slowest_win = slowest_win.min(v);
         slowest_loss = slowest_loss.max(v);
-        mean += p * chance_clamp(v) as f64;
+        mean += p * f64::from(chance_clamp(v));
     }
     if all_won && slowest_win != i32::MAX {
         slowest_win
@@ -124,7 +124,7 @@ mod tests {
         let win = WIN - 5;
         // A third of a win and two thirds of an even position.
         let v = chance_value([(1.0 / 3.0, win), (2.0 / 3.0, 0)].into_iter());
-        assert_eq!(v, (EVAL_LIMIT as f64 / 3.0).round() as i32);
+        assert_eq!(v, (f64::from(EVAL_LIMIT) / 3.0).round() as i32);
         assert!(v.abs() < WIN_THRESHOLD);
         // All wins: a proven win, as slow as the slowest.
         assert_eq!(

@@ -331,7 +331,7 @@ impl<G: Evaluate> Game for TwoSided<G> {
 impl<G: Evaluate> TwoSided<G> {
     /// What the view adds to the game's hash: the side, and whether frozen.
     fn key(&self) -> u64 {
-        crate::bits::splitmix64(0x5157_0000 ^ self.us.index() as u64 ^ (self.frozen as u64) << 8)
+        crate::bits::splitmix64(0x5157_0000 ^ self.us.index() as u64 ^ u64::from(self.frozen) << 8)
     }
 }
 

@@ -122,11 +122,11 @@ impl Game for Ttt {
     }
     fn hash_from_scratch(&self) -> u64 {
         crate::bits::splitmix64(
-            self.marks[0] as u64
-                | (self.marks[1] as u64) << 9
+            u64::from(self.marks[0])
+                | u64::from(self.marks[1]) << 9
                 | (self.side.index() as u64) << 18
-                | (self.rolled as u64) << 19
-                | (self.dice as u64) << 20,
+                | u64::from(self.rolled) << 19
+                | u64::from(self.dice) << 20,
         )
     }
 }
@@ -164,10 +164,14 @@ impl Evaluate for Ttt {
 /// the searcher, and no pruning.
 fn minimax(pos: &Ttt, depth: i32, ply: usize) -> f64 {
     match pos.node() {
-        NodeKind::Terminal => outcome_score(&pos.outcome().unwrap(), pos.perspective(), ply) as f64,
+        NodeKind::Terminal => f64::from(outcome_score(
+            &pos.outcome().unwrap(),
+            pos.perspective(),
+            ply,
+        )),
         NodeKind::Decision(me) => {
             if depth <= 0 {
-                return pos.evaluate(TermMask::ALL) as f64;
+                return f64::from(pos.evaluate(TermMask::ALL));
             }
             let mut moves = Vec::new();
             pos.moves(&mut moves);
@@ -199,8 +203,8 @@ fn minimax(pos: &Ttt, depth: i32, ply: usize) -> f64 {
                     )
                 })
                 .collect();
-            let proven = WIN_THRESHOLD as f64;
-            let limit = EVAL_LIMIT as f64;
+            let proven = f64::from(WIN_THRESHOLD);
+            let limit = f64::from(EVAL_LIMIT);
             if values.iter().all(|&(_, v)| v > proven) {
                 values.iter().map(|&(_, v)| v).fold(f64::INFINITY, f64::min)
             } else if values.iter().all(|&(_, v)| v < -proven) {
@@ -314,7 +318,7 @@ fn alpha_beta_equals_minimax_on_random_positions() {
                     let mut cfg = config(1);
                     cfg.star1 = star1;
                     let r = depth_search(&p, depth, &cfg);
-                    assert_eq!(r.score as f64, m, "{p:?} depth {depth} star1 {star1}");
+                    assert_eq!(f64::from(r.score), m, "{p:?} depth {depth} star1 {star1}");
                 }
             }
         }
@@ -455,7 +459,8 @@ impl Game for Pennies {
         self.hash_from_scratch()
     }
     fn hash_from_scratch(&self) -> u64 {
-        self.shown.map_or(0, |(a, b)| 1 + a as u64 * 2 + b as u64)
+        self.shown
+            .map_or(0, |(a, b)| 1 + u64::from(a) * 2 + u64::from(b))
     }
 }
 

@@ -165,13 +165,13 @@ pub struct Table {
 
 fn pack(e: &Entry, age: u8) -> u64 {
     let mv = e.move_index.map_or(NO_MOVE, u64::from);
-    let score = (e.score as i16 as u16) as u64;
+    let score = u64::from(e.score as i16 as u16);
     let bound = match e.bound {
         Bound::Exact => 1u64,
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    mv | score << 16 | (e.depth as u64) << 32 | bound << 40 | ((age & 63) as u64) << 42
+    mv | score << 16 | u64::from(e.depth) << 32 | bound << 40 | u64::from(age & 63) << 42
 }
 
 fn unpack(d: u64) -> Option<(Entry, u8)> {
@@ -185,7 +185,7 @@ fn unpack(d: u64) -> Option<(Entry, u8)> {
     Some((
         Entry {
             move_index: (mv != NO_MOVE).then_some(mv as u16),
-            score: (d >> 16) as u16 as i16 as i32,
+            score: i32::from((d >> 16) as u16 as i16),
             depth: (d >> 32) as u8,
             bound,
         },
@@ -215,7 +215,7 @@ impl Table {
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i]
     }
 
@@ -270,7 +270,7 @@ impl Table {
             }
             let value = match unpack(data) {
                 None => i32::MIN,
-                Some((old, a)) => old.depth as i32 - 8 * (age.wrapping_sub(a) & 63) as i32,
+                Some((old, a)) => i32::from(old.depth) - 8 * i32::from(age.wrapping_sub(a) & 63),
             };
             if value < worst {
                 worst = value;

@@ -159,13 +159,13 @@ fn nps(nodes: u64, time: Duration) -> u64 {
 fn progress_json<G: FullGame>(pos: &G, p: Progress<'_, G::Move>) -> Value {
     match p {
         Progress::Decision(it) => {
-            let first = for_first(pos, it.score as f64) as i32;
+            let first = for_first(pos, f64::from(it.score)) as i32;
             let lines: Vec<Value> = it
                 .lines
                 .iter()
                 .enumerate()
                 .map(|(k, l)| {
-                    let s = for_first(pos, l.score as f64) as i32;
+                    let s = for_first(pos, f64::from(l.score)) as i32;
                     json!({"multipv": k + 1, "score": s, "score_text": Score(s).to_string(),
                            "pv": pv_texts(pos, &l.pv)})
                 })
@@ -182,12 +182,12 @@ fn progress_json<G: FullGame>(pos: &G, p: Progress<'_, G::Move>) -> Value {
             })
         }
         Progress::Chance(it) => {
-            let first = for_first(pos, it.expected as f64) as i32;
+            let first = for_first(pos, f64::from(it.expected)) as i32;
             let lines: Vec<Value> = it
                 .outcomes
                 .iter()
                 .map(|o| {
-                    let s = for_first(pos, o.score as f64) as i32;
+                    let s = for_first(pos, f64::from(o.score)) as i32;
                     let child = pos.play(o.outcome);
                     let mut pv = vec![pos.move_text(o.outcome)];
                     pv.extend(pv_texts(&child, &o.pv));
@@ -354,8 +354,8 @@ pub fn line_scores<G: FullGame>(
         }
         let (score, best) = if let Some(o) = pos.outcome() {
             let s = match o.winner {
-                Some(p) if G::side_of(p) == Player::FIRST => WIN as f64,
-                Some(_) => -(WIN as f64),
+                Some(p) if G::side_of(p) == Player::FIRST => f64::from(WIN),
+                Some(_) => -f64::from(WIN),
                 None => 0.0,
             };
             (s, None)
@@ -363,10 +363,11 @@ pub fn line_scores<G: FullGame>(
             (0.0, None)
         } else {
             match search::run(pos, limits, &config, &tt, Some(stop), &mut |_| {}) {
-                Verdict::Decision(r) => {
-                    (for_first(pos, r.score as f64), Some(pos.move_text(r.best)))
-                }
-                Verdict::Chance(c) => (for_first(pos, c.expected as f64), None),
+                Verdict::Decision(r) => (
+                    for_first(pos, f64::from(r.score)),
+                    Some(pos.move_text(r.best)),
+                ),
+                Verdict::Chance(c) => (for_first(pos, f64::from(c.expected)), None),
                 Verdict::Simultaneous(m) => (m.value, None),
                 Verdict::Over(_) => (0.0, None),
             }

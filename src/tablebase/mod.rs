@@ -38,8 +38,8 @@ impl Value {
     pub fn from_entry(e: u8) -> Value {
         match e {
             0 => Value::Draw,
-            e if (e - 1) % 2 == 1 => Value::Win(e as u32 - 1),
-            e => Value::Loss(e as u32 - 1),
+            e if (e - 1) % 2 == 1 => Value::Win(u32::from(e) - 1),
+            e => Value::Loss(u32::from(e) - 1),
         }
     }
 
@@ -132,7 +132,7 @@ const HEADER: usize = 40;
 /// FNV-1a, 64 bits.
 pub fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 

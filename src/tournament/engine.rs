@@ -916,7 +916,7 @@ impl<'e> Instance<'e> {
                                 } else {
                                     pos.play_joint(b, a)
                                 };
-                                one_ply_value(&child, side, *terms) as i64
+                                i64::from(one_ply_value(&child, side, *terms))
                             })
                             .sum()
                     })

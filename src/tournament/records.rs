@@ -121,7 +121,8 @@ impl GameRecord {
     /// The points margin of the encounter's first engine, where scored.
     pub fn margin_of_first_engine(&self) -> Option<i64> {
         let side = self.side_of(&self.encounter[0]);
-        self.points.map(|p| p[side] as i64 - p[1 - side] as i64)
+        self.points
+            .map(|p| i64::from(p[side]) - i64::from(p[1 - side]))
     }
 
     /// The record as one JSON line (no newline).

@@ -116,9 +116,9 @@ fn a_single_step_never_continues_a_chain() {
         let path: Vec<&str> = m.split(['-', 'x']).collect();
         for leg in path.windows(2).skip(1) {
             let (a, b) = (leg[0].as_bytes(), leg[1].as_bytes());
-            let dist = (a[0] as i32 - b[0] as i32)
+            let dist = (i32::from(a[0]) - i32::from(b[0]))
                 .abs()
-                .max((a[1] as i32 - b[1] as i32).abs());
+                .max((i32::from(a[1]) - i32::from(b[1])).abs());
             assert!(dist >= 2, "{m}: a later leg is a single step");
         }
     }

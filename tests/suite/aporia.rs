@@ -178,7 +178,7 @@ fn a_run_into_a_locked_platform_never_has_a_landing() {
                 let f = from.0 as usize;
                 let row = (occ.0 >> (4 * from.rank())) as usize & 0xf;
                 let col = (0..4).fold(0, |c, r| {
-                    c | ((occ.has(Node::new(from.file(), r)) as usize) << r)
+                    c | (usize::from(occ.has(Node::new(from.file(), r))) << r)
                 });
                 for to in JUMP_ROW[f][row] | JUMP_COLUMN[f][col] {
                     let jumped = Move::new(from, to).jumped();

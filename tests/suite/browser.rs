@@ -180,7 +180,7 @@ fn base64_decode(text: &str) -> Vec<u8> {
     for chunk in digits.chunks(4) {
         let mut n = 0u32;
         for (i, d) in chunk.iter().enumerate() {
-            n |= (*d as u32) << (18 - 6 * i);
+            n |= u32::from(*d) << (18 - 6 * i);
         }
         for i in 0..chunk.len().saturating_sub(1) {
             out.push((n >> (16 - 8 * i)) as u8);

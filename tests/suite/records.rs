@@ -414,8 +414,8 @@ fn report_from_scratch(records: &[GameRecord], sprt: Option<Sprt>) -> Report {
             if let Some(p) = r.points {
                 let side = r.side_of(&enc[0]);
                 let t = points.get_or_insert([0, 0]);
-                t[0] += p[side] as u64;
-                t[1] += p[1 - side] as u64;
+                t[0] += u64::from(p[side]);
+                t[1] += u64::from(p[1 - side]);
             }
             if let Some(m) = r.margin_of_first_engine() {
                 margins.push(m as f64);

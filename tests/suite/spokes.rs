@@ -24,7 +24,7 @@ fn geometry() -> Vec<(String, usize, f64)> {
             out.push((
                 format!("{letter}{i}"),
                 c,
-                (i - 1) as f64 * 360.0 / count as f64,
+                f64::from(i - 1) * 360.0 / f64::from(count),
             ));
         }
     }

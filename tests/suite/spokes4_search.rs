@@ -49,9 +49,9 @@ fn all_joint<G: Notation>(pos: &G, players: &[Player]) -> Vec<Vec<(Player, G::Mo
 /// game's evaluation for `us` or as a win or loss two plies down.
 fn after_placement<G: FullGame>(child: &G, us: Player) -> f64 {
     let leaf = |g: &G| match g.outcome() {
-        Some(o) if o.winner == Some(us) => (WIN - 2) as f64,
-        Some(_) => -(WIN - 2) as f64,
-        None => g.evaluate_for(us, TermMask::ALL) as f64,
+        Some(o) if o.winner == Some(us) => f64::from(WIN - 2),
+        Some(_) => f64::from(-(WIN - 2)),
+        None => f64::from(g.evaluate_for(us, TermMask::ALL)),
     };
     let NodeKind::Decision(side) = child.node() else {
         panic!("a placement leads to a resolution");

@@ -415,8 +415,8 @@ fn points_are_reported_and_simultaneous_records_replay() {
     for r in &recs {
         let p = r.points.expect("spokes scores points");
         let side = r.side_of("greedy");
-        totals[0] += p[side] as u64;
-        totals[1] += p[1 - side] as u64;
+        totals[0] += u64::from(p[side]);
+        totals[1] += u64::from(p[1 - side]);
         assert_eq!(
             r.joint.len(),
             r.moves.iter().filter(|m| m.contains(',')).count()

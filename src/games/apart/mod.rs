@@ -108,15 +108,15 @@ impl Apart {
         to: Square,
         leg: usize,
     ) -> Result<usize, String> {
-        let df = to.file() as i32 - at.file() as i32;
-        let dr = to.rank() as i32 - at.rank() as i32;
+        let df = i32::from(to.file()) - i32::from(at.file());
+        let dr = i32::from(to.rank()) - i32::from(at.rank());
         let dist = df.abs().max(dr.abs());
         if dist == 0 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
             return Err(format!("{at} to {to} is not along a line"));
         }
         let d = crate::bits::DIRECTIONS
             .iter()
-            .position(|&(x, y)| x as i32 == df.signum() && y as i32 == dr.signum())
+            .position(|&(x, y)| i32::from(x) == df.signum() && i32::from(y) == dr.signum())
             .expect("a unit step is one of the eight directions");
         let l = lines::line_length(rest | at.bb(), at.0 as usize, d & 3);
         if dist as usize != l {

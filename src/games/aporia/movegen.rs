@@ -95,10 +95,10 @@ impl Aporia {
     /// rules, one bit per move (16 bits per direction).
     #[inline(always)]
     fn diagonal_steps(mov: u16, emp: u16) -> u64 {
-        (mov & NE & along(emp, 5)) as u64
-            | ((mov & NW & along(emp, 3)) as u64) << 16
-            | ((mov & SE & along(emp, -3)) as u64) << 32
-            | ((mov & SW & along(emp, -5)) as u64) << 48
+        u64::from(mov & NE & along(emp, 5))
+            | u64::from(mov & NW & along(emp, 3)) << 16
+            | u64::from(mov & SE & along(emp, -3)) << 32
+            | u64::from(mov & SW & along(emp, -5)) << 48
     }
 
     /// The jumps of the movable pieces before the repetition rules, one bit
@@ -111,7 +111,7 @@ impl Aporia {
             | jump_sources(mov, occ, emp, -1, WEST2, WEST3);
         let vertical = jump_sources(mov, occ, emp, 4, NORTH2, NORTH3)
             | jump_sources(mov, occ, emp, -4, SOUTH2, SOUTH3);
-        horizontal as u64 | (vertical as u64) << 32
+        u64::from(horizontal) | u64::from(vertical) << 32
     }
 
     /// How many moves the pieces have before the repetition rules, counted
@@ -129,9 +129,9 @@ impl Aporia {
     pub fn prohibited_count(&self) -> u32 {
         // The way back of the opponent's last move is open (its start is
         // empty, any jumped run still stands) unless the piece got locked.
-        let first = self.last.is_some_and(|m| !self.locked.has(m.to)) as u32;
+        let first = u32::from(self.last.is_some_and(|m| !self.locked.has(m.to)));
         let [_, second] = self.prohibited();
-        first + second.is_some_and(|m| self.is_pseudo_legal(m)) as u32
+        first + u32::from(second.is_some_and(|m| self.is_pseudo_legal(m)))
     }
 
     /// The number of legal moves.

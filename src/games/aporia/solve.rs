@@ -79,9 +79,9 @@ pub fn retrograde(space: &StateSpace, progress: Progress) -> Result<Vec<u8>, Str
     let mut edges = 0u64;
     for c in &into {
         start.push(edges as u32);
-        edges += c.load(Relaxed) as u64;
+        edges += u64::from(c.load(Relaxed));
     }
-    if edges >= u32::MAX as u64 {
+    if edges >= u64::from(u32::MAX) {
         return Err(format!("{edges} moves do not fit 32-bit links"));
     }
     drop(into);
@@ -152,7 +152,7 @@ pub fn reachable(space: &StateSpace, progress: Progress) -> Vec<u64> {
     while !layer.is_empty() {
         progress("reachable", count, space.total);
         let next = gather(layer.par_iter().fold(Vec::new, |mut out, &s| {
-            for_each_child(space, &space.key(s as u64), |t| {
+            for_each_child(space, &space.key(u64::from(s)), |t| {
                 if mark(t) {
                     out.push(t as u32);
                 }

@@ -111,7 +111,7 @@ const SHAPE_OF: [u8; 256] = {
 };
 
 fn shape(m: Move) -> u32 {
-    SHAPE_OF[m.from.0 as usize * 16 + m.to.0 as usize] as u32
+    u32::from(SHAPE_OF[m.from.0 as usize * 16 + m.to.0 as usize])
 }
 
 /// `BINOMIAL[n][k]` = n choose k, for the ranks of piece sets.
@@ -176,7 +176,7 @@ impl CanonicalBoard {
 
     /// The number of states: `(k + 1)²` for `k` open moves.
     pub fn states(&self) -> u64 {
-        let k = self.open_count() as u64 + 1;
+        let k = u64::from(self.open_count()) + 1;
         k * k
     }
 
@@ -185,7 +185,7 @@ impl CanonicalBoard {
         m.map_or(0, |m| {
             let s = shape(m);
             debug_assert!(self.open >> s & 1 == 1, "{m} is not open");
-            (self.open & ((1u128 << s) - 1)).count_ones() as u64 + 1
+            u64::from((self.open & ((1u128 << s) - 1)).count_ones()) + 1
         })
     }
 
@@ -203,7 +203,7 @@ impl CanonicalBoard {
 
     /// The key of the board's state number `local`.
     pub fn key(&self, local: u64) -> Key {
-        let k = self.open_count() as u64 + 1;
+        let k = u64::from(self.open_count()) + 1;
         Key {
             white: self.white,
             black: self.black,
@@ -214,7 +214,7 @@ impl CanonicalBoard {
 
     /// The number, within the board, of the state with these forbidden moves.
     fn local(&self, back: Option<Move>, again: Option<Move>) -> u64 {
-        self.slot(back) * (self.open_count() as u64 + 1) + self.slot(again)
+        self.slot(back) * (u64::from(self.open_count()) + 1) + self.slot(again)
     }
 }
 
@@ -251,8 +251,8 @@ fn four_of(mask: u16) -> Vec<u16> {
 fn canonical(white: NodeSet, black: NodeSet) -> (u32, usize) {
     (0..symmetry::COUNT)
         .map(|g| {
-            let w = symmetry::set(g, white).0 as u32;
-            let b = symmetry::set(g, black).0 as u32;
+            let w = u32::from(symmetry::set(g, white).0);
+            let b = u32::from(symmetry::set(g, black).0);
             (w << 16 | b, g)
         })
         .min()
@@ -273,7 +273,7 @@ impl StateSpace {
         let mut first = 0;
         for &(white, black) in &all {
             let (min, _) = canonical(white, black);
-            if min != (white.0 as u32) << 16 | black.0 as u32 {
+            if min != u32::from(white.0) << 16 | u32::from(black.0) {
                 continue;
             }
             let key = Key {
@@ -358,8 +358,8 @@ impl StateSpace {
         self.boards
             .iter()
             .map(|b| {
-                let k = b.open_count() as u64;
-                let images = symmetry::COUNT as u64 / b.stabiliser.count_ones() as u64;
+                let k = u64::from(b.open_count());
+                let images = symmetry::COUNT as u64 / u64::from(b.stabiliser.count_ones());
                 ((k + 1) * (k + 1) - k) * images
             })
             .sum()

@@ -17,8 +17,8 @@ fn corner(f: u8, r: u8) -> (f64, f64) {
     let gap = |i: u8| if i >= 2 { GAP } else { 0.0 };
     let row = 3 - r;
     (
-        MARGIN + f as f64 * CELL + gap(f),
-        MARGIN + row as f64 * CELL + gap(row),
+        MARGIN + f64::from(f) * CELL + gap(f),
+        MARGIN + f64::from(row) * CELL + gap(row),
     )
 }
 

@@ -19,7 +19,7 @@ fn seen(sq: super::board::Square, view: Player) -> u16 {
     } else {
         RANKS - 1 - sq.rank()
     };
-    u16::from(sq.file()) + FILES as u16 * u16::from(rank)
+    u16::from(sq.file()) + u16::from(FILES) * u16::from(rank)
 }
 
 impl Features for Epaminondas {
@@ -38,7 +38,7 @@ impl Features for Epaminondas {
     /// Left and right: the board, the start and every rule are symmetric
     /// about the line between files g and h.
     const MIRROR: Option<fn(u16) -> u16> = Some(|f| {
-        let files = FILES as u16;
+        let files = u16::from(FILES);
         f - f % files + (files - 1 - f % files)
     });
 }

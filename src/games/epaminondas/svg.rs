@@ -44,7 +44,7 @@ pub fn svg(p: &Epaminondas, opts: &SvgOptions, before: Option<&Epaminondas>) -> 
         pic.rect(
             x,
             y,
-            GRID.cell * FILES as f64,
+            GRID.cell * f64::from(FILES),
             GRID.cell,
             &format!("class=\"home-row\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\""),
         );

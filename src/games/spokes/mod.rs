@@ -84,7 +84,7 @@ fn set_keys(set: board::NodeSet, which: usize) -> u64 {
 }
 
 fn round_key(round: u32) -> u64 {
-    splitmix64(0x5b0e7 ^ (round as u64) << 8)
+    splitmix64(0x5b0e7 ^ u64::from(round) << 8)
 }
 
 fn phase_key(p: Phase) -> u64 {

@@ -19,7 +19,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut values = std::mem::take(&mut self.chance_values[ply]);
         pos.moves_with(&mut outcomes, &mut self.game_scratch);
         values.clear();
-        let limit = EVAL_LIMIT as f64;
+        let limit = f64::from(EVAL_LIMIT);
         let star1 = self.config.star1 && alpha > -EVAL_LIMIT && beta < EVAL_LIMIT;
         let mut sum = 0.0;
         let mut rest = 1.0;
@@ -32,8 +32,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 // The mean stays at most alpha if this outcome's (clamped)
                 // value is at most `a`, and reaches beta if it is at least
                 // `b`, whatever the outcomes still to come.
-                let a = (alpha as f64 - sum - rest * limit) / p;
-                let b = (beta as f64 - sum + rest * limit) / p;
+                let a = (f64::from(alpha) - sum - rest * limit) / p;
+                let b = (f64::from(beta) - sum + rest * limit) / p;
                 if a >= limit {
                     cut = Some(alpha);
                     break;
@@ -42,12 +42,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     cut = Some(beta);
                     break;
                 }
-                let lo = -(EVAL_LIMIT as i64) - 1;
-                let hi = EVAL_LIMIT as i64 + 1;
+                let lo = -i64::from(EVAL_LIMIT) - 1;
+                let hi = i64::from(EVAL_LIMIT) + 1;
                 let ca = (a.floor() as i64 - 1).clamp(lo, hi) as i32;
                 let cb = (b.ceil() as i64 + 1).clamp(lo, hi) as i32;
                 let v = self.child_value(&child, depth, ca, cb, ply + 1, me);
-                let c = score::chance_clamp(v) as f64;
+                let c = f64::from(score::chance_clamp(v));
                 if c <= a {
                     cut = Some(alpha);
                 } else if c >= b {
@@ -63,7 +63,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             if cut.is_some() {
                 break;
             }
-            sum += p * score::chance_clamp(v) as f64;
+            sum += p * f64::from(score::chance_clamp(v));
             values.push((p, v));
         }
         let value = cut.unwrap_or_else(|| chance_value(values.iter().copied()));

@@ -28,11 +28,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let key = if o.tt_move && tt_move == Some(i as u16) {
                 TT_MOVE_KEY
             } else if o.captures && hint > 0 {
-                CAPTURE_KEY + hint as i64
+                CAPTURE_KEY + i64::from(hint)
             } else if o.killers && self.heuristics.is_killer(ply, m) {
                 KILLER_KEY
             } else if o.history {
-                self.heuristics.history(me.index(), &m) as i64
+                i64::from(self.heuristics.history(me.index(), &m))
             } else {
                 0
             };
@@ -116,7 +116,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 && depth >= params::LMR_MIN_DEPTH
                 && n >= params::LMR_FULL_MOVES
             {
-                let r = self.lmr[(depth as usize).min(LMR_TABLE - 1)][n.min(LMR_TABLE - 1)] as i32;
+                let r =
+                    i32::from(self.lmr[(depth as usize).min(LMR_TABLE - 1)][n.min(LMR_TABLE - 1)]);
                 (r - i32::from(pv_node)).clamp(0, depth - 2)
             } else {
                 0

@@ -34,7 +34,7 @@ pub const MAX_PLY: usize = 128;
 /// window (`alpha`, `beta`) `ply` plies below the root: an exact score, or
 /// a bound outside the window, from a search at least as deep.
 fn cutoff(e: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
-    if (e.depth as i32) < depth {
+    if i32::from(e.depth) < depth {
         return None;
     }
     let s = score::from_tt(e.score, ply);

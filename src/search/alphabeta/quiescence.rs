@@ -32,7 +32,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             self.scratch
                 .iter()
                 .filter(|&&m| pos.is_capture(m))
-                .map(|&m| (pos.move_hint(m) as i64, 0, m)),
+                .map(|&m| (i64::from(pos.move_hint(m)), 0, m)),
         );
         noisy.sort_by_key(|e| std::cmp::Reverse(e.0));
         let mut best = stand;

@@ -52,8 +52,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         };
         let game = LazyGame {
             start,
-            alpha: alpha as f64,
-            beta: beta as f64,
+            alpha: f64::from(alpha),
+            beta: f64::from(beta),
             full: self.config.full_matrix,
             ..LazyGame::new(rows.len(), cols.len())
         };
@@ -176,7 +176,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let child = pos.play_joint(first, second);
         let v = self.child_value(&child, depth, -INFINITY, INFINITY, ply + 1, Player::FIRST);
         self.matrix_evaluated += 1;
-        (!self.stopped()).then_some(v as f64)
+        (!self.stopped()).then_some(f64::from(v))
     }
 
     /// Records what the solve of matrix game `game` at the simultaneous node

@@ -153,7 +153,7 @@ pub fn chance_mean(values: &[(f64, i32)]) -> i32 {
     }
     let mean: f64 = values
         .iter()
-        .map(|&(p, v)| p * v.clamp(-EVAL_LIMIT, EVAL_LIMIT) as f64)
+        .map(|&(p, v)| p * f64::from(v.clamp(-EVAL_LIMIT, EVAL_LIMIT)))
         .sum();
     mean.round() as i32
 }
@@ -217,7 +217,7 @@ pub fn minimax<G: FullGame>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
             let payoff: Vec<f64> = rows
                 .iter()
                 .flat_map(|&a| cols.iter().map(move |&b| (a, b)))
-                .map(|(a, b)| value(&pos.play_joint(a, b), depth, Player::FIRST) as f64)
+                .map(|(a, b)| f64::from(value(&pos.play_joint(a, b), depth, Player::FIRST)))
                 .collect();
             matrix::solve(&payoff, rows.len(), cols.len()).value.round() as i32
         }

@@ -35,8 +35,8 @@ struct Position {
 fn parse_node(text: &str) -> Node {
     let bytes = text.as_bytes();
     assert_eq!(bytes.len(), 2, "bad node {text:?}");
-    let file = bytes[0] as i32 - 'a' as i32;
-    let rank = bytes[1] as i32 - '1' as i32;
+    let file = i32::from(bytes[0]) - 'a' as i32;
+    let rank = i32::from(bytes[1]) - '1' as i32;
     assert!(on_board((file, rank)), "bad node {text:?}");
     (file, rank)
 }

@@ -436,7 +436,7 @@ impl Hasher for KeyHasher {
 
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.write_u64(b as u64);
+            self.write_u64(u64::from(b));
         }
     }
 

@@ -588,9 +588,9 @@ fn key(board: &Board) -> Key {
     let mut k = [0u64; 5];
     for (word, cells) in k.iter_mut().zip(board.chunks(10)) {
         for &cell in cells {
-            let code = cell.blocks as u64
-                | (cell.loose as u64) << 2
-                | ((cell.colour == Colour::Black) as u64) << 5;
+            let code = u64::from(cell.blocks)
+                | u64::from(cell.loose) << 2
+                | u64::from(cell.colour == Colour::Black) << 5;
             *word = (*word << 6) | code;
         }
     }
@@ -608,7 +608,7 @@ impl Hasher for KeyHasher {
 
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.write_u64(b as u64);
+            self.write_u64(u64::from(b));
         }
     }
 
@@ -922,7 +922,10 @@ impl Pos {
     /// game.
     fn winner(&self) -> usize {
         let count = |nodes: Vec<usize>| -> u32 {
-            nodes.iter().map(|&n| self.board[n].stones() as u32).sum()
+            nodes
+                .iter()
+                .map(|&n| u32::from(self.board[n].stones()))
+                .sum()
         };
         let sides: Vec<usize> = (1..=self.variant.sides()).collect();
         let home: Vec<u32> = sides

@@ -322,7 +322,7 @@ fn set_loss(
     let mut total = 0.0;
     for chunk in idx.chunks(4096) {
         let (u, t, y) = batch(set, chunk, inputs, args, dev)?;
-        total += loss(model, &u, &t, &y)?.to_scalar::<f32>()? as f64 * chunk.len() as f64;
+        total += f64::from(loss(model, &u, &t, &y)?.to_scalar::<f32>()?) * chunk.len() as f64;
     }
     Ok(total / set.len().max(1) as f64)
 }
@@ -401,7 +401,7 @@ fn train<G: Features + Notation>(args: &Args) -> Result<Report, String> {
                 .clamp(-WEIGHT_CLIP, WEIGHT_CLIP)
                 .map_err(e)?;
             model.w1.set(&clipped).map_err(e)?;
-            total += l.to_scalar::<f32>().map_err(e)? as f64 * chunk.len() as f64;
+            total += f64::from(l.to_scalar::<f32>().map_err(e)?) * chunk.len() as f64;
         }
         let train_loss = total / train.len() as f64;
         let val_loss = set_loss(&model, &val, inputs, args, &dev).map_err(e)?;
@@ -456,10 +456,10 @@ fn check_export<G: Features + Notation>(
     let (mut float_diff, mut quant_diff, mut quant_max) = (0f64, 0f64, 0f64);
     for (i, &model_out) in raw.iter().enumerate() {
         let (us, them) = val.sides(i);
-        let f = float.evaluate(us, them) as f64;
-        float_diff = float_diff.max((f - model_out as f64 * args.scale as f64).abs());
+        let f = f64::from(float.evaluate(us, them));
+        float_diff = float_diff.max((f - f64::from(model_out) * f64::from(args.scale)).abs());
         let pos = G::parse(&val.texts[i]).map_err(|e| e.to_string())?;
-        let q = evaluate_from_scratch(&pos, &net) as f64;
+        let q = f64::from(evaluate_from_scratch(&pos, &net));
         let d = (q - f.clamp(-10_000.0, 10_000.0)).abs();
         quant_diff += d;
         quant_max = quant_max.max(d);

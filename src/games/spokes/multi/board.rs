@@ -172,7 +172,7 @@ impl Board {
         let i = n.index();
         let shift = 4 * (i % PER_WORD);
         let w = &mut self.words[i / PER_WORD];
-        *w = *w & !(15 << shift) | (cell.0 as u64) << shift;
+        *w = *w & !(15 << shift) | u64::from(cell.0) << shift;
     }
 
     /// Every occupied node with its cell.

@@ -60,7 +60,7 @@ fn cell_key(n: Node, c: Cell) -> u64 {
 }
 
 fn round_key(round: u32) -> u64 {
-    splitmix64(0x5b4e7 ^ (round as u64) << 8)
+    splitmix64(0x5b4e7 ^ u64::from(round) << 8)
 }
 
 /// The hash change from board `a` to board `b`.
