@@ -72,6 +72,18 @@ fn move_field(m: Option<Move>) -> String {
 }
 
 impl Aporia {
+    /// The letter of the piece on node `n` in the board text and diagram
+    /// (`W`, `B`), if any.
+    fn piece_letter(&self, n: Node) -> Option<char> {
+        if self.white.has(n) {
+            Some('W')
+        } else if self.black.has(n) {
+            Some('B')
+        } else {
+            None
+        }
+    }
+
     /// The nodes of the locked platforms.
     pub fn locked(&self) -> NodeSet {
         self.locked
@@ -269,16 +281,7 @@ impl Game for Aporia {
 
 impl Diagram for Aporia {
     fn diagram(&self) -> String {
-        let mut s = draw_board(4, 4, |i| {
-            let n = Node(i as u8);
-            if self.white.has(n) {
-                Some('W')
-            } else if self.black.has(n) {
-                Some('B')
-            } else {
-                None
-            }
-        });
+        let mut s = draw_board(4, 4, |i| self.piece_letter(Node(i as u8)));
         let locked: Vec<&str> = PLATFORMS
             .iter()
             .zip(PLATFORM_NAMES)
@@ -355,16 +358,7 @@ impl Notation for Aporia {
     }
 
     fn text(&self) -> String {
-        let board = write_board(4, 4, |i| {
-            let n = Node(i as u8);
-            if self.white.has(n) {
-                Some('W')
-            } else if self.black.has(n) {
-                Some('B')
-            } else {
-                None
-            }
-        });
+        let board = write_board(4, 4, |i| self.piece_letter(Node(i as u8)));
         format!(
             "{board} {} {} {}",
             self.side.index() + 1,
