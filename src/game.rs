@@ -395,10 +395,6 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// The game's names, defaults and bench positions.
     const INFO: GameInfo;
 
-    /// The game's solver and table of exact values, for a game small enough
-    /// to be solved outright (`gamut solve`); `None` for the others.
-    const TABLEBASE: Option<&'static dyn crate::tablebase::Tablebase> = None;
-
     /// The default initial position.
     fn start() -> Self;
 
@@ -644,9 +640,9 @@ pub trait Evaluate: Game {
     /// built from the terms in `terms`; always within ±[`EVAL_LIMIT`].
     fn evaluate(&self, terms: TermMask) -> i32;
 
-    /// The game's learned network ([`crate::nnue`]), for a game that has
-    /// one; `None` (the default) for the others.
-    fn network() -> Option<&'static crate::nnue::Slot> {
+    /// The game's learned network, for a game that has one; `None` (the
+    /// default) for the others.
+    fn network() -> Option<&'static dyn LearnedNetwork> {
         None
     }
 
@@ -692,6 +688,21 @@ pub trait Evaluate: Game {
     fn action_hint(&self, _player: Player, _m: Self::Move) -> i32 {
         0
     }
+}
+
+/// A game's learned network as the commands see it: whether the game
+/// plays it by default, and loading another from a file. The network
+/// module's slot is the one kind there is; this trait keeps the rules
+/// layer from naming it.
+pub trait LearnedNetwork: Sync {
+    /// Whether the network is the game's default evaluation (where its
+    /// matches showed it the stronger).
+    fn played_by_default(&self) -> bool;
+
+    /// Uses the network in file `path` instead of the built-in one; an
+    /// error naming the file if it cannot be read, is malformed, or another
+    /// network is in use already.
+    fn load_file(&self, path: &std::path::Path) -> Result<(), String>;
 }
 
 /// Everything the command line, tournaments, the engine protocol and the

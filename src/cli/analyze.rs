@@ -66,7 +66,7 @@ pub fn evaluation<G: Evaluate>(
     let slot = G::network();
     if let Some(path) = net {
         let slot = slot.ok_or_else(|| CliError(format!("{} has no network yet", G::ID)))?;
-        slot.load_file(path).map_err(|e| CliError(e.0))?;
+        slot.load_file(path).map_err(CliError)?;
     }
     match eval {
         Some("net") if slot.is_none() => Err(CliError(format!(

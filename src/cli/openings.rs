@@ -110,7 +110,7 @@ fn book<G: FullGame>(
         super::two_players::<G>("--near-best or --max-score")?;
     }
     let oracle = match a.keep {
-        Some(_) if G::TABLEBASE.is_none() => {
+        Some(_) if gamut::games::tablebase_of::<G>().is_none() => {
             return Err(CliError(format!(
                 "--keep needs a solved table, and there is no solver for {}",
                 G::ID

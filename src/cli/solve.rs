@@ -116,7 +116,7 @@ pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
 pub fn open_table<G: FullGame>(
     explicit: Option<&Path>,
 ) -> Result<Option<Box<dyn Oracle>>, CliError> {
-    let Some(tb) = G::TABLEBASE else {
+    let Some(tb) = games::tablebase_of::<G>() else {
         return match explicit {
             Some(_) => Err(CliError(format!("no solver for {}", G::ID))),
             None => Ok(None),

@@ -10,6 +10,7 @@ pub mod epaminondas;
 pub mod spokes;
 
 use crate::game::Game;
+use crate::tablebase::Tablebase;
 use std::fmt;
 use std::str::FromStr;
 
@@ -98,9 +99,18 @@ impl FromStr for GameId {
     }
 }
 
-/// The tablebase of `id`, for a game small enough to be solved outright.
-pub fn tablebase(id: GameId) -> Option<&'static dyn crate::tablebase::Tablebase> {
-    with_game!(id, G => <G as crate::game::Game>::TABLEBASE)
+/// The solver and table of exact values of `id`, for a game small enough
+/// to be solved outright (`gamut solve`); `None` for the others.
+pub fn tablebase(id: GameId) -> Option<&'static dyn Tablebase> {
+    match id {
+        GameId::Aporia => Some(&aporia::solve::AporiaTablebase),
+        _ => None,
+    }
+}
+
+/// [`tablebase`] of the game `G`.
+pub fn tablebase_of<G: Game>() -> Option<&'static dyn Tablebase> {
+    G::ID.parse().ok().and_then(tablebase)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ pub mod data;
 mod kernels;
 pub mod network;
 
-use crate::game::{Evaluate, Game, Player, EVAL_LIMIT};
+use crate::game::{Evaluate, Game, LearnedNetwork, Player, EVAL_LIMIT};
 use kernels::{add, sub};
 use network::{NetError, Network};
 use std::cell::RefCell;
@@ -43,7 +43,7 @@ impl Eval {
     /// The evaluation that `self` means in game `G`: `Classic` or `Net`.
     pub fn resolve<G: Evaluate>(self) -> Eval {
         match self {
-            Eval::Game if G::network().is_some_and(|s| s.by_default) => Eval::Net,
+            Eval::Game if G::network().is_some_and(|s| s.played_by_default()) => Eval::Net,
             Eval::Game => Eval::Classic,
             e => e,
         }
@@ -276,16 +276,6 @@ impl Slot {
         })
     }
 
-    /// Uses the network in file `path` instead of the built-in one; an
-    /// error (naming the file) if it cannot be read, is malformed, or
-    /// another network is in use already.
-    pub fn load_file(&self, path: &std::path::Path) -> Result<(), NetError> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| NetError(format!("cannot read {}: {e}", path.display())))?;
-        self.load(&bytes)
-            .map_err(|e| NetError(format!("{}: {}", path.display(), e.0)))
-    }
-
     /// Uses the network file `bytes` instead of the built-in one; an error
     /// if it is malformed or another network is in use already.
     pub fn load(&self, bytes: &[u8]) -> Result<(), NetError> {
@@ -300,6 +290,35 @@ impl Slot {
         }
     }
 }
+
+impl LearnedNetwork for Slot {
+    fn played_by_default(&self) -> bool {
+        self.by_default
+    }
+
+    fn load_file(&self, path: &std::path::Path) -> Result<(), String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        self.load(&bytes)
+            .map_err(|e| format!("{}: {}", path.display(), e.0))
+    }
+}
+
+/// The two [`Evaluate`] items of a game whose network is the [`Slot`]
+/// `$slot`: [`Evaluate::network`] and [`Evaluate::evaluate_net`], written
+/// inside the game's `impl Evaluate`.
+macro_rules! learned_evaluation {
+    ($slot:path) => {
+        fn network() -> Option<&'static dyn $crate::game::LearnedNetwork> {
+            Some(&$slot)
+        }
+
+        fn evaluate_net(&self) -> Option<i32> {
+            Some($crate::nnue::evaluate(self, $slot.get()))
+        }
+    };
+}
+pub(crate) use learned_evaluation;
 
 /// The static value of `pos` by evaluation `eval` (the classic terms
 /// `terms`, or the game's network where it has one).

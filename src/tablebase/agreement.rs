@@ -140,7 +140,6 @@ pub fn agreement<G: Notation>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tablebase::Probe;
 
     #[test]
     fn ties_share_their_mean_rank() {
@@ -167,42 +166,5 @@ mod tests {
             Value::Win(1),
         ];
         assert!(order.windows(2).all(|w| rank_key(w[0]) < rank_key(w[1])));
-    }
-
-    /// A table that calls every position with an even text length won
-    /// in one, and every other position lost now.
-    struct Parity;
-    impl Oracle for Parity {
-        fn probe(&self, position: &str) -> Result<Probe, String> {
-            Ok(Probe {
-                value: if position.len().is_multiple_of(2) {
-                    Value::Win(1)
-                } else {
-                    Value::Loss(0)
-                },
-                best: Vec::new(),
-            })
-        }
-    }
-
-    #[test]
-    fn an_evaluation_that_knows_the_table_agrees_and_its_negation_does_not() {
-        use crate::games::aporia::Aporia;
-        let positions = random_positions::<Aporia>(200, 1);
-        assert_eq!(positions.len(), 200);
-        let oracle = |p: &Aporia| {
-            if p.text().len().is_multiple_of(2) {
-                5
-            } else {
-                -5
-            }
-        };
-        let good = agreement(&positions, &Parity, oracle).unwrap();
-        assert_eq!(good.decided, 200);
-        assert_eq!(good.same_sign, 200);
-        assert!((good.rank_correlation - 1.0).abs() < 1e-9, "{good:?}");
-        let bad = agreement(&positions, &Parity, |p| -oracle(p)).unwrap();
-        assert_eq!(bad.same_sign, 0);
-        assert!(bad.rank_correlation < -0.99, "{bad:?}");
     }
 }

@@ -288,7 +288,7 @@ impl Engine {
             let slot = G::network()
                 .ok_or_else(|| spec.error(format!("net=: {} has no network yet", G::ID)))?;
             slot.load_file(std::path::Path::new(path))
-                .map_err(|e| spec.error(format!("net=: {}", e.0)))?;
+                .map_err(|e| spec.error(format!("net=: {e}")))?;
         }
         config.eval = match eval {
             Some("net") if G::network().is_none() => {
@@ -607,7 +607,7 @@ impl ExactTable {
                 G::ID
             ))
         };
-        let Some(tb) = G::TABLEBASE else {
+        let Some(tb) = crate::games::tablebase_of::<G>() else {
             return Err(match path {
                 Some(_) => ParseError::new(format!("no solver for {}", G::ID)),
                 None => missing(),

@@ -16,7 +16,8 @@ use gamut::games::aporia::{symmetry, Aporia};
 use gamut::perft::perft;
 use gamut::search::score::Score;
 use gamut::search::{self, Config, Limits};
-use gamut::tablebase::Value;
+use gamut::tablebase::agreement::{self, agreement};
+use gamut::tablebase::{Oracle, Probe, Value};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::OnceLock;
@@ -572,4 +573,40 @@ fn agreement_compares_every_evaluation_with_the_table() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A table that calls every position with an even text length won
+/// in one, and every other position lost now.
+struct Parity;
+impl Oracle for Parity {
+    fn probe(&self, position: &str) -> Result<Probe, String> {
+        Ok(Probe {
+            value: if position.len().is_multiple_of(2) {
+                Value::Win(1)
+            } else {
+                Value::Loss(0)
+            },
+            best: Vec::new(),
+        })
+    }
+}
+
+#[test]
+fn an_evaluation_that_knows_the_table_agrees_and_its_negation_does_not() {
+    let positions = agreement::random_positions::<Aporia>(200, 1);
+    assert_eq!(positions.len(), 200);
+    let oracle = |p: &Aporia| {
+        if p.text().len().is_multiple_of(2) {
+            5
+        } else {
+            -5
+        }
+    };
+    let good = agreement(&positions, &Parity, oracle).unwrap();
+    assert_eq!(good.decided, 200);
+    assert_eq!(good.same_sign, 200);
+    assert!((good.rank_correlation - 1.0).abs() < 1e-9, "{good:?}");
+    let bad = agreement(&positions, &Parity, |p| -oracle(p)).unwrap();
+    assert_eq!(bad.same_sign, 0);
+    assert!(bad.rank_correlation < -0.99, "{bad:?}");
 }

@@ -3,10 +3,15 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | 0 rules | `bits`, `game`, `games`, `moves`, `nnue`, `suite`, `svg`, `tablebase` |
-//! | 1 search | `search`, `perft` |
-//! | 2 tournaments | `tournament`, `soak` |
-//! | 3 command line | `protocol`, `console`, `serve` (and the binary's `cli`) |
+//! | 0 pictures | `svg` |
+//! | 1 the traits | `game` |
+//! | 2 generic machinery | `bits`, `moves`, `nnue`, `perft`, `search`, `tablebase` |
+//! | 3 the games | `games` (and its `with_game!`), `suite` |
+//! | 4 tournaments | `tournament`, `soak` |
+//! | 5 command line | `protocol`, `console`, `serve` (and the binary's `cli`) |
+//!
+//! So the traits name no machinery, and the machinery (bitboards, search,
+//! perft, the networks, tablebases) names no game.
 //!
 //! Each source file's `crate::…` paths outside comments are read (with
 //! `crate::{a, b}` groups); a path to a module of a higher layer fails the
@@ -17,11 +22,12 @@ use std::path::{Path, PathBuf};
 /// The layer of top-level library module `name`.
 fn layer(name: &str) -> Option<u8> {
     match name {
-        "bits" | "game" | "games" | "moves" | "nnue" | "suite" | "svg" | "tablebase" => Some(0),
-        "with_game" => Some(0),
-        "search" | "perft" => Some(1),
-        "tournament" | "soak" => Some(2),
-        "protocol" | "console" | "serve" => Some(3),
+        "svg" => Some(0),
+        "game" => Some(1),
+        "bits" | "moves" | "nnue" | "perft" | "search" | "tablebase" => Some(2),
+        "games" | "with_game" | "suite" => Some(3),
+        "tournament" | "soak" => Some(4),
+        "protocol" | "console" | "serve" => Some(5),
         _ => None,
     }
 }

@@ -172,7 +172,7 @@ fn datagen_refuses_corrupt_files_and_games_of_four() {
 }
 
 mod inference {
-    use gamut::game::{Evaluate, Game, NodeKind, Notation, Player};
+    use gamut::game::{Game, NodeKind, Notation, Player};
     use gamut::games::apart::Apart;
     use gamut::games::aporia::Aporia;
     use gamut::games::empedocles::Empedocles;
@@ -209,10 +209,10 @@ mod inference {
         /// refreshed from scratch, and so do the values.
         #[test]
         fn incremental_accumulators_equal_a_refresh(a in any::<u64>(), b in any::<u64>()) {
-            check_incremental::<Epaminondas>(a, b)?;
-            check_incremental::<Apart>(a, b)?;
-            check_incremental::<Aporia>(a, b)?;
-            check_incremental::<Empedocles>(a, b)?;
+            check_incremental_with::<Epaminondas>(gamut::games::epaminondas::net::NETWORK.get(), a, b)?;
+            check_incremental_with::<Apart>(gamut::games::apart::net::NETWORK.get(), a, b)?;
+            check_incremental_with::<Aporia>(gamut::games::aporia::net::NETWORK.get(), a, b)?;
+            check_incremental_with::<Empedocles>(gamut::games::empedocles::net::NETWORK.get(), a, b)?;
         }
     }
 
@@ -244,15 +244,8 @@ mod inference {
 
     /// Along a random game of `G`, then another backwards, then the first
     /// again in steps of seven, the accumulators updated from the last
-    /// position's equal those refreshed from scratch, and so do the values.
-    fn check_incremental<G: Features + Evaluate + Notation>(
-        a: u64,
-        b: u64,
-    ) -> Result<(), TestCaseError> {
-        check_incremental_with::<G>(G::network().unwrap().get(), a, b)
-    }
-
-    /// [`check_incremental`] with network `net`.
+    /// position's equal those refreshed from scratch, and so do the values
+    /// (by network `net`).
     fn check_incremental_with<G: Features + Notation>(
         net: &Network,
         a: u64,
@@ -315,8 +308,8 @@ mod inference {
         assert_eq!(f, vec![0, 168 + 14 + 2]);
         assert_eq!(f, g);
         assert_eq!(
-            evaluate_from_scratch(&p, Epaminondas::network().unwrap().get()),
-            evaluate_from_scratch(&q, Epaminondas::network().unwrap().get())
+            evaluate_from_scratch(&p, gamut::games::epaminondas::net::NETWORK.get()),
+            evaluate_from_scratch(&q, gamut::games::epaminondas::net::NETWORK.get())
         );
     }
 

@@ -78,13 +78,7 @@ impl Evaluate for Apart {
         }
     }
 
-    fn network() -> Option<&'static crate::nnue::Slot> {
-        Some(&super::net::NETWORK)
-    }
-
-    fn evaluate_net(&self) -> Option<i32> {
-        Some(crate::nnue::evaluate(self, super::net::NETWORK.get()))
-    }
+    crate::nnue::learned_evaluation!(super::net::NETWORK);
 }
 
 #[cfg(test)]

@@ -178,9 +178,6 @@ impl Game for Aporia {
     /// A lock threat is worth 2500–3000.
     const SCORE_SCALE: f64 = 1000.0;
 
-    const TABLEBASE: Option<&'static dyn crate::tablebase::Tablebase> =
-        Some(&solve::AporiaTablebase);
-
     const INFO: GameInfo = GameInfo {
         name: "Aporia",
         sides: &["player 1", "player 2"],

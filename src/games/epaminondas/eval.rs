@@ -125,13 +125,7 @@ impl Evaluate for Epaminondas {
         self.captures(m) as i32 + i32::from(self.far_row().has(m.landing()))
     }
 
-    fn network() -> Option<&'static crate::nnue::Slot> {
-        Some(&super::net::NETWORK)
-    }
-
-    fn evaluate_net(&self) -> Option<i32> {
-        Some(crate::nnue::evaluate(self, super::net::NETWORK.get()))
-    }
+    crate::nnue::learned_evaluation!(super::net::NETWORK);
 }
 
 #[cfg(test)]
