@@ -19,8 +19,9 @@
 use crate::game::{state_text, FullGame, NodeKind, Player};
 use crate::moves::natural_cmp;
 use crate::search::score::Score;
-use crate::tournament::engine::{pick, Engine, Instance};
+use crate::tournament::engine::{Engine, Instance};
 use crate::tournament::records::{self, Adjudication, GameRecord, JointStep, StepScore};
+use crate::tournament::schedule::pick;
 use crate::tournament::schedule::{seed_for, Stream};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -103,7 +103,7 @@ fn one_line(e: &clap::Error) -> String {
 
 /// The one-line usage printed when no command is given.
 fn usage() -> String {
-    let names: Vec<String> = cli::args::Cli::command()
+    let names: Vec<String> = cli::Cli::command()
         .get_subcommands()
         .map(|c| c.get_name().to_string())
         .collect();
@@ -119,7 +119,7 @@ fn main() -> ExitCode {
         eprintln!("error: standard output is closed");
         return ExitCode::from(2);
     }
-    let parsed = match cli::args::Cli::try_parse() {
+    let parsed = match cli::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             return match e.kind() {

@@ -1,76 +1,12 @@
-//! The command line's grammar (clap derive): every subcommand and option.
+//! What the subcommands share: the game and position options and the
+//! position they give, the search options and the search they set up, and
+//! the argument parsers. Each subcommand's own options live with it.
 
-use clap::{Args, Parser, Subcommand};
-use gamut::game::Game;
+use super::CliError;
+use clap::Args;
+use gamut::game::{FullGame, Game};
 use gamut::games::GameId;
 use gamut::with_game;
-
-/// gamut: best moves, perft counts and self-play tournaments for abstract
-/// board games.
-#[derive(Parser, Debug)]
-#[command(name = "gamut", version, about, long_about = None)]
-pub struct Cli {
-    /// What to do.
-    #[command(subcommand)]
-    pub command: Command,
-    /// Draw no progress bars (they are drawn only on a terminal anyway).
-    #[arg(long, global = true)]
-    pub quiet: bool,
-}
-
-/// The subcommands.
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Count the leaves of the game tree to a depth (the rules' proof).
-    Perft(PerftArgs),
-    /// List the legal children of a position, one canonical text per line, sorted.
-    Moves(MovesArgs),
-    /// Draw a position with its side to move and state.
-    Show(ShowArgs),
-    /// Search for the best move: one line per completed depth, then `bestmove`.
-    Analyze(AnalyzeArgs),
-    /// Play engine settings against each other in pairs of games, with
-    /// statistics (`merge` rebuilds the report from record files).
-    Tournament(super::tournament::TournamentArgs),
-    /// Play a game against the engine at the terminal.
-    Play(super::play::PlayArgs),
-    /// Step through a recorded tournament game, position by position.
-    Replay(super::tournament::ReplayArgs),
-    /// Measure speed: perft leaves/s and search nodes/s from start positions
-    /// (medians over several runs).
-    Bench(BenchArgs),
-    /// Solve a game outright and store the value of every state in a table.
-    Solve(super::solve::SolveArgs),
-    /// Write a book of openings for `tournament --openings`: walks from the
-    /// start kept by a search score near zero or a value in the solved table.
-    Openings(super::openings::OpeningsArgs),
-    /// Play random games checking every invariant of the rules' code at
-    /// every ply, with a summary line per game.
-    Soak(super::soak::SoakArgs),
-    /// Play self-play games at a fixed node budget per move and write their
-    /// positions, search scores and results as training data.
-    Datagen(super::datagen::DatagenArgs),
-    /// Speak the engine protocol (docs/protocol.md) on standard input and
-    /// output, for tournaments and other programs.
-    Engine(EngineArgs),
-    /// Analyse and play every game in the browser: a local web server.
-    Serve(super::serve::ServeArgs),
-}
-
-/// Options of `gamut engine`.
-#[derive(Args, Debug)]
-pub struct EngineArgs {
-    /// The game to start with (the protocol's `game` command changes it;
-    /// with --check, the game the program is checked at).
-    #[arg(value_parser = parse_game)]
-    pub game: Option<GameId>,
-    /// Instead of speaking the protocol, check that another program does:
-    /// run COMMAND (its arguments separated by spaces) through the
-    /// protocol's contract, one `ok <check>` line per check passed; the
-    /// first failure is `FAIL <check>: <reason>` and an error.
-    #[arg(long, value_name = "COMMAND")]
-    pub check: Option<String>,
-}
 
 /// Which game and position a command works on.
 #[derive(Args, Debug)]
@@ -91,67 +27,6 @@ pub struct PositionArgs {
     /// resolution outcome: "wD12,bB3; <nodes>".
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
-}
-
-/// Options of `gamut moves`.
-#[derive(Args, Debug)]
-pub struct MovesArgs {
-    /// The game and position.
-    #[command(flatten)]
-    pub position: PositionArgs,
-    /// Write each move in its short form for people (Spokes outcomes by
-    /// the nodes they change; other moves as their canonical text).
-    #[arg(long)]
-    pub short: bool,
-}
-
-/// Options of `gamut perft`.
-#[derive(Args, Debug)]
-pub struct PerftArgs {
-    /// The game and position.
-    #[command(flatten)]
-    pub position: PositionArgs,
-    /// How many plies to count (chance outcomes and simultaneous joint
-    /// actions use none), at most 1000.
-    #[arg(long, value_name = "N", value_parser = perft_depth)]
-    pub depth: u32,
-    /// First print each child with its own count, sorted by child text.
-    #[arg(long)]
-    pub divide: bool,
-    /// Threads to split the root's children over.
-    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-}
-
-/// Options of `gamut show`.
-#[derive(Args, Debug)]
-pub struct ShowArgs {
-    /// The game and position.
-    #[command(flatten)]
-    pub position: PositionArgs,
-    /// Also write an SVG picture of the board to this file.
-    #[arg(long, value_name = "FILE")]
-    pub svg: Option<std::path::PathBuf>,
-    /// Print the position's exact value from this table (default: the
-    /// game's table in the data directory, when it exists).
-    #[arg(long, value_name = "FILE")]
-    pub table: Option<std::path::PathBuf>,
-    /// Play this move too and mark it in the picture (the last of --moves
-    /// is marked without it).
-    #[arg(
-        long,
-        value_name = "MOVE",
-        allow_hyphen_values = true,
-        requires = "svg"
-    )]
-    pub last_move: Option<String>,
-    /// The picture's width in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 480, requires = "svg",
-          value_parser = clap::value_parser!(u32).range(64..=8192))]
-    pub size: u32,
-    /// Leave the file and rank (or node) names out of the picture.
-    #[arg(long, requires = "svg")]
-    pub no_coordinates: bool,
 }
 
 /// Options that set up a search (shared by `analyze`, `bench` and engine
@@ -305,40 +180,8 @@ pub struct AnalyzeArgs {
     pub iterations: Option<u64>,
 }
 
-/// Options of `gamut bench`.
-#[derive(Args, Debug)]
-pub struct BenchArgs {
-    /// The game to measure; default: every implemented game.
-    #[arg(value_parser = parse_game)]
-    pub game: Option<GameId>,
-    /// Runs per measurement; the median is reported.
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub runs: u32,
-    /// Perft depth (default: per game, about a second of work), at most
-    /// 1000.
-    #[arg(long, value_name = "N", value_parser = perft_depth)]
-    pub perft_depth: Option<u32>,
-    /// Search depth (default: per game).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub search_depth: Option<u32>,
-    /// Threads for both measurements.
-    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Search in exact mode (no unsound pruning), as the searcher was
-    /// before selective search: the same tree for the same code.
-    #[arg(long)]
-    pub exact: bool,
-    /// The static evaluation: classic or net; default the game's own (see
-    /// `analyze --eval`).
-    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
-    pub eval: Option<String>,
-    /// With --eval net: the network file to use instead of the built-in one.
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<std::path::PathBuf>,
-}
-
 /// Parses a perft depth for clap: 0 to [`gamut::perft::MAX_DEPTH`].
-fn perft_depth(s: &str) -> Result<u32, String> {
+pub fn perft_depth(s: &str) -> Result<u32, String> {
     let max = gamut::perft::MAX_DEPTH;
     match s.parse::<u32>() {
         Ok(d) if d <= max => Ok(d),
@@ -368,4 +211,30 @@ fn setup_help() -> String {
         }
     }
     help
+}
+
+/// The position a command starts from: `--fen`, the start position set up
+/// by `--setup`, or the start position; then `--moves` played on it.
+pub fn position<G: FullGame>(a: &PositionArgs) -> Result<G, CliError> {
+    let pos = base_position(a)?;
+    match &a.moves {
+        Some(list) => Ok(gamut::moves::play_moves(pos, list, "--moves")?),
+        None => Ok(pos),
+    }
+}
+
+/// The position given by `--fen` or the start options, before `--moves`.
+pub fn base_position<G: FullGame>(a: &PositionArgs) -> Result<G, CliError> {
+    match (&a.fen, &a.setup) {
+        (Some(_), Some(_)) => Err(CliError(
+            "--setup chooses the start position; give it or --fen, not both".into(),
+        )),
+        (Some(f), None) => {
+            G::parse(f).map_err(|e| CliError(format!("bad position for {}: {e}", G::ID)))
+        }
+        (None, Some(s)) => {
+            G::start_with(s).map_err(|e| CliError(format!("bad setup for {}: {e}", G::ID)))
+        }
+        (None, None) => Ok(G::start()),
+    }
 }

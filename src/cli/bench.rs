@@ -2,8 +2,9 @@
 //! ([`GameInfo::bench`](gamut::game::GameInfo::bench)), as medians of
 //! several runs, and how much the whole search figure varied between runs.
 
-use super::args::BenchArgs;
+use super::args::{parse_game, perft_depth};
 use super::CliError;
+use clap::Args;
 use gamut::game::{BenchCase, FullGame, Game};
 use gamut::games::GameId;
 use gamut::perft::perft_threads;
@@ -11,6 +12,38 @@ use gamut::search::{self, Config, Limits, Table, Verdict};
 use gamut::with_game;
 use std::io::Write;
 use std::time::Instant;
+
+/// Options of `gamut bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The game to measure; default: every implemented game.
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameId>,
+    /// Runs per measurement; the median is reported.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    /// Perft depth (default: per game, about a second of work), at most
+    /// 1000.
+    #[arg(long, value_name = "N", value_parser = perft_depth)]
+    pub perft_depth: Option<u32>,
+    /// Search depth (default: per game).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub search_depth: Option<u32>,
+    /// Threads for both measurements.
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Search in exact mode (no unsound pruning), as the searcher was
+    /// before selective search: the same tree for the same code.
+    #[arg(long)]
+    pub exact: bool,
+    /// The static evaluation: classic or net; default the game's own (see
+    /// `analyze --eval`).
+    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
+    pub eval: Option<String>,
+    /// With --eval net: the network file to use instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<std::path::PathBuf>,
+}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -31,7 +64,7 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
             .collect(),
     };
     for &id in &games {
-        with_game!(id, G => super::analyze::evaluation::<G>(a.eval.as_deref(), a.net.as_deref()))?;
+        with_game!(id, G => super::searching::evaluation::<G>(a.eval.as_deref(), a.net.as_deref()))?;
     }
     writeln!(
         out,
@@ -103,7 +136,7 @@ fn bench_game<G: FullGame>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     if a.exact {
         config = config.exact();
     }
-    config.eval = super::analyze::evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
+    config.eval = super::searching::evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
     let limits = Limits {
         depth: Some(sd),
         ..Limits::default()

@@ -2,7 +2,7 @@
 //! protocol's contract (`docs/protocol.md`), as a tournament will use it,
 //! and names each check it passes or the first it fails.
 
-use super::analyze::emit;
+use super::searching::emit;
 use super::CliError;
 use gamut::game::{FullGame, NodeKind, Player};
 use gamut::games::GameId;

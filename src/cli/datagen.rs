@@ -11,7 +11,7 @@ use gamut::game::{FullGame, Game, NodeKind, Player, EVAL_LIMIT};
 use gamut::games::GameId;
 use gamut::nnue::data::{encode_game, write_header, GameRecord, Reader, Sample};
 use gamut::search::{self, Config, Limits, Table};
-use gamut::tournament::engine::pick;
+use gamut::tournament::schedule::pick;
 use gamut::with_game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

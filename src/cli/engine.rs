@@ -8,9 +8,10 @@
 //! the seat asked for, with its team, against all the others
 //! ([`TwoSided`]).
 
-use super::analyze::{ordering_off, pv_texts, search_setup};
-use super::args::{EngineArgs, SearchArgs};
+use super::args::{parse_game, SearchArgs};
+use super::searching::{emit, ordering_off, pv_texts, search_setup};
 use super::CliError;
+use clap::Args;
 use gamut::game::{Diagram, Evaluate, FullGame, Game, NodeKind, Notation, Player};
 use gamut::games::GameId;
 use gamut::moves::named_children;
@@ -20,7 +21,7 @@ use gamut::search::params::{Selective, MAX_MULTIPV};
 use gamut::search::score::Score;
 use gamut::search::sides::{Tuple, TwoSided};
 use gamut::search::{self, Clock, Progress, Table, Verdict};
-use gamut::tournament::engine::pick;
+use gamut::tournament::schedule::pick;
 use gamut::tournament::seats::tuple_text;
 use gamut::with_game;
 use rand::rngs::StdRng;
@@ -32,6 +33,21 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Options of `gamut engine`.
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    /// The game to start with (the protocol's `game` command changes it;
+    /// with --check, the game the program is checked at).
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameId>,
+    /// Instead of speaking the protocol, check that another program does:
+    /// run COMMAND (its arguments separated by spaces) through the
+    /// protocol's contract, one `ok <check>` line per check passed; the
+    /// first failure is `FAIL <check>: <reason>` and an error.
+    #[arg(long, value_name = "COMMAND")]
+    pub check: Option<String>,
+}
 
 /// The longest input line read, in bytes; a longer one is skipped to its
 /// end and answered by one error line.
@@ -253,12 +269,6 @@ fn read_input(events: Sender<Event>) {
         }
     }
     let _ = events.send(Event::Input(None));
-}
-
-/// Writes `line` and flushes it.
-fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
-    writeln!(out, "{line}")?;
-    out.flush()
 }
 
 impl Session {

@@ -8,16 +8,20 @@ mod compliance;
 mod datagen;
 mod engine;
 mod interrupt;
+mod moves;
 mod openings;
+mod perft;
 mod play;
 mod progress;
+mod searching;
 mod serve;
+mod show;
 mod sides;
 mod soak;
 mod solve;
 mod tournament;
 
-pub use commands::run;
+pub use commands::{run, Cli};
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};

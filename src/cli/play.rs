@@ -1,7 +1,7 @@
 //! `gamut play`: a game at the terminal against the engine.
 
+use super::args::position;
 use super::args::PositionArgs;
-use super::commands::position;
 use super::CliError;
 use clap::Args;
 use gamut::console::{self, Settings};

@@ -3,9 +3,9 @@
 //! (two-sided) search of every side in turn or by one sampling search of
 //! all sides at once.
 
-use super::analyze::{emit, run_streamed};
 use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
+use super::searching::{emit, run_streamed};
 use super::CliError;
 use gamut::game::{FullGame, NodeKind, Player};
 use gamut::search::mcts::{self, MctsConfig, MctsResult};

@@ -1,9 +1,9 @@
 //! `gamut tournament`, `gamut tournament merge` and `gamut replay`.
 
 use super::args::parse_game;
-use super::commands::show_text;
 use super::interrupt::Interrupt;
 use super::progress::Progress;
+use super::show::show_text;
 use super::CliError;
 use clap::{Args, Subcommand};
 use gamut::game::FullGame;

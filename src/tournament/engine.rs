@@ -10,6 +10,7 @@ use crate::search::sides::DEFAULT_WIDTH;
 use crate::search::{self, Clock, Config, Limits, Parallel, Table, Verdict};
 use crate::tablebase::{Oracle, Value};
 use crate::tournament::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
+use crate::tournament::schedule::pick;
 use crate::tournament::seats::{SeatEngine, SeatPlayer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -936,22 +937,6 @@ impl<'e> Instance<'e> {
     pub fn sample<M: Copy>(&mut self, strategy: &[(M, f64)]) -> M {
         pick(&mut self.rng, strategy.iter().copied())
     }
-}
-
-/// Draws one item by its probability from a uniform number of `rng`
-/// (cumulative order; the last item takes any rounding remainder).
-pub fn pick<M: Copy>(rng: &mut StdRng, items: impl Iterator<Item = (M, f64)>) -> M {
-    let u: f64 = rng.gen();
-    let mut acc = 0.0;
-    let mut last = None;
-    for (m, p) in items {
-        acc += p;
-        last = Some(m);
-        if u < acc {
-            return m;
-        }
-    }
-    last.expect("at least one item to pick from")
 }
 
 /// The value of `child` for `me` by one look: the result if it is over,

@@ -3,9 +3,10 @@
 
 use crate::game::{Evaluate, NodeKind, Notation, ParseError, Player};
 use crate::search::Clock;
-use crate::tournament::engine::{pick, Engine, Instance, TimeControl};
+use crate::tournament::engine::{Engine, Instance, TimeControl};
 use crate::tournament::external::Forfeit;
 use crate::tournament::records::{Adjudication, GameRecord, JointStep, StepScore};
+use crate::tournament::schedule::pick;
 use crate::tournament::schedule::{seed_for, Openings, Pairing, Stream};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

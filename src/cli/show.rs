@@ -1,0 +1,91 @@
+//! `gamut show`: a position's diagram, state, text and hash, with its
+//! picture and its solved value where asked.
+
+use super::args::{base_position, position, PositionArgs};
+use super::{solve, CliError};
+use clap::Args;
+use gamut::game::{state_text, FullGame};
+use gamut::svg::SvgOptions;
+use std::io::Write;
+
+/// Options of `gamut show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The game and position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Also write an SVG picture of the board to this file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// Print the position's exact value from this table (default: the
+    /// game's table in the data directory, when it exists).
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<std::path::PathBuf>,
+    /// Play this move too and mark it in the picture (the last of --moves
+    /// is marked without it).
+    #[arg(
+        long,
+        value_name = "MOVE",
+        allow_hyphen_values = true,
+        requires = "svg"
+    )]
+    pub last_move: Option<String>,
+    /// The picture's width in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 480, requires = "svg",
+          value_parser = clap::value_parser!(u32).range(64..=8192))]
+    pub size: u32,
+    /// Leave the file and rank (or node) names out of the picture.
+    #[arg(long, requires = "svg")]
+    pub no_coordinates: bool,
+}
+
+/// Runs `gamut show`.
+pub fn show<G: FullGame>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let (pos, before) = show_positions::<G>(a)?;
+    if let Some(path) = &a.svg {
+        let opts = SvgOptions {
+            size: a.size,
+            coordinates: !a.no_coordinates,
+        };
+        std::fs::write(path, pos.svg(&opts, before.as_ref()))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    // Everything that can fail comes before anything is printed.
+    let value = solve::table_value(a.table.as_deref(), &pos)?;
+    write!(out, "{}", show_text(&pos))?;
+    if let Some(line) = value {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The position `show` draws and the one before its last move: the move
+/// of `--last-move`, else the last of `--moves`; `None` without either.
+fn show_positions<G: FullGame>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
+    let pos: G = position(&a.position)?;
+    if let Some(last) = &a.last_move {
+        let after = gamut::moves::play_moves(pos.clone(), last, "--last-move")?;
+        return Ok((after, Some(pos)));
+    }
+    let before = match a.position.moves.as_deref().and_then(|m| m.rsplit_once(';')) {
+        Some((earlier, _)) => Some(gamut::moves::play_moves(
+            base_position(&a.position)?,
+            earlier,
+            "--moves",
+        )?),
+        None if a.position.moves.is_some() => Some(base_position(&a.position)?),
+        None => None,
+    };
+    Ok((pos, before))
+}
+
+/// What `show` prints for a position: its diagram, state, text and hash.
+pub fn show_text<G: FullGame>(pos: &G) -> String {
+    format!(
+        "{}state    {}\nposition {}\nhash     {:016x}\n",
+        pos.diagram(),
+        state_text(pos),
+        pos.text(),
+        pos.hash()
+    )
+}
