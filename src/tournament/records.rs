@@ -5,6 +5,7 @@ use crate::game::{NodeKind, Notation, ParseError, Player};
 use crate::games::GameId;
 use crate::search::score::INFINITY;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// A simultaneous step of a game: both actions and the mixed strategies
@@ -191,6 +192,10 @@ pub trait Record: Serialize + serde::de::DeserializeOwned {
     const WHAT: &'static str;
     /// The game's number.
     fn number(&self) -> u64;
+    /// The game id (`apart`).
+    fn game(&self) -> &str;
+    /// The tournament's seed, where the record names it.
+    fn seed(&self) -> Option<u64>;
     /// Checks the record: it replays to its recorded end.
     fn check(&self) -> Result<(), ParseError>;
     /// The record as one JSON line (no newline).
@@ -204,9 +209,47 @@ impl Record for GameRecord {
     fn number(&self) -> u64 {
         self.number
     }
+    fn game(&self) -> &str {
+        &self.game
+    }
+    fn seed(&self) -> Option<u64> {
+        self.seed
+    }
     fn check(&self) -> Result<(), ParseError> {
         verify(self)
     }
+}
+
+/// Checks that records read back from a file before a tournament goes on
+/// are its games: no number twice, each a game of `game` played with seed
+/// `seed` (where the record names one), and each as `fits` says the
+/// tournament plays that game (in its schedule, with its engines and
+/// opening; `Err` says how it differs). Errors read `line N: game K:
+/// problem`.
+pub fn check_previous<R: Record>(
+    previous: &[Line<R>],
+    game: &str,
+    seed: u64,
+    fits: impl Fn(&R) -> Result<(), String>,
+) -> Result<(), ParseError> {
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for (line, rec) in previous {
+        let problem = if let Some(first) = seen.insert(rec.number(), *line) {
+            Err(format!("appears twice (also line {first})"))
+        } else if rec.game() != game {
+            Err(format!("a {} game, not {game}", rec.game()))
+        } else {
+            fits(rec).and_then(|()| match rec.seed() {
+                Some(s) if s != seed => Err(format!(
+                    "played with seed {s}, not this tournament's {seed}"
+                )),
+                _ => Ok(()),
+            })
+        };
+        problem
+            .map_err(|msg| ParseError::new(format!("line {line}: game {}: {msg}", rec.number())))?;
+    }
+    Ok(())
 }
 
 /// A record as a line of a records file: its line number (from 1) and the

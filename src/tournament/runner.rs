@@ -505,10 +505,9 @@ fn run_seats<G: FullGame>(
     })
 }
 
-/// Checks that seats records read back from a file are games of this
-/// tournament: each number in the schedule once, seated as the schedule
-/// seats it, with the engines' specs and the seed. Errors read `line N:
-/// problem`.
+/// Checks that seats records read back are games of this tournament: in
+/// its schedule of `total` games, each with the engines `seated` gives it
+/// (and [`records::check_previous`]'s checks).
 fn check_seat_previous<'l, G: Notation>(
     engines: &[SeatEngine],
     seated: &dyn Fn(u64) -> &'l Vec<usize>,
@@ -516,41 +515,22 @@ fn check_seat_previous<'l, G: Notation>(
     seed: u64,
     previous: &[records::Line<SeatRecord>],
 ) -> Result<(), ParseError> {
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    for (line, rec) in previous {
-        let fail = |msg: String| {
-            Err(ParseError::new(format!(
-                "line {line}: game {}: {msg}",
-                rec.number
-            )))
-        };
-        if let Some(first) = seen.insert(rec.number, *line) {
-            return fail(format!("appears twice (also line {first})"));
-        }
+    records::check_previous(previous, G::ID, seed, |rec| {
         if !(1..=total).contains(&rec.number) {
-            return fail("is not in this tournament's schedule".into());
-        }
-        if rec.game != G::ID {
-            return fail(format!("a {} game, not {}", rec.game, G::ID));
+            return Err("is not in this tournament's schedule".into());
         }
         let lineup = seated(rec.number);
         let specs: Vec<&str> = lineup.iter().map(|&e| engines[e].spec.as_str()).collect();
         let names: Vec<&str> = lineup.iter().map(|&e| engines[e].name.as_str()).collect();
         if rec.specs != specs || rec.seats != names {
-            return fail(format!(
+            return Err(format!(
                 "played by {}, not by this tournament's {}",
                 rec.specs.join(" vs "),
                 specs.join(" vs ")
             ));
         }
-        if rec.seed.is_some_and(|s| s != seed) {
-            return fail(format!(
-                "played with seed {}, not this tournament's {seed}",
-                rec.seed.unwrap_or_default()
-            ));
-        }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Writes a seats tournament's page, every game in it, to `path`.

@@ -228,6 +228,12 @@ impl crate::tournament::records::Record for SeatRecord {
     fn number(&self) -> u64 {
         self.number
     }
+    fn game(&self) -> &str {
+        &self.game
+    }
+    fn seed(&self) -> Option<u64> {
+        self.seed
+    }
     fn check(&self) -> Result<(), ParseError> {
         verify(self)
     }

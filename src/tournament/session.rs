@@ -132,23 +132,10 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
     let index: HashMap<u64, usize> = (0..plan.game_count())
         .map(|i| (plan.number(i), i))
         .collect();
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    for (line, rec) in previous {
-        let fail = |msg: String| {
-            Err(ParseError::new(format!(
-                "line {line}: game {}: {msg}",
-                rec.number
-            )))
-        };
-        if let Some(first) = seen.insert(rec.number, *line) {
-            return fail(format!("appears twice (also line {first})"));
-        }
+    records::check_previous(previous, G::ID, plan.seed, |rec| {
         let Some(&i) = index.get(&rec.number) else {
-            return fail("is not in this tournament's schedule".into());
+            return Err("is not in this tournament's schedule".into());
         };
-        if rec.game != G::ID {
-            return fail(format!("a {} game, not {}", rec.game, G::ID));
-        }
         let pairing = plan.pairs[i / 2];
         let encounter = pairing.engines.map(|e| &plan.engines[e]);
         let by_side = if i % 2 == 0 {
@@ -159,27 +146,24 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
         if rec.engines != by_side.map(|e| e.name.clone())
             || rec.specs != by_side.map(|e| e.spec.clone())
         {
-            return fail(format!(
+            return Err(format!(
                 "played by {} vs {}, not by this tournament's {} vs {}",
                 rec.specs[0], rec.specs[1], by_side[0].spec, by_side[1].spec
             ));
         }
-        let opening = plan.openings.get(pairing.opening, plan.seed)?.text();
+        let opening = plan
+            .openings
+            .get(pairing.opening, plan.seed)
+            .map_err(|e| e.to_string())?
+            .text();
         if rec.opening_index != pairing.opening || rec.opening != opening {
-            return fail(format!(
+            return Err(format!(
                 "opening {} '{}' is not this tournament's opening {} '{opening}' (another seed or openings file?)",
                 rec.opening_index, rec.opening, pairing.opening
             ));
         }
-        if rec.seed.is_some_and(|s| s != plan.seed) {
-            return fail(format!(
-                "played with seed {}, not this tournament's {}",
-                rec.seed.unwrap_or_default(),
-                plan.seed
-            ));
-        }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// How a session ended: the tally of every game (the previous ones and
