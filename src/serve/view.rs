@@ -6,9 +6,12 @@
 use super::sessions::Grant;
 use crate::game::{state_text, FullGame, NodeKind, Player};
 use crate::search::score::{Score, WIN};
+use crate::search::sides::DEFAULT_WIDTH;
 use crate::search::{self, Config, Limits, Progress, Table, Verdict};
 use crate::svg::SvgOptions;
-use rand::Rng;
+use crate::tournament::seats::{Choice, SeatEngine, SeatPlayer};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
@@ -272,7 +275,10 @@ pub fn analyse<G: FullGame>(
 /// The engine's move at `pos` (for `player` at a simultaneous node): its
 /// search's best move, an action drawn from its mixed strategy, or a
 /// chance outcome drawn by its probability. In games of more than two
-/// players, which the search does not play, a move drawn at random.
+/// players, the paranoid search of the side `player` belongs to (the
+/// tournaments' seat engine, [`SeatPlayer::Paranoid`]) against all the
+/// others: its move, or `player`'s part of the side's joint action drawn
+/// from its strategy.
 pub fn engine_move<G: FullGame>(
     pos: &G,
     limits: &Limits,
@@ -298,13 +304,27 @@ pub fn engine_move<G: FullGame>(
         NodeKind::Simultaneous if player >= G::players() => {
             return Err(format!("{} has {} players", G::ID, G::players()))
         }
-        _ if G::players() != 2 => {
-            match pos.node() {
-                NodeKind::Simultaneous => pos.actions(Player::nth(player), &mut list),
-                _ => pos.moves(&mut list),
-            }
-            let m = list[rng.gen_range(0..list.len())];
-            return Ok(pos.move_text(m));
+        node if G::players() != 2 => {
+            let engine = SeatEngine {
+                name: "engine".into(),
+                spec: String::new(),
+                player: SeatPlayer::Paranoid {
+                    limits: limits.clone(),
+                    width: DEFAULT_WIDTH,
+                    hash_mib: grant.hash_mib,
+                },
+            };
+            let me = match node {
+                NodeKind::Decision(p) => p,
+                _ => Player::nth(player),
+            };
+            let mut seeded = StdRng::seed_from_u64(rng.gen());
+            return match engine.choose(pos, G::side_of(me), &mut seeded, Some(stop)) {
+                Choice::Move(m) => Ok(pos.move_text(m)),
+                Choice::Joint { actions, .. } => actions[me.index()]
+                    .map(|a| pos.move_text(a))
+                    .ok_or_else(|| format!("no action for {me}")),
+            };
         }
         _ => {}
     }

@@ -349,6 +349,32 @@ fn the_engine_answers_a_move_and_an_action_in_secret() {
 }
 
 #[test]
+fn the_engine_plays_every_seat_of_four_player_spokes() {
+    let server = Server::start(&[]);
+    for game in ["spokes4", "spokes2v2"] {
+        let actions: Vec<String> = (0..4)
+            .map(|player| {
+                let v = get(
+                    &server.addr,
+                    &format!("/api/engine?game={game}&depth=1&player={player}"),
+                )
+                .json();
+                v["move"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{game}: {v}"))
+                    .to_string()
+            })
+            .collect();
+        let round = actions.join(",");
+        let after = get(
+            &server.addr,
+            &format!("/api/position?game={game}&moves={}", enc(&round)),
+        );
+        assert_eq!(after.status, 200, "{game} {round}: {}", after.body);
+    }
+}
+
+#[test]
 fn analysis_streams_and_its_search_stops_when_the_page_closes() {
     let server = Server::start(&["--threads", "2", "--hash", "16"]);
     let mut events = Events::open(&server.addr, "/api/analysis?game=epaminondas");
