@@ -12,6 +12,9 @@
 #   RANDOM_PLIES   random plies at the start of each self-play game
 #   EPOCHS, HIDDEN, LAMBDA, LR, TRAIN_SEED   the trainer's options
 #   DATA    where the data and the log go (never inside the repository)
+#   DATAGEN_BIN   the gamut binary that plays the self-play games (default:
+#           this build's); a later generation's data is played by the build
+#           whose built-in network is the generation before
 #   OUT     the network file to write (default: src/games/<game>/<game>.net)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +42,8 @@ note() { echo "$(date -u +%FT%TZ) $*" | tee -a "$log"; }
 
 cargo build --profile test-release -p gamut -p gamut-train
 bin=target/test-release
-note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES random plies $RANDOM_PLIES"
+datagen_bin=${DATAGEN_BIN:-$bin/gamut}
+note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES random plies $RANDOM_PLIES datagen $datagen_bin"
 
 files=()
 pids=()
@@ -49,7 +53,7 @@ for part in $PARTS; do
   file="$DATA/$game-seed$seed.dat"
   files+=("$file")
   note "datagen seed $seed games $games -> $file"
-  nice -n 19 "$bin/gamut" datagen "$game" --out "$file" --games "$games" \
+  nice -n 19 "$datagen_bin" datagen "$game" --out "$file" --games "$games" \
     --nodes "$NODES" --random-plies "$RANDOM_PLIES" --seed "$seed" --resume --quiet >>"$log" &
   pids+=($!)
 done
