@@ -23,8 +23,17 @@ pub trait Steps: Copy + Eq + Ord + std::hash::Hash + fmt::Debug {
     /// The board left when an unbreakable loop ends the game on `self`.
     fn loop_removal(&self) -> Self;
 
+    /// The board packed in three words.
+    fn words(&self) -> [u64; 3];
+
     /// A hash of the board for the resolver's open-addressing table.
-    fn slot_hash(&self) -> u64;
+    fn slot_hash(&self) -> u64 {
+        let mut h = rustc_hash::FxHasher::default();
+        for w in self.words() {
+            h.write_u64(w);
+        }
+        h.finish()
+    }
 }
 
 /// Calls `f` with every board one resolution step from `b`, and returns
@@ -77,85 +86,95 @@ impl std::error::Error for StateLimitExceeded {}
 impl Steps for Board {
     /// While some double has a step, only double steps are given; otherwise
     /// every pull and push of two adjacent single stones.
-    fn for_each_step(&self, f: impl FnMut(Board)) -> bool {
-        board_steps(self, f)
+    fn for_each_step(&self, mut f: impl FnMut(Board)) -> bool {
+        let b = self;
+        let empty = b.empty();
+        let singles = b.all_singles();
+        let mut double_steps = false;
+        for n in b.doubles.iter() {
+            let c = if b.white.has(n) {
+                Colour::White
+            } else {
+                Colour::Black
+            };
+            let own = b.singles(c);
+            let other = b.singles(c.other());
+            let near = ADJACENT[n.index()];
+            let first = near & (empty | other);
+            let targets = if first.is_empty() { near & own } else { first };
+            for t in targets.iter() {
+                double_steps = true;
+                let mut next = *b;
+                next.doubles ^= n.bit();
+                if own.has(t) {
+                    next.doubles |= t.bit();
+                } else {
+                    *next.colour_mut(c) |= t.bit();
+                }
+                f(next);
+            }
+        }
+        let mut adjacent = false;
+        for u in singles.iter() {
+            let near = ADJACENT[u.index()] & singles;
+            if near.is_empty() {
+                continue;
+            }
+            adjacent = true;
+            if double_steps {
+                break;
+            }
+            let cu = if b.white.has(u) {
+                Colour::White
+            } else {
+                Colour::Black
+            };
+            for v in near.iter().filter(|v| v.0 > u.0) {
+                if b.colour(cu).has(v) {
+                    push(b, cu, u, v, empty, &mut f);
+                    push(b, cu, v, u, empty, &mut f);
+                } else {
+                    // Pulls: the pulled stone joins the other, making a block.
+                    let cv = cu.other();
+                    let mut next = *b;
+                    *next.colour_mut(cv) ^= v.bit() | u.bit();
+                    f(next);
+                    let mut next = *b;
+                    *next.colour_mut(cu) ^= u.bit() | v.bit();
+                    f(next);
+                }
+            }
+        }
+        adjacent
     }
 
     /// Every single stone adjacent to another single stone, and every double
     /// that still has a step (both its stones), is removed.
     fn loop_removal(&self) -> Board {
-        board_loop_removal(self)
-    }
-
-    fn slot_hash(&self) -> u64 {
-        let mut h = rustc_hash::FxHasher::default();
-        h.write_u64(self.white.0);
-        h.write_u64(self.black.0);
-        h.write_u64(self.doubles.0);
-        h.finish()
-    }
-}
-
-/// The steps of the two-player board (see [`Steps::for_each_step`]).
-fn board_steps(b: &Board, mut f: impl FnMut(Board)) -> bool {
-    let empty = b.empty();
-    let singles = b.all_singles();
-    let mut double_steps = false;
-    for n in b.doubles.iter() {
-        let c = if b.white.has(n) {
-            Colour::White
-        } else {
-            Colour::Black
-        };
-        let own = b.singles(c);
-        let other = b.singles(c.other());
-        let near = ADJACENT[n.index()];
-        let first = near & (empty | other);
-        let targets = if first.is_empty() { near & own } else { first };
-        for t in targets.iter() {
-            double_steps = true;
-            let mut next = *b;
-            next.doubles ^= n.bit();
-            if own.has(t) {
-                next.doubles |= t.bit();
-            } else {
-                *next.colour_mut(c) |= t.bit();
-            }
-            f(next);
-        }
-    }
-    let mut adjacent = false;
-    for u in singles.iter() {
-        let near = ADJACENT[u.index()] & singles;
-        if near.is_empty() {
-            continue;
-        }
-        adjacent = true;
-        if double_steps {
-            break;
-        }
-        let cu = if b.white.has(u) {
-            Colour::White
-        } else {
-            Colour::Black
-        };
-        for v in near.iter().filter(|v| v.0 > u.0) {
-            if b.colour(cu).has(v) {
-                push(b, cu, u, v, empty, &mut f);
-                push(b, cu, v, u, empty, &mut f);
-            } else {
-                // Pulls: the pulled stone joins the other, making a block.
-                let cv = cu.other();
-                let mut next = *b;
-                *next.colour_mut(cv) ^= v.bit() | u.bit();
-                f(next);
-                let mut next = *b;
-                *next.colour_mut(cu) ^= u.bit() | v.bit();
-                f(next);
+        let b = self;
+        let singles = b.all_singles();
+        let empty = b.empty();
+        let mut gone = NodeSet::EMPTY;
+        for u in singles.iter() {
+            if !(ADJACENT[u.index()] & singles).is_empty() {
+                gone |= u.bit();
             }
         }
+        for n in b.doubles.iter() {
+            if !(ADJACENT[n.index()] & (empty | singles)).is_empty() {
+                gone |= n.bit();
+            }
+        }
+        Board {
+            white: b.white & !gone,
+            black: b.black & !gone,
+            doubles: b.doubles & !gone,
+        }
     }
-    adjacent
+
+    fn words(&self) -> [u64; 3] {
+        [self.white.0, self.black.0, self.doubles.0]
+    }
 }
 
 /// The boards after single stone `q` of colour `c` is pushed by `p`.
@@ -174,28 +193,6 @@ fn push(b: &Board, c: Colour, p: Node, q: Node, empty: NodeSet, f: &mut impl FnM
         let mut next = *b;
         *next.colour_mut(c) ^= q.bit() | t.bit();
         f(next);
-    }
-}
-
-/// The loop removal of the two-player board (see [`Steps::loop_removal`]).
-fn board_loop_removal(b: &Board) -> Board {
-    let singles = b.all_singles();
-    let empty = b.empty();
-    let mut gone = NodeSet::EMPTY;
-    for u in singles.iter() {
-        if !(ADJACENT[u.index()] & singles).is_empty() {
-            gone |= u.bit();
-        }
-    }
-    for n in b.doubles.iter() {
-        if !(ADJACENT[n.index()] & (empty | singles)).is_empty() {
-            gone |= n.bit();
-        }
-    }
-    Board {
-        white: b.white & !gone,
-        black: b.black & !gone,
-        doubles: b.doubles & !gone,
     }
 }
 
