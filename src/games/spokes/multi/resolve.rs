@@ -4,8 +4,8 @@
 
 use super::board::{Board, Cell, Sets};
 use crate::games::spokes::board::{Colour, Node, NodeSet};
-use crate::games::spokes::resolve::Steps;
-use crate::games::spokes::tables::{ADJACENT, NO_NODE, PERPENDICULAR, STRAIGHT};
+use crate::games::spokes::resolve::{loop_gone, single_steps, Singles, Steps};
+use crate::games::spokes::tables::ADJACENT;
 
 /// One outcome of a four-player resolution.
 pub type Resolved = crate::games::spokes::resolve::Resolved<Board>;
@@ -39,38 +39,7 @@ impl Steps for Board {
                 f(next);
             }
         }
-        let singles = s.all_singles();
-        let mut adjacent = false;
-        for u in singles.iter() {
-            let near = ADJACENT[u.index()] & singles;
-            if near.is_empty() {
-                continue;
-            }
-            adjacent = true;
-            if crowded_steps {
-                break;
-            }
-            let cu = if s.singles[0].has(u) {
-                Colour::White
-            } else {
-                Colour::Black
-            };
-            for v in near.iter().filter(|v| v.0 > u.0) {
-                if s.singles[cu.index()].has(v) {
-                    push(b, &s, cu, u, v, &mut f);
-                    push(b, &s, cu, v, u, &mut f);
-                } else {
-                    // Pulls: the pulled stone joins the other, making a block.
-                    for (from, to) in [(u, v), (v, u)] {
-                        let mut next = *b;
-                        next.set(from, Cell::EMPTY);
-                        next.set(to, Cell::BLOCK);
-                        f(next);
-                    }
-                }
-            }
-        }
-        adjacent
+        single_steps(b, s.singles, s.empty, crowded_steps, &mut f)
     }
 
     /// Every single stone adjacent to another single stone, and every
@@ -79,17 +48,9 @@ impl Steps for Board {
     fn loop_removal(&self) -> Board {
         let b = self;
         let s = b.sets();
-        let singles = s.all_singles();
         let mut next = *b;
-        for u in singles.iter() {
-            if !(ADJACENT[u.index()] & singles).is_empty() {
-                next.set(u, Cell::EMPTY);
-            }
-        }
-        for n in s.crowded.iter() {
-            if !(ADJACENT[n.index()] & (s.empty | singles)).is_empty() {
-                next.set(n, Cell::EMPTY);
-            }
+        for n in loop_gone(s.all_singles(), s.empty, s.crowded).iter() {
+            next.set(n, Cell::EMPTY);
         }
         next
     }
@@ -118,23 +79,19 @@ fn crowded_targets(s: &Sets, n: Node, cell: Cell) -> NodeSet {
     }
 }
 
-/// The boards after single stone `q` of colour `c` is pushed by `p`.
-fn push(b: &Board, s: &Sets, c: Colour, p: Node, q: Node, f: &mut impl FnMut(Board)) {
-    let r = STRAIGHT[p.index()][q.index()];
-    let mut go = |t: Node| {
-        let mut next = *b;
-        next.set(q, Cell::EMPTY);
-        next.set(t, b.get(t).with_stone(c).expect("lands on empty or single"));
-        f(next);
-    };
-    if r != NO_NODE {
-        let r = Node(r);
-        if s.empty.has(r) || s.singles[c.other().index()].has(r) {
-            go(r);
-            return;
-        }
-    }
-    for t in (PERPENDICULAR[p.index()][q.index()] & s.empty).iter() {
-        go(t);
+impl Singles for Board {
+    const PULL_HIGHER_FIRST: bool = false;
+
+    #[inline(always)]
+    fn moved(&self, c: Colour, from: Node, to: Node) -> Board {
+        let mut next = *self;
+        next.set(from, Cell::EMPTY);
+        next.set(
+            to,
+            self.get(to)
+                .with_stone(c)
+                .expect("lands on empty or single"),
+        );
+        next
     }
 }
