@@ -23,8 +23,17 @@ pub trait Steps: Copy + Eq + Ord + std::hash::Hash + fmt::Debug {
     /// The board left when an unbreakable loop ends the game on `self`.
     fn loop_removal(&self) -> Self;
 
+    /// The board packed in three words.
+    fn words(&self) -> [u64; 3];
+
     /// A hash of the board for the resolver's open-addressing table.
-    fn slot_hash(&self) -> u64;
+    fn slot_hash(&self) -> u64 {
+        let mut h = rustc_hash::FxHasher::default();
+        for w in self.words() {
+            h.write_u64(w);
+        }
+        h.finish()
+    }
 }
 
 /// Calls `f` with every board one resolution step from `b`, and returns
@@ -77,81 +86,114 @@ impl std::error::Error for StateLimitExceeded {}
 impl Steps for Board {
     /// While some double has a step, only double steps are given; otherwise
     /// every pull and push of two adjacent single stones.
-    fn for_each_step(&self, f: impl FnMut(Board)) -> bool {
-        board_steps(self, f)
+    fn for_each_step(&self, mut f: impl FnMut(Board)) -> bool {
+        let b = self;
+        let empty = b.empty();
+        let mut double_steps = false;
+        for n in b.doubles.iter() {
+            let c = if b.white.has(n) {
+                Colour::White
+            } else {
+                Colour::Black
+            };
+            let own = b.singles(c);
+            let other = b.singles(c.other());
+            let near = ADJACENT[n.index()];
+            let first = near & (empty | other);
+            let targets = if first.is_empty() { near & own } else { first };
+            for t in targets.iter() {
+                double_steps = true;
+                let mut next = *b;
+                next.doubles ^= n.bit();
+                if own.has(t) {
+                    next.doubles |= t.bit();
+                } else {
+                    *next.colour_mut(c) |= t.bit();
+                }
+                f(next);
+            }
+        }
+        single_steps(
+            b,
+            [b.singles(Colour::White), b.singles(Colour::Black)],
+            empty,
+            double_steps,
+            &mut f,
+        )
     }
 
     /// Every single stone adjacent to another single stone, and every double
     /// that still has a step (both its stones), is removed.
     fn loop_removal(&self) -> Board {
-        board_loop_removal(self)
+        let b = self;
+        let gone = loop_gone(b.all_singles(), b.empty(), b.doubles);
+        Board {
+            white: b.white & !gone,
+            black: b.black & !gone,
+            doubles: b.doubles & !gone,
+        }
     }
 
-    fn slot_hash(&self) -> u64 {
-        let mut h = rustc_hash::FxHasher::default();
-        h.write_u64(self.white.0);
-        h.write_u64(self.black.0);
-        h.write_u64(self.doubles.0);
-        h.finish()
+    fn words(&self) -> [u64; 3] {
+        [self.white.0, self.black.0, self.doubles.0]
     }
 }
 
-/// The steps of the two-player board (see [`Steps::for_each_step`]).
-fn board_steps(b: &Board, mut f: impl FnMut(Board)) -> bool {
-    let empty = b.empty();
-    let singles = b.all_singles();
-    let mut double_steps = false;
-    for n in b.doubles.iter() {
-        let c = if b.white.has(n) {
-            Colour::White
-        } else {
-            Colour::Black
-        };
-        let own = b.singles(c);
-        let other = b.singles(c.other());
-        let near = ADJACENT[n.index()];
-        let first = near & (empty | other);
-        let targets = if first.is_empty() { near & own } else { first };
-        for t in targets.iter() {
-            double_steps = true;
-            let mut next = *b;
-            next.doubles ^= n.bit();
-            if own.has(t) {
-                next.doubles |= t.bit();
-            } else {
-                *next.colour_mut(c) |= t.bit();
-            }
-            f(next);
-        }
-    }
+/// A board as the steps of its single stones see it (the same on both
+/// boards): moving one single stone.
+pub trait Singles: Copy {
+    /// Whether a pull gives first the board where the stone on the higher
+    /// node moved (the order the resolver meets the boards in, which a
+    /// partial listing sees).
+    const PULL_HIGHER_FIRST: bool;
+
+    /// The board after the single stone of colour `c` on `from` moves to
+    /// `to` (an empty node, or a single of the other colour: then a block).
+    fn moved(&self, c: Colour, from: Node, to: Node) -> Self;
+}
+
+/// Calls `f` with every pull and push of two adjacent single stones of `b`
+/// (`singles`: its single stones by colour; `empty`: its empty nodes),
+/// unless `stacked_steps` (a double or crowded node has a step: then only
+/// those are given); returns whether two single stones are adjacent.
+#[inline(always)]
+pub fn single_steps<B: Singles>(
+    b: &B,
+    singles: [NodeSet; 2],
+    empty: NodeSet,
+    stacked_steps: bool,
+    f: &mut impl FnMut(B),
+) -> bool {
+    let all = singles[0] | singles[1];
     let mut adjacent = false;
-    for u in singles.iter() {
-        let near = ADJACENT[u.index()] & singles;
+    for u in all.iter() {
+        let near = ADJACENT[u.index()] & all;
         if near.is_empty() {
             continue;
         }
         adjacent = true;
-        if double_steps {
+        if stacked_steps {
             break;
         }
-        let cu = if b.white.has(u) {
+        let cu = if singles[0].has(u) {
             Colour::White
         } else {
             Colour::Black
         };
         for v in near.iter().filter(|v| v.0 > u.0) {
-            if b.colour(cu).has(v) {
-                push(b, cu, u, v, empty, &mut f);
-                push(b, cu, v, u, empty, &mut f);
+            if singles[cu.index()].has(v) {
+                push(b, singles, empty, cu, u, v, f);
+                push(b, singles, empty, cu, v, u, f);
             } else {
                 // Pulls: the pulled stone joins the other, making a block.
                 let cv = cu.other();
-                let mut next = *b;
-                *next.colour_mut(cv) ^= v.bit() | u.bit();
-                f(next);
-                let mut next = *b;
-                *next.colour_mut(cu) ^= u.bit() | v.bit();
-                f(next);
+                if B::PULL_HIGHER_FIRST {
+                    f(b.moved(cv, v, u));
+                    f(b.moved(cu, u, v));
+                } else {
+                    f(b.moved(cu, u, v));
+                    f(b.moved(cv, v, u));
+                }
             }
         }
     }
@@ -159,43 +201,55 @@ fn board_steps(b: &Board, mut f: impl FnMut(Board)) -> bool {
 }
 
 /// The boards after single stone `q` of colour `c` is pushed by `p`.
-fn push(b: &Board, c: Colour, p: Node, q: Node, empty: NodeSet, f: &mut impl FnMut(Board)) {
+#[inline(always)]
+fn push<B: Singles>(
+    b: &B,
+    singles: [NodeSet; 2],
+    empty: NodeSet,
+    c: Colour,
+    p: Node,
+    q: Node,
+    f: &mut impl FnMut(B),
+) {
     let r = STRAIGHT[p.index()][q.index()];
     if r != NO_NODE {
         let r = Node(r);
-        if empty.has(r) || b.singles(c.other()).has(r) {
-            let mut next = *b;
-            *next.colour_mut(c) ^= q.bit() | r.bit();
-            f(next);
+        if empty.has(r) || singles[c.other().index()].has(r) {
+            f(b.moved(c, q, r));
             return;
         }
     }
     for t in (PERPENDICULAR[p.index()][q.index()] & empty).iter() {
-        let mut next = *b;
-        *next.colour_mut(c) ^= q.bit() | t.bit();
-        f(next);
+        f(b.moved(c, q, t));
     }
 }
 
-/// The loop removal of the two-player board (see [`Steps::loop_removal`]).
-fn board_loop_removal(b: &Board) -> Board {
-    let singles = b.all_singles();
-    let empty = b.empty();
+/// The nodes an unbreakable loop empties: every single stone adjacent to
+/// another single stone, and every node of `stacked` (doubles, crowded
+/// nodes) that still has a step.
+pub fn loop_gone(singles: NodeSet, empty: NodeSet, stacked: NodeSet) -> NodeSet {
     let mut gone = NodeSet::EMPTY;
     for u in singles.iter() {
         if !(ADJACENT[u.index()] & singles).is_empty() {
             gone |= u.bit();
         }
     }
-    for n in b.doubles.iter() {
+    for n in stacked.iter() {
         if !(ADJACENT[n.index()] & (empty | singles)).is_empty() {
             gone |= n.bit();
         }
     }
-    Board {
-        white: b.white & !gone,
-        black: b.black & !gone,
-        doubles: b.doubles & !gone,
+    gone
+}
+
+impl Singles for Board {
+    const PULL_HIGHER_FIRST: bool = true;
+
+    #[inline(always)]
+    fn moved(&self, c: Colour, from: Node, to: Node) -> Board {
+        let mut next = *self;
+        *next.colour_mut(c) ^= from.bit() | to.bit();
+        next
     }
 }
 

@@ -1,11 +1,10 @@
-//! Position text and the text diagram.
+//! Position text and the rows of the text diagram, for either board.
 
-use super::board::{Board, Content, Node, CIRCLE_LEN, CIRCLE_START};
+use super::board::{Board, Colour, Content, Node, CIRCLE_LEN, CIRCLE_START};
 use super::movegen::STONES_PER_COLOUR;
-use super::resolve::{for_each_step, Resolved};
-use super::tables::ADJACENT;
-use super::{Phase, Spokes};
-use crate::game::{Game, NodeKind, ParseError};
+use super::resolve::Resolved;
+use super::{Phase, SpokesBoard};
+use crate::game::ParseError;
 
 const CIRCLE_NAME: [&str; 5] = [
     "centre A",
@@ -227,15 +226,16 @@ pub fn parse_outcome<B: NodeText + Ord>(
     }
 }
 
-/// Parses a whole position text strictly.
-pub fn parse_position(text: &str) -> Result<Spokes, ParseError> {
+/// Parses a whole position text strictly: the board, the round and the
+/// phase.
+pub fn parse_position<B: SpokesBoard>(text: &str) -> Result<(B, u32, Phase), ParseError> {
     let fields: Vec<&str> = text.split(' ').collect();
     if !(2..=3).contains(&fields.len()) || fields.iter().any(|f| f.is_empty()) {
         return Err(ParseError::new(format!(
             "'{text}' is not '<nodes> <round>' optionally followed by ' loop' or ' resolve'"
         )));
     }
-    let board: Board = parse_nodes(fields[0])?;
+    let board: B = parse_nodes(fields[0])?;
     let r = fields[1];
     let round: u32 = match r.parse() {
         Ok(n) if n >= 1 && !r.starts_with('0') && !r.starts_with('+') => n,
@@ -256,54 +256,17 @@ pub fn parse_position(text: &str) -> Result<Spokes, ParseError> {
             )))
         }
     };
-    for c in super::board::Colour::BOTH {
+    for c in Colour::BOTH {
         let n = board.stones_of(c);
         if n > STONES_PER_COLOUR {
             return Err(ParseError::new(format!(
                 "{n} {} stones on the board, at most {STONES_PER_COLOUR}",
-                if c.index() == 0 { "white" } else { "black" }
+                if c == Colour::White { "white" } else { "black" }
             )));
         }
     }
     if phase == Phase::Placement {
-        let singles = board.all_singles();
-        for u in singles.iter() {
-            if let Some(v) = (ADJACENT[u.index()] & singles).iter().next() {
-                return Err(ParseError::new(format!(
-                    "round start not at rest: single stones on {u} and {v} are adjacent (add ' resolve' for a position awaiting resolution)"
-                )));
-            }
-        }
-        let mut steps = false;
-        for_each_step(&board, |_| steps = true);
-        if steps {
-            return Err(ParseError::new(
-                "round start not at rest: a double can still move (add ' resolve' for a position awaiting resolution)",
-            ));
-        }
+        board.rest_error()?;
     }
-    Ok(Spokes::from_parts(board, round, phase))
-}
-
-/// A readable diagram: each circle with its node names and contents, then
-/// the round, the phase and the stones left.
-pub fn diagram(p: &Spokes) -> String {
-    let b = p.board();
-    let mut s = board_rows(b, 1);
-    let left = |c| STONES_PER_COLOUR - b.stones_of(c);
-    let state = match p.node() {
-        NodeKind::Decision(r) => format!("resolution by {}", Spokes::INFO.side(r)),
-        NodeKind::Simultaneous => "placement".to_string(),
-        _ => match p.outcome() {
-            Some(o) => format!("game over: {}", o.describe(Spokes::INFO.sides)),
-            None => "game over".to_string(),
-        },
-    };
-    s.push_str(&format!(
-        "round {}: {state}; off the board: {} white, {} black\n",
-        p.round(),
-        left(super::board::Colour::White),
-        left(super::board::Colour::Black)
-    ));
-    s
+    Ok((board, round, phase))
 }

@@ -4,9 +4,8 @@
 
 use super::board::{Board, Cell, Sets};
 use crate::games::spokes::board::{Colour, Node, NodeSet};
-use crate::games::spokes::resolve::Steps;
-use crate::games::spokes::tables::{ADJACENT, NO_NODE, PERPENDICULAR, STRAIGHT};
-use std::hash::Hasher;
+use crate::games::spokes::resolve::{loop_gone, single_steps, Singles, Steps};
+use crate::games::spokes::tables::ADJACENT;
 
 /// One outcome of a four-player resolution.
 pub type Resolved = crate::games::spokes::resolve::Resolved<Board>;
@@ -17,23 +16,47 @@ pub type Resolver = crate::games::spokes::resolve::Resolver<Board>;
 impl Steps for Board {
     /// While some crowded node has a step, only crowded steps are given;
     /// otherwise every pull and push of two adjacent single stones.
-    fn for_each_step(&self, f: impl FnMut(Board)) -> bool {
-        for_each_step(self, f)
+    fn for_each_step(&self, mut f: impl FnMut(Board)) -> bool {
+        let b = self;
+        let s = b.sets();
+        let mut crowded_steps = false;
+        for n in s.crowded.iter() {
+            let cell = b.get(n);
+            for t in crowded_targets(&s, n, cell).iter() {
+                crowded_steps = true;
+                let mut next = *b;
+                let landed = if cell.loose() > 0 {
+                    next.set(n, cell.without_loose());
+                    b.get(t).with_stone(cell.colour())
+                } else {
+                    next.set(n, Cell::BLOCK);
+                    b.get(t).with_block()
+                };
+                next.set(
+                    t,
+                    landed.expect("a stone lands on an empty node or a single"),
+                );
+                f(next);
+            }
+        }
+        single_steps(b, s.singles, s.empty, crowded_steps, &mut f)
     }
 
     /// Every single stone adjacent to another single stone, and every
     /// crowded node that still has a step (all its stones, blocks
     /// included), is removed.
     fn loop_removal(&self) -> Board {
-        loop_removal(self)
+        let b = self;
+        let s = b.sets();
+        let mut next = *b;
+        for n in loop_gone(s.all_singles(), s.empty, s.crowded).iter() {
+            next.set(n, Cell::EMPTY);
+        }
+        next
     }
 
-    fn slot_hash(&self) -> u64 {
-        let mut h = rustc_hash::FxHasher::default();
-        for w in self.words() {
-            h.write_u64(w);
-        }
-        h.finish()
+    fn words(&self) -> [u64; 3] {
+        Board::words(self)
     }
 }
 
@@ -56,98 +79,19 @@ fn crowded_targets(s: &Sets, n: Node, cell: Cell) -> NodeSet {
     }
 }
 
-/// The steps of the four-player board (see [`Steps::for_each_step`]).
-fn for_each_step(b: &Board, mut f: impl FnMut(Board)) -> bool {
-    let s = b.sets();
-    let mut crowded_steps = false;
-    for n in s.crowded.iter() {
-        let cell = b.get(n);
-        for t in crowded_targets(&s, n, cell).iter() {
-            crowded_steps = true;
-            let mut next = *b;
-            let landed = if cell.loose() > 0 {
-                next.set(n, cell.without_loose());
-                b.get(t).with_stone(cell.colour())
-            } else {
-                next.set(n, Cell::BLOCK);
-                b.get(t).with_block()
-            };
-            next.set(
-                t,
-                landed.expect("a stone lands on an empty node or a single"),
-            );
-            f(next);
-        }
-    }
-    let singles = s.all_singles();
-    let mut adjacent = false;
-    for u in singles.iter() {
-        let near = ADJACENT[u.index()] & singles;
-        if near.is_empty() {
-            continue;
-        }
-        adjacent = true;
-        if crowded_steps {
-            break;
-        }
-        let cu = if s.singles[0].has(u) {
-            Colour::White
-        } else {
-            Colour::Black
-        };
-        for v in near.iter().filter(|v| v.0 > u.0) {
-            if s.singles[cu.index()].has(v) {
-                push(b, &s, cu, u, v, &mut f);
-                push(b, &s, cu, v, u, &mut f);
-            } else {
-                // Pulls: the pulled stone joins the other, making a block.
-                for (from, to) in [(u, v), (v, u)] {
-                    let mut next = *b;
-                    next.set(from, Cell::EMPTY);
-                    next.set(to, Cell::BLOCK);
-                    f(next);
-                }
-            }
-        }
-    }
-    adjacent
-}
+impl Singles for Board {
+    const PULL_HIGHER_FIRST: bool = false;
 
-/// The boards after single stone `q` of colour `c` is pushed by `p`.
-fn push(b: &Board, s: &Sets, c: Colour, p: Node, q: Node, f: &mut impl FnMut(Board)) {
-    let r = STRAIGHT[p.index()][q.index()];
-    let mut go = |t: Node| {
-        let mut next = *b;
-        next.set(q, Cell::EMPTY);
-        next.set(t, b.get(t).with_stone(c).expect("lands on empty or single"));
-        f(next);
-    };
-    if r != NO_NODE {
-        let r = Node(r);
-        if s.empty.has(r) || s.singles[c.other().index()].has(r) {
-            go(r);
-            return;
-        }
+    #[inline(always)]
+    fn moved(&self, c: Colour, from: Node, to: Node) -> Board {
+        let mut next = *self;
+        next.set(from, Cell::EMPTY);
+        next.set(
+            to,
+            self.get(to)
+                .with_stone(c)
+                .expect("lands on empty or single"),
+        );
+        next
     }
-    for t in (PERPENDICULAR[p.index()][q.index()] & s.empty).iter() {
-        go(t);
-    }
-}
-
-/// The loop removal of the four-player board (see [`Steps::loop_removal`]).
-fn loop_removal(b: &Board) -> Board {
-    let s = b.sets();
-    let singles = s.all_singles();
-    let mut next = *b;
-    for u in singles.iter() {
-        if !(ADJACENT[u.index()] & singles).is_empty() {
-            next.set(u, Cell::EMPTY);
-        }
-    }
-    for n in s.crowded.iter() {
-        if !(ADJACENT[n.index()] & (s.empty | singles)).is_empty() {
-            next.set(n, Cell::EMPTY);
-        }
-    }
-    next
 }
