@@ -304,28 +304,3 @@ impl Board {
         (self.white & nodes).count() + (self.black & nodes).count() + (self.doubles & nodes).count()
     }
 }
-
-impl super::score::Stones for Board {
-    fn stones_on(&self, nodes: NodeSet) -> u32 {
-        Board::stones_on(self, nodes)
-    }
-
-    fn occupied(&self) -> NodeSet {
-        Board::occupied(self)
-    }
-
-    fn blocked(&self) -> NodeSet {
-        self.blocks()
-    }
-}
-
-impl super::svg::Drawn for Board {
-    fn colours(&self, n: Node) -> Vec<Colour> {
-        match self.content(n) {
-            Content::Empty => vec![],
-            Content::Single(c) => vec![c],
-            Content::Double(c) => vec![c, c],
-            Content::Block => vec![Colour::White, Colour::Black],
-        }
-    }
-}

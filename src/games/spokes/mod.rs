@@ -15,6 +15,7 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod multi;
+pub mod node_text;
 pub mod resolve;
 pub mod score;
 pub mod short;
@@ -30,10 +31,10 @@ use crate::game::{
 use board::{Board, Colour, Node, NodeSet};
 use movegen::STONES_PER_COLOUR;
 pub use multi::{Spokes2v2, Spokes4};
+use node_text::NodeText;
 use resolve::{loop_removal, Resolved, Resolver, StateLimitExceeded, Steps, DEFAULT_STATE_LIMIT};
 use score::Stones;
 use tables::ADJACENT;
-use text::NodeText;
 
 /// Which part of a round a position is at.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -63,7 +64,7 @@ pub enum Move<B = Board> {
 }
 
 /// A board the game is played on: its resolution steps ([`Steps`]), text
-/// ([`text::NodeText`]), picture and score, and what the game asks beyond
+/// ([`node_text::NodeText`]), picture and score, and what the game asks beyond
 /// them. The two-player [`Board`] and the four-player board are the two.
 pub trait SpokesBoard: Steps + svg::Drawn + Stones + Send + Sync + 'static {
     /// The hash keys of the three phases.

@@ -3,7 +3,7 @@
 //! breaks ties (two players, or two teams: semicircles; four players:
 //! quadrants).
 
-use super::board::NodeSet;
+use super::board::{Board, NodeSet};
 use super::tables::ADJACENT;
 use crate::game::{Outcome, Player};
 
@@ -145,5 +145,19 @@ impl<const N: usize> Sides<N> {
             reason,
             points: (N == 2).then(|| [pts[0], pts[1]]),
         }
+    }
+}
+
+impl Stones for Board {
+    fn stones_on(&self, nodes: NodeSet) -> u32 {
+        Board::stones_on(self, nodes)
+    }
+
+    fn occupied(&self) -> NodeSet {
+        Board::occupied(self)
+    }
+
+    fn blocked(&self) -> NodeSet {
+        self.blocks()
     }
 }

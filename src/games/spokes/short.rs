@@ -11,8 +11,8 @@
 //! changes are exactly its entries.
 
 use super::board::{Node, NODES};
+use super::node_text::NodeText;
 use super::resolve::Resolved;
-use super::text::NodeText;
 
 /// One change: a node and the code of its content afterwards.
 type Entry = (Node, u8);

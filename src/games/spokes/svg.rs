@@ -3,9 +3,9 @@
 //! names, and the stones (up to four on a node; a block as one white and
 //! one black stone side by side, a double as two stones of one colour).
 
-use super::board::{Colour, Node, NodeSet, CIRCLE_LEN, CIRCLE_START};
+use super::board::{Board, Colour, Content, Node, NodeSet, CIRCLE_LEN, CIRCLE_START};
+use super::node_text::NodeText;
 use super::tables::ADJACENT;
-use super::text::NodeText;
 use crate::svg::{Picture, SvgOptions};
 
 const RADIUS: [f64; 5] = [0.0, 60.0, 120.0, 180.0, 240.0];
@@ -121,4 +121,15 @@ pub fn svg<B: Drawn>(
         crate::svg::escape(text)
     ));
     pic.finish()
+}
+
+impl Drawn for Board {
+    fn colours(&self, n: Node) -> Vec<Colour> {
+        match self.content(n) {
+            Content::Empty => vec![],
+            Content::Single(c) => vec![c],
+            Content::Double(c) => vec![c, c],
+            Content::Block => vec![Colour::White, Colour::Black],
+        }
+    }
 }

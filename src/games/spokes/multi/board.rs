@@ -3,7 +3,7 @@
 //! colour.
 
 use crate::games::spokes::board::{Colour, Node, NodeSet, NODES};
-use crate::games::spokes::text::NodeText;
+use crate::games::spokes::node_text::NodeText;
 
 /// What one node holds: 0–2 blocks and 0–4 loose stones of one colour, at
 /// most four stones in all (15 possibilities, numbered 0–14; 0 is empty).
