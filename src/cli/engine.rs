@@ -151,6 +151,8 @@ struct Session {
     table: Arc<Table>,
     table_mib: u32,
     searches: u64,
+    /// Searches and perft counts started.
+    started: u64,
     /// Whether the driving program said `uci` (rather than `gamut`): proven
     /// scores are then written as UCI's `mate <moves>`.
     uci: bool,
@@ -209,19 +211,38 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(command) = &a.check {
         return super::compliance::check(command, a.game, out);
     }
-    let (events, receive) = channel();
-    let input = events.clone();
-    std::thread::spawn(move || read_input(input));
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
+    let hash = gamut::search::params::DEFAULT_HASH_MIB as u32;
+    session(a.game, seed, hash, std::io::stdin(), out).map(|_| ())
+}
+
+/// A protocol session: the lines of `input` (read on their own thread)
+/// answered on `out` until `quit` or the end of input, starting with game
+/// `game` (if any), random choices from `seed` and a table of `hash` MiB
+/// (until `setoption name hash` changes it). Returns how many searches
+/// and perft counts `go` started, and whether `quit` left a perft count
+/// running (it cannot be stopped, so its last line is never written):
+/// every other one has written its one `bestmove` (or `Nodes searched`)
+/// line. The fuzz target `fuzz/fuzz_targets/session.rs` checks that.
+pub fn session(
+    game: Option<GameId>,
+    seed: u64,
+    hash: u32,
+    input: impl Read + Send + 'static,
+    out: &mut impl Write,
+) -> Result<(u64, bool), CliError> {
+    let (events, receive) = channel();
+    let lines = events.clone();
+    std::thread::spawn(move || read_input(input, lines));
     let mut s = Session {
-        game: a.game,
+        game,
         base: Base::Start,
         last_position: None,
         options: Options {
             threads: 1,
-            hash: 64,
+            hash,
             parallel: "lazysmp".into(),
             eval_off: None,
             eval: None,
@@ -234,21 +255,22 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
             seed,
             multipv: gamut::search::params::DEFAULT_MULTIPV as u32,
         },
-        table: Arc::new(Table::try_new(gamut::search::params::DEFAULT_HASH_MIB)?),
-        table_mib: 64,
+        table: Arc::new(Table::try_new(hash as usize)?),
+        table_mib: hash,
         searches: 0,
+        started: 0,
         uci: false,
         running: None,
         events,
     };
-    s.serve(&receive, out)
+    let perft_left = s.serve(&receive, out)?;
+    Ok((s.started, perft_left))
 }
 
-/// Sends each line of standard input (invalid UTF-8 replaced), then `None`.
-/// A line longer than [`LINE_LIMIT`] is skipped without being held.
-fn read_input(events: Sender<Event>) {
-    let stdin = std::io::stdin();
-    let mut lock = stdin.lock();
+/// Sends each line of `input` (invalid UTF-8 replaced), then `None`. A
+/// line longer than [`LINE_LIMIT`] is skipped without being held.
+fn read_input(input: impl Read, events: Sender<Event>) {
+    let mut lock = std::io::BufReader::new(input);
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -280,8 +302,9 @@ impl Session {
     /// search they are errors. `quit` stops a running search at once (its
     /// `bestmove` is still written). At the end of input a search with a
     /// limit or a clock runs to its end and the lines waiting are answered;
-    /// an unbounded search is stopped.
-    fn serve(&mut self, receive: &Receiver<Event>, out: &mut impl Write) -> Result<(), CliError> {
+    /// an unbounded search is stopped. Returns whether a perft count was
+    /// left running at `quit`.
+    fn serve(&mut self, receive: &Receiver<Event>, out: &mut impl Write) -> Result<bool, CliError> {
         let mut waiting: VecDeque<String> = VecDeque::new();
         let mut ended = false;
         let mut quit = false;
@@ -325,7 +348,7 @@ impl Session {
         }
         if let Some(r) = &self.running {
             if r.perft {
-                return Ok(());
+                return Ok(true);
             }
             r.interrupt.store(true, Relaxed);
             loop {
@@ -340,7 +363,7 @@ impl Session {
                 }
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Answers one line, writing its error line if it has one; `Ok(false)`
@@ -579,6 +602,7 @@ impl Session {
             }
         })?;
         self.running = Some(running);
+        self.started += 1;
         Ok(())
     }
 

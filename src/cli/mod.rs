@@ -6,7 +6,7 @@ mod bench;
 mod commands;
 mod compliance;
 mod datagen;
-mod engine;
+pub mod engine;
 mod interrupt;
 mod moves;
 mod openings;

@@ -10,6 +10,7 @@ use gamut::game::FullGame;
 use gamut::games::GameId;
 use gamut::svg::SvgOptions;
 use gamut::tournament::paths::check_outputs;
+use gamut::tournament::pgn;
 use gamut::tournament::runner::{self, AnyRecord, MergeSettings, Outcome, Settings, Watch};
 use gamut::tournament::schedule::Format;
 use gamut::with_game;
@@ -109,6 +110,10 @@ pub struct TournamentArgs {
     /// each game's page (`<stem>-game-<N>.html`), linked from the report.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Also write every finished game to this file in PGN's export format
+    /// (games of two sides), each as it ends.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
 }
 
 /// Subcommands of `gamut tournament`.
@@ -146,9 +151,9 @@ pub struct ReplayArgs {
     /// A records file written by `gamut tournament --records`.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// The game's number.
-    #[arg(long, value_name = "N")]
-    pub game: u64,
+    /// The game's number (with --pgn: only that game; without, every game).
+    #[arg(long, value_name = "N", required_unless_present = "pgn")]
+    pub game: Option<u64>,
     /// Print only the position after step K (0: the opening), as `show`
     /// prints it.
     #[arg(long = "move", value_name = "K")]
@@ -161,6 +166,10 @@ pub struct ReplayArgs {
     /// position's board, the steps, and the engines' scores.
     #[arg(long, value_name = "FILE", conflicts_with = "step")]
     pub html: Option<PathBuf>,
+    /// Write the games (or with --game, that one) to this file in PGN's
+    /// export format (games of two sides).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["step", "html"])]
+    pub pgn: Option<PathBuf>,
 }
 
 /// Runs `gamut tournament` (or `merge`): the library plays it, this prints
@@ -223,6 +232,7 @@ fn settings(a: &TournamentArgs) -> Settings {
         overwrite: a.overwrite,
         shard: a.shard.clone(),
         html: a.html.clone(),
+        pgn: a.pgn.clone(),
     }
 }
 
@@ -301,14 +311,23 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(p) = &a.svg {
         outputs.push(("--svg", p));
     }
+    if let Some(p) = &a.pgn {
+        outputs.push(("--pgn", p));
+    }
     check_outputs(&[("FILE", &a.file)], &outputs)?;
     let all = AnyRecord::read_all(&a.file)?;
     let numbers: Vec<u64> = all.iter().map(AnyRecord::number).collect();
-    one_game(a, &numbers)?;
+    if let Some(n) = a.game {
+        one_game(a, n, &numbers)?;
+    }
+    if let Some(path) = &a.pgn {
+        return replay_pgn(a, path, &all);
+    }
+    let game = a.game.expect("clap requires --game without --pgn");
     let rec = all
         .iter()
-        .find(|r| r.number() == a.game)
-        .ok_or_else(|| no_game(a, all.len()))?;
+        .find(|r| r.number() == game)
+        .ok_or_else(|| no_game(a, game, all.len()))?;
     let id: GameId = rec.game().parse().map_err(CliError)?;
     with_game!(id, G => replay_game::<G>(a, rec, out))
 }
@@ -343,24 +362,46 @@ fn replay_game<G: FullGame>(
     Ok(())
 }
 
-/// Refuses a records file that holds the game asked for more than once.
-fn one_game(a: &ReplayArgs, numbers: &[u64]) -> Result<(), CliError> {
-    let copies = numbers.iter().filter(|&&n| n == a.game).count();
+/// `gamut replay --pgn`: the games of the records (or game --game) in
+/// PGN, in the file's order, undated.
+fn replay_pgn(a: &ReplayArgs, path: &Path, all: &[AnyRecord]) -> Result<(), CliError> {
+    let mut text = String::new();
+    for rec in all {
+        if a.game.is_some_and(|n| n != rec.number()) {
+            continue;
+        }
+        let AnyRecord::Pair(r) = rec else {
+            return Err(CliError(format!(
+                "--pgn does not apply to {}: PGN records games of two players (White and Black)",
+                rec.game()
+            )));
+        };
+        let id: GameId = r.game.parse().map_err(CliError)?;
+        text.push_str(&with_game!(id, G => pgn::game::<G>(r, "????.??.??"))?);
+    }
+    if text.is_empty() {
+        let n = a.game.unwrap_or_default();
+        return Err(no_game(a, n, all.len()));
+    }
+    Ok(runner::write_file(path, &text)?)
+}
+
+/// Refuses a records file that holds game `game` more than once.
+fn one_game(a: &ReplayArgs, game: u64, numbers: &[u64]) -> Result<(), CliError> {
+    let copies = numbers.iter().filter(|&&n| n == game).count();
     if copies > 1 {
         return Err(CliError(format!(
-            "{} holds game {} {copies} times: which one is meant is unknown",
+            "{} holds game {game} {copies} times: which one is meant is unknown",
             a.file.display(),
-            a.game
         )));
     }
     Ok(())
 }
 
 /// The error for a --game not in the records file of `count` games.
-fn no_game(a: &ReplayArgs, count: usize) -> CliError {
+fn no_game(a: &ReplayArgs, game: u64, count: usize) -> CliError {
     CliError(format!(
-        "no game {} in {} ({count} games)",
-        a.game,
+        "no game {game} in {} ({count} games)",
         a.file.display()
     ))
 }

@@ -10,6 +10,7 @@ use crate::games::GameId;
 use crate::tournament::engine::{check_names, check_networks, Engine};
 use crate::tournament::pages;
 use crate::tournament::paths::check_outputs;
+use crate::tournament::pgn::{self, PgnFile};
 use crate::tournament::play::{Plan, Rules, Threshold};
 use crate::tournament::records::{self, GameRecord};
 use crate::tournament::report::{Report, Tally};
@@ -71,6 +72,8 @@ pub struct Settings {
     pub shard: Option<String>,
     /// The report's web page.
     pub html: Option<PathBuf>,
+    /// The PGN file of the games (two sides only).
+    pub pgn: Option<PathBuf>,
 }
 
 /// What the runner tells whoever shows its progress.
@@ -146,6 +149,7 @@ pub fn run<G: FullGame>(
     }
     check_tournament_paths(settings)?;
     let (mut records, previous) = open_records(settings, &plan, watch)?;
+    let mut pgn_file = open_pgn::<G>(settings, &previous)?;
     let total = plan.game_count() as u64;
     let mut played = Vec::new();
     let keep = settings.html.is_some();
@@ -153,6 +157,9 @@ pub fn run<G: FullGame>(
     let mut each = |rec: &GameRecord, tally: &Tally| -> io::Result<()> {
         if keep {
             played.push(rec.clone());
+        }
+        if let Some(f) = pgn_file.as_mut() {
+            f.append::<G>(rec).map_err(|e| io::Error::other(e.0))?;
         }
         watch.game(&game_line(rec, total), status(tally))
     };
@@ -219,7 +226,26 @@ fn check_tournament_paths(s: &Settings) -> Result<(), ParseError> {
     if let Some(h) = &s.html {
         outputs.push(("--html", h));
     }
+    if let Some(p) = &s.pgn {
+        outputs.push(("--pgn", p));
+    }
     check_outputs(&inputs, &outputs)
+}
+
+/// The PGN file, if one was asked for: created afresh, the games of a
+/// resumed records file written first (in the file's order).
+fn open_pgn<G: Notation>(
+    s: &Settings,
+    previous: &[GameRecord],
+) -> Result<Option<PgnFile>, ParseError> {
+    let Some(path) = &s.pgn else {
+        return Ok(None);
+    };
+    let mut file = PgnFile::create(path, &pgn::today())?;
+    for rec in previous {
+        file.append::<G>(rec)?;
+    }
+    Ok(Some(file))
 }
 
 /// The records file, if one was asked for: a new file (an existing one only
@@ -372,6 +398,11 @@ fn run_seats<G: FullGame>(
             s.sprt.is_some(),
             "--sprt",
             "a sequential test compares two engines over games of two sides",
+        ),
+        (
+            s.pgn.is_some(),
+            "--pgn",
+            "PGN records games of two players (White and Black)",
         ),
         (s.openings.is_some(), "--openings", START),
         (s.random_plies.is_some(), "--random-plies", START),

@@ -40,6 +40,7 @@ mod naive_spokes;
 mod naive_spokes4;
 mod nnue;
 mod pages;
+mod pgn;
 mod pictures;
 mod play;
 mod properties;
