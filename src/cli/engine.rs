@@ -611,12 +611,21 @@ impl Session {
     fn perft<G: FullGame>(&self, depth: u32) -> Result<Running, String> {
         let pos: G = self.base.position(None)?;
         let events = self.events.clone();
+        // At a simultaneous node of more than two players the children are
+        // every combination of the players' actions (32 million at the start
+        // of four-player Spokes): the count is made by action, without
+        // listing them, and only the total is printed.
+        let divided = G::players() == 2 || pos.node() != NodeKind::Simultaneous;
         let handle = std::thread::spawn(move || {
             let mut total = 0;
-            let kids = named_children(&pos, perft::children(&pos));
-            for (text, n) in perft::divide(&pos, kids, depth, 1) {
-                total += n;
-                let _ = events.send(Event::Output(format!("{text}: {n}")));
+            if divided {
+                let kids = named_children(&pos, perft::children(&pos));
+                for (text, n) in perft::divide(&pos, kids, depth, 1) {
+                    total += n;
+                    let _ = events.send(Event::Output(format!("{text}: {n}")));
+                }
+            } else {
+                total = perft::perft(&pos, depth);
             }
             let _ = events.send(Event::Output(String::new()));
             let _ = events.send(Event::Finished(format!("Nodes searched: {total}")));

@@ -524,6 +524,22 @@ fn a_uci_session_works_end_to_end() {
     assert!(e.child.wait().unwrap().success());
 }
 
+/// `go perft 1` at the start of four-player Spokes counts its 32 million
+/// joint placements by action: the total only, no line per placement.
+#[test]
+fn perft_of_four_players_gives_the_total_without_a_line_per_placement() {
+    for game in ["spokes4", "spokes2v2"] {
+        let mut e = Engine::start();
+        e.send(&format!("game {game}"));
+        e.send("position startpos");
+        e.send("go perft 1");
+        let lines = e.until("Nodes searched: ");
+        assert_eq!(lines, ["", "Nodes searched: 32458792"], "{game}");
+        e.send("quit");
+        assert!(e.child.wait().unwrap().success());
+    }
+}
+
 /// The end of input is no `quit`: a search with a limit runs to it, and
 /// the lines sent during it are answered after its `bestmove`, in order.
 #[test]
