@@ -11,6 +11,8 @@
 #   NODES   search nodes per move in self-play
 #   RANDOM_PLIES   random plies at the start of each self-play game
 #   EPOCHS, HIDDEN, LAMBDA, LR, TRAIN_SEED   the trainer's options
+#   MAX_POSITIONS   train on at most this many positions, the first ones
+#           (whole games; mirror images count)
 #   DATA    where the data and the log go (never inside the repository)
 #   DATAGEN_BIN   the gamut binary that plays the self-play games (default:
 #           this build's); a later generation's data is played by the build
@@ -24,6 +26,15 @@ game=${1:?usage: tools/train.sh <game>}
 if [ "$game" = empedocles ]; then
   PARTS=${PARTS:-"6:40000"}
   EPOCHS=${EPOCHS:-12}
+fi
+# Apart's shipped network (third generation): the second generation's data
+# (seed 1) and 40,000 games played by the build whose built-in network was
+# the second generation (seed 21, DATAGEN_BIN), the first 1,169,742
+# positions of them (see docs/nnue.md).
+if [ "$game" = apart ]; then
+  PARTS=${PARTS:-"1:25540 21:40000"}
+  EPOCHS=${EPOCHS:-3}
+  MAX_POSITIONS=${MAX_POSITIONS:-1169742}
 fi
 PARTS=${PARTS:-"1:1372 2:781"}
 NODES=${NODES:-4000}
@@ -60,8 +71,10 @@ done
 for pid in "${pids[@]}"; do wait "$pid"; done
 note "datagen done"
 
-note "train epochs $EPOCHS hidden $HIDDEN lambda $LAMBDA lr $LR seed $TRAIN_SEED"
-nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$OUT" \
+limit=()
+if [ -n "${MAX_POSITIONS:-}" ]; then limit=(--max-positions "$MAX_POSITIONS"); fi
+note "train epochs $EPOCHS hidden $HIDDEN lambda $LAMBDA lr $LR seed $TRAIN_SEED ${limit[*]}"
+nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$OUT" "${limit[@]}" \
   --epochs "$EPOCHS" --hidden "$HIDDEN" --lambda "$LAMBDA" --lr "$LR" \
   --seed "$TRAIN_SEED" --curve "$DATA/curve.csv" | tee -a "$log"
 note "wrote $OUT ($(wc -c <"$OUT") bytes); curve in $DATA/curve.csv"
