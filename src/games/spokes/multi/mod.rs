@@ -18,7 +18,7 @@ use crate::game::{
 };
 use crate::games::spokes::board::{Node, NodeSet};
 use crate::games::spokes::resolve::at_rest;
-use crate::games::spokes::score::{HALVES, QUARTERS};
+use crate::games::spokes::score::{Sides, HALVES, QUARTERS};
 use crate::games::spokes::tables::ADJACENT;
 use crate::games::spokes::{Seats, SpokesBoard, SpokesGame};
 use board::{Board, Cell};
@@ -177,22 +177,21 @@ pub fn homes(teams: bool) -> &'static [NodeSet] {
     }
 }
 
-/// The stones each side counts on its home nodes.
-fn points<const TEAMS: bool>(b: &Board) -> Vec<u32> {
-    if TEAMS {
-        HALVES.points(b).to_vec()
-    } else {
-        QUARTERS.points(b).to_vec()
+/// The evaluation's terms in `mask` for side `me` of `sides`: its stones
+/// on its home nodes and next to them, each less the best other side's.
+fn leads<const N: usize>(sides: &Sides<N>, b: &Board, me: usize, mask: TermMask) -> i32 {
+    let lead = |counts: [u32; N]| {
+        let best_other = (0..N).filter(|&i| i != me).map(|i| counts[i]).max();
+        counts[me] as i32 - best_other.unwrap_or(0) as i32
+    };
+    let mut v = 0;
+    if mask.has(0) {
+        v += HOME_WEIGHT * lead(sides.points(b));
     }
-}
-
-/// The stones each side has next to its home nodes.
-fn approach_stones<const TEAMS: bool>(b: &Board) -> Vec<u32> {
-    if TEAMS {
-        HALVES.approach_stones(b).to_vec()
-    } else {
-        QUARTERS.approach_stones(b).to_vec()
+    if mask.has(1) {
+        v += APPROACH_WEIGHT * lead(sides.approach_stones(b));
     }
+    v
 }
 
 /// Every side's stones on its home nodes and on the nodes next to them,
@@ -205,22 +204,12 @@ impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
     }
 
     fn evaluate_for(&self, side: Player, mask: TermMask) -> i32 {
-        let me = side.index();
-        let lead = |pts: &[u32]| {
-            let best_other = (0..pts.len())
-                .filter(|&i| i != me)
-                .map(|i| pts[i])
-                .max()
-                .unwrap_or(0);
-            pts[me] as i32 - best_other as i32
+        let (me, b) = (side.index(), self.board());
+        let v = if TEAMS {
+            leads(&HALVES, b, me, mask)
+        } else {
+            leads(&QUARTERS, b, me, mask)
         };
-        let mut v = 0;
-        if mask.has(0) {
-            v += HOME_WEIGHT * lead(&points::<TEAMS>(self.board()));
-        }
-        if mask.has(1) {
-            v += APPROACH_WEIGHT * lead(&approach_stones::<TEAMS>(self.board()));
-        }
         v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
