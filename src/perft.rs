@@ -334,8 +334,9 @@ pub fn perft_threads<G: Game>(pos: &G, depth: u32, threads: usize) -> u64 {
 
 /// Whether `pos` is counted in parts other than its children: a
 /// simultaneous node of more than two players, whose joint actions are too
-/// many to list, is counted one action of the first list at a time.
-fn counted_by_action<G: Game>(pos: &G) -> bool {
+/// many to list, is counted one action of the first list at a time (and
+/// [`children`] should not be listed to divide it).
+pub fn counted_by_action<G: Game>(pos: &G) -> bool {
     G::players() != 2 && pos.node() == NodeKind::Simultaneous
 }
 

@@ -611,11 +611,11 @@ impl Session {
     fn perft<G: FullGame>(&self, depth: u32) -> Result<Running, String> {
         let pos: G = self.base.position(None)?;
         let events = self.events.clone();
-        // At a simultaneous node of more than two players the children are
-        // every combination of the players' actions (32 million at the start
-        // of four-player Spokes): the count is made by action, without
-        // listing them, and only the total is printed.
-        let divided = G::players() == 2 || pos.node() != NodeKind::Simultaneous;
+        // Where the children are every combination of several players'
+        // actions (32 million at the start of four-player Spokes), the count
+        // is made by action, without listing them, and only the total is
+        // printed.
+        let divided = !perft::counted_by_action(&pos);
         let handle = std::thread::spawn(move || {
             let mut total = 0;
             if divided {

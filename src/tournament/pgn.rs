@@ -151,10 +151,7 @@ fn termination(rec: &GameRecord) -> &'static str {
 /// The game clock a spec text gives (`tc=` as written), if any.
 fn time_control(spec: &str) -> Option<String> {
     let spec = SpecText::parse(spec).ok()?;
-    spec.options
-        .into_iter()
-        .find(|(k, _)| k == "tc")
-        .and_then(|(_, v)| v)
+    spec.value("tc").ok().flatten().map(str::to_string)
 }
 
 /// A score comment's text: `+35/4` (the score for the side that moved, in
