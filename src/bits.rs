@@ -410,7 +410,8 @@ pub fn parse_board<T: Copy>(
             if let Some(d) = c.to_digit(10) {
                 let mut n = d as usize;
                 while let Some(e) = chars.peek().and_then(|c| c.to_digit(10)) {
-                    n = n * 10 + e as usize;
+                    // Saturating: a run too long to count is still too long.
+                    n = n.saturating_mul(10).saturating_add(e as usize);
                     chars.next();
                 }
                 if n == 0 || d == 0 {
@@ -419,7 +420,7 @@ pub fn parse_board<T: Copy>(
                         rank + 1
                     )));
                 }
-                file += n;
+                file = file.saturating_add(n);
             } else {
                 let v = cell(c).ok_or_else(|| {
                     ParseError::new(format!("rank {}: unexpected character '{c}'", rank + 1))
@@ -532,6 +533,10 @@ mod tests {
         assert!(bad("2W/X2/3"));
         assert!(bad("11W/3/3"));
         assert!(bad("03/3/3"));
+        // Runs past the machine's word: 2^64 + 3, and 2 + (2^64 - 1), would
+        // wrap around to 3 and 1 squares.
+        assert!(bad("18446744073709551619/3/3"));
+        assert!(bad("W18446744073709551615W/3/3"));
     }
 
     #[test]
