@@ -112,7 +112,7 @@ pub fn count<G: Game>(pos: &G, depth: u32, level: usize, buf: &mut Buffers<G>) -
 }
 
 /// Every player's actions at simultaneous node `pos`, in player order.
-fn action_lists<G: Game>(pos: &G) -> Vec<Vec<G::Move>> {
+pub fn action_lists<G: Game>(pos: &G) -> Vec<Vec<G::Move>> {
     (0..G::players())
         .map(|p| {
             let mut v = Vec::new();

@@ -9,7 +9,8 @@
 //! and no children, a decision node has moves and speaks for its player,
 //! chance probabilities sum to 1); and that the children's own perft
 //! counts add up to perft(1). At a simultaneous node with more than
-//! [`JOINT_SAMPLE`] joint actions a sample of them is checked instead, and
+//! [`JOINT_SAMPLE`] joint actions a sample of them is checked instead (with
+//! more than two players a random sample, seeded by the position), and
 //! a joint action whose moves take more than [`SOAK_WORK_LIMIT`] units of
 //! work to list (a Spokes resolution of more boards) is checked without
 //! its count.
@@ -95,7 +96,7 @@ pub fn check_position<G: Notation>(pos: &G) -> (u64, Vec<String>) {
     // cost (Spokes' resolutions) does so once for all these checks.
     let mut scratch = G::Scratch::default();
     check_node(pos, &mut scratch, &mut c);
-    let kids = named_children(pos, perft::children(pos));
+    let kids = named_children(pos, children_checked(pos));
     c.check(kids.windows(2).all(|w| w[0].0 != w[1].0), || {
         "two children have the same text".into()
     });
@@ -107,6 +108,8 @@ pub fn check_position<G: Notation>(pos: &G) -> (u64, Vec<String>) {
         NodeKind::Simultaneous => kids.len().div_ceil(JOINT_SAMPLE).max(1),
         _ => 1,
     };
+    // With more than two players the children are already a sample.
+    let sampled = pos.node() == NodeKind::Simultaneous && G::players() > 2;
     let mut below = 0;
     let mut counted_all = true;
     let mut listed = Vec::new();
@@ -127,7 +130,7 @@ pub fn check_position<G: Notation>(pos: &G) -> (u64, Vec<String>) {
             below += perft::perft(&next, 1 - cost);
         }
     }
-    if stride == 1 && counted_all {
+    if stride == 1 && counted_all && !sampled {
         let total = perft::perft(pos, 1);
         c.check(below == total, || {
             format!("children count {below} below them, perft(1) is {total}")
@@ -182,7 +185,7 @@ fn check_node<G: Game>(pos: &G, scratch: &mut G::Scratch, c: &mut Checker) {
             });
         }
         NodeKind::Simultaneous => {
-            for p in Player::BOTH {
+            for p in (0..G::players()).map(Player::nth) {
                 pos.actions(p, &mut moves);
                 c.check(!moves.is_empty(), || format!("{p} has no action"));
             }
@@ -250,17 +253,13 @@ pub fn random_child<G: Game>(pos: &G, rng: &mut impl Rng) -> Option<G> {
             Some(pos.play(m))
         }
         NodeKind::Simultaneous => {
-            let mut second = Vec::new();
-            pos.actions(Player::FIRST, &mut moves);
-            pos.actions(Player::SECOND, &mut second);
+            let lists = perft::action_lists(pos);
             let mut scratch = G::Scratch::default();
             let mut listed = Vec::new();
             let capped = ListingBudget::capped(SOAK_WORK_LIMIT);
             let mut draws = 0;
             loop {
-                let a = *moves.get(rng.gen_range(0..moves.len().max(1)))?;
-                let b = *second.get(rng.gen_range(0..second.len().max(1)))?;
-                let next = pos.play_joint(a, b);
+                let next = pos.play_joint_all(&random_joint(&lists, rng)?);
                 draws += 1;
                 if draws > REDRAWS
                     || next.moves_within(&mut listed, &mut scratch, &capped) != Listing::GaveUp
@@ -270,6 +269,33 @@ pub fn random_child<G: Game>(pos: &G, rng: &mut impl Rng) -> Option<G> {
             }
         }
     }
+}
+
+/// One uniformly drawn action of each player, from each player's list;
+/// `None` if a player has none.
+fn random_joint<M: Copy>(lists: &[Vec<M>], rng: &mut impl Rng) -> Option<Vec<M>> {
+    lists
+        .iter()
+        .map(|list| list.get(rng.gen_range(0..list.len().max(1))).copied())
+        .collect()
+}
+
+/// The children `pos`'s checks go through: all of them, except at a
+/// simultaneous node of more than two players (a four-player Spokes round
+/// has 32 million joint placements), where [`JOINT_SAMPLE`] joint actions
+/// are drawn, seeded by the position's hash so a run repeats.
+fn children_checked<G: Game>(pos: &G) -> Vec<Child<G::Move>> {
+    if pos.node() != NodeKind::Simultaneous || G::players() == 2 {
+        return perft::children(pos);
+    }
+    let lists = perft::action_lists(pos);
+    let mut rng = SmallRng::seed_from_u64(pos.hash());
+    let mut seen = std::collections::HashSet::new();
+    (0..JOINT_SAMPLE)
+        .filter_map(|_| random_joint(&lists, &mut rng))
+        .filter(|joint| seen.insert(joint.clone()))
+        .map(Child::Joints)
+        .collect()
 }
 
 /// Plays one random game of `G` from its start position with the given

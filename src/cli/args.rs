@@ -173,7 +173,7 @@ pub struct AnalyzeArgs {
     pub method: String,
     /// Games of more than two players: actions kept per player when
     /// several players choose together (a coalition or a team).
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "N", default_value_t = gamut::search::params::COALITION_WIDTH as u32, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub width: u32,
     /// With --method mcts: stop after this many iterations.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]

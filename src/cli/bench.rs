@@ -5,9 +5,11 @@
 use super::args::{parse_game, perft_depth};
 use super::CliError;
 use clap::Args;
-use gamut::game::{BenchCase, FullGame, Game};
+use gamut::game::{BenchCase, Evaluate, FullGame, Game, Player};
 use gamut::games::GameId;
 use gamut::perft::perft_threads;
+use gamut::search::params::COALITION_WIDTH;
+use gamut::search::sides::TwoSided;
 use gamut::search::{self, Config, Limits, Table, Verdict};
 use gamut::with_game;
 use std::io::Write;
@@ -45,6 +47,22 @@ pub struct BenchArgs {
     pub net: Option<std::path::PathBuf>,
 }
 
+/// Searches `pos` to `limits`: the nodes searched, and the matrix cells
+/// evaluated at a simultaneous root.
+fn searched<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+) -> (u64, Option<u64>) {
+    match search::run(pos, limits, config, tt, None, &mut |_| {}) {
+        Verdict::Over(_) => (0, None),
+        Verdict::Decision(r) => (r.nodes, None),
+        Verdict::Chance(r) => (r.nodes, None),
+        Verdict::Simultaneous(r) => (r.nodes, Some(r.evaluated)),
+    }
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -53,15 +71,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Runs `gamut bench`.
 pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
     let games: Vec<GameId> = match a.game {
-        Some(g) => {
-            with_game!(g, G => super::two_players::<G>("bench"))?;
-            vec![g]
-        }
-        None => GameId::ALL
-            .iter()
-            .copied()
-            .filter(|&id| with_game!(id, G => super::two_players::<G>("bench")).is_ok())
-            .collect(),
+        Some(g) => vec![g],
+        None => GameId::ALL.to_vec(),
     };
     for &id in &games {
         with_game!(id, G => super::searching::evaluation::<G>(a.eval.as_deref(), a.net.as_deref()))?;
@@ -148,14 +159,20 @@ fn bench_game<G: FullGame>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     for _ in 0..a.runs {
         let tt = Table::try_new(search::params::DEFAULT_HASH_MIB)?;
         let t = Instant::now();
-        nodes = match search::run(&start, &limits, &config, &tt, None, &mut |_| {}) {
-            Verdict::Over(_) => 0,
-            Verdict::Decision(r) => r.nodes,
-            Verdict::Chance(r) => r.nodes,
-            Verdict::Simultaneous(r) => {
-                cells = Some(r.evaluated);
-                r.nodes
-            }
+        nodes = if G::INFO.sides.len() == 2 && G::players() == 2 {
+            let (n, c) = searched(&start, &limits, &config, &tt);
+            cells = c;
+            n
+        } else {
+            // Each side's paranoid search in turn, as `analyze` runs them.
+            (0..G::INFO.sides.len())
+                .map(|side| {
+                    let view = TwoSided::new(start.clone(), Player::nth(side), COALITION_WIDTH);
+                    let config = Config::for_game::<TwoSided<G>>(threads);
+                    tt.clear();
+                    searched(&view, &limits, &config, &tt).0
+                })
+                .sum()
         };
         times.push(t.elapsed().as_secs_f64());
     }

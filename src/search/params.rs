@@ -102,6 +102,10 @@ pub const GIVE_UP_LISTING_WORK: usize = 1_000;
 /// node below the root.
 pub const SIMULTANEOUS_WIDTH: usize = 16;
 
+/// Games of more than two players: actions kept per player where several
+/// players choose together (a coalition or a team) in the paranoid search.
+pub const COALITION_WIDTH: usize = 8;
+
 /// Of the [`SIMULTANEOUS_WIDTH`] actions kept, how many go to the actions
 /// with the largest action hint rather than the best root ranks.
 pub const URGENT_WIDTH: usize = 6;

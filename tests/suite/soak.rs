@@ -89,3 +89,9 @@ fn a_bad_soak_command_is_one_error_line() {
         );
     }
 }
+
+#[test]
+fn four_player_spokes_soaks_clean() {
+    soak("spokes4", 12, 1);
+    soak("spokes2v2", 12, 1);
+}
