@@ -165,7 +165,8 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
     }
     if let Some(o) = pos.outcome() {
         return Err(CliError(format!(
-            "the game is over ({o}): nothing to search"
+            "the game is over ({}): nothing to search",
+            o.describe(G::INFO.sides)
         )));
     }
     if !a.no_table {
@@ -192,7 +193,8 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
     match verdict {
         Verdict::Over(o) => {
             return Err(CliError(format!(
-                "the game is over ({o}): nothing to search"
+                "the game is over ({}): nothing to search",
+                o.describe(G::INFO.sides)
             )))
         }
         Verdict::Decision(best) => {

@@ -30,7 +30,8 @@ pub fn analyze<G: FullGame>(
     }
     if let Some(o) = pos.outcome() {
         return Err(CliError(format!(
-            "the game is over ({o}): nothing to search"
+            "the game is over ({}): nothing to search",
+            o.describe(G::INFO.sides)
         )));
     }
     if a.clock.is_some() {

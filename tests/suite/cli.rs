@@ -497,3 +497,18 @@ fn openings_near_depth_needs_near_best() {
         "0",
     ]);
 }
+
+#[test]
+fn a_finished_game_is_named_in_the_games_own_words_by_show_and_analyze() {
+    // White has a stone on Black's home row and Black none on White's.
+    let fen = "2W11/14/14/14/14/14/14/4B9/14/14/14/14 w";
+    let o = gamut(&["show", "epaminondas", "--fen", fen]);
+    assert!(stdout(&o).contains("game over: White wins (home row)"));
+    let o = gamut(&["analyze", "epaminondas", "--fen", fen, "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.trim_end(),
+        "error: the game is over (White wins (home row)): nothing to search"
+    );
+}
