@@ -327,6 +327,13 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
             "the analysis",
         );
         browser.wait("return document.querySelectorAll('#lines li').length > 0 || document.getElementById('info').textContent.includes('value')", 30, "a line");
+        // ... and updates as it deepens: a later iteration replaces the
+        // first.
+        browser.wait(
+            "return /depth ([2-9]|[1-9][0-9])/.test(document.getElementById('info').textContent)",
+            60,
+            "a deeper iteration",
+        );
         if let Some(folder) = &shots {
             std::thread::sleep(Duration::from_millis(1500));
             std::fs::write(
