@@ -268,10 +268,15 @@ async fn status(State(s): Shared) -> Json<Value> {
     Json(json!({ "searches": s.budget.running() }))
 }
 
-/// Runs `job` on a thread of its own once the budget grants it threads,
+/// Runs `job` on a thread of its own once the budget grants it threads
+/// (at most `threads`),
 /// streaming what it sends as server-sent events; the stream closing (the
 /// page going away) raises the job's stop flag.
-fn stream_job<F>(server: Arc<Server>, job: F) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
+fn stream_job<F>(
+    server: Arc<Server>,
+    threads: usize,
+    job: F,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
 where
     F: FnOnce(&Grant, &AtomicBool, &mut dyn FnMut(Value) -> bool) + Send + 'static,
 {
@@ -281,7 +286,7 @@ where
     // The first event comes at once, so a page waiting for a thread knows.
     let _ = tx.send(json!({ "queued": server.budget.running() }));
     tokio::spawn(async move {
-        let grant = server.budget.grant().await;
+        let grant = server.budget.grant_at_most(threads).await;
         if tx.is_closed() {
             return;
         }
@@ -317,7 +322,9 @@ async fn analysis(
     with_game!(id, G => {
         let line = p.line::<G>()?;
         let pos = line.into_last();
-        Ok(stream_job(s, move |grant, stop, send| {
+        // Games of more than two players are searched on one thread.
+        let threads = if <G as crate::game::Game>::players() == 2 { usize::MAX } else { 1 };
+        Ok(stream_job(s, threads, move |grant, stop, send| {
             view::analyse(&pos, &limits, multipv, grant, stop, send)
         })
         .into_response())
@@ -339,7 +346,7 @@ async fn scores(
     let id = p.game()?;
     with_game!(id, G => {
         let line = p.line::<G>()?;
-        Ok(stream_job(s, move |grant, stop, send| {
+        Ok(stream_job(s, usize::MAX, move |grant, stop, send| {
             view::line_scores(&line, &limits, grant, stop, send)
         })
         .into_response())

@@ -55,12 +55,19 @@ impl Budget {
     /// search alone gets all the threads, searches at once share them.
     /// Its table's size is the hash in proportion.
     pub async fn grant(&self) -> Grant {
+        self.grant_at_most(self.threads).await
+    }
+
+    /// As [`grant`](Self::grant), for a search that uses at most `most`
+    /// threads: it takes no more than that.
+    pub async fn grant_at_most(&self, most: usize) -> Grant {
+        let most = most.clamp(1, self.threads);
         let first = Arc::clone(&self.permits)
             .acquire_owned()
             .await
             .expect("the budget's semaphore is never closed");
         let mut permits = vec![first];
-        while permits.len() < self.threads {
+        while permits.len() < most {
             match Arc::clone(&self.permits).try_acquire_owned() {
                 Ok(p) => permits.push(p),
                 Err(_) => break,

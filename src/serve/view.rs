@@ -6,7 +6,7 @@
 use super::sessions::Grant;
 use crate::game::{state_text, FullGame, NodeKind, Player};
 use crate::search::score::{Score, WIN};
-use crate::search::sides::DEFAULT_WIDTH;
+use crate::search::sides::{Tuple, TwoSided, DEFAULT_WIDTH};
 use crate::search::{self, Config, Limits, Progress, Table, Verdict};
 use crate::svg::SvgOptions;
 use crate::tournament::seats::{Choice, SeatEngine, SeatPlayer};
@@ -138,7 +138,7 @@ pub fn position_json<G: FullGame>(line: &Line<G>) -> Value {
         "players": G::players(),
         "setup": G::INFO.setup,
         "scale": G::SCORE_SCALE,
-        "analysable": G::players() == 2,
+        "analysable": true,
         "text": pos.text(),
         "start": line.positions[0].text(),
         "state": state_text(pos),
@@ -250,8 +250,7 @@ pub fn analyse<G: FullGame>(
     send: &mut dyn FnMut(Value) -> bool,
 ) {
     if G::players() != 2 {
-        send(json!({"error": format!("the search plays games of two players, not {}", G::ID)}));
-        return;
+        return analyse_sides(pos, limits, multipv, grant, stop, send);
     }
     let config = Config {
         eval: grant.eval,
@@ -270,6 +269,169 @@ pub fn analyse<G: FullGame>(
         _ => None,
     };
     send(json!({"done": true, "best": best}));
+}
+
+/// The texts of a tuple of actions (one per player of a side), joined by
+/// `+`.
+fn tuple_text<G: FullGame>(pos: &G, t: &Tuple<G::Move>) -> String {
+    let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
+    texts.join("+")
+}
+
+/// The moves of a principal variation of side `us`'s two-sided search
+/// from `pos`, as long as they are decisions of the game.
+fn side_pv_texts<G: FullGame>(pos: &G, pv: &[Tuple<G::Move>]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut texts = Vec::new();
+    for t in pv {
+        match (p.node(), t[0]) {
+            (NodeKind::Decision(_), Some(m)) => {
+                texts.push(p.move_text(m));
+                p = p.play(m);
+            }
+            _ => break,
+        }
+    }
+    texts
+}
+
+/// One side's latest verdict in the analysis of a game of more than two
+/// players: its paranoid search (the side against all the others) to
+/// `depth`.
+fn side_json<G: FullGame>(pos: &G, side: Player, p: Progress<'_, Tuple<G::Move>>) -> Option<Value> {
+    let name = G::INFO.sides.get(side.index()).copied().unwrap_or("side");
+    let (depth, value, strategy, lines) = match p {
+        Progress::Simultaneous(m) => {
+            let strategy: Vec<Value> = m.strategies[0]
+                .iter()
+                .map(|(t, pr)| json!({"text": tuple_text(pos, t), "probability": pr}))
+                .collect();
+            (m.depth, m.value, strategy, Vec::new())
+        }
+        Progress::Decision(it) => {
+            let lines: Vec<Value> = it
+                .lines
+                .iter()
+                .enumerate()
+                .map(|(k, l)| {
+                    json!({"multipv": k + 1, "score": l.score,
+                           "score_text": Score(l.score).to_string(),
+                           "pv": side_pv_texts(pos, &l.pv)})
+                })
+                .collect();
+            (it.depth, f64::from(it.score), Vec::new(), lines)
+        }
+        Progress::Chance(_) => return None,
+    };
+    let proven = Score(value as i32).plies_to_end().is_some();
+    Some(json!({
+        "side": side.index(),
+        "name": name,
+        "depth": depth,
+        "value": value,
+        "proven": proven,
+        "value_text": if proven { Score(value as i32).to_string() } else { format!("{value:.0}") },
+        "strategy": strategy,
+        "lines": lines,
+    }))
+}
+
+/// The analysis of a game of more than two players (`spokes4`,
+/// `spokes2v2`), as `gamut analyze` gives it: each side's paranoid search
+/// (the side against all the others, [`TwoSided`]) in turn, one depth at
+/// a time, every side at a round start and the mover's side at a
+/// decision. After each side's depth an event with every side's latest
+/// value and strategy (or best lines at a decision) goes to `send`; the
+/// search is one thread's, its table the grant's. Ends at `limits`'
+/// depth or time, or when `stop` is raised.
+fn analyse_sides<G: FullGame>(
+    pos: &G,
+    limits: &Limits,
+    multipv: usize,
+    grant: &Grant,
+    stop: &AtomicBool,
+    send: &mut dyn FnMut(Value) -> bool,
+) {
+    let sides: Vec<Player> = match pos.node() {
+        NodeKind::Decision(side) => vec![side],
+        NodeKind::Terminal => {
+            send(json!({"done": true, "best": null}));
+            return;
+        }
+        _ => (0..G::INFO.sides.len()).map(Player::nth).collect(),
+    };
+    let start = std::time::Instant::now();
+    let deadline = limits.time.map(|t| start + t);
+    let config = Config {
+        eval: grant.eval,
+        multipv,
+        ..Config::for_game::<TwoSided<G>>(1)
+    };
+    let tt = Table::new(grant.hash_mib);
+    let mut latest: Vec<Option<Value>> = vec![None; sides.len()];
+    let mut nodes = 0u64;
+    let mut best = None;
+    'deepen: for depth in 1..=limits.depth.unwrap_or(64) {
+        for (k, &side) in sides.iter().enumerate() {
+            let left = match deadline {
+                Some(d) => match d.checked_duration_since(std::time::Instant::now()) {
+                    Some(left) if !left.is_zero() => Some(left),
+                    _ => break 'deepen,
+                },
+                None => None,
+            };
+            let view = TwoSided::new(pos.clone(), side, DEFAULT_WIDTH);
+            let side_limits = Limits {
+                depth: Some(depth),
+                time: left,
+                ..Limits::default()
+            };
+            let mut found = None;
+            let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
+                let d = match p {
+                    Progress::Simultaneous(m) => m.depth,
+                    Progress::Decision(it) => it.depth,
+                    Progress::Chance(it) => it.depth,
+                };
+                if d == depth {
+                    found = side_json(pos, side, p);
+                }
+            };
+            let verdict = search::run(&view, &side_limits, &config, &tt, Some(stop), &mut observe);
+            nodes += match &verdict {
+                Verdict::Decision(r) => r.nodes,
+                Verdict::Simultaneous(m) => m.nodes,
+                _ => 0,
+            };
+            let Some(v) = found else {
+                // Stopped, or out of time, before the depth completed.
+                break 'deepen;
+            };
+            if let Verdict::Decision(r) = &verdict {
+                best = r.best[0].map(|m| pos.move_text(m));
+            }
+            latest[k] = Some(v);
+            let time = start.elapsed();
+            let shown: Vec<&Value> = latest.iter().flatten().collect();
+            let event = json!({
+                "depth": depth,
+                "side": side.index(),
+                "sides": shown,
+                "nodes": nodes,
+                "nps": nps(nodes, time),
+                "time_ms": time.as_millis() as u64,
+            });
+            if !send(event) {
+                stop.store(true, Relaxed);
+            }
+            if stop.load(Relaxed) {
+                return;
+            }
+        }
+    }
+    if !stop.load(Relaxed) {
+        send(json!({"done": true, "best": best}));
+    }
 }
 
 /// The engine's move at `pos` (for `player` at a simultaneous node): its

@@ -327,6 +327,13 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
             "the analysis",
         );
         browser.wait("return document.querySelectorAll('#lines li').length > 0 || document.getElementById('info').textContent.includes('value')", 30, "a line");
+        // ... and updates as it deepens: a later iteration replaces the
+        // first.
+        browser.wait(
+            "return /depth ([2-9]|[1-9][0-9])/.test(document.getElementById('info').textContent)",
+            60,
+            "a deeper iteration",
+        );
         if let Some(folder) = &shots {
             std::thread::sleep(Duration::from_millis(1500));
             std::fs::write(
@@ -369,4 +376,91 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
         20,
         "the record's moves",
     );
+}
+
+/// Four-player Spokes in the browser: the analysis at a round start lists
+/// every side (player or team) with its value and strategy, and a whole
+/// round is placed by clicking, one player after another, then resolved.
+#[test]
+#[ignore = "long check"]
+fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser4");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let shots = std::env::var_os("GAMUT_SCREENSHOTS").map(std::path::PathBuf::from);
+    for (game, names) in [
+        (
+            "spokes4",
+            &["player 1", "player 2", "player 3", "player 4"][..],
+        ),
+        ("spokes2v2", &["team 1", "team 2"][..]),
+    ] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        browser.wait(
+            "return !!document.querySelector('#board svg') && document.getElementById('state').textContent.length > 0",
+            20,
+            "the board",
+        );
+        browser.click("#analyse");
+        browser.wait(
+            &format!(
+                "return document.querySelectorAll('#lines li.side').length === {}",
+                names.len()
+            ),
+            120,
+            "every side's analysis",
+        );
+        let shown = browser.run(
+            "return Array.from(document.querySelectorAll('#lines li.side')).map(l => l.textContent)",
+        );
+        for (line, name) in shown.as_array().unwrap().iter().zip(names) {
+            let line = line.as_str().unwrap();
+            assert!(
+                line.starts_with(&format!("{name} (depth ")) && line.contains(" value "),
+                "{game}: {line}"
+            );
+            assert!(line.contains('%'), "{game}: no strategy in {line}");
+        }
+        if let Some(folder) = &shots {
+            std::fs::write(
+                folder.join(format!("serve-{game}.png")),
+                browser.screenshot(),
+            )
+            .unwrap();
+        }
+        browser.click("#analyse");
+        // Each player's placement clicked on its node, then its colour.
+        let v = get(&server.addr, &format!("/api/position?game={game}")).json();
+        for player in 0..4 {
+            let first = &v["actions"][player][0];
+            let text = first["text"].as_str().expect("an action").to_string();
+            browser.click_square(first["squares"][0].as_str().expect("its node"));
+            let button = format!("#choices button[data-move=\"{text}\"]");
+            browser.wait(
+                &format!("return !!document.querySelector('{button}')"),
+                10,
+                "the colour choice",
+            );
+            browser.click(&button);
+        }
+        browser.wait(
+            "return document.querySelectorAll('#moves .move').length === 1",
+            60,
+            "the round's placements",
+        );
+        browser.wait(
+            "return document.querySelectorAll('#choices button[data-move]').length > 0",
+            20,
+            "the outcomes",
+        );
+        browser.click("#choices button[data-move]");
+        browser.wait(
+            "return document.querySelectorAll('#moves .move').length === 2",
+            20,
+            "the resolution",
+        );
+    }
 }

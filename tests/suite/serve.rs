@@ -402,6 +402,102 @@ fn analysis_streams_and_its_search_stops_when_the_page_closes() {
     );
 }
 
+/// Four-player Spokes is analysed as `gamut analyze` does it: at a round
+/// start every side's paranoid search, each event naming every side done
+/// so far with its value and mixed strategy; at a resolution the mover's
+/// side with its best lines. A closed page stops the search.
+#[test]
+fn four_player_analysis_streams_every_side_and_stops_when_the_page_closes() {
+    let server = Server::start(&["--threads", "2", "--hash", "16"]);
+    for (game, names) in [
+        (
+            "spokes4",
+            &["player 1", "player 2", "player 3", "player 4"][..],
+        ),
+        ("spokes2v2", &["team 1", "team 2"][..]),
+    ] {
+        let v = get(&server.addr, &format!("/api/position?game={game}")).json();
+        assert_eq!(v["analysable"], true, "{game}");
+        // The fitted win-probability scale (docs/serve.md), in the
+        // evaluation's unit of 100 a home stone.
+        assert_eq!(v["scale"], 146.0, "{game}");
+        let mut events = Events::open(&server.addr, &format!("/api/analysis?game={game}&depth=1"));
+        assert!(events.next()["queued"].is_number());
+        let grant = events.next();
+        // Searched on one thread, leaving the server's other one free.
+        assert_eq!(grant["threads"], 1, "{grant}");
+        let mut last = Value::Null;
+        loop {
+            let e = events.next();
+            assert!(e["error"].is_null(), "{game}: {e}");
+            if e["done"] == true {
+                break;
+            }
+            assert_eq!(e["depth"], 1, "{game}: {e}");
+            last = e;
+        }
+        let sides = last["sides"].as_array().expect("the sides");
+        let shown: Vec<&str> = sides.iter().map(|s| s["name"].as_str().unwrap()).collect();
+        assert_eq!(shown, names, "{game}: {last}");
+        for s in sides {
+            assert_eq!(s["depth"], 1, "{s}");
+            assert!(s["value"].is_number(), "{s}");
+            let strategy = s["strategy"].as_array().unwrap();
+            assert!(!strategy.is_empty(), "{game}: no strategy: {s}");
+            let total: f64 = strategy
+                .iter()
+                .map(|a| a["probability"].as_f64().unwrap())
+                .sum();
+            assert!((total - 1.0).abs() < 1e-6, "{s}");
+            // Each action names a node of the board (teams: one per player).
+            let parts = strategy[0]["text"].as_str().unwrap().split('+').count();
+            assert_eq!(parts, if game == "spokes4" { 1 } else { 2 }, "{s}");
+        }
+    }
+    // A resolution: only the resolver's side, with its best outcomes.
+    let round = "wD1,wD6,wD10,wD14";
+    let v = get(
+        &server.addr,
+        &format!("/api/position?game=spokes4&moves={}", enc(round)),
+    )
+    .json();
+    assert_eq!(v["node"], "decision", "{v}");
+    let mover = v["mover"].as_u64().unwrap();
+    let mut events = Events::open(
+        &server.addr,
+        &format!("/api/analysis?game=spokes4&depth=1&moves={}", enc(round)),
+    );
+    let e = loop {
+        let e = events.next();
+        if e["sides"].is_array() {
+            break e;
+        }
+    };
+    let sides = e["sides"].as_array().unwrap();
+    assert_eq!(sides.len(), 1, "{e}");
+    assert_eq!(sides[0]["side"], mover, "{e}");
+    let outcome = sides[0]["lines"][0]["pv"][0]
+        .as_str()
+        .expect("a best outcome");
+    let after = get(
+        &server.addr,
+        &format!(
+            "/api/position?game=spokes4&moves={}",
+            enc(&format!("{round};{outcome}"))
+        ),
+    );
+    assert_eq!(after.status, 200, "{outcome}: {}", after.body);
+    // Without a limit the sides deepen until the page closes.
+    let mut events = Events::open(&server.addr, "/api/analysis?game=spokes4");
+    while !events.next()["sides"].is_array() {}
+    assert_eq!(searches(&server.addr), 1);
+    drop(events);
+    assert!(
+        wait_idle(&server.addr, Duration::from_secs(30)),
+        "the search went on after its page closed"
+    );
+}
+
 /// `serve --eval net`: every search evaluates with the game's network.
 #[test]
 fn serve_searches_with_the_evaluation_asked_for() {
@@ -546,7 +642,7 @@ fn long_fifty_pages_analysing_at_once_keep_answering_and_stop_when_closed() {
     let (threads_before, _) = threads_and_cpu(server.pid());
     let mut pages = Vec::new();
     for i in 0..50 {
-        let game = ["apart", "epaminondas", "aporia", "empedocles", "spokes"][i % 5];
+        let game = GAMES[i % GAMES.len()];
         let opened = Instant::now();
         let mut events = Events::open(&server.addr, &format!("/api/analysis?game={game}"));
         assert!(events.next()["queued"].is_number());

@@ -510,8 +510,9 @@ impl<S: Seats> Game for SpokesGame<S> {
     type Simultaneous = Self;
     type Scratch = Workspace<S::Board>;
     const ID: &'static str = S::ID;
-    /// Two stones on home nodes.
-    const SCORE_SCALE: f64 = 2.0;
+    /// Fitted to the results of 986 self-play games (`tools/winprob-fit.py`,
+    /// docs/serve.md): 146.1, 95% interval 127 to 172.
+    const SCORE_SCALE: f64 = 146.0;
     const INFO: GameInfo = S::INFO;
 
     fn start() -> Self {

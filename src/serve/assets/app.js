@@ -303,7 +303,32 @@ function startAnalysis() {
   es.onerror = () => es.close();
 }
 
+// An event of a game of more than two players: every side's latest
+// paranoid search (the side against all the others), its value for that
+// side and its mixed strategy, or its best lines at a decision.
+function showSides(d) {
+  const knps = Math.round(d.nps / 1000);
+  $("info").textContent = `depth ${d.depth}  ${knps} kN/s  ${d.nodes} nodes`;
+  const first = d.sides[0];
+  const p = winProbability(first.value, first.proven);
+  $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
+  $("bar-text").textContent = `${first.name} against the others ${(p * 100).toFixed(0)}%`;
+  const ol = $("lines");
+  ol.innerHTML = "";
+  for (const s of d.sides) {
+    const li = document.createElement("li");
+    li.className = "line side";
+    li.dataset.side = s.side;
+    const what = s.strategy.length
+      ? s.strategy.slice(0, 6).map((a) => `${a.text} ${(a.probability * 100).toFixed(0)}%`).join(" ")
+      : s.lines.map((l) => `${l.score_text}: ${l.pv.join(" ")}`).join(" | ");
+    li.textContent = `${s.name} (depth ${s.depth}) value ${s.value_text}: ${what}`;
+    ol.append(li);
+  }
+}
+
 function showIteration(d) {
+  if (d.sides) { showSides(d); return; }
   const side = S.view.sides[0];
   const knps = Math.round(d.nps / 1000);
   $("info").textContent = `depth ${d.depth}  ${side}: ${d.score_text}  ${knps} kN/s  ${d.nodes} nodes`;
