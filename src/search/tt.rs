@@ -318,6 +318,32 @@ mod tests {
         assert_eq!(t.probe(0xdead_beef), None);
     }
 
+    /// Every page of a new table is mapped before any search runs, so that
+    /// no search pays its page faults (Linux's `mincore` says which pages
+    /// of a range are resident).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_tables_pages_are_all_mapped_before_the_search() {
+        const PAGE: usize = 4096;
+        let t = Table::try_new(8).unwrap();
+        let start = t.buckets.base.as_ptr() as usize;
+        let from = start.next_multiple_of(PAGE);
+        let to = (start + t.buckets.layout.size()) / PAGE * PAGE;
+        let mut resident = vec![0u8; (to - from) / PAGE];
+        // SAFETY: the range is page-aligned and inside the table's live
+        // allocation; `resident` has one byte per page of it.
+        let r =
+            unsafe { libc::mincore(from as *mut libc::c_void, to - from, resident.as_mut_ptr()) };
+        assert_eq!(r, 0);
+        let missing = resident.iter().filter(|&&b| b & 1 == 0).count();
+        assert_eq!(
+            missing,
+            0,
+            "{missing} of {} pages not mapped",
+            resident.len()
+        );
+    }
+
     #[test]
     fn a_table_larger_than_memory_is_an_error_not_an_abort() {
         let e = Table::try_new(usize::MAX / (1 << 20)).err();
