@@ -553,8 +553,8 @@ impl<'e, G: FullGame> Table<'e, G> {
             pos.joint_text(a, b),
             Some(JointStep {
                 step: self.steps.len(),
-                actions: texts,
-                strategies,
+                actions: texts.to_vec(),
+                strategies: strategies.to_vec(),
             }),
             None,
             by_choice,
@@ -644,12 +644,12 @@ impl<'e, G: FullGame> Table<'e, G> {
         GameRecord {
             game: G::ID.to_string(),
             number: 1,
-            pair: 0,
-            encounter: engines.clone(),
-            opening_index: 0,
+            pair: Some(0),
+            encounter: Some(engines.clone()),
+            opening_index: Some(0),
             opening: self.positions[0].text(),
-            engines,
-            specs: [spec(0), spec(1)],
+            engines: engines.to_vec(),
+            specs: vec![spec(0), spec(1)],
             moves: self.steps.iter().map(|s| s.text.clone()).collect(),
             rolls: self
                 .steps
@@ -660,15 +660,15 @@ impl<'e, G: FullGame> Table<'e, G> {
                 .collect(),
             joint: self.steps.iter().filter_map(|s| s.joint.clone()).collect(),
             scores: self.steps.iter().filter_map(|s| s.score).collect(),
-            result: if unfinished {
+            result: Some(if unfinished {
                 GameRecord::UNFINISHED.to_string()
             } else {
                 GameRecord::result_text(winner).to_string()
-            },
+            }),
             winner: winner.map(|p| p.index() as u8 + 1),
             reason,
             adjudicated,
-            points,
+            points: points.map(|p| p.to_vec()),
             plies: self.plies(),
             time_ms: self.started.elapsed().as_millis() as u64,
             seed: None,

@@ -10,9 +10,10 @@ use gamut::game::FullGame;
 use gamut::games::GameId;
 use gamut::svg::SvgOptions;
 use gamut::tournament::paths::check_outputs;
-use gamut::tournament::pgn;
-use gamut::tournament::runner::{self, AnyRecord, MergeSettings, Outcome, Settings, Watch};
+use gamut::tournament::records::{self, GameRecord};
+use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings, Watch};
 use gamut::tournament::schedule::Format;
+use gamut::tournament::{pages, pgn};
 use gamut::with_game;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -315,8 +316,11 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         outputs.push(("--pgn", p));
     }
     check_outputs(&[("FILE", &a.file)], &outputs)?;
-    let all = AnyRecord::read_all(&a.file)?;
-    let numbers: Vec<u64> = all.iter().map(AnyRecord::number).collect();
+    let all: Vec<GameRecord> = records::read(&a.file)?
+        .into_iter()
+        .map(|(_, rec)| rec)
+        .collect();
+    let numbers: Vec<u64> = all.iter().map(|r| r.number).collect();
     if let Some(n) = a.game {
         one_game(a, n, &numbers)?;
     }
@@ -326,22 +330,25 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
     let game = a.game.expect("clap requires --game without --pgn");
     let rec = all
         .iter()
-        .find(|r| r.number() == game)
+        .find(|r| r.number == game)
         .ok_or_else(|| no_game(a, game, all.len()))?;
-    let id: GameId = rec.game().parse().map_err(CliError)?;
+    let id: GameId = rec.game.parse().map_err(CliError)?;
     with_game!(id, G => replay_game::<G>(a, rec, out))
 }
 
-/// `gamut replay` of one game of either kind: its page, the position at
-/// --move, or every position and the result.
+/// `gamut replay` of one game: its page, the position at --move, or
+/// every position and the result.
 fn replay_game<G: FullGame>(
     a: &ReplayArgs,
-    rec: &AnyRecord,
+    rec: &GameRecord,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let game = rec.replay::<G>()?;
+    let game = runner::replayed::<G>(rec)?;
     if let Some(path) = &a.html {
-        return Ok(runner::write_file(path, &rec.page(&game.steps))?);
+        return Ok(runner::write_file(
+            path,
+            &pages::game_page(rec, &game.steps),
+        )?);
     }
     if replay_step(a, game.number, &game.steps, out)? {
         return Ok(());
@@ -364,20 +371,14 @@ fn replay_game<G: FullGame>(
 
 /// `gamut replay --pgn`: the games of the records (or game --game) in
 /// PGN, in the file's order, undated.
-fn replay_pgn(a: &ReplayArgs, path: &Path, all: &[AnyRecord]) -> Result<(), CliError> {
+fn replay_pgn(a: &ReplayArgs, path: &Path, all: &[GameRecord]) -> Result<(), CliError> {
     let mut text = String::new();
     for rec in all {
-        if a.game.is_some_and(|n| n != rec.number()) {
+        if a.game.is_some_and(|n| n != rec.number) {
             continue;
         }
-        let AnyRecord::Pair(r) = rec else {
-            return Err(CliError(format!(
-                "--pgn does not apply to {}: PGN records games of two players (White and Black)",
-                rec.game()
-            )));
-        };
-        let id: GameId = r.game.parse().map_err(CliError)?;
-        text.push_str(&with_game!(id, G => pgn::game::<G>(r, "????.??.??"))?);
+        let id: GameId = rec.game.parse().map_err(CliError)?;
+        text.push_str(&with_game!(id, G => pgn::game::<G>(rec, "????.??.??"))?);
     }
     if text.is_empty() {
         let n = a.game.unwrap_or_default();

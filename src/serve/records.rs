@@ -29,8 +29,10 @@ pub fn inside(dir: &Path, name: &str) -> Result<PathBuf, String> {
 
 /// The games of a records file (one JSON object per line) as the page
 /// lists them: number, game id, opening position, moves, engines by side
-/// and result. Blank lines are skipped; a line that is not such a record
-/// is an error naming it.
+/// (`seats` in records of more than two sides written before one record
+/// served every game) and result (games of more than two sides have none:
+/// their winning side). Blank lines are skipped; a line that is not such a
+/// record is an error naming it.
 pub fn games(text: &str) -> Result<Value, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -52,8 +54,11 @@ pub fn games(text: &str) -> Result<Value, String> {
             "game": field("game"),
             "opening": field("opening"),
             "moves": moves,
-            "engines": field("engines"),
-            "result": field("result"),
+            "engines": rec.get("engines").or(rec.get("seats")).cloned().unwrap_or(Value::Null),
+            "result": match (field("result"), field("winner")) {
+                (Value::Null, Value::Number(w)) => json!(format!("side {w} wins")),
+                (r, _) => r,
+            },
             "reason": field("reason"),
         }));
     }

@@ -607,8 +607,8 @@ pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<Stri
                 moves.push(text.trim().to_string());
                 joint.push(JointStep {
                     step: i,
-                    strategies: [vec![(a.clone(), 1.0)], vec![(b.clone(), 1.0)]],
-                    actions: [a, b],
+                    strategies: vec![vec![(a.clone(), 1.0)], vec![(b.clone(), 1.0)]],
+                    actions: vec![a, b],
                 });
             }
             NodeKind::Terminal => return Err(format!("step {}: the game was over", i + 1)),
@@ -619,27 +619,27 @@ pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<Stri
     let rec = GameRecord {
         game: G::ID.to_string(),
         number: 1,
-        pair: 0,
-        encounter: names.clone(),
-        opening_index: 0,
+        pair: Some(0),
+        encounter: Some(names.clone()),
+        opening_index: Some(0),
         opening: line.positions[0].text(),
-        engines: names,
-        specs: ["human".to_string(), "human".to_string()],
+        engines: names.to_vec(),
+        specs: vec!["human".to_string(); 2],
         moves,
         rolls,
         joint,
         scores: Vec::new(),
-        result: match &outcome {
+        result: Some(match &outcome {
             Some(_) => GameRecord::result_text(winner).to_string(),
             None => GameRecord::UNFINISHED.to_string(),
-        },
+        }),
         winner: winner.map(|p| p.index() as u8 + 1),
         reason: match &outcome {
             Some(o) => o.reason.to_string(),
             None => Adjudication::Unfinished.reason().to_string(),
         },
         adjudicated: outcome.is_none(),
-        points: outcome.as_ref().and_then(|o| o.points),
+        points: outcome.as_ref().and_then(|o| o.points.map(|p| p.to_vec())),
         plies,
         time_ms: 0,
         seed: None,

@@ -19,7 +19,7 @@ use crate::search::score::{Score, WIN_THRESHOLD};
 use crate::svg::{escape, SvgOptions};
 use crate::tournament::records::{self, GameRecord};
 use crate::tournament::report::Report;
-use crate::tournament::seats::{self, SeatRecord, SeatReport};
+use crate::tournament::seats::{self, SeatReport};
 use crate::tournament::stats::Interval;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde_json::{json, Value};
@@ -204,37 +204,27 @@ impl Games {
     }
 
     /// Adds a recorded game: `steps` are its positions from the opening as
-    /// [`crate::tournament::records::replay`] gives them.
+    /// [`crate::tournament::records::replay`] gives them. A game of more
+    /// than two sides shows its winning side as its result and has no
+    /// opening index.
     fn add<G: Diagram>(&mut self, rec: &GameRecord, steps: &[(Option<String>, G)]) {
-        let head = json!({
+        let mut head = json!({
             "n": rec.number,
             "e": rec.engines,
-            "r": rec.result,
+            "r": rec.shown_result(G::INFO.sides),
             "why": rec.reason,
             "p": rec.plies,
-            "oi": rec.opening_index,
             "o": rec.opening,
         });
+        if let Some(index) = rec.opening_index {
+            head["oi"] = json!(index);
+        }
         let scores: HashMap<usize, (i32, Option<u32>)> = rec
             .scores
             .iter()
             .map(|s| (s.step, (s.score, s.depth)))
             .collect();
         self.add_steps(head, steps, &scores);
-    }
-
-    /// Adds a recorded game of more than two sides (no scores): `steps`
-    /// are its positions from the opening as [`seats::replay`] gives them.
-    fn add_seats<G: Diagram>(&mut self, rec: &SeatRecord, steps: &[(Option<String>, G)]) {
-        let head = json!({
-            "n": rec.number,
-            "e": rec.seats,
-            "r": seat_result(G::INFO.sides, rec.winner),
-            "why": rec.reason,
-            "p": rec.plies,
-            "o": rec.opening,
-        });
-        self.add_steps(head, steps, &HashMap::default());
     }
 
     /// Adds a game from its heading `head` (number, engines by seat,
@@ -688,33 +678,13 @@ pub fn game_page<G: Diagram>(rec: &GameRecord, steps: &[(Option<String>, G)]) ->
     o
 }
 
-/// One game of more than two sides as a page, the viewer [`game_page`]
-/// writes (seat engines give no scores, so it has no plot).
-pub fn seat_game_page<G: Diagram>(rec: &SeatRecord, steps: &[(Option<String>, G)]) -> String {
-    let title = format!("{} game {}", G::INFO.name, rec.number);
-    let mut games = Games::new();
-    games.add_seats(rec, steps);
-    let mut o = head(&title);
-    o.push_str(&viewer::<G>(games));
-    o.push_str("</body>\n</html>\n");
-    o
-}
-
-/// A seats game's result: the winning side, or a draw.
-fn seat_result(sides: &[&str], winner: Option<u8>) -> String {
-    match winner {
-        Some(w) => format!("{} wins", sides.get(w as usize - 1).copied().unwrap_or("?")),
-        None => "draw".to_string(),
-    }
-}
-
 /// A tournament of more than two sides as a page: each engine's score
 /// with its error bar overall and per seat, the wins by seat, the list of
 /// games, and every game in the page's viewer (`#game=N`), kept as
 /// compact data. An error when a record does not replay.
 pub fn seat_tournament_page<G: Diagram>(
     report: &SeatReport,
-    records: &[SeatRecord],
+    records: &[GameRecord],
 ) -> Result<String, ParseError> {
     let (name, sides) = (G::INFO.name, G::INFO.sides);
     let title = format!("{name} tournament");
@@ -764,7 +734,7 @@ pub fn seat_tournament_page<G: Diagram>(
         let _ = write!(o, "<th class=\"text\">{}</th>", escape(side));
     }
     o.push_str("<th class=\"text\">result</th><th class=\"text\">reason</th><th>plies</th></tr>\n");
-    let mut sorted: Vec<&SeatRecord> = records.iter().collect();
+    let mut sorted: Vec<&GameRecord> = records.iter().collect();
     sorted.sort_by_key(|r| r.number);
     for r in &sorted {
         let _ = write!(
@@ -772,13 +742,13 @@ pub fn seat_tournament_page<G: Diagram>(
             "<tr><td><a href=\"#game={}\">{}</a></td>",
             r.number, r.number
         );
-        for e in &r.seats {
+        for e in &r.engines {
             let _ = write!(o, "<td class=\"text\">{}</td>", escape(e));
         }
         let _ = writeln!(
             o,
             "<td class=\"text\">{}</td><td class=\"text\">{}</td><td>{}</td></tr>",
-            escape(&seat_result(sides, r.winner)),
+            escape(&r.shown_result(sides)),
             escape(&r.reason),
             r.plies
         );
@@ -786,8 +756,8 @@ pub fn seat_tournament_page<G: Diagram>(
     o.push_str("</table>\n");
     let mut games = Games::new();
     for r in &sorted {
-        let steps = seats::replay::<G>(r)?;
-        games.add_seats(r, &steps);
+        let steps = records::replay::<G>(r)?;
+        games.add(r, &steps);
     }
     o.push_str(&viewer::<G>(games));
     o.push_str("</body>\n</html>\n");
@@ -899,10 +869,10 @@ pub fn tournament_page<G: Diagram>(
             r.number,
             escape(&r.engines[0]),
             escape(&r.engines[1]),
-            escape(&r.result),
+            escape(&r.shown_result(sides)),
             escape(&r.reason),
             r.plies,
-            r.opening_index
+            r.opening_index.unwrap_or_default()
         );
     }
     o.push_str("</table>\n");
@@ -925,7 +895,9 @@ fn opening_table(
 ) -> String {
     let mut by: BTreeMap<u64, Vec<&GameRecord>> = BTreeMap::new();
     for r in records {
-        by.entry(r.opening_index).or_default().push(r);
+        by.entry(r.opening_index.unwrap_or_default())
+            .or_default()
+            .push(r);
     }
     let mut o = format!(
         "<h2>Results by opening</h2>\n<table id=\"openings\">\n<tr><th>opening</th><th class=\"text\">position</th>\
@@ -942,7 +914,7 @@ fn opening_table(
                     "<span class=\"game-link\"><a href=\"{}\">{}</a> {}</span>",
                     escape(&game_link(r.number)),
                     r.number,
-                    escape(&r.result)
+                    escape(&r.shown_result(sides))
                 )
             })
             .collect();

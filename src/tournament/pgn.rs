@@ -205,7 +205,14 @@ fn wrap(tokens: &[String]) -> String {
 /// steps (Empedocles' die) belong to the move they are in and get no
 /// number.
 pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseError> {
+    if G::players() != 2 {
+        return Err(ParseError::new(format!(
+            "--pgn does not apply to {}: PGN records games of two players (White and Black)",
+            G::ID
+        )));
+    }
     let steps = records::replay::<G>(rec)?;
+    let result = rec.shown_result(G::INFO.sides);
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", "gamut tournament".to_string()),
         ("Site", "?".to_string()),
@@ -213,7 +220,7 @@ pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseEr
         ("Round", rec.number.to_string()),
         ("White", rec.engines[0].clone()),
         ("Black", rec.engines[1].clone()),
-        ("Result", rec.result.clone()),
+        ("Result", result.clone()),
     ];
     let mut more: Vec<(&str, String)> = vec![
         ("PlyCount", rec.plies.to_string()),
@@ -224,7 +231,7 @@ pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseEr
         more.push(("FEN", rec.opening.clone()));
         more.push(("SetUp", "1".to_string()));
     }
-    let clocks = rec.specs.clone().map(|s| time_control(&s));
+    let clocks = [&rec.specs[0], &rec.specs[1]].map(|s| time_control(s));
     match &clocks {
         [None, None] => {}
         [a, b] if a == b => more.push(("TimeControl", a.clone().unwrap_or_default())),
@@ -279,7 +286,7 @@ pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseEr
         }
     }
     tokens.push(comment(&rec.reason));
-    tokens.push(rec.result.clone());
+    tokens.push(result);
     out.push_str(&wrap(&tokens));
     out.push('\n');
     Ok(out)

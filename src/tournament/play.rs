@@ -160,9 +160,10 @@ pub fn play_game<G: Evaluate + Notation>(
                 let text_of = |m| pos.move_text(m);
                 joint.push(JointStep {
                     step: moves.len(),
-                    actions: [text_of(a), text_of(b)],
+                    actions: vec![text_of(a), text_of(b)],
                     strategies: strategies
-                        .map(|st| st.iter().map(|&(m, p)| (text_of(m), p)).collect()),
+                        .map(|st| st.iter().map(|&(m, p)| (text_of(m), p)).collect())
+                        .to_vec(),
                 });
                 moves.push(pos.joint_text(a, b));
                 pos = pos.play_joint(a, b);
@@ -173,21 +174,21 @@ pub fn play_game<G: Evaluate + Notation>(
     Some(GameRecord {
         game: G::ID.to_string(),
         number: setup.number,
-        pair: setup.pairing.pair,
-        encounter: encounter.map(|e| e.name.clone()),
-        opening_index: setup.pairing.opening,
+        pair: Some(setup.pairing.pair),
+        encounter: Some(encounter.map(|e| e.name.clone())),
+        opening_index: Some(setup.pairing.opening),
         opening: setup.opening.text(),
-        engines: engines.map(|e| e.name.clone()),
-        specs: engines.map(|e| e.spec.clone()),
+        engines: engines.map(|e| e.name.clone()).to_vec(),
+        specs: engines.map(|e| e.spec.clone()).to_vec(),
         moves,
         rolls,
         joint,
         scores: scored,
-        result: GameRecord::result_text(winner).to_string(),
+        result: Some(GameRecord::result_text(winner).to_string()),
         winner: winner.map(|p| p.index() as u8 + 1),
         reason,
         adjudicated,
-        points,
+        points: points.map(|p| p.to_vec()),
         plies: scores.len() as u32,
         time_ms: started.elapsed().as_millis() as u64,
         seed: Some(setup.seed),

@@ -1,23 +1,26 @@
 //! Game records: one JSON object per line, enough to replay every game and
 //! rebuild the tournament's report (`gamut tournament merge`).
 
-use crate::game::{NodeKind, Notation, ParseError, Player};
+use crate::game::{NodeKind, Notation, Outcome, ParseError, Player};
 use crate::games::GameId;
 use crate::search::score::INFINITY;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// A simultaneous step of a game: both actions and the mixed strategies
-/// they were sampled from.
+/// A simultaneous step of a game: every player's action and each side's
+/// mixed strategy it was sampled from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JointStep {
     /// The index of the step in [`GameRecord::moves`].
     pub step: usize,
-    /// The first and second player's actions.
-    pub actions: [String; 2],
-    /// Each player's strategy (action, probability) as its engine gave it.
-    pub strategies: [Vec<(String, f64)>; 2],
+    /// Every player's action, in player order.
+    pub actions: Vec<String>,
+    /// Each side's strategy (action, probability) as its engine gave it
+    /// (joint choices written `wD1+bD2` for a team; a game of more than
+    /// two sides keeps at most ten choices, most likely first; empty for
+    /// random play).
+    pub strategies: Vec<Vec<(String, f64)>>,
 }
 
 /// The engine's verdict on a decision step it played: its search score for
@@ -34,28 +37,39 @@ pub struct StepScore {
     pub depth: Option<u32>,
 }
 
-/// One finished game.
+/// One finished game of any number of sides. A game of two players is one
+/// of a pair (same opening, sides swapped) and has the pair's fields
+/// (`pair`, `encounter`, `opening_index`, `result`); a game of more
+/// players (a seats tournament's: four players, or two teams of two) has
+/// none of them, and is written without them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game id (`epaminondas`).
     pub game: String,
-    /// The game's number in the tournament, from 1: games `2p+1` and `2p+2`
-    /// are pair `p` (same opening, sides swapped).
+    /// The game's number in the tournament, from 1: in a game of two
+    /// sides, games `2p+1` and `2p+2` are pair `p` (same opening, sides
+    /// swapped).
     pub number: u64,
-    /// The pair it belongs to, from 0.
-    pub pair: u64,
+    /// The pair it belongs to, from 0 (two players only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<u64>,
     /// The two engines of the encounter, the one that is first player in
-    /// the pair's first game first; results are counted for it.
-    pub encounter: [String; 2],
+    /// the pair's first game first; results are counted for it (two
+    /// players only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<[String; 2]>,
     /// The index of the opening (line of the openings file, or the random
-    /// opening's number).
-    pub opening_index: u64,
+    /// opening's number; two players only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening_index: Option<u64>,
     /// The opening position's text.
     pub opening: String,
-    /// The engines by side: first player, second player.
-    pub engines: [String; 2],
+    /// The engines by side, first side first (`seats` in seats records
+    /// written before one record served every game).
+    #[serde(alias = "seats")]
+    pub engines: Vec<String>,
     /// Their spec texts, by side.
-    pub specs: [String; 2],
+    pub specs: Vec<String>,
     /// Every step from the opening in canonical text: moves, chance
     /// outcomes (die rolls) and joint actions.
     pub moves: Vec<String>,
@@ -70,17 +84,20 @@ pub struct GameRecord {
     /// were kept have none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<StepScore>,
-    /// `1-0`, `0-1` or `1/2-1/2`, first player first.
-    pub result: String,
-    /// 1 or 2 for the winning side, `null` for a draw.
+    /// `1-0`, `0-1` or `1/2-1/2`, first player first (two players only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// The winning side, from 1; `null` for a draw.
     pub winner: Option<u8>,
     /// Why it ended: the game's own reason or the adjudication.
     pub reason: String,
     /// Whether the tournament ended it (ply limit, resign or draw scores)
     /// rather than the rules.
     pub adjudicated: bool,
-    /// Match points by side, for games that score them.
-    pub points: Option<[u32; 2]>,
+    /// Match points by side, for games of two players that score them (a
+    /// seats game keeps none).
+    #[serde(default)]
+    pub points: Option<Vec<u32>>,
     /// Decision plies played from the opening.
     pub plies: u32,
     /// Wall-clock time of the game in milliseconds.
@@ -104,9 +121,36 @@ impl GameRecord {
         }
     }
 
+    /// The result as shown for people: a game of two players' `result`
+    /// (`1-0`), otherwise the winning side of `sides` (`player 3 wins`)
+    /// or `draw`.
+    pub fn shown_result(&self, sides: &[&str]) -> String {
+        match (&self.result, self.winner) {
+            (Some(r), _) => r.clone(),
+            (None, Some(w)) => {
+                format!("{} wins", sides.get(w as usize - 1).copied().unwrap_or("?"))
+            }
+            (None, None) => "draw".to_string(),
+        }
+    }
+
+    /// Whether `gamut play` saved the game before its end.
+    pub fn is_unfinished(&self) -> bool {
+        self.result.as_deref() == Some(Self::UNFINISHED)
+    }
+
+    /// The two engines of a game of two players' encounter (a seats
+    /// record, which has none, gives its first two engines).
+    pub fn encounter(&self) -> [&str; 2] {
+        match &self.encounter {
+            Some([a, b]) => [a, b],
+            None => [&self.engines[0], &self.engines[1]],
+        }
+    }
+
     /// The score of the encounter's first engine in this game (1, ½ or 0).
     pub fn score_of_first_engine(&self) -> f64 {
-        let side = self.side_of(&self.encounter[0]);
+        let side = self.side_of(self.encounter()[0]);
         match self.winner {
             None => 0.5,
             Some(w) if w as usize == side + 1 => 1.0,
@@ -121,14 +165,15 @@ impl GameRecord {
 
     /// The points margin of the encounter's first engine, where scored.
     pub fn margin_of_first_engine(&self) -> Option<i64> {
-        let side = self.side_of(&self.encounter[0]);
+        let side = self.side_of(self.encounter()[0]);
         self.points
+            .as_ref()
             .map(|p| i64::from(p[side]) - i64::from(p[1 - side]))
     }
 
     /// The record as one JSON line (no newline).
     pub fn to_json(&self) -> String {
-        self.line()
+        serde_json::to_string(self).expect("a record serialises")
     }
 }
 
@@ -184,62 +229,26 @@ impl Adjudication {
     }
 }
 
-/// A record of a records file: one game of two sides ([`GameRecord`]) or
-/// of more than two ([`SeatRecord`](crate::tournament::seats::SeatRecord)),
-/// one JSON object per line, checked as it is read.
-pub trait Record: Serialize + serde::de::DeserializeOwned {
-    /// What a line that is not such a record is not (`a game record`).
-    const WHAT: &'static str;
-    /// The game's number.
-    fn number(&self) -> u64;
-    /// The game id (`apart`).
-    fn game(&self) -> &str;
-    /// The tournament's seed, where the record names it.
-    fn seed(&self) -> Option<u64>;
-    /// Checks the record: it replays to its recorded end.
-    fn check(&self) -> Result<(), ParseError>;
-    /// The record as one JSON line (no newline).
-    fn line(&self) -> String {
-        serde_json::to_string(self).expect("a record serialises")
-    }
-}
-
-impl Record for GameRecord {
-    const WHAT: &'static str = "a game record";
-    fn number(&self) -> u64 {
-        self.number
-    }
-    fn game(&self) -> &str {
-        &self.game
-    }
-    fn seed(&self) -> Option<u64> {
-        self.seed
-    }
-    fn check(&self) -> Result<(), ParseError> {
-        verify(self)
-    }
-}
-
 /// Checks that records read back from a file before a tournament goes on
 /// are its games: no number twice, each a game of `game` played with seed
 /// `seed` (where the record names one), and each as `fits` says the
 /// tournament plays that game (in its schedule, with its engines and
 /// opening; `Err` says how it differs). Errors read `line N: game K:
 /// problem`.
-pub fn check_previous<R: Record>(
-    previous: &[Line<R>],
+pub fn check_previous(
+    previous: &[Line],
     game: &str,
     seed: u64,
-    fits: impl Fn(&R) -> Result<(), String>,
+    fits: impl Fn(&GameRecord) -> Result<(), String>,
 ) -> Result<(), ParseError> {
     let mut seen: HashMap<u64, usize> = HashMap::new();
     for (line, rec) in previous {
-        let problem = if let Some(first) = seen.insert(rec.number(), *line) {
+        let problem = if let Some(first) = seen.insert(rec.number, *line) {
             Err(format!("appears twice (also line {first})"))
-        } else if rec.game() != game {
-            Err(format!("a {} game, not {game}", rec.game()))
+        } else if rec.game != game {
+            Err(format!("a {} game, not {game}", rec.game))
         } else {
-            fits(rec).and_then(|()| match rec.seed() {
+            fits(rec).and_then(|()| match rec.seed {
                 Some(s) if s != seed => Err(format!(
                     "played with seed {s}, not this tournament's {seed}"
                 )),
@@ -247,21 +256,21 @@ pub fn check_previous<R: Record>(
             })
         };
         problem
-            .map_err(|msg| ParseError::new(format!("line {line}: game {}: {msg}", rec.number())))?;
+            .map_err(|msg| ParseError::new(format!("line {line}: game {}: {msg}", rec.number)))?;
     }
     Ok(())
 }
 
 /// A record as a line of a records file: its line number (from 1) and the
 /// record.
-pub type Line<R = GameRecord> = (usize, R);
+pub type Line = (usize, GameRecord);
 
 /// A records file read line by line: every complete record, and where a
 /// last line cut off by a crash starts.
 #[derive(Clone, Debug)]
-pub struct Scan<R = GameRecord> {
+pub struct Scan {
     /// The records with their line numbers.
-    pub records: Vec<Line<R>>,
+    pub records: Vec<Line>,
     /// A last line with no newline that is not a record (a write cut off
     /// part way): its line number and the byte offset it starts at.
     pub torn: Option<(usize, u64)>,
@@ -275,7 +284,7 @@ pub struct Scan<R = GameRecord> {
 /// last position (or its adjudication) gives. Blank lines are skipped. A
 /// last line without a newline that is not JSON is reported in
 /// [`Scan::torn`], not as an error. Errors read `line N: problem`.
-pub fn scan<R: Record>(text: &str) -> Result<Scan<R>, ParseError> {
+pub fn scan(text: &str) -> Result<Scan, ParseError> {
     let mut records = Vec::new();
     let mut torn = None;
     let mut offset = 0u64;
@@ -289,15 +298,15 @@ pub fn scan<R: Record>(text: &str) -> Result<Scan<R>, ParseError> {
         }
         let fail = |msg: String| ParseError::new(format!("line {}: {msg}", i + 1));
         let last = lines.peek().is_none() && !raw.ends_with('\n');
-        let rec: R = match serde_json::from_str(line) {
+        let rec: GameRecord = match serde_json::from_str(line) {
             Ok(r) => r,
             Err(e) if last && e.is_eof() => {
                 torn = Some((i + 1, start));
                 break;
             }
-            Err(e) => return Err(fail(format!("not {}: {e}", R::WHAT))),
+            Err(e) => return Err(fail(format!("not a game record: {e}"))),
         };
-        rec.check().map_err(|e| fail(e.0))?;
+        verify(&rec).map_err(|e| fail(e.0))?;
         records.push((i + 1, rec));
     }
     let unterminated = torn.is_none() && !text.is_empty() && !text.ends_with('\n');
@@ -312,15 +321,10 @@ pub fn scan<R: Record>(text: &str) -> Result<Scan<R>, ParseError> {
 /// valid record (see [`scan`]), a cut-off last line is an error and so is
 /// a file without records. Errors name the file and the line.
 pub fn read(path: &Path) -> Result<Vec<Line>, ParseError> {
-    read_as::<GameRecord>(path)
-}
-
-/// [`read`] for records of type `R`.
-pub fn read_as<R: Record>(path: &Path) -> Result<Vec<Line<R>>, ParseError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
     let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
-    let scan = scan::<R>(&text).map_err(at)?;
+    let scan = scan(&text).map_err(at)?;
     if let Some((line, _)) = scan.torn {
         return Err(at(ParseError::new(format!(
             "line {line}: the last record is cut off (the file ends part way through it)"
@@ -344,50 +348,99 @@ pub fn verify(rec: &GameRecord) -> Result<(), ParseError> {
     with_game!(id, G => replay::<G>(rec).map(|_| ()))
 }
 
+/// Checks the sides of a record: one engine and spec per side, and for a
+/// game of two players (`pairs`) its pair (games `2p+1` and `2p+2` are
+/// pair `p`, the encounter's first engine first player in the first) and
+/// its result text (which must say what `winner` says); a game of more
+/// players (a seats tournament's) has no pair, encounter, opening index or
+/// result text.
+fn check_sides(
+    rec: &GameRecord,
+    sides: usize,
+    pairs: bool,
+    winner: Option<Player>,
+) -> Result<(), String> {
+    let n = rec.number;
+    if rec.engines.len() != sides || rec.specs.len() != sides {
+        return Err(format!(
+            "{} engines and {} specs for {sides} sides",
+            rec.engines.len(),
+            rec.specs.len()
+        ));
+    }
+    if !pairs {
+        if rec.pair.is_some()
+            || rec.encounter.is_some()
+            || rec.opening_index.is_some()
+            || rec.result.is_some()
+        {
+            return Err("a seats game has no pair, encounter, opening index or result text".into());
+        }
+        return Ok(());
+    }
+    let (Some(pair), Some(encounter), Some(_), Some(result)) =
+        (rec.pair, &rec.encounter, rec.opening_index, &rec.result)
+    else {
+        return Err(
+            "a game of two players needs its pair, encounter, opening index and result".into(),
+        );
+    };
+    if n == 0 || pair != (n - 1) / 2 {
+        return Err(format!(
+            "pair {pair} does not hold game {n} (pair p holds games 2p+1 and 2p+2)"
+        ));
+    }
+    let expected = if n % 2 == 1 {
+        [encounter[0].as_str(), encounter[1].as_str()]
+    } else {
+        [encounter[1].as_str(), encounter[0].as_str()]
+    };
+    if rec.engines != expected || encounter[0] == encounter[1] {
+        return Err(format!(
+            "engines {:?} by side do not match encounter {:?} (first player in the pair's first game)",
+            rec.engines, encounter
+        ));
+    }
+    let unfinished = Adjudication::from_reason(&rec.reason) == Some(Adjudication::Unfinished);
+    let expected = if unfinished {
+        GameRecord::UNFINISHED
+    } else {
+        GameRecord::result_text(winner)
+    };
+    if result != expected {
+        return Err(format!(
+            "result '{result}' does not match winner {:?}",
+            rec.winner
+        ));
+    }
+    Ok(())
+}
+
 /// The positions of a recorded game from its opening, each with the text of
 /// the step that led to it (`None` for the opening), after checking the
-/// record throughout: its number, pair and sides agree; every step is legal
-/// and its chance outcomes and joint actions are the ones listed; the
-/// plies are counted right; the winner is 1, 2 or none and the result text
-/// says the same; a game the rules ended replays to the recorded outcome,
-/// and a game the tournament ended is not over by the rules and ends as
-/// its adjudication does.
+/// record throughout: its sides agree (see [`check_sides`]); every step is
+/// legal and its chance outcomes and joint actions are the ones listed;
+/// the plies are counted right; the winner is a side or none; a game the
+/// rules ended replays to the recorded outcome, and a game the tournament
+/// ended is not over by the rules and ends as its adjudication does.
 pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>, ParseError> {
     let n = rec.number;
     let fail = |msg: String| Err(ParseError::new(format!("game {n}: {msg}")));
     if rec.game != G::ID {
         return fail(format!("a {} game, not {}", rec.game, G::ID));
     }
-    if n == 0 || rec.pair != (n - 1) / 2 {
-        return fail(format!(
-            "pair {} does not hold game {n} (pair p holds games 2p+1 and 2p+2)",
-            rec.pair
-        ));
-    }
-    let swapped = [rec.encounter[1].clone(), rec.encounter[0].clone()];
-    let expected = if n % 2 == 1 { &rec.encounter } else { &swapped };
-    if rec.engines != *expected || rec.encounter[0] == rec.encounter[1] {
-        return fail(format!(
-            "engines {:?} by side do not match encounter {:?} (first player in the pair's first game)",
-            rec.engines, rec.encounter
-        ));
-    }
+    let sides = G::INFO.sides.len();
     let winner = match rec.winner {
         None => None,
-        Some(w @ (1 | 2)) => Some(Player::from_index(w as usize - 1)),
-        Some(w) => return fail(format!("winner {w} is not 1, 2 or null")),
+        Some(w) if (1..=sides).contains(&(w as usize)) => Some(Player::nth(w as usize - 1)),
+        Some(w) => {
+            return fail(format!(
+                "winner {w} is not a side from 1 to {sides}, or null"
+            ))
+        }
     };
-    let unfinished = Adjudication::from_reason(&rec.reason) == Some(Adjudication::Unfinished);
-    let result = if unfinished {
-        GameRecord::UNFINISHED
-    } else {
-        GameRecord::result_text(winner)
-    };
-    if rec.result != result {
-        return fail(format!(
-            "result '{}' does not match winner {:?}",
-            rec.result, rec.winner
-        ));
+    if let Err(msg) = check_sides(rec, sides, G::players() == 2, winner) {
+        return fail(msg);
     }
     let mut pos = G::parse(&rec.opening)
         .map_err(|e| ParseError::new(format!("game {n}: bad opening: {e}")))?;
@@ -417,17 +470,28 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
                     .iter()
                     .find(|j| j.step == i)
                     .ok_or_else(|| bad(ParseError::new("no recorded joint action")))?;
-                let [a, b] =
-                    [0, 1].map(|s| action::<G>(&pos, Player::from_index(s), &step.actions[s]));
-                let (a, b) = (a.map_err(bad)?, b.map_err(bad)?);
-                if pos.joint_text(a, b) != *text {
+                if step.actions.len() != G::players() {
                     return Err(bad(ParseError::new(format!(
-                        "'{text}' is not the joint action {}",
-                        pos.joint_text(a, b)
+                        "{} actions for {} players",
+                        step.actions.len(),
+                        G::players()
+                    ))));
+                }
+                let actions = step
+                    .actions
+                    .iter()
+                    .enumerate()
+                    .map(|(p, t)| action::<G>(&pos, Player::nth(p), t))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(bad)?;
+                let joint = pos.joint_text_all(&actions);
+                if joint != *text {
+                    return Err(bad(ParseError::new(format!(
+                        "'{text}' is not the joint action {joint}"
                     ))));
                 }
                 joints += 1;
-                pos.play_joint(a, b)
+                pos.play_joint_all(&actions)
             }
             NodeKind::Terminal => {
                 return Err(bad(ParseError::new("the game was already over")));
@@ -468,29 +532,41 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
             rec.plies
         ));
     }
+    let shown = rec.shown_result(G::INFO.sides);
+    let points = |p: &Option<Vec<u32>>| p.as_ref().map_or(String::new(), |p| format!("{p:?}"));
+    // A seats game keeps no points; its sides are named as the game names
+    // them (`team 1`).
+    let pairs = G::players() == 2;
+    let said = |o: &Outcome| match pairs {
+        true => o.to_string(),
+        false => o.describe(G::INFO.sides),
+    };
     match (pos.outcome(), rec.adjudicated) {
         (Some(o), false)
-            if o.winner == winner && o.points == rec.points && o.reason == rec.reason => {}
+            if o.winner == winner
+                && (!pairs || o.points.map(|p| p.to_vec()) == rec.points)
+                && o.reason == rec.reason => {}
         (Some(o), false) => {
             return fail(format!(
-                "replays to {o}, not the recorded {} ({})",
-                rec.result, rec.reason
+                "replays to {}, not the recorded {shown} ({})",
+                said(&o),
+                rec.reason
             ))
         }
         (None, false) => return fail("does not end where its record does".into()),
         (Some(o), true) => {
             return fail(format!(
-                "recorded as ended by {}, but the rules ended it: {o}",
-                rec.reason
+                "recorded as ended by {}, but the rules ended it: {}",
+                rec.reason,
+                said(&o)
             ))
         }
         (None, true) => match Adjudication::from_reason(&rec.reason) {
             None => return fail(format!("'{}' is not an adjudication", rec.reason)),
             Some(a) if a.has_winner() != winner.is_some() || rec.points.is_some() => {
                 return fail(format!(
-                    "{} {} is not an ending of {}",
-                    rec.result,
-                    rec.points.map_or(String::new(), |p| format!("{p:?}")),
+                    "{shown} {} is not an ending of {}",
+                    points(&rec.points),
                     rec.reason
                 ))
             }
@@ -499,6 +575,7 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
     }
     Ok(out)
 }
+
 /// Player `side`'s action with text `text` at simultaneous node `pos`.
 fn action<G: Notation>(pos: &G, side: Player, text: &str) -> Result<G::Move, ParseError> {
     let mut acts = Vec::new();

@@ -229,15 +229,12 @@ impl Tally {
         if self.game.as_ref().is_none_or(|(n, _)| r.number < *n) {
             self.game = Some((r.number, r.game.clone()));
         }
-        let i = match self
-            .encounters
-            .iter()
-            .position(|e| e.engines == r.encounter)
-        {
+        let encounter = r.encounter().map(str::to_string);
+        let i = match self.encounters.iter().position(|e| e.engines == encounter) {
             Some(i) => i,
             None => {
                 self.encounters.push(EncounterTally {
-                    engines: r.encounter.clone(),
+                    engines: encounter,
                     first_game: r.number,
                     wdl: Wdl::default(),
                     half_pairs: HashMap::new(),
@@ -254,13 +251,15 @@ impl Tally {
         let s = r.score_of_first_engine();
         e.wdl.add(s);
         *e.reasons.entry(r.reason.clone()).or_insert(0) += 1;
-        match e.half_pairs.remove(&r.pair) {
+        // A record of two sides names its pair (games 2p+1 and 2p+2).
+        let pair = r.pair.unwrap_or(r.number.saturating_sub(1) / 2);
+        match e.half_pairs.remove(&pair) {
             Some(other) => e.penta.0[((other + s) * 2.0).round() as usize] += 1,
             None => {
-                e.half_pairs.insert(r.pair, s);
+                e.half_pairs.insert(pair, s);
             }
         }
-        if let Some(p) = r.points {
+        if let Some(p) = &r.points {
             let side = r.side_of(&e.engines[0]);
             let t = e.points.get_or_insert([0, 0]);
             t[0] += u64::from(p[side]);

@@ -5,7 +5,7 @@
 //! file, running lines, report, web pages). The command line gives it
 //! [`Settings`] and a [`Watch`] that shows progress; it returns the report.
 
-use crate::game::{Diagram, FullGame, Game, Notation, ParseError};
+use crate::game::{Diagram, FullGame, Game, Notation, ParseError, Player};
 use crate::games::GameId;
 use crate::tournament::engine::{check_names, check_networks, Engine};
 use crate::tournament::pages;
@@ -17,7 +17,7 @@ use crate::tournament::report::{Report, Tally};
 use crate::tournament::schedule::{
     default_ply_limit, pairings, parse_openings, Format, Openings, Shard,
 };
-use crate::tournament::seats::{self, SeatEngine, SeatRecord, SeatReport};
+use crate::tournament::seats::{self, SeatEngine, SeatReport};
 use crate::tournament::session::{self, check_previous, Ended, RecordsFile};
 use crate::tournament::stats::Sprt;
 use std::collections::HashMap;
@@ -284,7 +284,12 @@ fn open_records<G: FullGame>(
 fn game_line(rec: &GameRecord, total: u64) -> String {
     format!(
         "game {} of {total}: {} - {} {} ({}, {} plies)",
-        rec.number, rec.engines[0], rec.engines[1], rec.result, rec.reason, rec.plies
+        rec.number,
+        rec.engines[0],
+        rec.engines[1],
+        rec.result.as_deref().unwrap_or_default(),
+        rec.reason,
+        rec.plies
     )
 }
 
@@ -449,7 +454,7 @@ fn run_seats<G: FullGame>(
     let (mut file, previous) = match &s.records {
         None => (None, Vec::new()),
         Some(path) if s.resume => {
-            let r = RecordsFile::reopen::<SeatRecord>(path, |previous| {
+            let r = RecordsFile::reopen(path, |previous| {
                 check_seat_previous::<G>(&engines, &seated, total, s.seed, previous)
             })?;
             if let Some(line) = r.dropped {
@@ -475,7 +480,7 @@ fn run_seats<G: FullGame>(
     let ply_limit = s.ply_limit.unwrap_or_else(|| default_ply_limit::<G>());
     watch.start(total, previous.len() as u64);
     let next = std::sync::atomic::AtomicU64::new(1);
-    let (send, receive) = std::sync::mpsc::channel::<SeatRecord>();
+    let (send, receive) = std::sync::mpsc::channel::<GameRecord>();
     let mut played = previous;
     let written: Result<(), ParseError> = std::thread::scope(|scope| {
         for _ in 0..s.concurrency.min(total as u32) {
@@ -544,7 +549,7 @@ fn check_seat_previous<'l, G: Notation>(
     seated: &dyn Fn(u64) -> &'l Vec<usize>,
     total: u64,
     seed: u64,
-    previous: &[records::Line<SeatRecord>],
+    previous: &[records::Line],
 ) -> Result<(), ParseError> {
     records::check_previous(previous, G::ID, seed, |rec| {
         if !(1..=total).contains(&rec.number) {
@@ -553,7 +558,7 @@ fn check_seat_previous<'l, G: Notation>(
         let lineup = seated(rec.number);
         let specs: Vec<&str> = lineup.iter().map(|&e| engines[e].spec.as_str()).collect();
         let names: Vec<&str> = lineup.iter().map(|&e| engines[e].name.as_str()).collect();
-        if rec.specs != specs || rec.seats != names {
+        if rec.specs != specs || rec.engines != names {
             return Err(format!(
                 "played by {}, not by this tournament's {}",
                 rec.specs.join(" vs "),
@@ -568,18 +573,18 @@ fn check_seat_previous<'l, G: Notation>(
 pub fn write_seat_pages<G: Diagram>(
     path: &Path,
     report: &SeatReport,
-    games: &[SeatRecord],
+    games: &[GameRecord],
 ) -> Result<(), ParseError> {
     write_file(path, &pages::seat_tournament_page::<G>(report, games)?)
 }
 
 /// The line printed when a seats game ends: its engines by seat, the
 /// winner and why.
-fn seat_line(rec: &SeatRecord, total: u64, sides: &[&str]) -> String {
+fn seat_line(rec: &GameRecord, total: u64, sides: &[&str]) -> String {
     let result = match rec.winner {
         Some(w) => format!(
             "{} ({}) wins",
-            rec.seats[w as usize - 1],
+            rec.engines[w as usize - 1],
             sides[w as usize - 1]
         ),
         None => "draw".to_string(),
@@ -587,7 +592,7 @@ fn seat_line(rec: &SeatRecord, total: u64, sides: &[&str]) -> String {
     format!(
         "game {} of {total}: {}: {result} ({}, {} plies)",
         rec.number,
-        rec.seats.join(" - "),
+        rec.engines.join(" - "),
         rec.reason,
         rec.plies
     )
@@ -622,13 +627,9 @@ pub struct MergeSettings {
 }
 
 /// Rebuilds the report from record files: every record of every file
-/// checked, no game number twice, one game throughout.
+/// checked, no game number twice, one game throughout; the seats report
+/// for a game of more than two sides.
 pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
-    if let Some(first) = m.files.first() {
-        if read_seat_records(first)?.is_some() {
-            return merge_seats(m);
-        }
-    }
     let sprt = m
         .sprt
         .as_deref()
@@ -636,84 +637,62 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         .transpose()
         .map_err(ParseError)?;
     let mut check = MergeCheck::new(m.allow_mixed);
-    let mut tally = Tally::new(sprt);
     let mut all = Vec::new();
     for path in &m.files {
         for (line, rec) in records::read(path)? {
-            let at = check.record(
-                path,
-                line,
-                rec.number,
-                rec.seed,
-                &rec.engines,
-                &rec.specs,
-                &rec.game,
-            )?;
-            if rec.result == GameRecord::UNFINISHED {
+            let at = check.record(path, line, &rec)?;
+            if rec.is_unfinished() {
                 return Err(ParseError::new(format!(
                     "{at} is unfinished (saved by play): only finished games make a report"
                 )));
             }
-            tally.add(&rec);
             all.push(rec);
         }
     }
-    let report = tally.report();
     if let Some(html) = &m.html {
         let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
         let outputs = vec![("--html", html.as_path())];
         check_outputs(&inputs, &outputs)?;
     }
-    if let (Some(path), Some(game)) = (&m.html, &check.game) {
-        let id: GameId = game.parse().map_err(ParseError)?;
-        with_game!(id, G => write_pages::<G>(path, &report, &all))?;
-    }
-    Ok(Outcome {
-        summary: Summary::Pairs(report),
-        ended: "merged",
-    })
-}
-
-/// [`merge`] of records of a game of more than two sides.
-fn merge_seats(m: &MergeSettings) -> Result<Outcome, ParseError> {
-    if m.sprt.is_some() {
-        return Err(ParseError::new(
-            "--sprt does not apply to games of more than two sides: a sequential test compares two engines over games of two sides",
-        ));
-    }
-    let mut check = MergeCheck::new(m.allow_mixed);
-    let mut all: Vec<SeatRecord> = Vec::new();
-    for path in &m.files {
-        for (line, rec) in records::read_as::<SeatRecord>(path)? {
-            check.record(
-                path, line, rec.number, rec.seed, &rec.seats, &rec.specs, &rec.game,
-            )?;
-            all.push(rec);
+    let Some(game) = &check.game else {
+        return Ok(Outcome {
+            summary: Summary::Pairs(Tally::new(sprt).report()),
+            ended: "merged",
+        });
+    };
+    let id: GameId = game.parse().map_err(ParseError)?;
+    let (sides, pairs) = with_game!(id, G => (G::INFO.sides.len(), G::players() == 2));
+    let summary = if pairs {
+        let mut tally = Tally::new(sprt);
+        for rec in &all {
+            tally.add(rec);
         }
-    }
-    all.sort_by_key(|r| r.number);
-    let mut names: Vec<String> = Vec::new();
-    for name in all.iter().flat_map(|r| &r.seats) {
-        if !names.contains(name) {
-            names.push(name.clone());
+        let report = tally.report();
+        if let Some(path) = &m.html {
+            with_game!(id, G => write_pages::<G>(path, &report, &all))?;
         }
-    }
-    let id: GameId = check
-        .game
-        .as_deref()
-        .unwrap_or_default()
-        .parse()
-        .map_err(ParseError)?;
-    let sides = with_game!(id, G => G::INFO.sides.len());
-    let report = seats::report(&names, sides, &all);
-    if let Some(html) = &m.html {
-        let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
-        let outputs = vec![("--html", html.as_path())];
-        check_outputs(&inputs, &outputs)?;
-        with_game!(id, G => write_seat_pages::<G>(html, &report, &all))?;
-    }
+        Summary::Pairs(report)
+    } else {
+        if sprt.is_some() {
+            return Err(ParseError::new(
+                "--sprt does not apply to games of more than two sides: a sequential test compares two engines over games of two sides",
+            ));
+        }
+        all.sort_by_key(|r| r.number);
+        let mut names: Vec<String> = Vec::new();
+        for name in all.iter().flat_map(|r| &r.engines) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+        let report = seats::report(&names, sides, &all);
+        if let Some(path) = &m.html {
+            with_game!(id, G => write_seat_pages::<G>(path, &report, &all))?;
+        }
+        Summary::Seats(report)
+    };
     Ok(Outcome {
-        summary: Summary::Seats(report),
+        summary,
         ended: "merged",
     })
 }
@@ -741,19 +720,16 @@ impl<'p> MergeCheck<'p> {
         }
     }
 
-    /// Checks game `number` of `path`'s line `line` against the records
+    /// Checks the record `rec` of `path`'s line `line` against the records
     /// before it; returns where it is, for messages.
-    #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
         path: &'p PathBuf,
         line: usize,
-        number: u64,
-        seed: Option<u64>,
-        names: &[String],
-        specs: &[String],
-        game: &str,
+        rec: &GameRecord,
     ) -> Result<String, ParseError> {
+        let (number, seed, game) = (rec.number, rec.seed, rec.game.as_str());
+        let (names, specs) = (&rec.engines, &rec.specs);
         let at = format!("{} line {line}: game {number}", path.display());
         if !self.allow_mixed {
             let (where_first, first_seed) = self.first.get_or_insert_with(|| (at.clone(), seed));
@@ -800,42 +776,7 @@ fn seed_text(seed: Option<u64>) -> String {
     seed.map_or("none".to_string(), |s| s.to_string())
 }
 
-/// The records of a seats tournament in `path`, every one checked; `None`
-/// if the file holds two-player records.
-pub fn read_seat_records(path: &Path) -> Result<Option<Vec<SeatRecord>>, ParseError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let is_seats = |l: &str| {
-        serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v.get("seats").is_some())
-    };
-    if !lines.clone().next().is_some_and(|(_, l)| is_seats(l)) {
-        return Ok(None);
-    }
-    let mut out = Vec::new();
-    for (i, line) in lines.by_ref() {
-        let at = |msg: String| ParseError::new(format!("{} line {}: {msg}", path.display(), i + 1));
-        let rec: SeatRecord =
-            serde_json::from_str(line).map_err(|e| at(format!("not a seats game record: {e}")))?;
-        seats::verify(&rec).map_err(|e| at(e.0))?;
-        out.push(rec);
-    }
-    Ok(Some(out))
-}
-
-/// A record of either kind: a game of two sides or of more.
-#[derive(Clone, Debug)]
-pub enum AnyRecord {
-    /// A game of two sides.
-    Pair(GameRecord),
-    /// A game of more than two sides.
-    Seats(SeatRecord),
-}
-
-/// One recorded game replayed: what `gamut replay` shows of either kind.
+/// One recorded game replayed: what `gamut replay` shows of it.
 pub struct Replayed<G> {
     /// The game's number.
     pub number: u64,
@@ -852,74 +793,24 @@ pub struct Replayed<G> {
     pub plies: u32,
 }
 
-impl AnyRecord {
-    /// Every record of the records file at `path`, each checked, of
-    /// whichever kind the file holds.
-    pub fn read_all(path: &Path) -> Result<Vec<AnyRecord>, ParseError> {
-        Ok(match read_seat_records(path)? {
-            Some(all) => all.into_iter().map(AnyRecord::Seats).collect(),
-            None => records::read(path)?
-                .into_iter()
-                .map(|(_, r)| AnyRecord::Pair(r))
-                .collect(),
-        })
-    }
-
-    /// The game's number.
-    pub fn number(&self) -> u64 {
-        match self {
-            AnyRecord::Pair(r) => r.number,
-            AnyRecord::Seats(r) => r.number,
-        }
-    }
-
-    /// The game id.
-    pub fn game(&self) -> &str {
-        match self {
-            AnyRecord::Pair(r) => &r.game,
-            AnyRecord::Seats(r) => &r.game,
-        }
-    }
-
-    /// The game replayed in `G` (which must be its game), checked
-    /// throughout.
-    pub fn replay<G: Notation>(&self) -> Result<Replayed<G>, ParseError> {
-        Ok(match self {
-            AnyRecord::Pair(r) => Replayed {
-                number: r.number,
-                seated: vec![
-                    format!("{} (player 1)", r.engines[0]),
-                    format!("{} (player 2)", r.engines[1]),
-                ],
-                steps: records::replay::<G>(r)?,
-                result: r.result.clone(),
-                reason: r.reason.clone(),
-                plies: r.plies,
-            },
-            AnyRecord::Seats(r) => Replayed {
-                number: r.number,
-                seated: r
-                    .seats
-                    .iter()
-                    .zip(G::INFO.sides)
-                    .map(|(e, s)| format!("{e} ({s})"))
-                    .collect(),
-                steps: seats::replay::<G>(r)?,
-                result: match r.winner {
-                    Some(w) => format!("{} wins", G::INFO.sides[w as usize - 1]),
-                    None => "draw".to_string(),
-                },
-                reason: r.reason.clone(),
-                plies: r.plies,
-            },
-        })
-    }
-
-    /// The game's web page, from its replayed `steps`.
-    pub fn page<G: Diagram>(&self, steps: &[(Option<String>, G)]) -> String {
-        match self {
-            AnyRecord::Pair(r) => pages::game_page(r, steps),
-            AnyRecord::Seats(r) => pages::seat_game_page(r, steps),
-        }
-    }
+/// The recorded game `rec` replayed in `G` (which must be its game),
+/// checked throughout: what `gamut replay` shows of it.
+pub fn replayed<G: Notation>(rec: &GameRecord) -> Result<Replayed<G>, ParseError> {
+    let sides = G::INFO.sides;
+    Ok(Replayed {
+        number: rec.number,
+        seated: rec
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| match G::players() {
+                2 => format!("{e} ({})", Player::nth(i)),
+                _ => format!("{e} ({})", sides.get(i).copied().unwrap_or("?")),
+            })
+            .collect(),
+        steps: records::replay::<G>(rec)?,
+        result: rec.shown_result(sides),
+        reason: rec.reason.clone(),
+        plies: rec.plies,
+    })
 }

@@ -1,8 +1,9 @@
 //! Tournaments of games of more than two sides (four players, or two teams
 //! of two): engines for such games, a seating schedule that gives no
-//! engine a seat's advantage, playing a game, its record, replaying a
-//! record, and each engine's score with its error bar, overall and per
-//! seat.
+//! engine a seat's advantage, playing a game into a
+//! [`GameRecord`] (the record every tournament writes, here without a
+//! pair's fields), and each engine's score with its error bar, overall and
+//! per seat.
 //!
 //! Each game seats one engine per side (a team's engine chooses both its
 //! players' actions). The schedule cycles through every arrangement of the
@@ -12,14 +13,15 @@
 //! seats: one of them, in turn, holds two). A tournament of a whole number
 //! of cycles seats every engine equally often on every seat.
 
-use crate::game::{Evaluate, NodeKind, Notation, ParseError, Player};
+use crate::game::{Evaluate, NodeKind, Notation, Player};
 use crate::search::mcts::{self, MctsConfig};
 use crate::search::sides::{players_of, Tuple, TwoSided};
 use crate::search::{self, Config, Limits, Table, Verdict};
+use crate::tournament::records::{GameRecord, JointStep};
 use crate::tournament::schedule::{seed_for, Stream};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -176,69 +178,6 @@ pub fn lineups(engines: usize, seats: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// A simultaneous step of a seats game: every player's action and each
-/// side's strategy.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SeatJoint {
-    /// The index of the step in [`SeatRecord::moves`].
-    pub step: usize,
-    /// Every player's action, in player order.
-    pub actions: Vec<String>,
-    /// Each side's strategy as its engine gave it (joint choices written
-    /// `wD1+bD2` for a team), at most ten choices, most likely first;
-    /// empty for random play.
-    pub strategies: Vec<Vec<(String, f64)>>,
-}
-
-/// One finished game of a seats tournament.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SeatRecord {
-    /// The game id.
-    pub game: String,
-    /// The game's number, from 1.
-    pub number: u64,
-    /// The engines by seat (side), first side first.
-    pub seats: Vec<String>,
-    /// Their spec texts, by seat.
-    pub specs: Vec<String>,
-    /// The opening position's text.
-    pub opening: String,
-    /// Every step: joint actions and decisions, in canonical text.
-    pub moves: Vec<String>,
-    /// The simultaneous steps among the moves.
-    pub joint: Vec<SeatJoint>,
-    /// The winning side, from 1; `null` for a draw.
-    pub winner: Option<u8>,
-    /// Why it ended.
-    pub reason: String,
-    /// Whether the tournament (its ply limit) ended it.
-    pub adjudicated: bool,
-    /// Decision plies played.
-    pub plies: u32,
-    /// Wall-clock time of the game in milliseconds.
-    pub time_ms: u64,
-    /// The tournament's seed (records written before it was kept have
-    /// none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seed: Option<u64>,
-}
-
-impl crate::tournament::records::Record for SeatRecord {
-    const WHAT: &'static str = "a seats game record";
-    fn number(&self) -> u64 {
-        self.number
-    }
-    fn game(&self) -> &str {
-        &self.game
-    }
-    fn seed(&self) -> Option<u64> {
-        self.seed
-    }
-    fn check(&self) -> Result<(), ParseError> {
-        verify(self)
-    }
-}
-
 /// Plays game `number` (from 1) with `engines` seated as `lineup` from the
 /// start position, at most `ply_limit` decision plies (then a draw).
 /// `None` if `interrupt` was raised before it ended.
@@ -249,7 +188,7 @@ pub fn play_game<G: Evaluate + Notation>(
     seed: u64,
     ply_limit: u32,
     interrupt: &AtomicBool,
-) -> Option<SeatRecord> {
+) -> Option<GameRecord> {
     let started = Instant::now();
     let start = G::start();
     let mut pos = start.clone();
@@ -288,7 +227,7 @@ pub fn play_game<G: Evaluate + Notation>(
                 }
                 let refs: Vec<&Tuple<G::Move>> = parts.iter().collect();
                 let actions = crate::search::sides::merge(&refs, G::players());
-                joint.push(SeatJoint {
+                joint.push(JointStep {
                     step: moves.len(),
                     actions: actions.iter().map(|&a| pos.move_text(a)).collect(),
                     strategies,
@@ -320,17 +259,24 @@ pub fn play_game<G: Evaluate + Notation>(
         ),
         None => (None, "ply limit".to_string(), true),
     };
-    Some(SeatRecord {
+    Some(GameRecord {
         game: G::ID.to_string(),
         number,
-        seats: lineup.iter().map(|&e| engines[e].name.clone()).collect(),
-        specs: lineup.iter().map(|&e| engines[e].spec.clone()).collect(),
+        pair: None,
+        encounter: None,
+        opening_index: None,
         opening: start.text(),
+        engines: lineup.iter().map(|&e| engines[e].name.clone()).collect(),
+        specs: lineup.iter().map(|&e| engines[e].spec.clone()).collect(),
         moves,
+        rolls: Vec::new(),
         joint,
+        scores: Vec::new(),
+        result: None,
         winner,
         reason,
         adjudicated,
+        points: None,
         plies,
         time_ms: started.elapsed().as_millis() as u64,
         seed: Some(seed),
@@ -341,108 +287,6 @@ pub fn play_game<G: Evaluate + Notation>(
 pub fn tuple_text<G: Notation>(pos: &G, t: &Tuple<G::Move>) -> String {
     let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
     texts.join("+")
-}
-
-/// The positions of a recorded seats game, each with the step that led to
-/// it (`None` for the opening), after checking every step is legal, the
-/// joint steps' actions are the players' and the record ends as the rules
-/// (or the ply limit) end it.
-pub fn replay<G: Notation>(rec: &SeatRecord) -> Result<Vec<(Option<String>, G)>, ParseError> {
-    let n = rec.number;
-    let fail = |msg: String| ParseError::new(format!("game {n}: {msg}"));
-    if rec.game != G::ID {
-        return Err(fail(format!("a {} game, not {}", rec.game, G::ID)));
-    }
-    if rec.seats.len() != G::INFO.sides.len() || rec.specs.len() != rec.seats.len() {
-        return Err(fail(format!(
-            "{} seats for {} sides",
-            rec.seats.len(),
-            G::INFO.sides.len()
-        )));
-    }
-    let mut pos = G::parse(&rec.opening).map_err(|e| fail(format!("bad opening: {e}")))?;
-    let mut out = vec![(None, pos.clone())];
-    let (mut plies, mut joints) = (0u32, 0usize);
-    for (i, text) in rec.moves.iter().enumerate() {
-        let bad = |e: String| ParseError::new(format!("game {n} step {}: {e}", i + 1));
-        pos = match pos.node() {
-            NodeKind::Simultaneous => {
-                let step = rec
-                    .joint
-                    .iter()
-                    .find(|j| j.step == i)
-                    .ok_or_else(|| bad("no recorded joint action".into()))?;
-                if step.actions.len() != G::players() {
-                    return Err(bad(format!(
-                        "{} actions for {} players",
-                        step.actions.len(),
-                        G::players()
-                    )));
-                }
-                let mut actions = Vec::new();
-                let mut legal = Vec::new();
-                for (p, t) in step.actions.iter().enumerate() {
-                    pos.actions(Player::nth(p), &mut legal);
-                    let a = legal
-                        .iter()
-                        .copied()
-                        .find(|&a| pos.move_text(a) == *t)
-                        .ok_or_else(|| {
-                            bad(format!("'{t}' is not an action of player {} here", p + 1))
-                        })?;
-                    actions.push(a);
-                }
-                if pos.joint_text_all(&actions) != *text {
-                    return Err(bad(format!(
-                        "'{text}' is not the joint action {}",
-                        pos.joint_text_all(&actions)
-                    )));
-                }
-                joints += 1;
-                pos.play_joint_all(&actions)
-            }
-            NodeKind::Decision(_) => {
-                plies += 1;
-                pos.play(pos.parse_move(text).map_err(|e| bad(e.0))?)
-            }
-            NodeKind::Terminal => return Err(bad("the game was already over".into())),
-            NodeKind::Chance => {
-                return Err(bad("chance steps are not played in seats games".into()))
-            }
-        };
-        out.push((Some(text.clone()), pos.clone()));
-    }
-    if joints != rec.joint.len() || plies != rec.plies {
-        return Err(fail(format!(
-            "{} joint entries and {} plies recorded, {joints} and {plies} played",
-            rec.joint.len(),
-            rec.plies
-        )));
-    }
-    match (pos.outcome(), rec.adjudicated) {
-        (Some(o), false)
-            if o.winner.map(|w| w.index() as u8 + 1) == rec.winner && o.reason == rec.reason => {}
-        (None, true) if rec.reason == "ply limit" && rec.winner.is_none() => {}
-        (o, _) => {
-            return Err(fail(format!(
-                "replays to {}, not the recorded winner {:?} ({})",
-                o.map_or("an unfinished game".to_string(), |o| o
-                    .describe(G::INFO.sides)),
-                rec.winner,
-                rec.reason
-            )))
-        }
-    }
-    Ok(out)
-}
-
-/// Checks a seats record of any game.
-pub fn verify(rec: &SeatRecord) -> Result<(), ParseError> {
-    let id: crate::games::GameId = rec
-        .game
-        .parse()
-        .map_err(|e: String| ParseError::new(format!("game {}: {e}", rec.number)))?;
-    with_game!(id, G => replay::<G>(rec).map(|_| ()))
 }
 
 /// A score with its 95% interval: wins (½ for a draw) over seats played.
@@ -506,8 +350,8 @@ pub struct SeatReport {
 }
 
 /// The report over `records` of engines `names` in a game of `sides` sides.
-pub fn report(names: &[String], sides: usize, records: &[SeatRecord]) -> SeatReport {
-    let result = |r: &SeatRecord, s: usize| match r.winner {
+pub fn report(names: &[String], sides: usize, records: &[GameRecord]) -> SeatReport {
+    let result = |r: &GameRecord, s: usize| match r.winner {
         Some(w) if w as usize == s + 1 => 1.0,
         Some(_) => 0.0,
         None => 0.5,
@@ -518,7 +362,7 @@ pub fn report(names: &[String], sides: usize, records: &[SeatRecord]) -> SeatRep
             let mut all = Vec::new();
             let mut per_seat = vec![Vec::new(); sides];
             for r in records {
-                for (s, seat) in r.seats.iter().enumerate() {
+                for (s, seat) in r.engines.iter().enumerate() {
                     if seat == name {
                         all.push(result(r, s));
                         per_seat[s].push(result(r, s));

@@ -5,7 +5,7 @@
 
 use crate::game::{Evaluate, Notation, ParseError};
 use crate::tournament::play::Plan;
-use crate::tournament::records::{self, GameRecord, Line, Record};
+use crate::tournament::records::{self, GameRecord, Line};
 use crate::tournament::report::Tally;
 use crate::tournament::stats::Sprt;
 use std::collections::{BTreeSet, HashMap};
@@ -47,11 +47,11 @@ pub struct RecordsFile {
 
 /// A records file reopened to continue a tournament.
 #[derive(Debug)]
-pub struct Reopened<R = GameRecord> {
+pub struct Reopened {
     /// The file, positioned after its last complete record.
     pub file: RecordsFile,
     /// The records already in it, checked, with their line numbers.
-    pub previous: Vec<Line<R>>,
+    pub previous: Vec<Line>,
     /// The line number of a cut-off last record that was dropped (its game
     /// is played again).
     pub dropped: Option<usize>,
@@ -71,10 +71,10 @@ impl RecordsFile {
     /// [`records::scan`] checks them, then by `check` (against the plan);
     /// only then is a last line cut off by a crash cut from the file (and
     /// reported in [`Reopened::dropped`]). A missing file is created empty.
-    pub fn reopen<R: Record>(
+    pub fn reopen(
         path: &Path,
-        check: impl FnOnce(&[Line<R>]) -> Result<(), ParseError>,
-    ) -> Result<Reopened<R>, ParseError> {
+        check: impl FnOnce(&[Line]) -> Result<(), ParseError>,
+    ) -> Result<Reopened, ParseError> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
@@ -86,7 +86,7 @@ impl RecordsFile {
             }
         };
         let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
-        let scan = records::scan::<R>(&text).map_err(at)?;
+        let scan = records::scan(&text).map_err(at)?;
         check(&scan.records).map_err(at)?;
         let mut file = OpenOptions::new()
             .create(true)
@@ -110,8 +110,8 @@ impl RecordsFile {
     }
 
     /// Appends one record as a line and flushes it.
-    pub fn append(&mut self, rec: &impl Record) -> Result<(), ParseError> {
-        let mut line = rec.line();
+    pub fn append(&mut self, rec: &GameRecord) -> Result<(), ParseError> {
+        let mut line = rec.to_json();
         line.push('\n');
         self.file
             .write_all(line.as_bytes())
@@ -143,8 +143,8 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
         } else {
             [encounter[1], encounter[0]]
         };
-        if rec.engines != by_side.map(|e| e.name.clone())
-            || rec.specs != by_side.map(|e| e.spec.clone())
+        if rec.engines != by_side.map(|e| e.name.as_str())
+            || rec.specs != by_side.map(|e| e.spec.as_str())
         {
             return Err(format!(
                 "played by {} vs {}, not by this tournament's {} vs {}",
@@ -156,10 +156,12 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
             .get(pairing.opening, plan.seed)
             .map_err(|e| e.to_string())?
             .text();
-        if rec.opening_index != pairing.opening || rec.opening != opening {
+        if rec.opening_index != Some(pairing.opening) || rec.opening != opening {
             return Err(format!(
                 "opening {} '{}' is not this tournament's opening {} '{opening}' (another seed or openings file?)",
-                rec.opening_index, rec.opening, pairing.opening
+                rec.opening_index.unwrap_or_default(),
+                rec.opening,
+                pairing.opening
             ));
         }
         Ok(())

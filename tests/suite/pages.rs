@@ -449,7 +449,6 @@ fn a_spokes_page_holds_its_joint_steps_and_marks_their_nodes() {
 #[test]
 fn a_seats_tournament_page_holds_every_game_of_four_sides_without_scores() {
     use gamut::games::spokes::Spokes4;
-    use gamut::tournament::seats::{self, SeatRecord};
     let path = temp("s4.jsonl");
     let html = temp("s4.html");
     ok(&[
@@ -474,7 +473,7 @@ fn a_seats_tournament_page_holds_every_game_of_four_sides_without_scores() {
     let text = page(&html);
     assert!(text.contains("id=\"standings\"") && text.contains("id=\"seats\""));
     let d = data(&text);
-    let recs = records::read_as::<SeatRecord>(&path).unwrap();
+    let recs = records::read(&path).unwrap();
     assert_eq!(d["games"].as_array().unwrap().len(), recs.len());
     for (_, rec) in &recs {
         assert!(text.contains(&format!("href=\"#game={}\"", rec.number)));
@@ -484,8 +483,8 @@ fn a_seats_tournament_page_holds_every_game_of_four_sides_without_scores() {
             .iter()
             .find(|g| g["n"] == rec.number)
             .unwrap();
-        assert_eq!(g["e"], serde_json::json!(rec.seats));
-        let steps = seats::replay::<Spokes4>(rec).unwrap();
+        assert_eq!(g["e"], serde_json::json!(rec.engines));
+        let steps = records::replay::<Spokes4>(rec).unwrap();
         let shown = pictures(&d, g);
         assert_eq!(shown.len(), steps.len(), "one picture per position");
         for (k, (_, pos)) in steps.iter().enumerate() {
@@ -512,7 +511,7 @@ fn a_seats_tournament_page_holds_every_game_of_four_sides_without_scores() {
     let g = &d1["games"][0];
     assert_eq!(g["n"], 2);
     let steps =
-        seats::replay::<Spokes4>(&recs.iter().find(|(_, r)| r.number == 2).unwrap().1).unwrap();
+        records::replay::<Spokes4>(&recs.iter().find(|(_, r)| r.number == 2).unwrap().1).unwrap();
     assert_eq!(pictures(&d1, g).len(), steps.len());
 }
 

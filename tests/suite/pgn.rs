@@ -235,8 +235,8 @@ fn check_against_records(pgn: &Path, records_file: &Path, dated: bool) {
         assert_eq!(g.tag("Round"), Some(rec.number.to_string().as_str()));
         assert_eq!(g.tag("White"), Some(rec.engines[0].as_str()));
         assert_eq!(g.tag("Black"), Some(rec.engines[1].as_str()));
-        assert_eq!(g.tag("Result"), Some(rec.result.as_str()));
-        assert_eq!(g.result, rec.result);
+        assert_eq!(g.tag("Result"), rec.result.as_deref());
+        assert_eq!(Some(&g.result), rec.result.as_ref());
         assert_eq!(g.tag("Variant"), Some(rec.game.as_str()));
         assert_eq!(g.tag("PlyCount"), Some(rec.plies.to_string().as_str()));
         let date = g.tag("Date").unwrap();

@@ -381,7 +381,12 @@ fn stopped_by(signal: &str, status: i32) {
         assert!(games.contains(
             &format!(
                 "game {} of 400: {} - {} {} ({}, {} plies)",
-                r.number, r.engines[0], r.engines[1], r.result, r.reason, r.plies
+                r.number,
+                r.engines[0],
+                r.engines[1],
+                r.result.as_deref().unwrap(),
+                r.reason,
+                r.plies
             )
             .as_str()
         ));
@@ -395,8 +400,9 @@ fn report_from_scratch(records: &[GameRecord], sprt: Option<Sprt>) -> Report {
     recs.sort_by_key(|r| r.number);
     let mut order: Vec<[String; 2]> = Vec::new();
     for r in &recs {
-        if !order.contains(&r.encounter) {
-            order.push(r.encounter.clone());
+        let encounter = r.encounter.clone().unwrap();
+        if !order.contains(&encounter) {
+            order.push(encounter);
         }
     }
     let mut encounters = Vec::new();
@@ -406,12 +412,12 @@ fn report_from_scratch(records: &[GameRecord], sprt: Option<Sprt>) -> Report {
         let mut by_pair: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
         let mut points: Option<[u64; 2]> = None;
         let mut margins = Vec::new();
-        for r in recs.iter().filter(|r| &r.encounter == enc) {
+        for r in recs.iter().filter(|r| r.encounter.as_ref() == Some(enc)) {
             let s = r.score_of_first_engine();
             wdl.add(s);
             *reasons.entry(r.reason.clone()).or_insert(0) += 1;
-            by_pair.entry(r.pair).or_default().push(s);
-            if let Some(p) = r.points {
+            by_pair.entry(r.pair.unwrap()).or_default().push(s);
+            if let Some(p) = &r.points {
                 let side = r.side_of(&enc[0]);
                 let t = points.get_or_insert([0, 0]);
                 t[0] += u64::from(p[side]);

@@ -11,6 +11,7 @@ use gamut::search::mcts::{self, MctsConfig};
 use gamut::search::score::WIN;
 use gamut::search::sides::{players_of, tuples, TwoSided};
 use gamut::search::{self, Config, Limits, Table, Verdict};
+use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::seats::{self, SeatEngine};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -250,13 +251,13 @@ fn a_four_seat_tournament_completes_and_its_records_replay() {
         let rec = seats::play_game::<Spokes4>(&engines, lineup, k as u64 + 1, 3, 1000, &stop)
             .expect("not interrupted");
         let line = serde_json::to_string(&rec).unwrap();
-        let back: seats::SeatRecord = serde_json::from_str(&line).unwrap();
-        let steps = seats::replay::<Spokes4>(&back).expect("the record replays");
+        let back: GameRecord = serde_json::from_str(&line).unwrap();
+        let steps = records::replay::<Spokes4>(&back).expect("the record replays");
         assert_eq!(steps.len(), rec.moves.len() + 1);
         assert_eq!(steps.last().unwrap().1.node(), NodeKind::Terminal);
         let mut bad = back.clone();
         bad.winner = Some(bad.winner.map_or(1, |w| w % 4 + 1));
-        assert!(seats::replay::<Spokes4>(&bad).is_err());
+        assert!(records::replay::<Spokes4>(&bad).is_err());
         records.push(rec);
     }
     let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
