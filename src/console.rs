@@ -461,6 +461,7 @@ impl<'e, G: FullGame> Table<'e, G> {
                     step: self.steps.len(),
                     score,
                     depth: c.depth,
+                    time_ms: None,
                 });
                 let squares = pos.move_squares(c.mv);
                 self.push(text, None, score, false, squares, pos.play(c.mv));

@@ -8,7 +8,7 @@
 use crate::game::{NodeKind, Notation, ParseError, Player};
 use crate::search::score::Score;
 use crate::tournament::engine::SpecText;
-use crate::tournament::records::{self, Adjudication, GameRecord};
+use crate::tournament::records::{self, Adjudication, GameRecord, StepScore};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -154,19 +154,23 @@ fn time_control(spec: &str) -> Option<String> {
     spec.value("tc").ok().flatten().map(str::to_string)
 }
 
-/// A score comment's text: `+35/4` (the score for the side that moved, in
-/// the unit `analyze` prints, then the depth where known), or `win 5/12`,
+/// A score comment's text, as cutechess writes it: `+35/4 0.123s` (the
+/// score for the side that moved, in the unit `analyze` prints, then the
+/// depth and the move's time in seconds where known), or `win 5/12`,
 /// `loss 4/12` for a proven result in that many plies.
-fn score_text(score: i32, depth: Option<u32>) -> String {
-    let s = match Score(score).plies_to_end() {
-        Some(n) if score > 0 => format!("win {n}"),
+fn score_text(s: &StepScore) -> String {
+    let mut text = match Score(s.score).plies_to_end() {
+        Some(n) if s.score > 0 => format!("win {n}"),
         Some(n) => format!("loss {}", n.abs()),
-        None => format!("{score:+}"),
+        None => format!("{:+}", s.score),
     };
-    match depth {
-        Some(d) => format!("{s}/{d}"),
-        None => s,
+    if let Some(d) = s.depth {
+        text.push_str(&format!("/{d}"));
     }
+    if let Some(ms) = s.time_ms {
+        text.push_str(&format!(" {}.{:03}s", ms / 1000, ms % 1000));
+    }
+    text
 }
 
 /// Joins tokens into lines of at most 79 characters (a longer token has a
@@ -281,7 +285,7 @@ pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseEr
         tokens.push(symbol(text));
         last = Some(kind);
         if let Some(s) = scores.next_if(|s| s.step == step) {
-            tokens.push(comment(&score_text(s.score, s.depth)));
+            tokens.push(comment(&score_text(s)));
             last = None;
         }
     }

@@ -107,8 +107,8 @@ pub fn play_game<G: Evaluate + Notation>(
                     Err(f) => break forfeit(side, &f),
                 };
                 let s = side.index();
-                if let Some(lost) = charge(tcs[s], &mut clocks[s], side, thinking.elapsed(), margin)
-                {
+                let took = thinking.elapsed();
+                if let Some(lost) = charge(tcs[s], &mut clocks[s], side, took, margin) {
                     break lost;
                 }
                 if let Some(score) = c.score {
@@ -116,6 +116,7 @@ pub fn play_game<G: Evaluate + Notation>(
                         step: moves.len(),
                         score,
                         depth: c.depth,
+                        time_ms: Some(u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
                     });
                 }
                 moves.push(pos.move_text(c.mv));

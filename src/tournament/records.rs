@@ -25,7 +25,8 @@ pub struct JointStep {
 
 /// The engine's verdict on a decision step it played: its search score for
 /// the mover (the unit `analyze` prints; proven wins and losses beyond
-/// ±[`crate::search::score::WIN_THRESHOLD`]) and the depth it completed.
+/// ±[`crate::search::score::WIN_THRESHOLD`]), the depth it completed and
+/// the time it took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepScore {
     /// The index of the step in [`GameRecord::moves`].
@@ -35,6 +36,10 @@ pub struct StepScore {
     /// The depth the search completed, where the engine said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// The engine's time for the move in milliseconds, as the referee
+    /// measured it (records written before times were kept have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
 }
 
 /// One finished game of any number of sides. A game of two players is one

@@ -124,6 +124,8 @@ struct PgnGame {
     tags: Vec<(String, String)>,
     moves: Vec<String>,
     numbers: Vec<(u64, usize)>,
+    /// The comments of the movetext, in order.
+    comments: Vec<String>,
     result: String,
 }
 
@@ -166,7 +168,7 @@ fn games(text: &str) -> Vec<PgnGame> {
                     g.numbers.push((n, periods));
                 }
                 Token::Symbol(s) => g.moves.push(s),
-                Token::Comment(_) => {}
+                Token::Comment(c) => g.comments.push(c),
                 Token::Result(r) => {
                     g.result = r;
                     break;
@@ -246,6 +248,26 @@ fn check_against_records(pgn: &Path, records_file: &Path, dated: bool) {
         assert_eq!(g.tag("SetUp"), Some("1"));
         let decoded: Vec<String> = g.moves.iter().map(|m| decode(m)).collect();
         assert_eq!(decoded, rec.moves, "game {}", rec.number);
+        // Each scored move's comment ends in its time, as the record has it.
+        let timed: Vec<String> = g
+            .comments
+            .iter()
+            .filter_map(|c| c.rsplit_once(' ').map(|(_, t)| t))
+            .filter(|t| t.ends_with('s') && t[..t.len() - 1].parse::<f64>().is_ok())
+            .map(str::to_string)
+            .collect();
+        let recorded: Vec<String> = rec
+            .scores
+            .iter()
+            .filter_map(|s| s.time_ms)
+            .map(|ms| format!("{}.{:03}s", ms / 1000, ms % 1000))
+            .collect();
+        assert!(
+            !recorded.is_empty(),
+            "game {}: moves were timed",
+            rec.number
+        );
+        assert_eq!(timed, recorded, "game {}", rec.number);
         assert!(g.numbers.first().is_some_and(|&(n, _)| n == 1));
         assert!(g.numbers.windows(2).all(|w| w[1].0 >= w[0].0));
     }

@@ -648,6 +648,14 @@ fn comparable(text: &str, seed: Option<u64>) -> Vec<Value> {
             map.entry("points").or_insert(Value::Null);
         }
         map.remove("time_ms").expect("a record has its time");
+        // Move times vary from run to run, as the game's time does.
+        if let Some(Value::Array(scores)) = map.get_mut("scores") {
+            for s in scores {
+                s.as_object_mut()
+                    .expect("a score is an object")
+                    .remove("time_ms");
+            }
+        }
         if let Some(s) = map.remove("seed") {
             assert_eq!(s.as_u64(), seed, "{s}");
         }
