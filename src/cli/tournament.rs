@@ -140,6 +140,11 @@ pub struct MergeArgs {
     /// --html` does.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Also write every merged game, in game-number order, to this file
+    /// in PGN's export format, as `tournament --pgn` does (games of two
+    /// sides).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
     /// Join records of different tournaments (another seed, or another
     /// spec under one engine name), which are otherwise refused.
     #[arg(long)]
@@ -181,6 +186,7 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
             files: m.files.clone(),
             sprt: m.sprt.clone(),
             html: m.html.clone(),
+            pgn: m.pgn.clone(),
             allow_mixed: m.allow_mixed,
         })?;
         return print_report(&outcome, m.json, out);

@@ -622,6 +622,8 @@ pub struct MergeSettings {
     pub sprt: Option<String>,
     /// The report's web page.
     pub html: Option<PathBuf>,
+    /// A PGN file of every game.
+    pub pgn: Option<PathBuf>,
     /// Join records of different tournaments.
     pub allow_mixed: bool,
 }
@@ -649,11 +651,12 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
             all.push(rec);
         }
     }
-    if let Some(html) = &m.html {
-        let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
-        let outputs = vec![("--html", html.as_path())];
-        check_outputs(&inputs, &outputs)?;
-    }
+    let inputs: Vec<(&str, &Path)> = m.files.iter().map(|f| ("FILE", f.as_path())).collect();
+    let outputs: Vec<(&str, &Path)> = [("--html", &m.html), ("--pgn", &m.pgn)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        .collect();
+    check_outputs(&inputs, &outputs)?;
     let Some(game) = &check.game else {
         return Ok(Outcome {
             summary: Summary::Pairs(Tally::new(sprt).report()),
@@ -671,12 +674,25 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         if let Some(path) = &m.html {
             with_game!(id, G => write_pages::<G>(path, &report, &all))?;
         }
+        if let Some(path) = &m.pgn {
+            all.sort_by_key(|r| r.number);
+            let mut text = String::new();
+            for rec in &all {
+                text.push_str(&with_game!(id, G => pgn::game::<G>(rec, "????.??.??"))?);
+            }
+            write_file(path, &text)?;
+        }
         Summary::Pairs(report)
     } else {
         if sprt.is_some() {
             return Err(ParseError::new(
                 "--sprt does not apply to games of more than two sides: a sequential test compares two engines over games of two sides",
             ));
+        }
+        if m.pgn.is_some() {
+            return Err(ParseError::new(format!(
+                "--pgn does not apply to {id}: PGN records games of two players (White and Black)"
+            )));
         }
         all.sort_by_key(|r| r.number);
         let mut names: Vec<String> = Vec::new();

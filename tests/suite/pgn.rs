@@ -430,3 +430,97 @@ fn the_test_reader_refuses_what_pgn_does_not_allow() {
     assert_eq!(decode("1s_16w_loop"), "1/16 loop");
     assert_eq!(decode("x_e9x_"), "é");
 }
+
+#[test]
+fn merge_writes_the_games_of_every_file_as_replay_does_and_refuses_four_sides() {
+    // Two shards of one tournament, merged: every game in number order.
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let recs = temp(&format!("merge-shard-{k}.jsonl"));
+        ok(&[
+            "tournament",
+            "aporia",
+            "--engine",
+            "name=d1,depth=1",
+            "--engine",
+            "name=d2,depth=2",
+            "--games",
+            "4",
+            "--ply-limit",
+            "20",
+            "--random-plies",
+            "2",
+            "--seed",
+            "3",
+            "--shard",
+            &format!("{k}/2"),
+            "--records",
+            recs.to_str().unwrap(),
+        ]);
+        shards.push(recs);
+    }
+    let merged = temp("merged.pgn");
+    ok(&[
+        "tournament",
+        "merge",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+        "--pgn",
+        merged.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&merged).unwrap();
+    let read = games(&text);
+    let rounds: Vec<&str> = read.iter().map(|g| g.tag("Round").unwrap()).collect();
+    assert_eq!(rounds, ["1", "2", "3", "4"]);
+    // Each shard's games read as `replay --pgn` writes them.
+    let mut replayed = String::new();
+    for (k, shard) in shards.iter().enumerate() {
+        let one = temp(&format!("merge-replay-{k}.pgn"));
+        ok(&[
+            "replay",
+            shard.to_str().unwrap(),
+            "--pgn",
+            one.to_str().unwrap(),
+        ]);
+        check_against_records(&one, shard, false);
+        replayed.push_str(&std::fs::read_to_string(&one).unwrap());
+    }
+    let mut from_replay = games(&replayed);
+    from_replay.sort_by_key(|g| g.tag("Round").unwrap().parse::<u64>().unwrap());
+    assert_eq!(format!("{from_replay:?}"), format!("{read:?}"));
+    // The records are inputs: --pgn may not name one.
+    let before = std::fs::read(&shards[0]).unwrap();
+    let err = rejected(&[
+        "tournament",
+        "merge",
+        shards[0].to_str().unwrap(),
+        "--pgn",
+        shards[0].to_str().unwrap(),
+    ]);
+    assert!(err.contains("--pgn"), "{err}");
+    assert_eq!(std::fs::read(&shards[0]).unwrap(), before);
+    // Games of four sides have no PGN.
+    let seats = temp("merge-seats.jsonl");
+    ok(&[
+        "tournament",
+        "spokes4",
+        "--engine",
+        "random",
+        "--engine",
+        "name=r2,random",
+        "--games",
+        "2",
+        "--records",
+        seats.to_str().unwrap(),
+    ]);
+    let four = temp("merge-four.pgn");
+    let err = rejected(&[
+        "tournament",
+        "merge",
+        seats.to_str().unwrap(),
+        "--pgn",
+        four.to_str().unwrap(),
+    ]);
+    assert!(err.contains("two players"), "{err}");
+    assert!(!four.exists());
+}
