@@ -551,5 +551,15 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
                 .run("return !S.busy && document.querySelectorAll('#moves .move').length === 1");
             assert_eq!(idle, json!(true), "{game}: {after}");
         }
+        // The graph names whose value it draws.
+        browser.click("#score-game");
+        browser.wait(
+            &format!(
+                "return document.getElementById('graph-info').textContent === 'scored ({} against all the others)'",
+                names[0]
+            ),
+            60,
+            "the scored game",
+        );
     }
 }
