@@ -346,7 +346,9 @@ async fn scores(
     let id = p.game()?;
     with_game!(id, G => {
         let line = p.line::<G>()?;
-        Ok(stream_job(s, usize::MAX, move |grant, stop, send| {
+        // Games of more than two players are searched on one thread.
+        let threads = if <G as crate::game::Game>::players() == 2 { usize::MAX } else { 1 };
+        Ok(stream_job(s, threads, move |grant, stop, send| {
             view::line_scores(&line, &limits, grant, stop, send)
         })
         .into_response())

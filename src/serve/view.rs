@@ -136,6 +136,7 @@ pub fn position_json<G: FullGame>(line: &Line<G>) -> Value {
         "name": G::INFO.name,
         "sides": G::INFO.sides,
         "players": G::players(),
+        "player_sides": (0..G::players()).map(|i| G::side_of(Player::nth(i)).index()).collect::<Vec<_>>(),
         "setup": G::INFO.setup,
         "scale": G::SCORE_SCALE,
         "analysable": true,
@@ -476,12 +477,14 @@ pub fn engine_move<G: FullGame>(
                     hash_mib: grant.hash_mib,
                 },
             };
-            let me = match node {
-                NodeKind::Decision(p) => p,
-                _ => Player::nth(player),
+            // A decision names its side; a simultaneous node's player
+            // belongs to one.
+            let (me, side) = match node {
+                NodeKind::Decision(s) => (s, s),
+                _ => (Player::nth(player), G::side_of(Player::nth(player))),
             };
             let mut seeded = StdRng::seed_from_u64(rng.gen());
-            return match engine.choose(pos, G::side_of(me), &mut seeded, Some(stop)) {
+            return match engine.choose(pos, side, &mut seeded, Some(stop)) {
                 Choice::Move(m) => Ok(pos.move_text(m)),
                 Choice::Joint { actions, .. } => actions[me.index()]
                     .map(|a| pos.move_text(a))
@@ -515,9 +518,41 @@ pub fn engine_move<G: FullGame>(
     }
 }
 
+/// The paranoid value of the first side (player 1, or team 1) at `pos` of
+/// a game of more than two players: its search against all the others
+/// ([`TwoSided`]) within `limits`, on one thread, with the mover's best
+/// move at a decision.
+fn side_score<G: FullGame>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    stop: &AtomicBool,
+) -> (f64, Option<String>) {
+    let view = TwoSided::new(pos.clone(), Player::FIRST, DEFAULT_WIDTH);
+    // The view's scores are for its side to move: the first side, or the
+    // others.
+    let sign = if crate::game::Game::perspective(&view) == Player::FIRST {
+        1.0
+    } else {
+        -1.0
+    };
+    match search::run(&view, limits, config, tt, Some(stop), &mut |_| {}) {
+        Verdict::Decision(r) => (
+            sign * f64::from(r.score),
+            r.best[0].map(|m| pos.move_text(m)),
+        ),
+        Verdict::Chance(c) => (sign * f64::from(c.expected), None),
+        Verdict::Simultaneous(m) => (m.value, None),
+        Verdict::Over(_) => (0.0, None),
+    }
+}
+
 /// The score of every position of `line` for the first side, each
 /// searched within `limits`, sent one by one with the engine's best move
-/// there; a finished game scores a proven result.
+/// there and the side whose loss labels the move played there; a
+/// finished game scores a proven result. In games of more than two
+/// players the score is the first side's paranoid value ([`side_score`]).
 pub fn line_scores<G: FullGame>(
     line: &Line<G>,
     limits: &Limits,
@@ -528,6 +563,10 @@ pub fn line_scores<G: FullGame>(
     let config = Config {
         eval: grant.eval,
         ..Config::for_game::<G>(grant.threads)
+    };
+    let sides_config = Config {
+        eval: grant.eval,
+        ..Config::for_game::<TwoSided<G>>(1)
     };
     let tt = Table::new(grant.hash_mib);
     for (ply, pos) in line.positions.iter().enumerate() {
@@ -542,7 +581,7 @@ pub fn line_scores<G: FullGame>(
             };
             (s, None)
         } else if G::players() != 2 {
-            (0.0, None)
+            side_score(pos, limits, &sides_config, &tt, stop)
         } else {
             match search::run(pos, limits, &config, &tt, Some(stop), &mut |_| {}) {
                 Verdict::Decision(r) => (
@@ -558,10 +597,17 @@ pub fn line_scores<G: FullGame>(
             return;
         }
         let mover = match pos.node() {
-            NodeKind::Decision(p) => Some(p.index()),
+            NodeKind::Decision(p) => Some(p),
             _ => None,
         };
-        if !send(json!({"ply": ply, "score": score, "best": best, "mover": mover})) {
+        // The side whose loss labels the move played here: the mover in
+        // a game of two sides; with more, only the first side's own moves
+        // (the scores are its value against all the others).
+        let labelled = mover.filter(|&p| G::INFO.sides.len() <= 2 || p == Player::FIRST);
+        let event = json!({"ply": ply, "score": score, "best": best,
+                           "mover": mover.map(|p| p.index()),
+                           "labelled": labelled.map(|p| p.index())});
+        if !send(event) {
             stop.store(true, Relaxed);
             return;
         }

@@ -462,5 +462,104 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             20,
             "the resolution",
         );
+        // The engine's seats: each side or all of them; the engine takes
+        // the chosen side's players only, the people the others.
+        browser.goto(&format!("{}?game={game}", server.url()));
+        browser.wait(
+            "return !!document.querySelector('#board svg') && document.getElementById('engine-seats').dataset.game !== undefined",
+            20,
+            "the board",
+        );
+        let offered = browser.run(
+            "return Array.from(document.querySelectorAll('#engine-seats option')).map(o => o.textContent)",
+        );
+        let mut want = vec!["nobody"];
+        want.extend(names);
+        want.push(if names.len() == 2 {
+            "both (watch)"
+        } else {
+            "all (watch)"
+        });
+        assert_eq!(offered, json!(want), "{game}");
+        // Player 3, or team 1: people choose before and after the engine.
+        let seat: usize = if game == "spokes4" { 2 } else { 0 };
+        browser.run(&format!(
+            "const m = document.getElementById('engine-seats'); m.value = '{seat}'; \
+             m.dispatchEvent(new Event('change')); return m.value"
+        ));
+        let people: Vec<usize> = (0..4)
+            .filter(|&p| v["player_sides"][p].as_u64() != Some(seat as u64))
+            .collect();
+        for (k, &player) in people.iter().enumerate() {
+            let next = if k == 0 { 0 } else { people[k - 1] + 1 };
+            if player != next {
+                // The engine chose for the players in between, and no more.
+                browser.wait(
+                    &format!(
+                        "return document.getElementById('choices').textContent.startsWith('player {} chooses in secret ({player} of 4 chosen)')",
+                        player + 1
+                    ),
+                    60,
+                    "the engine's placement",
+                );
+            }
+            let first = &v["actions"][player][0];
+            let text = first["text"].as_str().expect("an action").to_string();
+            browser.click_square(first["squares"][0].as_str().expect("its node"));
+            let button = format!("#choices button[data-move=\"{text}\"]");
+            browser.wait(
+                &format!("return !!document.querySelector('{button}')"),
+                10,
+                "the colour choice",
+            );
+            browser.click(&button);
+        }
+        browser.wait(
+            "return document.querySelectorAll('#moves .move').length >= 1",
+            60,
+            "the round with the engine's placements",
+        );
+        let round = browser.run("return S.nodes[1].move");
+        let round = round.as_str().unwrap();
+        let parts: Vec<&str> = round.split(',').collect();
+        for &p in &people {
+            let mine = v["actions"][p][0]["text"].as_str().unwrap();
+            assert_eq!(parts[p], mine, "{game}: {round}");
+        }
+        let after = get(
+            &server.addr,
+            &format!(
+                "/api/position?game={game}&moves={}",
+                crate::serve::enc(round)
+            ),
+        )
+        .json();
+        if after["mover"].as_u64() == Some(seat as u64) {
+            browser.wait(
+                "return document.querySelectorAll('#moves .move').length === 2",
+                60,
+                "the engine's resolution",
+            );
+        } else {
+            // The person's resolution: offered, and the engine not moving.
+            browser.wait(
+                "return document.querySelectorAll('#choices button[data-move]').length > 0",
+                20,
+                "the outcomes",
+            );
+            let idle = browser
+                .run("return !S.busy && document.querySelectorAll('#moves .move').length === 1");
+            assert_eq!(idle, json!(true), "{game}: {after}");
+        }
+        // The graph names whose value it draws.
+        browser.click("#score-game");
+        browser.wait(
+            &format!(
+                "return document.getElementById('graph-info').textContent === 'scored ({} against all the others)'",
+                names[0]
+            ),
+            60,
+            "the scored game",
+        );
     }
 }

@@ -487,6 +487,72 @@ fn four_player_analysis_streams_every_side_and_stops_when_the_page_closes() {
         ),
     );
     assert_eq!(after.status, 200, "{outcome}: {}", after.body);
+    // The evaluation graph: every position of a short game played by the
+    // engine scored with the first side's paranoid value, the moves
+    // labelled by the mover's loss where the mover's side is the first
+    // side's opponent in a game of two teams, or the first side itself.
+    for game in ["spokes4", "spokes2v2"] {
+        let mut moves: Vec<String> = Vec::new();
+        let mut movers = Vec::new();
+        loop {
+            let line = enc(&moves.join(";"));
+            let v = get(
+                &server.addr,
+                &format!("/api/position?game={game}&moves={line}"),
+            )
+            .json();
+            movers.push(v["mover"].clone());
+            if v["node"] == "terminal" || moves.len() == 5 {
+                break;
+            }
+            let players = if v["node"] == "simultaneous" { 4 } else { 1 };
+            let step: Vec<String> = (0..players)
+                .map(|player| {
+                    let a = get(
+                        &server.addr,
+                        &format!("/api/engine?game={game}&depth=1&player={player}&moves={line}"),
+                    )
+                    .json();
+                    a["move"]
+                        .as_str()
+                        .unwrap_or_else(|| panic!("{game}: {a}"))
+                        .to_string()
+                })
+                .collect();
+            moves.push(step.join(","));
+        }
+        let mut events = Events::open(
+            &server.addr,
+            &format!(
+                "/api/scores?game={game}&depth=1&moves={}",
+                enc(&moves.join(";"))
+            ),
+        );
+        let mut scores = Vec::new();
+        loop {
+            let e = events.next();
+            assert!(e["error"].is_null(), "{game}: {e}");
+            if e["done"] == true {
+                break;
+            }
+            if let Some(ply) = e["ply"].as_u64() {
+                assert_eq!(ply as usize, scores.len(), "{game}: {e}");
+                assert_eq!(e["mover"], movers[scores.len()], "{game}: {e}");
+                let labelled = match e["mover"].as_u64() {
+                    Some(0) => Value::from(0),
+                    Some(side) if game == "spokes2v2" => Value::from(side),
+                    _ => Value::Null,
+                };
+                assert_eq!(e["labelled"], labelled, "{game}: {e}");
+                scores.push(e["score"].as_f64().expect("a score"));
+            }
+        }
+        assert_eq!(scores.len(), moves.len() + 1, "{game}: {scores:?}");
+        assert!(
+            scores.iter().any(|&s| s != 0.0),
+            "{game}: every score is 0: {scores:?}"
+        );
+    }
     // Without a limit the sides deepen until the page closes.
     let mut events = Events::open(&server.addr, "/api/analysis?game=spokes4");
     while !events.next()["sides"].is_array() {}

@@ -107,6 +107,7 @@ async function render() {
   showTable(token);
   $("setup-label").style.display = view.setup ? "" : "none";
   $("setup").title = view.setup || "";
+  seatMenu();
   drawChoices();
   drawMoves();
   drawGraph();
@@ -134,9 +135,39 @@ function choosable() {
   return v.moves;
 }
 
+// The engine's seats (side indices) as chosen in the menu.
 function engineSeats() {
   const s = $("engine-seats").value;
   return s === "" ? [] : s.split(",").map(Number);
+}
+
+// The menu of the engine's seats for the game shown: nobody, each side
+// (a player, or a team of four-player Spokes), or all of them.
+function seatMenu() {
+  const v = S.view;
+  const menu = $("engine-seats");
+  if (menu.dataset.game === S.game) return;
+  const kept = menu.value;
+  menu.dataset.game = S.game;
+  const n = v.sides.length;
+  const all = [...Array(n).keys()].join(",");
+  const options = [["", "nobody"]];
+  if (n === 2 && v.players === 2) options.push(["1", "side 2"], ["0", "side 1"]);
+  else v.sides.forEach((name, i) => options.push([String(i), name]));
+  options.push([all, (n === 2 ? "both" : "all") + " (watch)"]);
+  menu.innerHTML = "";
+  for (const [value, text] of options) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    menu.append(o);
+  }
+  menu.value = options.some(([value]) => value === kept) ? kept : "";
+}
+
+// The side of the player choosing next at a simultaneous node.
+function pendingSide() {
+  return S.view.player_sides[S.pending.length];
 }
 
 function drawChoices() {
@@ -222,7 +253,7 @@ async function fillPending() {
   const v = S.view;
   const seats = engineSeats();
   const token = S.token;
-  while (S.pending.length < v.players && seats.includes(S.pending.length % 2)) {
+  while (S.pending.length < v.players && seats.includes(pendingSide())) {
     const player = S.pending.length;
     try {
       const r = await getJson("/api/engine", { moves: lineTo(S.current).join(";"), player, ...limit() });
@@ -251,10 +282,10 @@ function maybeEngine(token) {
   const seats = engineSeats();
   if (!seats.length || S.busy) return;
   if (v.node === "simultaneous") {
-    if (seats.includes(S.pending.length % 2)) fillPending();
+    if (seats.includes(pendingSide())) fillPending();
     return;
   }
-  if ((v.node === "decision" || v.node === "chance") && seats.includes(v.mover % 2)) engineMove(token, 0);
+  if ((v.node === "decision" || v.node === "chance") && seats.includes(v.mover)) engineMove(token, 0);
 }
 
 async function engineMove(token, player) {
@@ -354,10 +385,11 @@ function showIteration(d) {
 function label(id) {
   const n = S.nodes[id];
   const p = S.nodes[n.parent];
-  if (n.score === null || !p || p.score === null || p.mover === null || p.mover === undefined) return null;
+  // `labelled`: the side whose loss marks the move (from the scoring).
+  if (n.score === null || !p || p.score === null || p.labelled === null || p.labelled === undefined) return null;
   const before = winProbability(p.score, false);
   const after = winProbability(n.score, false);
-  const loss = p.mover % 2 === 0 ? before - after : after - before;
+  const loss = p.labelled === 0 ? before - after : after - before;
   for (const [t, name, mark] of LABELS) if (loss >= t) return [name, mark];
   return null;
 }
@@ -449,16 +481,24 @@ function scoreGame() {
   es.onmessage = (e) => {
     const d = JSON.parse(e.data);
     if (d.error) { $("graph-info").textContent = d.error; es.close(); return; }
-    if (d.done) { $("graph-info").textContent = "scored"; es.close(); return; }
+    if (d.done) { $("graph-info").textContent = "scored" + graphSide(); es.close(); return; }
     if (d.ply === undefined) return;
     const id = path[d.ply];
     S.nodes[id].score = d.score;
+    S.nodes[id].labelled = d.labelled;
     if (d.mover !== undefined && d.mover !== null) S.nodes[id].mover = d.mover;
-    $("graph-info").textContent = `scored ${d.ply + 1} of ${path.length}`;
+    $("graph-info").textContent = `scored ${d.ply + 1} of ${path.length}` + graphSide();
     drawGraph();
     drawMoves();
   };
   es.onerror = () => es.close();
+}
+
+// Whose value the graph draws, in games of more than two players: the
+// first side's paranoid value (it against all the others).
+function graphSide() {
+  const v = S.view;
+  return v && v.players > 2 ? ` (${v.sides[0]} against all the others)` : "";
 }
 
 function limitForScores() {
