@@ -265,26 +265,31 @@ pub struct Square(pub u8);
 
 impl Square {
     /// The square on file `f` (0 = a) and rank `r` (0 = rank 1).
+    #[must_use]
     pub const fn new(f: u8, r: u8) -> Square {
         Square(f + 8 * r)
     }
 
     /// The file, 0 for `a`.
+    #[must_use]
     pub const fn file(self) -> u8 {
         self.0 & 7
     }
 
     /// The rank, 0 for rank 1.
+    #[must_use]
     pub const fn rank(self) -> u8 {
         self.0 >> 3
     }
 
     /// The square's bit.
+    #[must_use]
     pub const fn bb(self) -> Bitboard {
         Bitboard(1 << self.0)
     }
 
     /// The square `df` files and `dr` ranks away, if on the board.
+    #[must_use]
     pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
         let f = self.file() as i8 + df;
         let r = self.rank() as i8 + dr;
@@ -335,6 +340,7 @@ const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 impl Bitboard {
     /// The set shifted one step in direction `d` (an index into
     /// [`DIRECTIONS`]); squares leaving the board are dropped.
+    #[must_use]
     pub const fn step(self, d: usize) -> Bitboard {
         let b = self.0;
         Bitboard(match d {
@@ -351,6 +357,7 @@ impl Bitboard {
 
     /// Every square king-adjacent to some square of the set (not the set
     /// itself unless adjacent to another member).
+    #[must_use]
     pub const fn neighbours(self) -> Bitboard {
         let b = self.0;
         let h = ((b & NOT_H) << 1) | ((b & NOT_A) >> 1);
@@ -361,6 +368,7 @@ impl Bitboard {
 
 /// The splitmix64 step: a well-mixed 64-bit value for each input, used to
 /// fill Zobrist tables at compile time.
+#[must_use]
 pub const fn splitmix64(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -370,6 +378,7 @@ pub const fn splitmix64(x: u64) -> u64 {
 
 /// A table of `N` Zobrist keys, distinct per `seed` (use one seed per game
 /// and per table).
+#[must_use]
 pub const fn zobrist_table<const N: usize>(seed: u64) -> [u64; N] {
     let mut t = [0u64; N];
     let mut i = 0;

@@ -796,6 +796,7 @@ fn stone_colour(c: char) -> &'static str {
 /// `diagram` with the squares named in `marked` bracketed (`[W]`; two
 /// marked neighbours share a `|`) and, when `colour`, the stones coloured
 /// by side (ANSI escapes).
+#[must_use]
 pub fn board(diagram: &str, marked: &[String], colour: bool) -> String {
     let mut lines: Vec<Vec<char>> = diagram.lines().map(|l| l.chars().collect()).collect();
     let cells = cells(&lines);

@@ -58,23 +58,27 @@ impl Player {
     pub const BOTH: [Player; 2] = [Player::FIRST, Player::SECOND];
 
     /// The player with index 0 or 1.
+    #[must_use]
     pub const fn from_index(i: usize) -> Player {
         Player((i & 1) as u8)
     }
 
     /// Player `i` counted from 0, for games of up to four players
     /// (`from_index` keeps only two).
+    #[must_use]
     pub const fn nth(i: usize) -> Player {
         assert!(i < 4, "at most four players");
         Player(i as u8)
     }
 
     /// 0 for the first player, 1 for the second, and so on.
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The other player.
+    #[must_use]
     pub const fn other(self) -> Player {
         Player(self.0 ^ 1)
     }
@@ -110,6 +114,7 @@ impl ListingBudget<'_> {
 
     /// Every move, or none if listing them takes more than `limit` units of
     /// work (`usize::MAX`: no limit).
+    #[must_use]
     pub fn capped(limit: usize) -> ListingBudget<'static> {
         ListingBudget {
             give_up_after: (limit != usize::MAX).then_some(limit),
@@ -174,6 +179,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// A win for `winner` for the given reason, without points.
+    #[must_use]
     pub const fn win(winner: Player, reason: &'static str) -> Outcome {
         Outcome {
             winner: Some(winner),
@@ -183,6 +189,7 @@ impl Outcome {
     }
 
     /// A draw for the given reason.
+    #[must_use]
     pub const fn draw(reason: &'static str) -> Outcome {
         Outcome {
             winner: None,
@@ -192,6 +199,7 @@ impl Outcome {
     }
 
     /// The result as a score for `p`: 1 for a win, ½ for a draw, 0 for a loss.
+    #[must_use]
     pub fn score_for(&self, p: Player) -> f64 {
         match self.winner {
             Some(w) if w == p => 1.0,
@@ -204,6 +212,7 @@ impl Outcome {
 impl Outcome {
     /// The result in words with the sides named `sides` (a game's
     /// [`GameInfo::sides`]): `White wins (home row)`, `draw (…) 3-3`.
+    #[must_use]
     pub fn describe(&self, sides: &[&str]) -> String {
         let mut s = match self.winner {
             Some(p) => format!("{} wins ({})", sides[p.index()], self.reason),
@@ -284,6 +293,7 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// The name of side `p` (`White`, `player 2`).
+    #[must_use]
     pub const fn side(&self, p: Player) -> &'static str {
         self.sides[p.index()]
     }
@@ -347,6 +357,7 @@ pub trait SimultaneousRules<G: Game> {
 
     /// The side (an index into [`GameInfo::sides`]) player `player` plays
     /// for: the player itself, or its team where players play in teams.
+    #[must_use]
     fn side_of(player: Player) -> Player {
         player
     }
@@ -477,12 +488,14 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
 
     /// How many players act at a simultaneous node (2 but in games of more
     /// players), as [`Game::Simultaneous`] says.
+    #[must_use]
     fn players() -> usize {
         Self::Simultaneous::PLAYERS
     }
 
     /// The side player `p` plays for (itself, or its team), as
     /// [`Game::Simultaneous`] says.
+    #[must_use]
     fn side_of(p: Player) -> Player {
         Self::Simultaneous::side_of(p)
     }
@@ -515,11 +528,13 @@ impl TermMask {
     pub const ALL: TermMask = TermMask(u32::MAX);
 
     /// Whether term `i` is on.
+    #[must_use]
     pub const fn has(self, i: usize) -> bool {
         self.0 & (1 << i) != 0
     }
 
     /// This mask with term `i` switched off.
+    #[must_use]
     pub const fn without(self, i: usize) -> TermMask {
         TermMask(self.0 & !(1 << i))
     }
@@ -642,6 +657,7 @@ pub trait Evaluate: Game {
 
     /// The game's learned network, for a game that has one; `None` (the
     /// default) for the others.
+    #[must_use]
     fn network() -> Option<&'static dyn LearnedNetwork> {
         None
     }

@@ -77,6 +77,7 @@ pub fn named_children<G: Notation>(
 /// Compares two texts as people sort move lists: runs of digits as
 /// numbers (`wD2` before `wD10`), everything else character by character;
 /// texts equal that way (`a01`, `a1`) fall back to plain order.
+#[must_use]
 pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     let (mut x, mut y) = (a.as_bytes(), b.as_bytes());

@@ -301,6 +301,7 @@ fn children_checked<G: Game>(pos: &G) -> Vec<Child<G::Move>> {
 /// Plays one random game of `G` from its start position with the given
 /// seed, to the end or to the game's ply limit, checking every position on
 /// the way.
+#[must_use]
 pub fn soak_one<G: Notation>(seed: u64) -> Tally {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut pos = G::start();

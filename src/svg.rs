@@ -28,6 +28,7 @@ impl Default for SvgOptions {
 }
 
 /// `text` with the five XML special characters escaped.
+#[must_use]
 pub fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
@@ -44,6 +45,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The class of a stone of player `index` (0 or 1): `white` or `black`.
+#[must_use]
 pub const fn colour_class(index: usize) -> &'static str {
     if index == 0 {
         "white"
@@ -61,6 +63,7 @@ pub struct Picture {
 
 impl Picture {
     /// A document of the given view-box size, with a background fill.
+    #[must_use]
     pub fn new(width: f64, height: f64, background: &str, opts: &SvgOptions) -> Picture {
         let px_w = opts.size;
         let px_h = (f64::from(opts.size) * height / width).round();
@@ -155,6 +158,7 @@ impl Picture {
     }
 
     /// The finished document.
+    #[must_use]
     pub fn finish(mut self) -> String {
         self.body.push_str("</svg>\n");
         self.body
@@ -178,16 +182,19 @@ pub struct Grid {
 
 impl Grid {
     /// The picture's width.
+    #[must_use]
     pub fn width(&self) -> f64 {
         f64::from(self.files) * self.cell + 2.0 * self.margin
     }
 
     /// The picture's height for the board alone.
+    #[must_use]
     pub fn height(&self) -> f64 {
         f64::from(self.ranks) * self.cell + 2.0 * self.margin
     }
 
     /// The top-left corner of a cell.
+    #[must_use]
     pub fn corner(&self, file: u8, rank: u8) -> (f64, f64) {
         (
             self.margin + f64::from(file) * self.cell,
@@ -196,12 +203,14 @@ impl Grid {
     }
 
     /// The centre of a cell.
+    #[must_use]
     pub fn centre(&self, file: u8, rank: u8) -> (f64, f64) {
         let (x, y) = self.corner(file, rank);
         (x + self.cell / 2.0, y + self.cell / 2.0)
     }
 
     /// A cell's name: its file letter and rank number (`c3`).
+    #[must_use]
     pub fn name(file: u8, rank: u8) -> String {
         format!("{}{}", (b'a' + file) as char, rank + 1)
     }

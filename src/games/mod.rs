@@ -72,6 +72,7 @@ registry! {$
 
 impl GameId {
     /// Every id text, comma-separated (`aporia, apart, …`).
+    #[must_use]
     pub fn names() -> String {
         GameId::ALL
             .iter()
@@ -101,6 +102,7 @@ impl FromStr for GameId {
 
 /// The solver and table of exact values of `id`, for a game small enough
 /// to be solved outright (`gamut solve`); `None` for the others.
+#[must_use]
 pub fn tablebase(id: GameId) -> Option<&'static dyn Tablebase> {
     match id {
         GameId::Aporia => Some(&aporia::solve::AporiaTablebase),

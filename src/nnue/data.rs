@@ -45,6 +45,7 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The game's result for `side`: 1 for a win, ½ for a draw, 0 for a loss.
+    #[must_use]
     pub fn result_for(&self, side: Player) -> f32 {
         match self.winner {
             Some(w) if w == side => 1.0,
@@ -81,6 +82,7 @@ pub fn write_header(out: &mut impl Write, id: &str) -> io::Result<()> {
 }
 
 /// The bytes of one game block.
+#[must_use]
 pub fn encode_game(game: &GameRecord) -> Vec<u8> {
     let mut b = Vec::with_capacity(3 + game.samples.len() * 80);
     let n = u16::try_from(game.samples.len()).expect("at most 65,535 positions per game");

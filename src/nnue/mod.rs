@@ -41,6 +41,7 @@ pub enum Eval {
 
 impl Eval {
     /// The evaluation that `self` means in game `G`: `Classic` or `Net`.
+    #[must_use]
     pub fn resolve<G: Evaluate>(self) -> Eval {
         match self {
             Eval::Game if G::network().is_some_and(|s| s.played_by_default()) => Eval::Net,
@@ -50,6 +51,7 @@ impl Eval {
     }
 
     /// `game`, `classic` or `net`, as the options name it.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Eval::Game => "game",
@@ -96,11 +98,13 @@ impl FeatureSet {
     const EMPTY: FeatureSet = FeatureSet([0; MAX_INPUTS / 64]);
 
     /// The set whose word `i` is `words[i]` (features `64 i` to `64 i + 63`).
+    #[must_use]
     pub const fn from_words(words: [u64; MAX_INPUTS / 64]) -> FeatureSet {
         FeatureSet(words)
     }
 
     /// The set of the features in `list`.
+    #[must_use]
     pub fn from_list(list: &[u16]) -> FeatureSet {
         let mut s = FeatureSet::EMPTY;
         for &f in list {
@@ -200,6 +204,7 @@ impl Evaluator {
     }
 
     /// The accumulators of the last position evaluated, per side.
+    #[must_use]
     pub fn accumulators(&self) -> [&[i16]; 2] {
         [&self.acc[0], &self.acc[1]]
     }
@@ -241,6 +246,7 @@ pub struct Slot {
 impl Slot {
     /// A slot for `game`'s network of `inputs` features, by default the
     /// file `embedded`.
+    #[must_use]
     pub const fn new(game: &'static str, inputs: usize, embedded: &'static [u8]) -> Slot {
         Slot {
             game,
@@ -254,6 +260,7 @@ impl Slot {
     /// A slot like [`Slot::new`] whose network is the game's default
     /// evaluation ([`Eval::Game`]): for a game whose matches show the
     /// network stronger than the classic terms (docs/results.md).
+    #[must_use]
     pub const fn played_by_default(
         game: &'static str,
         inputs: usize,

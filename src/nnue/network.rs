@@ -94,6 +94,7 @@ fn quantize(v: f32, q: i32) -> i16 {
 impl FloatNetwork {
     /// The float network's output for the active features of the side to
     /// move and of the other side, in evaluation units.
+    #[must_use]
     pub fn evaluate(&self, us: &[u16], them: &[u16]) -> f32 {
         let mut y = self.output_bias;
         for (half, active) in [us, them].into_iter().enumerate() {
@@ -113,6 +114,7 @@ impl FloatNetwork {
     }
 
     /// The network in integers (see the module documentation).
+    #[must_use]
     pub fn quantize(&self) -> Network {
         Network {
             game: self.game.clone(),
@@ -137,6 +139,7 @@ impl FloatNetwork {
 
 impl Network {
     /// The file's bytes.
+    #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::new();
         b.extend_from_slice(MAGIC);
@@ -226,12 +229,14 @@ impl Network {
     }
 
     /// The feature transformer's row of feature `f`.
+    #[must_use]
     pub fn row(&self, f: u16) -> &[i16] {
         &self.feature_weights[f as usize * self.hidden..][..self.hidden]
     }
 
     /// The output for accumulators of the side to move (`us`) and the
     /// other side, in evaluation units.
+    #[must_use]
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
         let h = self.hidden;
         let sum = dot_crelu(us, &self.output_weights[..h], QA as i16)

@@ -43,6 +43,7 @@ pub struct Budget {
 
 impl Clock {
     /// The budgets for the next move.
+    #[must_use]
     pub fn budget(&self) -> Budget {
         let usable = self.remaining.saturating_sub(CLOCK_MARGIN);
         let moves = self.moves_to_go.unwrap_or(CLOCK_MOVES_LEFT).max(1);

@@ -195,6 +195,7 @@ pub enum LazyOutcome {
 impl LazyOutcome {
     /// The row and the column most worth starting from next time: the
     /// most likely actions of the solution, or those that proved the bound.
+    #[must_use]
     pub fn likely(&self) -> (usize, usize) {
         let argmax = |p: &[f64]| (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
         match self {
@@ -226,6 +227,7 @@ pub struct LazyGame {
 
 impl LazyGame {
     /// A `rows × cols` game solved exactly from its first row and column.
+    #[must_use]
     pub fn new(rows: usize, cols: usize) -> LazyGame {
         LazyGame {
             rows,

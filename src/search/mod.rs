@@ -92,6 +92,7 @@ pub struct Config {
 
 impl Config {
     /// The default configuration for game `G` on `threads` threads.
+    #[must_use]
     pub fn for_game<G: Evaluate>(threads: usize) -> Config {
         Config {
             threads: threads.max(1),
@@ -115,6 +116,7 @@ impl Config {
 
     /// This configuration with every unsound pruning and reduction off, so
     /// that a depth-limited search returns the minimax (expectimax) value.
+    #[must_use]
     pub fn exact(self) -> Config {
         Config {
             selective: params::Selective::NONE,

@@ -67,6 +67,7 @@ fn slot<M: Hash>(player: usize, m: &M) -> usize {
 
 impl<M: Copy + Eq + Hash> Heuristics<M> {
     /// Empty tables.
+    #[must_use]
     pub fn new() -> Self {
         Heuristics {
             killers: Vec::new(),

@@ -139,6 +139,7 @@ pub use crate::game::Selective;
 
 /// The late-move reduction of the `n`th move (from 0) at `depth` plies
 /// left, before the checks that keep it inside the tree.
+#[must_use]
 pub fn lmr_reduction(depth: i32, n: usize) -> i32 {
     if depth < 1 || n < 1 {
         return 0;
@@ -149,6 +150,7 @@ pub fn lmr_reduction(depth: i32, n: usize) -> i32 {
 }
 
 /// [`lmr_reduction`] for every depth and move number below [`LMR_TABLE`].
+#[must_use]
 pub fn lmr_table() -> Vec<[u8; LMR_TABLE]> {
     (0..LMR_TABLE)
         .map(|d| {

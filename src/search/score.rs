@@ -12,6 +12,7 @@ pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 pub const INFINITY: i32 = WIN + 1;
 
 /// The score of a finished game at `ply` plies from the root, for `me`.
+#[must_use]
 pub fn outcome_score(outcome: &Outcome, me: Player, ply: usize) -> i32 {
     match outcome.winner {
         Some(w) if w == me => WIN - ply as i32,
@@ -22,6 +23,7 @@ pub fn outcome_score(outcome: &Outcome, me: Player, ply: usize) -> i32 {
 
 /// A value as it enters a chance node's mean: a proven win counts
 /// +[`EVAL_LIMIT`], a proven loss -`EVAL_LIMIT`, an evaluation itself.
+#[must_use]
 pub fn chance_clamp(v: i32) -> i32 {
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
@@ -57,6 +59,7 @@ pub fn chance_value(values: impl Iterator<Item = (f64, i32)>) -> i32 {
 
 /// Converts a score found `ply` plies below the root to one relative to the
 /// node it belongs to, for storing in the transposition table.
+#[must_use]
 pub fn to_tt(score: i32, ply: usize) -> i32 {
     if score > WIN_THRESHOLD {
         score + ply as i32
@@ -68,6 +71,7 @@ pub fn to_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// The inverse of [`to_tt`]: a stored score made relative to the root again.
+#[must_use]
 pub fn from_tt(score: i32, ply: usize) -> i32 {
     if score > WIN_THRESHOLD {
         score - ply as i32
@@ -84,6 +88,7 @@ pub struct Score(pub i32);
 
 impl Score {
     /// Plies to a proven end, positive for a win and negative for a loss.
+    #[must_use]
     pub fn plies_to_end(self) -> Option<i32> {
         if self.0 > WIN_THRESHOLD {
             Some(WIN - self.0)

@@ -78,6 +78,7 @@ pub struct Choices<M> {
 
 impl<M: Copy> Choices<M> {
     /// Joint choice `pick` as actions.
+    #[must_use]
     pub fn tuple(&self, pick: &Pick) -> Tuple<M> {
         let mut t = [None; MAX_PLAYERS];
         for (i, &k) in pick.iter().enumerate() {

@@ -116,6 +116,7 @@ impl<'a, G: Evaluate> RootSolver<'a, G> {
 
     /// Entries of all matrix games solved so far, and how many of them
     /// were searched, over all threads.
+    #[must_use]
     pub fn matrix_counts(&self) -> (u64, u64) {
         self.workers.iter().fold((0, 0), |(e, v), w| {
             (e + w.matrix_entries, v + w.matrix_evaluated)

@@ -196,6 +196,7 @@ fn unpack(d: u64) -> Option<(Entry, u8)> {
 impl Table {
     /// A table of about `mib` mebibytes (at least one bucket). Panics if the
     /// memory cannot be had; [`Table::try_new`] reports it instead.
+    #[must_use]
     pub fn new(mib: usize) -> Table {
         Table::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }

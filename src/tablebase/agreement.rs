@@ -31,6 +31,7 @@ pub struct Agreement {
 
 /// `count` distinct non-terminal positions reached by random walks from the
 /// start of up to [`MAX_WALK`] plies, drawn from `seed`.
+#[must_use]
 pub fn random_positions<G: Notation>(count: usize, seed: u64) -> Vec<G> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut seen = rustc_hash::FxHashSet::default();
@@ -57,6 +58,7 @@ pub fn random_positions<G: Notation>(count: usize, seed: u64) -> Vec<G> {
 /// The order of exact values from the side to move's view: a loss in `d`
 /// ranks below a loss in `d + 1`, which ranks below a draw, which ranks
 /// below a win in `d + 1`, below a win in `d`.
+#[must_use]
 pub fn rank_key(v: Value) -> i64 {
     match v {
         Value::Win(d) => 1_000_000 - i64::from(d),

@@ -35,6 +35,7 @@ pub enum Value {
 
 impl Value {
     /// The value decoded from a table entry.
+    #[must_use]
     pub fn from_entry(e: u8) -> Value {
         match e {
             0 => Value::Draw,
@@ -45,6 +46,7 @@ impl Value {
 
     /// The table entry of this value; `None` if the distance is too long
     /// for one byte or has the wrong parity.
+    #[must_use]
     pub fn entry(self) -> Option<u8> {
         match self {
             Value::Draw => Some(0),
@@ -55,6 +57,7 @@ impl Value {
     }
 
     /// The value, for the player who moves into a state of value `self`.
+    #[must_use]
     pub fn before_move(self) -> Value {
         match self {
             Value::Win(d) => Value::Loss(d + 1),
@@ -119,6 +122,7 @@ pub trait Oracle: Send + Sync {
 
 /// Where a command finds a game's table: `explicit` if given, else the
 /// default location if a table is there; `None` when there is none to use.
+#[must_use]
 pub fn locate(game: &str, explicit: Option<&Path>) -> Option<PathBuf> {
     match explicit {
         Some(p) => Some(p.to_path_buf()),
@@ -130,6 +134,7 @@ const MAGIC: &[u8; 8] = b"GAMUTTB1";
 const HEADER: usize = 40;
 
 /// FNV-1a, 64 bits.
+#[must_use]
 pub fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
@@ -138,6 +143,7 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 
 /// Where a game's table lives by default: `$XDG_DATA_HOME/gamut/<game>.table`,
 /// else `~/.local/share/gamut/<game>.table`.
+#[must_use]
 pub fn default_path(game: &str) -> Option<PathBuf> {
     let base = match std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
         Some(d) => PathBuf::from(d),
@@ -202,6 +208,7 @@ pub fn read(path: &Path, game: &str, expected: usize) -> Result<Vec<u8>, String>
 
 /// The peak resident memory of this process in bytes, where the system
 /// reports it (Linux).
+#[must_use]
 pub fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;

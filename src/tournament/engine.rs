@@ -62,6 +62,7 @@ impl PlayerKind {
     ];
 
     /// Its name in specs.
+    #[must_use]
     pub fn name(self) -> &'static str {
         Self::NAMES
             .iter()
@@ -128,6 +129,7 @@ impl SpecText {
     }
 
     /// The player: the one named, or the searcher.
+    #[must_use]
     pub fn player(&self) -> PlayerKind {
         self.search.unwrap_or(PlayerKind::AlphaBeta)
     }
@@ -552,6 +554,7 @@ impl TimeControl {
     }
 
     /// A full clock at the start of a game.
+    #[must_use]
     pub fn start(&self) -> Clock {
         Clock {
             remaining: self.base,
@@ -563,6 +566,7 @@ impl TimeControl {
     /// `clock` after a move that took `spent` (the caller has checked it
     /// was not more than the time left): the time taken off, the increment
     /// added, and at the end of a period the base added again.
+    #[must_use]
     pub fn after_move(&self, clock: Clock, spent: Duration) -> Clock {
         let mut remaining = clock.remaining.saturating_sub(spent) + self.increment;
         let moves_to_go = match (self.moves, clock.moves_to_go) {
@@ -717,6 +721,7 @@ pub struct Instance<'e> {
 
 impl<'e> Instance<'e> {
     /// The engine ready for a new game, its random stream seeded with `seed`.
+    #[must_use]
     pub fn new(engine: &'e Engine, seed: u64) -> Self {
         let table = match &engine.kind {
             Kind::Search { hash_mib, .. } => Some(Table::new(*hash_mib)),

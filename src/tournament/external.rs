@@ -32,6 +32,7 @@ pub const LISTING_ALLOWANCE: u32 = 2;
 impl External {
     /// How long to wait for a `bestmove` at a position whose legal moves
     /// took the referee `listing` to list.
+    #[must_use]
     pub fn allowance_after(&self, listing: Duration) -> Duration {
         self.allowance + listing * LISTING_ALLOWANCE
     }
@@ -47,6 +48,7 @@ pub struct Forfeit(pub String);
 
 impl Forfeit {
     /// The record's reason: `forfeit: <what happened>`.
+    #[must_use]
     pub fn reason(&self) -> String {
         format!("forfeit: {}", self.0)
     }
@@ -66,6 +68,7 @@ pub struct Reported {
 impl Reported {
     /// The score and depth of an `info depth <n> score cp|win|loss <v> ...`
     /// line; `None` for any other line.
+    #[must_use]
     pub fn parse(line: &str) -> Option<Reported> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let at = |key: &str| words.iter().position(|&w| w == key);

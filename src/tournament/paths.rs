@@ -24,6 +24,7 @@ fn resolved(path: &Path) -> PathBuf {
 }
 
 /// Whether `a` and `b` name the same file.
+#[must_use]
 pub fn same_file(a: &Path, b: &Path) -> bool {
     if resolved(a) == resolved(b) {
         return true;

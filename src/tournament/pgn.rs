@@ -297,6 +297,7 @@ pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseEr
 }
 
 /// Today's date in UTC as PGN's `Date` tag writes it (`2026.11.25`).
+#[must_use]
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

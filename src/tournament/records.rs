@@ -118,6 +118,7 @@ impl GameRecord {
     pub const UNFINISHED: &'static str = "*";
 
     /// The result text of an outcome, first player first.
+    #[must_use]
     pub fn result_text(winner: Option<Player>) -> &'static str {
         match winner {
             Some(Player::FIRST) => "1-0",
@@ -129,6 +130,7 @@ impl GameRecord {
     /// The result as shown for people: a game of two players' `result`
     /// (`1-0`), otherwise the winning side of `sides` (`player 3 wins`)
     /// or `draw`.
+    #[must_use]
     pub fn shown_result(&self, sides: &[&str]) -> String {
         match (&self.result, self.winner) {
             (Some(r), _) => r.clone(),
@@ -140,12 +142,14 @@ impl GameRecord {
     }
 
     /// Whether `gamut play` saved the game before its end.
+    #[must_use]
     pub fn is_unfinished(&self) -> bool {
         self.result.as_deref() == Some(Self::UNFINISHED)
     }
 
     /// The two engines of a game of two players' encounter (a seats
     /// record, which has none, gives its first two engines).
+    #[must_use]
     pub fn encounter(&self) -> [&str; 2] {
         match &self.encounter {
             Some([a, b]) => [a, b],
@@ -154,6 +158,7 @@ impl GameRecord {
     }
 
     /// The score of the encounter's first engine in this game (1, ½ or 0).
+    #[must_use]
     pub fn score_of_first_engine(&self) -> f64 {
         let side = self.side_of(self.encounter()[0]);
         match self.winner {
@@ -164,11 +169,13 @@ impl GameRecord {
     }
 
     /// The side index (0 or 1) the named engine played.
+    #[must_use]
     pub fn side_of(&self, name: &str) -> usize {
         usize::from(self.engines[0] != name)
     }
 
     /// The points margin of the encounter's first engine, where scored.
+    #[must_use]
     pub fn margin_of_first_engine(&self) -> Option<i64> {
         let side = self.side_of(self.encounter()[0]);
         self.points
@@ -177,6 +184,7 @@ impl GameRecord {
     }
 
     /// The record as one JSON line (no newline).
+    #[must_use]
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a record serialises")
     }
@@ -201,6 +209,7 @@ pub enum Adjudication {
 
 impl Adjudication {
     /// The reason text of a record.
+    #[must_use]
     pub fn reason(self) -> &'static str {
         match self {
             Adjudication::PlyLimit => "ply limit",
@@ -213,6 +222,7 @@ impl Adjudication {
 
     /// The adjudication a reason text names (a forfeit's reason may say
     /// more after `forfeit: `).
+    #[must_use]
     pub fn from_reason(reason: &str) -> Option<Adjudication> {
         if reason.starts_with("forfeit: ") {
             return Some(Adjudication::Forfeit);
@@ -229,6 +239,7 @@ impl Adjudication {
     }
 
     /// Whether it ends the game with a winner (otherwise a draw).
+    #[must_use]
     pub fn has_winner(self) -> bool {
         matches!(self, Adjudication::Resign | Adjudication::Forfeit)
     }

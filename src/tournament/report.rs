@@ -84,6 +84,7 @@ pub struct Report {
 impl Report {
     /// The report of `records` (any order), with the SPRT `sprt` applied to
     /// every encounter.
+    #[must_use]
     pub fn new(records: &[GameRecord], sprt: Option<Sprt>) -> Report {
         let mut tally = Tally::new(sprt);
         for r in records {
@@ -94,6 +95,7 @@ impl Report {
 
     /// The report as readable text: a table per encounter and, for more
     /// than one encounter, the standings.
+    #[must_use]
     pub fn table(&self) -> String {
         let mut o = String::new();
         let elo = |i: &Option<Interval>| match i {
@@ -214,6 +216,7 @@ struct EncounterTally {
 
 impl Tally {
     /// No games yet; `sprt` is applied to every encounter.
+    #[must_use]
     pub fn new(sprt: Option<Sprt>) -> Tally {
         Tally {
             sprt,
@@ -271,12 +274,14 @@ impl Tally {
     }
 
     /// Games counted.
+    #[must_use]
     pub fn games(&self) -> u64 {
         self.games
     }
 
     /// The first engine's wins, draws and losses in each encounter, in the
     /// order of the report.
+    #[must_use]
     pub fn wdl(&self) -> Vec<([String; 2], Wdl)> {
         self.ordered()
             .into_iter()
@@ -285,6 +290,7 @@ impl Tally {
     }
 
     /// Whether the SPRT has accepted a hypothesis in some encounter.
+    #[must_use]
     pub fn sprt_decided(&self) -> bool {
         self.sprt.is_some_and(|test| {
             self.encounters
@@ -301,6 +307,7 @@ impl Tally {
     }
 
     /// The report of the games counted so far.
+    #[must_use]
     pub fn report(&self) -> Report {
         let encounters: Vec<EncounterReport> = self
             .ordered()

@@ -101,6 +101,7 @@ pub enum Summary {
 
 impl Summary {
     /// The report as a table.
+    #[must_use]
     pub fn table(&self) -> String {
         match self {
             Summary::Pairs(r) => r.table(),

@@ -29,6 +29,7 @@ pub struct Pairing {
 /// Every pair of a tournament of `n` engines with `rounds` pairs per
 /// encounter: round by round (one opening per round), every encounter in
 /// each round, so a stopped tournament has played the encounters evenly.
+#[must_use]
 pub fn pairings(n: usize, format: Format, rounds: u64) -> Vec<Pairing> {
     let encounters: Vec<[usize; 2]> = match format {
         Format::RoundRobin => (0..n)
@@ -75,6 +76,7 @@ impl Shard {
     }
 
     /// Whether pair `pair` is in this shard.
+    #[must_use]
     pub fn has(&self, pair: u64) -> bool {
         pair % self.count == self.index
     }
@@ -111,6 +113,7 @@ pub fn pick<M: Copy>(rng: &mut StdRng, items: impl Iterator<Item = (M, f64)>) ->
 
 /// The seed of stream `stream`'s member `index` (SplitMix64 finalisers over
 /// the tournament seed, the stream and the index).
+#[must_use]
 pub fn seed_for(seed: u64, stream: Stream, index: u64) -> u64 {
     let mix = |mut z: u64| {
         z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -240,6 +243,7 @@ pub fn parse_openings<G: Notation>(text: &str) -> Result<Vec<G>, ParseError> {
 
 /// The default ply limit of game `G`, after which a tournament game is a
 /// draw: the game's [`GameInfo::ply_limit`](crate::game::GameInfo::ply_limit).
+#[must_use]
 pub fn default_ply_limit<G: Game>() -> u32 {
     G::INFO.ply_limit
 }

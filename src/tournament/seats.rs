@@ -155,6 +155,7 @@ fn sample<M: Copy>(strategy: &[(Tuple<M>, f64)], rng: &mut StdRng) -> Tuple<M> {
 
 /// Every arrangement of `engines` engines on `seats` seats the schedule
 /// cycles through (see the module documentation), in lexicographic order.
+#[must_use]
 pub fn lineups(engines: usize, seats: usize) -> Vec<Vec<usize>> {
     let (lo, hi) = if engines >= seats {
         (0, 1)
@@ -350,6 +351,7 @@ pub struct SeatReport {
 }
 
 /// The report over `records` of engines `names` in a game of `sides` sides.
+#[must_use]
 pub fn report(names: &[String], sides: usize, records: &[GameRecord]) -> SeatReport {
     let result = |r: &GameRecord, s: usize| match r.winner {
         Some(w) if w as usize == s + 1 => 1.0,
@@ -402,6 +404,7 @@ pub fn report(names: &[String], sides: usize, records: &[GameRecord]) -> SeatRep
 impl SeatReport {
     /// The report as a table: per engine its score ± error overall and per
     /// seat.
+    #[must_use]
     pub fn table(&self) -> String {
         let sides = self.seat_wins.len();
         let mut s = format!(

@@ -27,6 +27,7 @@ pub enum Ended {
 
 impl Ended {
     /// The word the report uses (`"ended"` in JSON).
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Ended::Complete => "complete",

@@ -18,6 +18,7 @@ const NELO_SCALE: f64 = 800.0 / LN_10;
 
 /// The error function, to about 1.2e-7 relative accuracy (the Chebyshev
 /// fit of Numerical Recipes' `erfcc`).
+#[must_use]
 pub fn erf(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
@@ -39,6 +40,7 @@ pub fn erf(x: f64) -> f64 {
 
 /// The Elo difference that gives an expected score `score` (0..1) under the
 /// logistic model: `-400 log10(1/score - 1)`; infinite at 0 and 1.
+#[must_use]
 pub fn elo_from_score(score: f64) -> f64 {
     if score <= 0.0 {
         f64::NEG_INFINITY
@@ -50,6 +52,7 @@ pub fn elo_from_score(score: f64) -> f64 {
 }
 
 /// The expected score of an Elo difference under the logistic model.
+#[must_use]
 pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
@@ -79,6 +82,7 @@ pub struct Wdl {
 
 impl Wdl {
     /// The number of games.
+    #[must_use]
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
@@ -95,6 +99,7 @@ impl Wdl {
     }
 
     /// The mean score per game (win 1, draw ½, loss 0); ½ with no games.
+    #[must_use]
     pub fn score(&self) -> f64 {
         let n = self.games();
         if n == 0 {
@@ -107,6 +112,7 @@ impl Wdl {
     /// (as cutechess-cli): the per-game score variance
     /// `σ² = (W(1-s)² + D(½-s)² + L s²) / N` gives the interval
     /// `s ± 1.96 σ/√N` of the score, mapped to Elo. `None` with no games.
+    #[must_use]
     pub fn elo(&self) -> Option<Interval> {
         let n = self.games() as f64;
         if n == 0.0 {
@@ -127,6 +133,7 @@ impl Wdl {
 
     /// The likelihood of superiority (as cutechess-cli):
     /// `½ (1 + erf((W - L) / √(2 (W + L))))`; ½ when no game was decisive.
+    #[must_use]
     pub fn los(&self) -> f64 {
         let decisive = (self.wins + self.losses) as f64;
         if decisive == 0.0 {
@@ -143,6 +150,7 @@ pub struct Penta(pub [u64; 5]);
 
 impl Penta {
     /// The number of pairs.
+    #[must_use]
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
     }
@@ -165,6 +173,7 @@ impl Penta {
     /// The Elo difference and its 95% interval from the pair scores: the
     /// mean pair score `μ` and its variance `σ²` give `μ ± 1.96 σ/√pairs`,
     /// mapped to Elo. `None` without pairs.
+    #[must_use]
     pub fn elo(&self) -> Option<Interval> {
         let (n, mean, var) = Self::moments(self.0.map(|c| c as f64))?;
         let half = Z95 * (var / n).sqrt();
@@ -178,6 +187,7 @@ impl Penta {
     /// Normalised Elo (as fastchess for pairs): `(μ - ½) / √(2σ²) · 800/ln 10`
     /// with its interval from `μ ± 1.96 σ/√pairs`. `None` without pairs or
     /// when every pair scored the same (zero variance).
+    #[must_use]
     pub fn nelo(&self) -> Option<Interval> {
         let (n, mean, var) = Self::moments(self.0.map(|c| c as f64))?;
         if var == 0.0 {
@@ -292,6 +302,7 @@ impl Sprt {
 
     /// The bounds on the log-likelihood ratio: `ln(β/(1-α))` below (accept
     /// H0) and `ln((1-β)/α)` above (accept H1).
+    #[must_use]
     pub fn bounds(&self) -> (f64, f64) {
         (
             (self.beta / (1.0 - self.alpha)).ln(),
@@ -307,6 +318,7 @@ impl Sprt {
     /// logistic: `1/(1 + 10^(-Elo/400))`). Empty counts are replaced by
     /// 0.001 (as fastchess) so that one-sided results still move the ratio.
     /// Zero without pairs.
+    #[must_use]
     pub fn llr(&self, penta: &Penta) -> f64 {
         if penta.pairs() == 0 {
             return 0.0;
@@ -326,6 +338,7 @@ impl Sprt {
     }
 
     /// Whether `llr` crossed a bound.
+    #[must_use]
     pub fn state(&self, llr: f64) -> SprtState {
         let (lower, upper) = self.bounds();
         if llr >= upper {
@@ -362,6 +375,7 @@ impl Margins {
     /// The mean margin with the 95% interval of the mean
     /// (`mean ± 1.96 s/√n`, `s` the sample standard deviation). `None` for
     /// no games; a single game gives a zero-width interval.
+    #[must_use]
     pub fn interval(&self) -> Option<Interval> {
         if self.games == 0 {
             return None;

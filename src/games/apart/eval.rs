@@ -24,6 +24,7 @@ const CAPTURE_HINT: i32 = 100;
 
 /// How far the pieces `own` are from being apart: the number of adjacent
 /// pairs plus the number of pieces with an own neighbour (0 when apart).
+#[must_use]
 pub fn closeness(own: Bitboard) -> i32 {
     let mut pairs = 0;
     let mut touching = Bitboard::EMPTY;

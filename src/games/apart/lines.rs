@@ -46,6 +46,7 @@ const SOURCE: [[u64; 8]; 8] = {
 /// Every square of `b` moved `k` (0..=7) steps in direction `d`; squares
 /// that would leave the board are dropped.
 #[inline(always)]
+#[must_use]
 pub fn shift(b: Bitboard, d: usize, k: usize) -> Bitboard {
     let m = b.0 & SOURCE[d][k];
     let n = DELTA[d] * k as i32;
@@ -137,6 +138,7 @@ const FILE_TO_TOP: u64 = 0x0102_0408_1020_4080;
 /// The length of the line of `own` through `s` (which `own` holds) on axis
 /// `a`: one byte of the line gathered by a multiplication, then a table.
 #[inline(always)]
+#[must_use]
 pub fn line_length(own: Bitboard, s: usize, a: usize) -> usize {
     let own = own.0;
     let (byte, at) = match a {
@@ -215,6 +217,7 @@ pub const NEIGHBOURS: [Bitboard; 64] = {
 
 /// Whether no two squares of `own` are king-adjacent (an empty set is).
 #[inline(always)]
+#[must_use]
 pub fn is_apart(own: Bitboard) -> bool {
     (own & own.neighbours()).is_empty()
 }

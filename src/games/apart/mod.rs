@@ -58,21 +58,25 @@ impl Apart {
     }
 
     /// The pieces of `player` (White is [`Player::FIRST`]).
+    #[must_use]
     pub fn pieces(&self, player: Player) -> Bitboard {
         self.pieces[player.index()]
     }
 
     /// The side to move.
+    #[must_use]
     pub fn side(&self) -> Player {
         self.side
     }
 
     /// Whether the next move is the first of the game.
+    #[must_use]
     pub fn is_first_move(&self) -> bool {
         self.first
     }
 
     /// Whether `player` is apart: no two of its pieces are adjacent.
+    #[must_use]
     pub fn is_apart(&self, player: Player) -> bool {
         lines::is_apart(self.pieces[player.index()])
     }
@@ -84,6 +88,7 @@ impl Apart {
 
     /// The squares move `m` visits, each with whether a capture happened
     /// there: the start first (never a capture).
+    #[must_use]
     pub fn path(&self, m: Move) -> Vec<(Square, bool)> {
         let me = self.side.index();
         let rest = self.pieces[me] - m.from().bb();

@@ -31,6 +31,7 @@ pub struct Move {
 
 impl Move {
     /// A one-leg move from `from` in direction `d`, landing on `to`.
+    #[must_use]
     pub fn first_leg(from: Square, d: usize, to: Square) -> Move {
         Move {
             landed: to.bb(),
@@ -42,6 +43,7 @@ impl Move {
     }
 
     /// This move extended by a jump in direction `d` landing on `to`.
+    #[must_use]
     pub fn then(mut self, d: usize, to: Square) -> Move {
         let i = self.legs as usize;
         self.directions[i / LEGS_PER_WORD] |= (d as u64) << (3 * (i % LEGS_PER_WORD));
@@ -52,26 +54,31 @@ impl Move {
     }
 
     /// The square the piece started on.
+    #[must_use]
     pub fn from(self) -> Square {
         self.from
     }
 
     /// The square the piece stopped on.
+    #[must_use]
     pub fn to(self) -> Square {
         self.to
     }
 
     /// Every square the piece landed on (where captures happen).
+    #[must_use]
     pub fn landed(self) -> Bitboard {
         self.landed
     }
 
     /// The number of legs.
+    #[must_use]
     pub fn legs(self) -> usize {
         self.legs as usize
     }
 
     /// The direction of leg `i` (an index into [`crate::bits::DIRECTIONS`]).
+    #[must_use]
     pub fn direction(self, i: usize) -> usize {
         (self.directions[i / LEGS_PER_WORD] >> (3 * (i % LEGS_PER_WORD)) & 7) as usize
     }
@@ -131,6 +138,7 @@ fn continue_jumps(rest: Bitboard, m: Move, visited: Bitboard, out: &mut Vec<Move
 
 /// The number of moves [`generate`] would give, counted without a list:
 /// first legs by popcount over all pieces at once, continuations by a walk.
+#[must_use]
 pub fn count(own: Bitboard, first: bool) -> usize {
     // Jump landings next to an own piece are the only ones that can go on
     // (the piece's old square is never next to its landing square).

@@ -12,26 +12,31 @@ pub struct Node(pub u8);
 
 impl Node {
     /// The node on file `f` (0 = a) and rank `r` (0 = rank 1).
+    #[must_use]
     pub const fn new(f: u8, r: u8) -> Node {
         Node(f + 4 * r)
     }
 
     /// The file, 0 for `a`.
+    #[must_use]
     pub const fn file(self) -> u8 {
         self.0 & 3
     }
 
     /// The rank, 0 for rank 1.
+    #[must_use]
     pub const fn rank(self) -> u8 {
         self.0 >> 2
     }
 
     /// The set holding only this node.
+    #[must_use]
     pub const fn bit(self) -> NodeSet {
         NodeSet(1 << self.0)
     }
 
     /// The index (into [`PLATFORMS`]) of the platform holding this node.
+    #[must_use]
     pub const fn platform(self) -> usize {
         (self.file() / 2 + 2 * (self.rank() / 2)) as usize
     }
@@ -91,11 +96,13 @@ pub struct Move {
 
 impl Move {
     /// The move from `from` to `to`.
+    #[must_use]
     pub const fn new(from: Node, to: Node) -> Move {
         Move { from, to }
     }
 
     /// The same path travelled backwards.
+    #[must_use]
     pub const fn reversed(self) -> Move {
         Move::new(self.to, self.from)
     }
@@ -112,12 +119,14 @@ impl Move {
     }
 
     /// Whether the move is a diagonal step onto another platform.
+    #[must_use]
     pub const fn is_diagonal_step(self) -> bool {
         DIAGONAL[self.from.0 as usize].0 & (1 << self.to.0) != 0
     }
 
     /// Whether the move goes along a rank or a file by two or three nodes,
     /// the shape of a jump.
+    #[must_use]
     pub const fn is_jump_shape(self) -> bool {
         let (f0, r0, f1, r1) = (
             self.from.file(),
@@ -129,6 +138,7 @@ impl Move {
     }
 
     /// The nodes strictly between `from` and `to` on a jump-shaped move.
+    #[must_use]
     pub const fn jumped(self) -> NodeSet {
         let (f0, r0, f1, r1) = (
             self.from.file() as i8,
@@ -248,12 +258,14 @@ pub const JUMP_COLUMN: [[NodeSet; 16]; 16] = {
 
 /// The occupancy of `node`'s rank in `occ`, bit `f` for file `f`.
 #[inline(always)]
+#[must_use]
 pub const fn rank_bits(occ: NodeSet, node: Node) -> usize {
     (occ.0 >> (4 * node.rank())) as usize & 0xf
 }
 
 /// The occupancy of `node`'s file in `occ`, bit `r` for rank `r`.
 #[inline(always)]
+#[must_use]
 pub const fn file_bits(occ: NodeSet, node: Node) -> usize {
     let x = (occ.0 >> node.file()) & 0x1111;
     let x = x | x >> 3;
@@ -263,6 +275,7 @@ pub const fn file_bits(occ: NodeSet, node: Node) -> usize {
 /// The nodes whose neighbour `delta` steps along the node numbering
 /// (+5 = up-right, +3 = up-left, -3 = down-right, -5 = down-left) is a
 /// diagonal target on another platform.
+#[must_use]
 pub const fn diagonal_sources(delta: i8) -> u16 {
     let mut set = 0u16;
     let mut n = 0i8;

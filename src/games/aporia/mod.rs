@@ -85,21 +85,25 @@ impl Aporia {
     }
 
     /// The nodes of the locked platforms.
+    #[must_use]
     pub fn locked(&self) -> NodeSet {
         self.locked
     }
 
     /// The player to move.
+    #[must_use]
     pub fn side(&self) -> Player {
         self.side
     }
 
     /// The opponent's last move, if any.
+    #[must_use]
     pub fn last(&self) -> Option<Move> {
         self.last
     }
 
     /// The side to move's own previous move, if any.
+    #[must_use]
     pub fn own_last(&self) -> Option<Move> {
         self.own_last
     }

@@ -46,12 +46,14 @@ const fn jump_sources(mov: u16, occ: u16, emp: u16, step: i32, two: u16, three: 
 impl Aporia {
     /// Every occupied node.
     #[inline(always)]
+    #[must_use]
     pub fn occupied(&self) -> NodeSet {
         self.white | self.black
     }
 
     /// The pieces that may move: every piece not on a locked platform.
     #[inline(always)]
+    #[must_use]
     pub fn movable(&self) -> NodeSet {
         self.occupied() & !self.locked
     }
@@ -59,6 +61,7 @@ impl Aporia {
     /// The nodes the piece on `from` reaches by a diagonal step or a jump,
     /// before the repetition rules (the piece is assumed to be movable).
     #[inline(always)]
+    #[must_use]
     pub fn targets(&self, from: Node) -> NodeSet {
         let occ = self.occupied();
         let f = from.0 as usize;
@@ -70,6 +73,7 @@ impl Aporia {
     /// Whether `m` moves a movable piece along a diagonal step or a jump,
     /// before the repetition rules.
     #[inline(always)]
+    #[must_use]
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
         self.movable().has(m.from) && self.targets(m.from).has(m.to)
     }
@@ -117,6 +121,7 @@ impl Aporia {
     /// How many moves the pieces have before the repetition rules, counted
     /// in bulk with shifts and masks.
     #[inline(always)]
+    #[must_use]
     pub fn pseudo_legal_count(&self) -> u32 {
         let occ = self.occupied().0;
         let mov = occ & !self.locked.0;
@@ -126,6 +131,7 @@ impl Aporia {
 
     /// How many of the prohibited moves would otherwise be legal.
     #[inline(always)]
+    #[must_use]
     pub fn prohibited_count(&self) -> u32 {
         // The way back of the opponent's last move is open (its start is
         // empty, any jumped run still stands) unless the piece got locked.
@@ -136,12 +142,14 @@ impl Aporia {
 
     /// The number of legal moves.
     #[inline(always)]
+    #[must_use]
     pub fn legal_count(&self) -> u32 {
         self.pseudo_legal_count() - self.prohibited_count()
     }
 
     /// Whether the side to move has a legal move.
     #[inline(always)]
+    #[must_use]
     pub fn has_legal_move(&self) -> bool {
         // At most two moves are prohibited: three diagonal steps settle it.
         let occ = self.occupied().0;
@@ -167,6 +175,7 @@ impl Aporia {
     /// Whether playing `m` fills the platform it lands on with four pieces
     /// of the moving piece's colour.
     #[inline(always)]
+    #[must_use]
     pub fn locks_platform(&self, m: Move) -> bool {
         let colour = if self.white.has(m.from) {
             self.white

@@ -290,6 +290,7 @@ impl Table {
 
     /// Loads the table from its default location
     /// ([`tablebase::default_path`]); `None` when no table is there.
+    #[must_use]
     pub fn load_default() -> Option<Result<Table, String>> {
         let path = tablebase::default_path(Aporia::ID).filter(|p| p.exists())?;
         Some(Table::load(&path))
@@ -301,22 +302,26 @@ impl Table {
     }
 
     /// The table entries, one per state.
+    #[must_use]
     pub fn entries(&self) -> &[u8] {
         &self.entries
     }
 
     /// The state space the entries are numbered in.
+    #[must_use]
     pub fn space(&self) -> &StateSpace {
         &self.space
     }
 
     /// The value of `pos` for its side to move.
+    #[must_use]
     pub fn value(&self, pos: &Aporia) -> Value {
         let s = self.space.index(&Key::of(pos));
         Value::from_entry(self.entries[s as usize])
     }
 
     /// Every legal move of `pos` with its value for the mover.
+    #[must_use]
     pub fn move_values(&self, pos: &Aporia) -> Vec<(Move, Value)> {
         let mut out = Vec::new();
         pos.for_each_move(|m| out.push((m, self.value(&pos.play(m)).before_move())));
@@ -324,6 +329,7 @@ impl Table {
     }
 
     /// Every legal move of `pos` that keeps its value.
+    #[must_use]
     pub fn best_moves(&self, pos: &Aporia) -> Vec<Move> {
         let value = self.value(pos);
         self.move_values(pos)

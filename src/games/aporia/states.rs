@@ -71,6 +71,7 @@ impl Key {
     }
 
     /// The key under symmetry `g`.
+    #[must_use]
     pub fn mapped(&self, g: usize) -> Key {
         Key {
             white: symmetry::set(g, self.white),
@@ -139,6 +140,7 @@ pub const BOARDS: usize = 900_900;
 
 /// A dense number for every board, `0..BOARDS`: the colex rank of the white
 /// set among the 16 nodes, then of the black set among the 12 others.
+#[must_use]
 pub fn board_rank(white: NodeSet, black: NodeSet) -> usize {
     let mut w = 0;
     for (i, n) in white.enumerate() {
@@ -170,11 +172,13 @@ pub struct CanonicalBoard {
 
 impl CanonicalBoard {
     /// The number of open moves.
+    #[must_use]
     pub fn open_count(&self) -> u32 {
         self.open.count_ones()
     }
 
     /// The number of states: `(k + 1)²` for `k` open moves.
+    #[must_use]
     pub fn states(&self) -> u64 {
         let k = u64::from(self.open_count()) + 1;
         k * k
@@ -202,6 +206,7 @@ impl CanonicalBoard {
     }
 
     /// The key of the board's state number `local`.
+    #[must_use]
     pub fn key(&self, local: u64) -> Key {
         let k = u64::from(self.open_count()) + 1;
         Key {
@@ -261,6 +266,7 @@ fn canonical(white: NodeSet, black: NodeSet) -> (u32, usize) {
 
 impl StateSpace {
     /// Enumerates the boards and numbers the states.
+    #[must_use]
     pub fn new() -> StateSpace {
         let mut class = vec![(u32::MAX, 0u8); BOARDS];
         let mut boards = Vec::new();
@@ -314,6 +320,7 @@ impl StateSpace {
 
     /// The number of the state of `key`: the smallest over the symmetries
     /// taking its board to the canonical board.
+    #[must_use]
     pub fn index(&self, key: &Key) -> u64 {
         let (id, g) = self.class[board_rank(key.white, key.black)];
         let board = &self.boards[id as usize];
@@ -336,11 +343,13 @@ impl StateSpace {
     }
 
     /// The canonical board holding state `index`, by number.
+    #[must_use]
     pub fn board_of(&self, index: u64) -> usize {
         self.boards.partition_point(|b| b.first <= index) - 1
     }
 
     /// The key of state `index` (on the canonical board).
+    #[must_use]
     pub fn key(&self, index: u64) -> Key {
         let board = &self.boards[self.board_of(index)];
         board.key(index - board.first)
@@ -348,12 +357,14 @@ impl StateSpace {
 
     /// Whether state `index` is a real and canonical key: `again` differs
     /// from `back`, and no symmetry of the board gives a smaller number.
+    #[must_use]
     pub fn is_canonical(&self, index: u64) -> bool {
         let key = self.key(index);
         (key.again.is_none() || key.again != key.back) && self.index(&key) == index
     }
 
     /// The number of distinct keys over all boards, before symmetry.
+    #[must_use]
     pub fn raw_count(&self) -> u64 {
         self.boards
             .iter()

@@ -11,6 +11,7 @@ pub const COUNT: usize = 8;
 
 /// Symmetry `g` applied to node `n`: transpose when bit 2 is set, then
 /// mirror the files when bit 0 is set and the ranks when bit 1 is set.
+#[must_use]
 pub const fn node(g: usize, n: Node) -> Node {
     let (mut f, mut r) = (n.file(), n.rank());
     if g & 4 != 0 {
@@ -54,18 +55,21 @@ const fn set_table(shift: u8) -> [[u16; 256]; COUNT] {
 
 /// Symmetry `g` applied to a set of nodes.
 #[inline(always)]
+#[must_use]
 pub fn set(g: usize, s: NodeSet) -> NodeSet {
     NodeSet(SET_LOW[g][(s.0 & 0xff) as usize] | SET_HIGH[g][(s.0 >> 8) as usize])
 }
 
 /// Symmetry `g` applied to a move.
 #[inline(always)]
+#[must_use]
 pub fn mv(g: usize, m: Move) -> Move {
     Move::new(node(g, m.from), node(g, m.to))
 }
 
 /// Symmetry `g` applied to a whole position: pieces, locks and the two
 /// moves the repetition rules look back on.
+#[must_use]
 pub fn position(g: usize, pos: &Aporia) -> Aporia {
     let mut image = Aporia {
         white: set(g, pos.white),

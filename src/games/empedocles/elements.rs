@@ -22,6 +22,7 @@ impl Element {
     pub const ALL: [Element; 4] = [Element::Fire, Element::Water, Element::Earth, Element::Air];
 
     /// The element's name in option and position text (`fire`).
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Element::Fire => "fire",
@@ -32,6 +33,7 @@ impl Element {
     }
 
     /// The capital letter player 1's pieces are written with (`F`).
+    #[must_use]
     pub const fn letter(self) -> char {
         match self {
             Element::Fire => 'F',
@@ -42,6 +44,7 @@ impl Element {
     }
 
     /// The element written by a board letter of either case.
+    #[must_use]
     pub fn from_letter(c: char) -> Option<Element> {
         Element::ALL
             .into_iter()
@@ -50,6 +53,7 @@ impl Element {
 
     /// The inclusive range of neighbour counts a piece survives a
     /// transmutation with.
+    #[must_use]
     pub const fn range(self) -> (u8, u8) {
         match self {
             Element::Fire | Element::Water => (2, 4),
@@ -59,6 +63,7 @@ impl Element {
     }
 
     /// 0..4 in the order of [`Element::ALL`].
+    #[must_use]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -108,11 +113,13 @@ impl Pairing {
     }
 
     /// The element of player `p`.
+    #[must_use]
     pub const fn of(self, p: Player) -> Element {
         self.0[p.index()]
     }
 
     /// A number below 16, distinct per pairing (for hashing).
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0[0].index() * 4 + self.0[1].index()
     }

@@ -45,6 +45,7 @@ impl Die {
     pub const ALL: [Die; 3] = [Die::Transmute, Die::Normal, Die::Double];
 
     /// The class's text.
+    #[must_use]
     pub const fn letter(self) -> char {
         match self {
             Die::Transmute => 'T',
@@ -54,6 +55,7 @@ impl Die {
     }
 
     /// The probability of rolling this class.
+    #[must_use]
     pub const fn probability(self) -> f64 {
         match self {
             Die::Transmute => 1.0 / 3.0,
@@ -99,6 +101,7 @@ fn piece_key(p: Player, s: Square) -> u64 {
 
 impl Empedocles {
     /// The empty board in setup with player 1 to place, for `pairing`.
+    #[must_use]
     pub fn new(pairing: Pairing) -> Empedocles {
         Empedocles::from_parts([Bitboard::EMPTY; 2], pairing, Player::FIRST, Stage::Setup)
     }
@@ -122,26 +125,31 @@ impl Empedocles {
     }
 
     /// The pieces of player `p`.
+    #[must_use]
     pub fn pieces(&self, p: Player) -> Bitboard {
         self.pieces[p.index()]
     }
 
     /// The element pairing.
+    #[must_use]
     pub fn pairing(&self) -> Pairing {
         self.pairing
     }
 
     /// The side to move (or to roll).
+    #[must_use]
     pub fn side(&self) -> Player {
         self.side
     }
 
     /// Where in the turn the position stands.
+    #[must_use]
     pub fn stage(&self) -> Stage {
         self.stage
     }
 
     /// The board as player `p` sees it when acting.
+    #[must_use]
     pub fn sides(&self, p: Player) -> Sides {
         Sides {
             own: self.pieces(p),
@@ -152,6 +160,7 @@ impl Empedocles {
     }
 
     /// The pieces of both players that would survive a transmutation now.
+    #[must_use]
     pub fn survivors(&self) -> [Bitboard; 2] {
         let counts = NeighbourCounts::of(self.pieces[0] | self.pieces[1]);
         Player::BOTH.map(|p| self.pieces(p) & counts.within(self.pairing.of(p).range()))

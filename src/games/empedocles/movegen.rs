@@ -34,6 +34,7 @@ const fn full_add(a: u64, b: u64, c: u64) -> (u64, u64) {
 impl NeighbourCounts {
     /// How many squares of `occupied` neighbour each square: the eight
     /// shifted boards summed by a tree of adders.
+    #[must_use]
     pub fn of(occupied: Bitboard) -> NeighbourCounts {
         let s: [u64; 8] = std::array::from_fn(|d| occupied.step(d).0);
         // Weight 1: eight bits into three sums and three carries.
@@ -50,6 +51,7 @@ impl NeighbourCounts {
     }
 
     /// The squares whose count is exactly `n`.
+    #[must_use]
     pub fn exactly(&self, n: u8) -> Bitboard {
         let mut b = u64::MAX;
         for (i, plane) in self.0.iter().enumerate() {
@@ -59,6 +61,7 @@ impl NeighbourCounts {
     }
 
     /// The squares whose count lies in `lo..=hi`.
+    #[must_use]
     pub fn within(&self, (lo, hi): (u8, u8)) -> Bitboard {
         (lo..=hi).fold(Bitboard::EMPTY, |b, n| b | self.exactly(n))
     }
@@ -79,6 +82,7 @@ pub struct Sides {
 
 impl Sides {
     /// The empty squares.
+    #[must_use]
     pub fn empty(&self) -> Bitboard {
         !(self.own | self.opp)
     }
@@ -96,6 +100,7 @@ impl Sides {
 
     /// The squares where the acting player may place a piece: empty, exactly
     /// three occupied neighbours, at least one of them its own.
+    #[must_use]
     pub fn placements(&self) -> Bitboard {
         let counts = NeighbourCounts::of(self.own | self.opp);
         self.empty() & counts.exactly(3) & self.own.neighbours()
@@ -160,6 +165,7 @@ impl Sides {
     }
 
     /// The number of actions (moves and placements) available.
+    #[must_use]
     pub fn action_count(&self) -> usize {
         let mut n = self.placements().count() as usize;
         self.for_each_move(|_, t| n += t.count() as usize);
@@ -167,12 +173,14 @@ impl Sides {
     }
 
     /// Whether any action is available.
+    #[must_use]
     pub fn has_action(&self) -> bool {
         // Every element may step onto an empty neighbouring square.
         !(self.own.neighbours() & self.empty()).is_empty() || self.action_count() > 0
     }
 
     /// The enemy pieces the acting player could capture now.
+    #[must_use]
     pub fn threats(&self) -> Bitboard {
         let mut hit = Bitboard::EMPTY;
         self.for_each_move(|_, t| hit |= t & self.opp);

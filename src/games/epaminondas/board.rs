@@ -24,21 +24,25 @@ pub struct Square(pub u8);
 
 impl Square {
     /// The square on file `f` (0 = a) and rank `r` (0 = rank 1).
+    #[must_use]
     pub const fn new(f: u8, r: u8) -> Square {
         Square(f + STRIDE * r)
     }
 
     /// The file, 0 for `a`.
+    #[must_use]
     pub const fn file(self) -> u8 {
         self.0 % STRIDE
     }
 
     /// The rank, 0 for rank 1.
+    #[must_use]
     pub const fn rank(self) -> u8 {
         self.0 / STRIDE
     }
 
     /// The square's bit.
+    #[must_use]
     pub const fn bb(self) -> Bitboard {
         let mut w = [0u64; 3];
         w[(self.0 >> 6) as usize] = 1 << (self.0 & 63);
@@ -46,11 +50,13 @@ impl Square {
     }
 
     /// The square `n` steps away in direction `d`, assumed on the board.
+    #[must_use]
     pub const fn shifted(self, d: Dir, n: i32) -> Square {
         Square((self.0 as i32 + d.delta() * n) as u8)
     }
 
     /// The square one step away in direction `d`, if on the board.
+    #[must_use]
     pub const fn step(self, d: Dir) -> Option<Square> {
         let (df, dr) = d.offset();
         let f = self.file() as i8 + df;
@@ -105,23 +111,27 @@ impl Dir {
     ];
 
     /// (file step, rank step).
+    #[must_use]
     pub const fn offset(self) -> (i8, i8) {
         crate::bits::DIRECTIONS[self.0 as usize]
     }
 
     /// The change of square index for one step.
+    #[must_use]
     pub const fn delta(self) -> i32 {
         let (df, dr) = self.offset();
         df as i32 + STRIDE as i32 * dr as i32
     }
 
     /// The opposite direction.
+    #[must_use]
     pub const fn reverse(self) -> Dir {
         Dir((self.0 + 4) & 7)
     }
 
     /// The direction of one step from `from` to `to`, with the number of
     /// steps, if `to` lies on a line from `from` (and differs from it).
+    #[must_use]
     pub fn between(from: Square, to: Square) -> Option<(Dir, u8)> {
         let df = to.file() as i8 - from.file() as i8;
         let dr = to.rank() as i8 - from.rank() as i8;
@@ -170,6 +180,7 @@ const fn ranks_with_bit(b: u8) -> Bitboard {
 
 impl Bitboard {
     /// The sum over the set's squares of their rank index (0 for rank 1).
+    #[must_use]
     pub fn rank_sum(self) -> u32 {
         RANK_BITS
             .iter()
@@ -179,6 +190,7 @@ impl Bitboard {
     }
 
     /// Every square of rank `r` (0 = rank 1).
+    #[must_use]
     pub const fn rank(r: u8) -> Bitboard {
         let mut w = [0u64; 3];
         w[(r / 4) as usize] = 0x3fff << (16 * (r % 4));
@@ -190,6 +202,7 @@ impl Bitboard {
     /// board sideways land in padding bits. Callers intersect the result
     /// with a set of real squares before using it.
     #[inline(always)]
+    #[must_use]
     pub const fn step_raw<const D: u8>(self) -> Bitboard {
         let delta = Dir(D).delta();
         let [a, b, c] = self.0;
@@ -212,6 +225,7 @@ impl Bitboard {
 
     /// The set shifted one step in direction `d`; squares leaving the board
     /// are dropped.
+    #[must_use]
     pub fn step(self, d: Dir) -> Bitboard {
         let r = match d.0 {
             0 => self.step_raw::<0>(),
@@ -228,6 +242,7 @@ impl Bitboard {
 
     /// The set reflected left to right (file `a` ↔ `n` on each rank).
     #[inline]
+    #[must_use]
     pub const fn mirror(self) -> Bitboard {
         const fn word(x: u64) -> u64 {
             // Reversing all 64 bits reverses each 16-bit lane and the lane

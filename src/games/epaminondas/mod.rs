@@ -53,6 +53,7 @@ pub struct Epaminondas {
 
 impl Epaminondas {
     /// The position with the given stones (White's, Black's) and side to move.
+    #[must_use]
     pub fn from_parts(white: Bitboard, black: Bitboard, side: Player) -> Epaminondas {
         let mut p = Epaminondas {
             stones: [white, black],
@@ -64,11 +65,13 @@ impl Epaminondas {
     }
 
     /// The stones of player `p`.
+    #[must_use]
     pub fn stones(&self, p: Player) -> Bitboard {
         self.stones[p.index()]
     }
 
     /// The player to move.
+    #[must_use]
     pub fn side(&self) -> Player {
         self.side
     }
@@ -82,6 +85,7 @@ impl Epaminondas {
     }
 
     /// Player `p`'s home row (rank 1 for White, rank 12 for Black).
+    #[must_use]
     pub fn home_row(p: Player) -> Bitboard {
         if p == Player::FIRST {
             Bitboard::rank(0)
@@ -97,6 +101,7 @@ impl Epaminondas {
 
     /// Whether the side to move has won on home rows: more of its stones on
     /// the opponent's home row than the opponent has on its own.
+    #[must_use]
     pub fn home_row_win(&self) -> bool {
         let ours = (self.own() & self.far_row()).count();
         let theirs = (self.enemy() & Self::home_row(self.side)).count();

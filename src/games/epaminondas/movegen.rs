@@ -212,6 +212,7 @@ impl Epaminondas {
 
 impl Move {
     /// The square the head of the moving line lands on.
+    #[must_use]
     pub fn landing(self) -> Square {
         self.tail
             .shifted(self.dir, i32::from(self.k) - 1 + i32::from(self.s))

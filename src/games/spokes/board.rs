@@ -25,16 +25,19 @@ impl Node {
     pub const A: Node = Node(0);
 
     /// The node's index, 0..45.
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The set holding only this node.
+    #[must_use]
     pub const fn bit(self) -> NodeSet {
         NodeSet(1 << self.0)
     }
 
     /// The circle the node lies on: 0 for A, 1 B, 2 C, 3 D, 4 home.
+    #[must_use]
     pub const fn circle(self) -> usize {
         let n = self.0 as usize;
         if n == 0 {
@@ -51,11 +54,13 @@ impl Node {
     }
 
     /// The node's number on its circle, from 1 (1 for A).
+    #[must_use]
     pub const fn number(self) -> usize {
         self.index() - CIRCLE_START[self.circle()] + 1
     }
 
     /// The node with `number` (from 1) on `circle`, if there is one.
+    #[must_use]
     pub const fn on_circle(circle: usize, number: usize) -> Option<Node> {
         if circle > 4 || number == 0 || number > CIRCLE_LEN[circle] {
             None
@@ -65,12 +70,14 @@ impl Node {
     }
 
     /// Whether the node is a home node (H1–H16).
+    #[must_use]
     pub const fn is_home(self) -> bool {
         self.0 >= 29
     }
 
     /// Parses a node name as move text writes it: `A`, `B1`..`B4`,
     /// `C1`..`C8`, `D1`..`D16`, `H1`..`H16`.
+    #[must_use]
     pub fn parse(s: &str) -> Option<Node> {
         if s == "A" {
             return Some(Node::A);
@@ -122,11 +129,13 @@ impl Colour {
     pub const BOTH: [Colour; 2] = [Colour::White, Colour::Black];
 
     /// 0 for white, 1 for black.
+    #[must_use]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The other colour.
+    #[must_use]
     pub const fn other(self) -> Colour {
         match self {
             Colour::White => Colour::Black,
@@ -135,6 +144,7 @@ impl Colour {
     }
 
     /// The colour's letter in move text: `w` or `b`.
+    #[must_use]
     pub const fn letter(self) -> char {
         match self {
             Colour::White => 'w',
@@ -158,6 +168,7 @@ pub enum Content {
 
 impl Content {
     /// The character of the position text: `.`, `w`, `b`, `X`, `W`, `K`.
+    #[must_use]
     pub const fn char(self) -> char {
         match self {
             Content::Empty => '.',
@@ -170,6 +181,7 @@ impl Content {
     }
 
     /// The content written as `c` in position text, if any.
+    #[must_use]
     pub const fn from_char(c: char) -> Option<Content> {
         match c {
             '.' => Some(Content::Empty),
@@ -184,6 +196,7 @@ impl Content {
 
     /// How many stones the content counts in scoring (single 1, block and
     /// double 2).
+    #[must_use]
     pub const fn stones(self) -> u32 {
         match self {
             Content::Empty => 0,
@@ -216,6 +229,7 @@ impl Board {
     };
 
     /// The nodes holding at least one stone of colour `c`.
+    #[must_use]
     pub const fn colour(&self, c: Colour) -> NodeSet {
         match c {
             Colour::White => self.white,
@@ -232,36 +246,43 @@ impl Board {
     }
 
     /// The occupied nodes.
+    #[must_use]
     pub fn occupied(&self) -> NodeSet {
         self.white | self.black
     }
 
     /// The empty nodes.
+    #[must_use]
     pub fn empty(&self) -> NodeSet {
         !(self.white | self.black)
     }
 
     /// The blocks.
+    #[must_use]
     pub fn blocks(&self) -> NodeSet {
         self.white & self.black
     }
 
     /// The single stones of colour `c`.
+    #[must_use]
     pub fn singles(&self, c: Colour) -> NodeSet {
         self.colour(c) & !self.colour(c.other()) & !self.doubles
     }
 
     /// The single stones of both colours.
+    #[must_use]
     pub fn all_singles(&self) -> NodeSet {
         (self.white ^ self.black) & !self.doubles
     }
 
     /// The doubles of colour `c`.
+    #[must_use]
     pub fn doubles_of(&self, c: Colour) -> NodeSet {
         self.colour(c) & self.doubles
     }
 
     /// What node `n` holds.
+    #[must_use]
     pub fn content(&self, n: Node) -> Content {
         match (self.white.has(n), self.black.has(n), self.doubles.has(n)) {
             (false, false, _) => Content::Empty,
@@ -294,12 +315,14 @@ impl Board {
     }
 
     /// How many stones of colour `c` are on the board.
+    #[must_use]
     pub fn stones_of(&self, c: Colour) -> u32 {
         self.colour(c).count() + self.doubles_of(c).count()
     }
 
     /// The scoring value of the stones on `nodes` (single 1, block 2,
     /// double 2).
+    #[must_use]
     pub fn stones_on(&self, nodes: NodeSet) -> u32 {
         (self.white & nodes).count() + (self.black & nodes).count() + (self.doubles & nodes).count()
     }

@@ -354,6 +354,7 @@ impl<S: Seats> SpokesGame<S> {
     }
 
     /// The side of player `p`: the player, or its team.
+    #[must_use]
     pub fn side_of(p: Player) -> Player {
         S::side_of(p)
     }

@@ -15,6 +15,7 @@ pub fn placeable_nodes<B: SpokesBoard>(b: &B) -> NodeSet {
 
 /// The two-player board after both placements: a block where different
 /// colours meet on one node, a double where the same colour does.
+#[must_use]
 pub fn place(b: &Board, first: (Colour, Node), second: (Colour, Node)) -> Board {
     let mut next = *b;
     let ((c1, n1), (c2, n2)) = (first, second);

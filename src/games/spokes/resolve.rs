@@ -227,6 +227,7 @@ fn push<B: Singles>(
 /// The nodes an unbreakable loop empties: every single stone adjacent to
 /// another single stone, and every node of `stacked` (doubles, crowded
 /// nodes) that still has a step.
+#[must_use]
 pub fn loop_gone(singles: NodeSet, empty: NodeSet, stacked: NodeSet) -> NodeSet {
     let mut gone = NodeSet::EMPTY;
     for u in singles.iter() {
@@ -301,6 +302,7 @@ impl<B: Steps> Default for Resolver<B> {
 
 impl<B: Steps> Resolver<B> {
     /// An empty work space.
+    #[must_use]
     pub fn new() -> Resolver<B> {
         Resolver {
             slots: vec![0; SMALL_TABLE],

@@ -164,6 +164,7 @@ pub const STRAIGHT: [[u8; NODES]; NODES] = straight_table();
 pub const PERPENDICULAR: [[NodeSet; NODES]; NODES] = perpendicular_table();
 
 /// The node straight on beyond `q` when `p` pushes it.
+#[must_use]
 pub fn straight_on(p: Node, q: Node) -> Option<Node> {
     match STRAIGHT[p.index()][q.index()] {
         NO_NODE => None,
@@ -172,11 +173,13 @@ pub fn straight_on(p: Node, q: Node) -> Option<Node> {
 }
 
 /// The perpendicular neighbours of `q` when `p` pushes it.
+#[must_use]
 pub fn perpendicular(p: Node, q: Node) -> NodeSet {
     PERPENDICULAR[p.index()][q.index()]
 }
 
 /// The neighbours of `n`.
+#[must_use]
 pub fn adjacent(n: Node) -> NodeSet {
     ADJACENT[n.index()]
 }

@@ -233,6 +233,7 @@ fn ranks<M: Copy + Eq + std::hash::Hash>(
 /// Where the double oracle starts in a `rows × cols` game: the actions the
 /// table remembers as most likely (`move_index`, row and column packed as
 /// `row << 8 | column`), else the first of each.
+#[must_use]
 pub fn matrix_start(move_index: Option<u16>, rows: usize, cols: usize) -> (usize, usize) {
     match move_index {
         Some(m) if ((m >> 8) as usize) < rows && ((m & 0xff) as usize) < cols => {

@@ -38,6 +38,7 @@ impl Cell {
 
     /// The cell with `blocks` blocks and `loose` loose stones of `colour`;
     /// `None` beyond four stones or two blocks.
+    #[must_use]
     pub const fn new(blocks: u32, loose: u32, colour: Colour) -> Option<Cell> {
         let c = colour.index() as u8;
         match (blocks, loose) {
@@ -51,26 +52,31 @@ impl Cell {
     }
 
     /// A single stone of `colour`.
+    #[must_use]
     pub const fn single(colour: Colour) -> Cell {
         Cell(1 + colour.index() as u8)
     }
 
     /// The cell's number, 0–14.
+    #[must_use]
     pub const fn code(self) -> usize {
         self.0 as usize
     }
 
     /// The number of blocks.
+    #[must_use]
     pub const fn blocks(self) -> u32 {
         PARTS[self.0 as usize].0 as u32
     }
 
     /// The number of loose stones.
+    #[must_use]
     pub const fn loose(self) -> u32 {
         PARTS[self.0 as usize].1 as u32
     }
 
     /// The colour of the loose stones (white where there are none).
+    #[must_use]
     pub const fn colour(self) -> Colour {
         if PARTS[self.0 as usize].2 == 0 {
             Colour::White
@@ -80,11 +86,13 @@ impl Cell {
     }
 
     /// The stones it counts in scoring: two per block, one per loose stone.
+    #[must_use]
     pub const fn stones(self) -> u32 {
         2 * self.blocks() + self.loose()
     }
 
     /// The stones of `c` it holds.
+    #[must_use]
     pub const fn stones_of(self, c: Colour) -> u32 {
         let own = if self.colour().index() == c.index() {
             self.loose()
@@ -95,12 +103,14 @@ impl Cell {
     }
 
     /// Whether it holds more than one unit (a block or a loose stone).
+    #[must_use]
     pub const fn is_crowded(self) -> bool {
         self.blocks() + self.loose() > 1
     }
 
     /// The cell after a stone of `c` lands: it pairs with a loose stone of
     /// the other colour into a block if there is one.
+    #[must_use]
     pub const fn with_stone(self, c: Colour) -> Option<Cell> {
         let (k, n) = (self.blocks(), self.loose());
         if n > 0 && self.colour().index() != c.index() {
@@ -111,6 +121,7 @@ impl Cell {
     }
 
     /// The cell after one loose stone leaves.
+    #[must_use]
     pub const fn without_loose(self) -> Cell {
         match Cell::new(self.blocks(), self.loose() - 1, self.colour()) {
             Some(c) => c,
@@ -119,6 +130,7 @@ impl Cell {
     }
 
     /// The cell after a block lands on it (empty or a single stone).
+    #[must_use]
     pub const fn with_block(self) -> Option<Cell> {
         Cell::new(self.blocks() + 1, self.loose(), self.colour())
     }
@@ -147,6 +159,7 @@ pub struct Sets {
 
 impl Sets {
     /// Single stones of either colour.
+    #[must_use]
     pub fn all_singles(&self) -> NodeSet {
         self.singles[0] | self.singles[1]
     }
@@ -157,11 +170,13 @@ impl Board {
     pub const EMPTY: Board = Board { words: [0; 3] };
 
     /// The packed cells, fifteen nodes to a word.
+    #[must_use]
     pub fn words(&self) -> [u64; 3] {
         self.words
     }
 
     /// What node `n` holds.
+    #[must_use]
     pub fn get(&self, n: Node) -> Cell {
         let i = n.index();
         Cell((self.words[i / PER_WORD] >> (4 * (i % PER_WORD)) & 15) as u8)
@@ -192,6 +207,7 @@ impl Board {
     }
 
     /// The node sets of this board.
+    #[must_use]
     pub fn sets(&self) -> Sets {
         let mut s = Sets {
             empty: NodeSet::ALL,
@@ -214,11 +230,13 @@ impl Board {
     }
 
     /// The stones of colour `c` on the board.
+    #[must_use]
     pub fn stones_of(&self, c: Colour) -> u32 {
         self.cells().map(|(_, cell)| cell.stones_of(c)).sum()
     }
 
     /// The stones on `nodes`, counted as in scoring.
+    #[must_use]
     pub fn stones_on(&self, nodes: NodeSet) -> u32 {
         self.cells()
             .filter(|&(n, _)| nodes.has(n))
@@ -227,6 +245,7 @@ impl Board {
     }
 
     /// The occupied nodes.
+    #[must_use]
     pub fn occupied(&self) -> NodeSet {
         self.cells().fold(NodeSet::EMPTY, |s, (n, _)| s | n.bit())
     }
@@ -260,6 +279,7 @@ impl crate::games::spokes::svg::Drawn for Board {
 
 /// The text of one node: `.`, `w`, `b`, `X`, `W`, `K`, or a crowded node in
 /// brackets, its blocks then its loose stones (`[Xbb]`).
+#[must_use]
 pub fn cell_text(c: Cell) -> String {
     let letter = |col: Colour| col.letter();
     match (c.blocks(), c.loose()) {

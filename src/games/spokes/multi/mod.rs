@@ -169,6 +169,7 @@ impl<const TEAMS: bool> Seats for FourSeats<TEAMS> {
 
 /// The home nodes of each side: the four players, or the two teams (whose
 /// homes are the two-player game's).
+#[must_use]
 pub fn homes(teams: bool) -> &'static [NodeSet] {
     if teams {
         &HALVES.home
