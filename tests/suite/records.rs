@@ -6,8 +6,9 @@
 //! says.
 
 use crate::common;
+use crate::common::untimed;
 use crate::common::{gamut, ok, rejected};
-use gamut::tournament::records::{self, GameRecord};
+use gamut::tournament::records::GameRecord;
 use gamut::tournament::report::{EncounterReport, Report, SprtReport, Standing, Tally};
 use gamut::tournament::stats::{Interval, Penta, Sprt, Wdl, Z95};
 use rand::rngs::StdRng;
@@ -28,20 +29,6 @@ fn temp(name: &str) -> PathBuf {
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// The records of a file in game order, with their timings set to zero.
-fn untimed(path: &Path) -> Vec<GameRecord> {
-    let mut recs: Vec<GameRecord> = records::read(path)
-        .unwrap()
-        .into_iter()
-        .map(|(_, mut r)| {
-            r.time_ms = 0;
-            r
-        })
-        .collect();
-    recs.sort_by_key(|r| r.number);
-    recs
 }
 
 /// A small tournament of Epaminondas: a searcher, a greedy and a random

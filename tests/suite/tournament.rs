@@ -3,6 +3,7 @@
 //! honest intervals, records that replay).
 
 use crate::common;
+use crate::common::untimed;
 use crate::common::{ok, rejected as assert_rejected};
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
@@ -19,20 +20,6 @@ fn temp(name: &str) -> PathBuf {
 
 fn json(text: &str) -> Value {
     serde_json::from_str(text.trim()).expect("one JSON object")
-}
-
-/// The records of a file with their timings set to zero.
-fn untimed(path: &std::path::Path) -> Vec<GameRecord> {
-    let mut recs: Vec<GameRecord> = records::read(path)
-        .unwrap()
-        .into_iter()
-        .map(|(_, r)| r)
-        .collect();
-    for r in &mut recs {
-        r.time_ms = 0;
-    }
-    recs.sort_by_key(|r| r.number);
-    recs
 }
 
 #[test]

@@ -315,3 +315,21 @@ extern "C" fn remove_scratch_dirs() {
         }
     }
 }
+
+/// The records of a records file sorted by game number, with every time
+/// cleared (the game's and each move's), which vary from run to run.
+pub fn untimed(path: &std::path::Path) -> Vec<gamut::tournament::records::GameRecord> {
+    let mut recs: Vec<_> = gamut::tournament::records::read(path)
+        .unwrap()
+        .into_iter()
+        .map(|(_, mut r)| {
+            r.time_ms = 0;
+            for s in &mut r.scores {
+                s.time_ms = None;
+            }
+            r
+        })
+        .collect();
+    recs.sort_by_key(|r| r.number);
+    recs
+}
