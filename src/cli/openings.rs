@@ -2,8 +2,10 @@
 //! walked from the start position and kept by a filter (a search score
 //! near zero, or a value in the game's solved table).
 //!
-//! Searches are what cost: every position's score is kept for the rest of
-//! the run, so walks that share their first plies share their searches.
+//! Searches are what cost: every position's score and list of near-best
+//! moves is kept for the rest of the run, so walks that share their first
+//! plies share their searches, and a ply's near-best moves come from one
+//! search of the position (MultiPV with a margin), not one per child.
 
 use super::args::parse_game;
 use super::progress::Progress;
@@ -37,8 +39,9 @@ pub struct OpeningsArgs {
     #[arg(long, value_name = "R", default_value_t = 4)]
     pub plies: u32,
     /// Choose each ply uniformly among the moves scored within this many
-    /// points of the best (each child searched --near-depth plies deep),
-    /// instead of among all moves.
+    /// points of the best (children searched --near-depth plies deep, by
+    /// one search of the position that lists every move within the
+    /// margin), instead of among all moves.
     #[arg(long, value_name = "POINTS", value_parser = clap::value_parser!(u32).range(0..30000))]
     pub near_best: Option<u32>,
     /// Keep a position only if its search score is within this many points
@@ -49,10 +52,10 @@ pub struct OpeningsArgs {
     #[arg(long, value_name = "D", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
     /// Search depth of each child for --near-best (default: one less than
-    /// --depth, at least 1). Every ply of every walk searches every
-    /// child, so this is where the time goes (in Empedocles' setup a child
-    /// at depth 3 costs about twenty times one at depth 2, but depth 2
-    /// does not see the first transmutation and walks into lost setups).
+    /// --depth, at least 1). Every ply of every walk is searched to this
+    /// depth plus one, so this is where the time goes (in Empedocles'
+    /// setup depth 2 does not see the first transmutation and walks into
+    /// lost setups).
     #[arg(long, value_name = "D", requires = "near_best", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub near_depth: Option<u32>,
     /// Keep a position only if its value in the solved table (`--table`,
@@ -136,28 +139,18 @@ fn book<G: FullGame>(
             .entry((pos.hash(), depth))
             .or_insert_with(|| child_score(pos, depth, &config, &tt))
     };
+    let near_lists = RefCell::new(FxHashMap::default());
     let mut rng = StdRng::seed_from_u64(a.seed);
     let mut seen = FxHashSet::default();
     let mut choose = |pos: &G, moves: &[G::Move], rng: &mut StdRng| {
         let Some(margin) = a.near_best else {
             return Some(moves[rng.gen_range(0..moves.len())]);
         };
-        let mover = pos.perspective();
         let depth = a.near_depth.unwrap_or(a.depth.saturating_sub(1).max(1));
-        let scored: Vec<(G::Move, i32)> = moves
-            .iter()
-            .map(|&m| {
-                let child = pos.play(m);
-                let s = score(&child, depth);
-                (m, if child.perspective() == mover { s } else { -s })
-            })
-            .collect();
-        let best = scored.iter().map(|&(_, s)| s).max()?;
-        let near: Vec<G::Move> = scored
-            .iter()
-            .filter(|&&(_, s)| best - s <= margin as i32)
-            .map(|&(m, _)| m)
-            .collect();
+        let mut lists = near_lists.borrow_mut();
+        let near: &Vec<G::Move> = lists
+            .entry((pos.hash(), depth))
+            .or_insert_with(|| near_best(pos, depth, margin, &config, &tt));
         Some(near[rng.gen_range(0..near.len())])
     };
     let mut kept = 0;
@@ -218,6 +211,38 @@ fn child_score<G: FullGame>(pos: &G, depth: u32, config: &Config, tt: &Table) ->
         Verdict::Decision(r) => r.score,
         Verdict::Chance(it) => it.expected,
         Verdict::Simultaneous(r) => r.value.round() as i32,
+    }
+}
+
+/// The moves of decision position `pos` whose children, searched `depth`
+/// deep, score within `margin` of the best child: one search of `pos` one
+/// ply deeper listing every line within the margin (a child below it is
+/// refuted by a null window rather than scored).
+fn near_best<G: FullGame>(
+    pos: &G,
+    depth: u32,
+    margin: u32,
+    config: &Config,
+    tt: &Table,
+) -> Vec<G::Move> {
+    let limits = Limits {
+        depth: Some(depth + 1),
+        ..Limits::default()
+    };
+    let config = Config {
+        multipv: usize::MAX,
+        multipv_margin: Some(margin),
+        ..config.clone()
+    };
+    let mut near = Vec::new();
+    let verdict = search::run(pos, &limits, &config, tt, None, &mut |p| {
+        if let search::Progress::Decision(it) = p {
+            near = it.lines.iter().map(|l| l.pv[0]).collect();
+        }
+    });
+    match verdict {
+        Verdict::Decision(r) if near.is_empty() => vec![r.best],
+        _ => near,
     }
 }
 

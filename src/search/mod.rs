@@ -88,6 +88,11 @@ pub struct Config {
     /// several lines; a chance or simultaneous root reports its own result
     /// whatever this is. 1 searches exactly as without MultiPV.
     pub multipv: usize,
+    /// With several lines: list only the moves scoring at most this far
+    /// below the best, each line after the first searched with its window's
+    /// lower end there, so that moves below it are refuted rather than
+    /// scored (none: every line asked for, each scored fully).
+    pub multipv_margin: Option<u32>,
 }
 
 impl Config {
@@ -106,6 +111,7 @@ impl Config {
             selective: G::SELECTIVE,
             eval: crate::nnue::Eval::Game,
             multipv: params::DEFAULT_MULTIPV,
+            multipv_margin: None,
         }
     }
 

@@ -84,7 +84,7 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
         multipv: usize,
         pool: Option<&rayon::ThreadPool>,
     ) -> bool {
-        let count = multipv.clamp(1, self.moves.len());
+        let mut count = multipv.clamp(1, self.moves.len());
         for k in 0..count {
             // The first line's window is centred on the last best score;
             // the others on their own line's last score, if there was one.
@@ -93,7 +93,21 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
             } else {
                 self.lines.get(k).map(|l| l.score)
             };
-            if !self.deepen_line(w, depth, config, k, last, pool) {
+            let complete = match (k, config.multipv_margin) {
+                (1.., Some(margin)) => {
+                    // Only the moves at or above the floor are lines.
+                    let floor = self.moves[0].score.saturating_sub_unsigned(margin);
+                    let alpha = floor.saturating_sub(1).max(-INFINITY);
+                    let (score, complete) = self.search(w, depth, alpha, INFINITY, k, pool);
+                    if complete && score < floor {
+                        count = k;
+                        break;
+                    }
+                    complete
+                }
+                _ => self.deepen_line(w, depth, config, k, last, pool),
+            };
+            if !complete {
                 let first = &self.moves[0];
                 if first.score > -INFINITY && first.mv != self.best.best {
                     self.best.best = first.mv;

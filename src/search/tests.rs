@@ -237,6 +237,7 @@ fn config(threads: usize) -> Config {
         selective: super::params::Selective::NONE,
         eval: crate::nnue::Eval::Game,
         multipv: 1,
+        multipv_margin: None,
     }
 }
 
@@ -619,6 +620,37 @@ fn multipv_with_every_move_lists_each_root_move_once_with_its_value() {
                     "{:?}",
                     it.lines
                 );
+            }
+        }
+    }
+}
+
+#[test]
+fn multipv_with_a_margin_lists_exactly_the_moves_near_the_best() {
+    for p in positions(false, 30) {
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        for margin in [0, 1, 3, 1_000, 100_000] {
+            for threads in [1, 2] {
+                let mut cfg = config(threads);
+                cfg.multipv = moves.len();
+                cfg.multipv_margin = Some(margin);
+                let it = last_iteration(&p, 4, &cfg);
+                let values: Vec<(u8, i32)> = moves
+                    .iter()
+                    .map(|&m| (m, move_value(&p, m, it.depth)))
+                    .collect();
+                let best = values.iter().map(|&(_, v)| v).max().unwrap();
+                let mut listed: Vec<(u8, i32)> =
+                    it.lines.iter().map(|l| (l.pv[0], l.score)).collect();
+                listed.sort_unstable();
+                let mut near: Vec<(u8, i32)> = values
+                    .iter()
+                    .copied()
+                    .filter(|&(_, v)| i64::from(best) - i64::from(v) <= i64::from(margin))
+                    .collect();
+                near.sort_unstable();
+                assert_eq!(listed, near, "{p:?} margin {margin} threads {threads}");
             }
         }
     }
