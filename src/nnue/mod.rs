@@ -321,7 +321,14 @@ macro_rules! learned_evaluation {
         }
 
         fn evaluate_net(&self) -> Option<i32> {
-            Some($crate::nnue::evaluate(self, $slot.get()))
+            let net = $slot.get();
+            let learned = $crate::nnue::evaluate(self, net);
+            Some(if net.on_classic {
+                let classic = self.evaluate($crate::game::TermMask::ALL);
+                (learned + classic).clamp(-$crate::game::EVAL_LIMIT, $crate::game::EVAL_LIMIT)
+            } else {
+                learned
+            })
         }
     };
 }

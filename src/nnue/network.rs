@@ -5,15 +5,17 @@
 //! `docs/nnue.md`:
 //!
 //! ```text
-//! "GAMUTNET" | version u16 = 1 | id length u8 | game id
-//! inputs u16 | hidden u16 | scale i32
+//! "GAMUTNET" | version u16 = 2 | id length u8 | game id
+//! inputs u16 | hidden u16 | scale i32 | on classic u8 (version 2 only)
 //! feature weights i16 [inputs][hidden] | feature biases i16 [hidden]
 //! output weights i16 [2 * hidden] (side to move's half first) | output bias i32
 //! ```
 //!
 //! The float network `y = w2 · [crelu(x_us W1 + b1), crelu(x_them W1 + b1)] + b2`,
 //! with `crelu` clamping to [0, 1], is stored with W1 and b1 multiplied by
-//! [`QA`] and w2 by [`QB`]; b2 by `QA * QB`. The evaluation is `y * scale`.
+//! [`QA`] and w2 by [`QB`]; b2 by `QA * QB`. The evaluation is `y * scale`,
+//! added to the game's classic evaluation when the file says "on classic"
+//! (a network trained on what the classic evaluation leaves out).
 
 use super::kernels::dot_crelu;
 use std::fmt;
@@ -28,8 +30,9 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 
 /// The first eight bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"GAMUTNET";
-/// The network file version this code reads and writes.
-pub const VERSION: u16 = 1;
+/// The network file version this code writes; it also reads version 1
+/// (the same without the "on classic" byte).
+pub const VERSION: u16 = 2;
 
 /// A network in integers, ready for inference.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +45,8 @@ pub struct Network {
     pub hidden: usize,
     /// Evaluation units per unit of the float output.
     pub scale: i32,
+    /// Whether the output is added to the game's classic evaluation.
+    pub on_classic: bool,
     /// `[inputs][hidden]`, times [`QA`].
     pub feature_weights: Vec<i16>,
     /// `[hidden]`, times [`QA`].
@@ -63,6 +68,8 @@ pub struct FloatNetwork {
     pub hidden: usize,
     /// Evaluation units per unit of output.
     pub scale: i32,
+    /// Whether the output is added to the game's classic evaluation.
+    pub on_classic: bool,
     /// `[inputs][hidden]`.
     pub feature_weights: Vec<f32>,
     /// `[hidden]`.
@@ -121,6 +128,7 @@ impl FloatNetwork {
             inputs: self.inputs,
             hidden: self.hidden,
             scale: self.scale,
+            on_classic: self.on_classic,
             feature_weights: self
                 .feature_weights
                 .iter()
@@ -149,6 +157,7 @@ impl Network {
         b.extend_from_slice(&(self.inputs as u16).to_le_bytes());
         b.extend_from_slice(&(self.hidden as u16).to_le_bytes());
         b.extend_from_slice(&self.scale.to_le_bytes());
+        b.push(u8::from(self.on_classic));
         for w in self
             .feature_weights
             .iter()
@@ -169,9 +178,9 @@ impl Network {
             return bad("not a gamut network file (no GAMUTNET header)".into());
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return bad(format!(
-                "network format version {version}, this build reads {VERSION}"
+                "network format version {version}, this build reads 1 and {VERSION}"
             ));
         }
         let id_len = bytes[10] as usize;
@@ -185,7 +194,8 @@ impl Network {
             ));
         }
         let rest = &bytes[11 + id_len..];
-        if rest.len() < 8 {
+        let header = if version == 1 { 8 } else { 9 };
+        if rest.len() < header {
             return bad("the network file ends inside its header".into());
         }
         let n_in = u16::from_le_bytes([rest[0], rest[1]]) as usize;
@@ -196,31 +206,37 @@ impl Network {
                 "the network has {n_in} inputs, {game} has {inputs}"
             ));
         }
+        let on_classic = match rest.get(8).filter(|_| version > 1) {
+            None | Some(0) => false,
+            Some(1) => true,
+            Some(b) => return bad(format!("the network's base is {b}, not 0 or 1")),
+        };
         if hidden == 0 || scale <= 0 {
             return bad(format!(
                 "hidden size {hidden} and scale {scale} must be positive"
             ));
         }
         let words = inputs * hidden + hidden + 2 * hidden;
-        let expected = 8 + 2 * words + 4;
+        let expected = header + 2 * words + 4;
         if rest.len() != expected {
             return bad(format!(
                 "the network file has {} bytes after its header, {expected} expected",
                 rest.len()
             ));
         }
-        let mut w: Vec<i16> = rest[8..8 + 2 * words]
+        let mut w: Vec<i16> = rest[header..header + 2 * words]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
         let output_weights = w.split_off(inputs * hidden + hidden);
         let feature_bias = w.split_off(inputs * hidden);
-        let o = &rest[8 + 2 * words..];
+        let o = &rest[header + 2 * words..];
         Ok(Network {
             game: game.to_string(),
             inputs,
             hidden,
             scale,
+            on_classic,
             feature_weights: w,
             feature_bias,
             output_weights,

@@ -457,6 +457,7 @@ mod inference {
             inputs,
             hidden,
             scale: 400,
+            on_classic: false,
             feature_weights: u(inputs * hidden, -0.3, 0.3),
             feature_bias: u(hidden, 0.0, 0.5),
             output_weights: u(2 * hidden, -0.3, 0.3),
@@ -499,6 +500,80 @@ fn bad_network_files_are_one_line_errors() {
     assert!(err.contains("no network"), "{err}");
     let out = ok(&["analyze", "epaminondas", "--depth", "2", "--eval", "net"]);
     assert!(out.contains("bestmove"), "{out}");
+}
+
+/// The depth-1 score `analyze` prints for Epaminondas' start with `extra`.
+fn depth_one_score(extra: &[&str]) -> i32 {
+    let out = ok(&[
+        &["analyze", "epaminondas", "--depth", "1", "--exact"],
+        extra,
+    ]
+    .concat());
+    let line = out.lines().rfind(|l| l.starts_with("depth 1 ")).unwrap();
+    line.split(' ').nth(3).unwrap().parse().unwrap()
+}
+
+/// A network that says "on classic" adds its output to the classic
+/// evaluation; one that does not is the evaluation alone; a file of the
+/// first format (version 1, without that byte) reads as the second.
+#[test]
+fn a_network_on_classic_adds_to_the_classic_evaluation() {
+    use gamut::nnue::network::{FloatNetwork, Network};
+    let dir = scratch_dir("nets-on-classic");
+    let inputs = <Epaminondas as gamut::nnue::Features>::INPUTS;
+    // Every weight zero and the output bias a quarter: 100 points for any
+    // position, from either side.
+    let constant = |on_classic| {
+        FloatNetwork {
+            game: "epaminondas".into(),
+            inputs,
+            hidden: 8,
+            scale: 400,
+            on_classic,
+            feature_weights: vec![0.0; inputs * 8],
+            feature_bias: vec![0.0; 8],
+            output_weights: vec![0.0; 16],
+            output_bias: 0.25,
+        }
+        .quantize()
+    };
+    let write = |name: &str, bytes: Vec<u8>| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let alone = write("alone.net", constant(false).to_bytes());
+    let on = write("on.net", constant(true).to_bytes());
+    // Version 1: the same bytes with version 1 and no "on classic" byte.
+    let mut v1 = constant(false).to_bytes();
+    v1[8] = 1;
+    let header = 11 + "epaminondas".len() + 8;
+    v1.remove(header);
+    assert_eq!(
+        Network::from_bytes(&v1, "epaminondas", inputs).unwrap(),
+        constant(false)
+    );
+    let old = write("v1.net", v1);
+    let classic = depth_one_score(&["--eval", "classic"]);
+    assert_eq!(depth_one_score(&["--eval", "net", "--net", &alone]), -100);
+    assert_eq!(depth_one_score(&["--eval", "net", "--net", &old]), -100);
+    assert_eq!(
+        depth_one_score(&["--eval", "net", "--net", &on]),
+        classic - 100
+    );
+    let mut bad = constant(true).to_bytes();
+    bad[header] = 2;
+    let err = rejected(&[
+        "analyze",
+        "epaminondas",
+        "--depth",
+        "1",
+        "--eval",
+        "net",
+        "--net",
+        &write("bad.net", bad),
+    ]);
+    assert!(err.contains("base is 2"), "{err}");
 }
 
 /// A tournament engine evaluates with the network file `net=` names; an

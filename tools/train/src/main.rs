@@ -6,7 +6,7 @@
 use candle_core::{Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use clap::Parser;
-use gamut::game::Notation;
+use gamut::game::{Evaluate, Notation, TermMask};
 use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
@@ -69,6 +69,11 @@ struct Args {
     /// Seed of the initial weights, the split and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Train the network on what the classic evaluation leaves out: its
+    /// output is added to the classic evaluation, in training as in the
+    /// file it writes (which says so).
+    #[arg(long)]
+    on_classic: bool,
     /// Write the loss per epoch here as CSV (`epoch,train,validation,seconds`).
     #[arg(long, value_name = "FILE")]
     curve: Option<PathBuf>,
@@ -87,6 +92,9 @@ struct Set {
     scores: Vec<f32>,
     /// The game's result for the side to move.
     results: Vec<f32>,
+    /// The classic evaluation, side to move's view, with `--on-classic`
+    /// (else 0).
+    bases: Vec<f32>,
     /// The position texts (kept for the export check).
     texts: Vec<String>,
 }
@@ -102,8 +110,7 @@ impl Set {
         &mut self,
         pos: &G,
         text: String,
-        score: f32,
-        result: f32,
+        target: Target,
         mirror: Option<fn(u16) -> u16>,
     ) {
         let (mut us, mut them) = (Vec::new(), Vec::new());
@@ -112,12 +119,12 @@ impl Set {
         pos.features(side.other(), &mut them);
         if let Some(m) = mirror {
             let flip = |list: &[u16]| list.iter().map(|&f| m(f)).collect::<Vec<_>>();
-            self.push_features(&flip(&us), &flip(&them), text.clone(), score, result);
+            self.push_features(&flip(&us), &flip(&them), text.clone(), target);
         }
-        self.push_features(&us, &them, text, score, result);
+        self.push_features(&us, &them, text, target);
     }
 
-    fn push_features(&mut self, us: &[u16], them: &[u16], text: String, score: f32, result: f32) {
+    fn push_features(&mut self, us: &[u16], them: &[u16], text: String, target: Target) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -125,8 +132,9 @@ impl Set {
         self.splits.push(self.features.len());
         self.features.extend(them);
         self.offsets.push(self.features.len());
-        self.scores.push(score);
-        self.results.push(result);
+        self.scores.push(target.score);
+        self.results.push(target.result);
+        self.bases.push(target.base);
         self.texts.push(text);
     }
 
@@ -136,6 +144,18 @@ impl Set {
             &self.features[self.splits[i]..self.offsets[i + 1]],
         )
     }
+}
+
+/// What a position is trained towards, from the side to move's view.
+#[derive(Clone, Copy)]
+struct Target {
+    /// The search score.
+    score: f32,
+    /// The game's result (1 won, ½ drawn, 0 lost).
+    result: f32,
+    /// The classic evaluation the network's output is added to (0 without
+    /// `--on-classic`).
+    base: f32,
 }
 
 fn fail(msg: String) -> ExitCode {
@@ -176,7 +196,7 @@ fn main() -> ExitCode {
 
 /// Reads the data files into a training set and a validation set, split
 /// by game.
-fn load<G: Features + Notation>(args: &Args) -> Result<(Set, Set, usize), String> {
+fn load<G: Features + Notation + Evaluate>(args: &Args) -> Result<(Set, Set, usize), String> {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let (mut train, mut val) = (Set::default(), Set::default());
     let mut games = 0;
@@ -211,10 +231,18 @@ fn load<G: Features + Notation>(args: &Args) -> Result<(Set, Set, usize), String
             for s in g.samples {
                 let pos = G::parse(&s.text)
                     .map_err(|e| format!("{}: '{}': {e}", path.display(), s.text))?;
-                let result = g
-                    .winner
-                    .map_or(0.5, |w| if w == s.side { 1.0 } else { 0.0 });
-                set.push(&pos, s.text, f32::from(s.score), result, mirror);
+                let target = Target {
+                    score: f32::from(s.score),
+                    result: g
+                        .winner
+                        .map_or(0.5, |w| if w == s.side { 1.0 } else { 0.0 }),
+                    base: if args.on_classic {
+                        pos.evaluate(TermMask::ALL) as f32
+                    } else {
+                        0.0
+                    },
+                };
+                set.push(&pos, s.text, target, mirror);
             }
         }
     }
@@ -262,7 +290,12 @@ impl Model {
             .squeeze(1)
     }
 
-    fn float_network(&self, game: &str, scale: i32) -> candle_core::Result<FloatNetwork> {
+    fn float_network(
+        &self,
+        game: &str,
+        scale: i32,
+        on_classic: bool,
+    ) -> candle_core::Result<FloatNetwork> {
         let w1 = self.w1.as_tensor();
         let (inputs, hidden) = w1.dims2()?;
         Ok(FloatNetwork {
@@ -270,12 +303,23 @@ impl Model {
             inputs,
             hidden,
             scale,
+            on_classic,
             feature_weights: w1.flatten_all()?.to_vec1()?,
             feature_bias: self.b1.as_tensor().to_vec1()?,
             output_weights: self.w2.as_tensor().flatten_all()?.to_vec1()?,
             output_bias: self.b2.as_tensor().to_vec1::<f32>()?[0],
         })
     }
+}
+
+/// A batch: the dense inputs of the side to move and of the other side,
+/// the classic evaluation in units of the output (zeros without
+/// `--on-classic`), and the targets.
+struct Batch {
+    us: Tensor,
+    them: Tensor,
+    base: Tensor,
+    target: Tensor,
 }
 
 /// The dense inputs and the targets of positions `idx` of `set`.
@@ -285,11 +329,12 @@ fn batch(
     inputs: usize,
     args: &Args,
     dev: &Device,
-) -> candle_core::Result<(Tensor, Tensor, Tensor)> {
+) -> candle_core::Result<Batch> {
     let b = idx.len();
     let mut us = vec![0f32; b * inputs];
     let mut them = vec![0f32; b * inputs];
     let mut target = Vec::with_capacity(b);
+    let mut base = Vec::with_capacity(b);
     for (row, &i) in idx.iter().enumerate() {
         let (u, t) = set.sides(i);
         u.iter().for_each(|&f| us[row * inputs + f as usize] = 1.0);
@@ -297,17 +342,19 @@ fn batch(
             .for_each(|&f| them[row * inputs + f as usize] = 1.0);
         let expected = 1.0 / (1.0 + (-set.scores[i] / args.scale as f32).exp());
         target.push(args.lambda * set.results[i] + (1.0 - args.lambda) * expected);
+        base.push(set.bases[i] / args.scale as f32);
     }
-    Ok((
-        Tensor::from_vec(us, (b, inputs), dev)?,
-        Tensor::from_vec(them, (b, inputs), dev)?,
-        Tensor::from_vec(target, b, dev)?,
-    ))
+    Ok(Batch {
+        us: Tensor::from_vec(us, (b, inputs), dev)?,
+        them: Tensor::from_vec(them, (b, inputs), dev)?,
+        base: Tensor::from_vec(base, b, dev)?,
+        target: Tensor::from_vec(target, b, dev)?,
+    })
 }
 
-fn loss(model: &Model, us: &Tensor, them: &Tensor, target: &Tensor) -> candle_core::Result<Tensor> {
-    let pred = candle_nn::ops::sigmoid(&model.forward(us, them)?)?;
-    (pred - target)?.sqr()?.mean_all()
+fn loss(model: &Model, b: &Batch) -> candle_core::Result<Tensor> {
+    let pred = candle_nn::ops::sigmoid(&(model.forward(&b.us, &b.them)? + &b.base)?)?;
+    (pred - &b.target)?.sqr()?.mean_all()
 }
 
 /// The mean loss over a whole set, without training.
@@ -321,8 +368,8 @@ fn set_loss(
     let idx: Vec<usize> = (0..set.len()).collect();
     let mut total = 0.0;
     for chunk in idx.chunks(4096) {
-        let (u, t, y) = batch(set, chunk, inputs, args, dev)?;
-        total += f64::from(loss(model, &u, &t, &y)?.to_scalar::<f32>()?) * chunk.len() as f64;
+        let b = batch(set, chunk, inputs, args, dev)?;
+        total += f64::from(loss(model, &b)?.to_scalar::<f32>()?) * chunk.len() as f64;
     }
     Ok(total / set.len().max(1) as f64)
 }
@@ -335,7 +382,7 @@ struct Report {
     quantization: f64,
 }
 
-fn train<G: Features + Notation>(args: &Args) -> Result<Report, String> {
+fn train<G: Features + Notation + Evaluate>(args: &Args) -> Result<Report, String> {
     let e = |e: candle_core::Error| e.to_string();
     if args.epochs == 0 {
         return Err("--epochs must be at least 1".into());
@@ -392,8 +439,8 @@ fn train<G: Features + Notation>(args: &Args) -> Result<Report, String> {
         order.shuffle(&mut rng);
         let mut total = 0.0;
         for chunk in order.chunks(args.batch) {
-            let (u, th, y) = batch(&train, chunk, inputs, args, &dev).map_err(e)?;
-            let l = loss(&model, &u, &th, &y).map_err(e)?;
+            let b = batch(&train, chunk, inputs, args, &dev).map_err(e)?;
+            let l = loss(&model, &b).map_err(e)?;
             opt.backward_step(&l).map_err(e)?;
             let clipped = model
                 .w1
@@ -419,7 +466,9 @@ fn train<G: Features + Notation>(args: &Args) -> Result<Report, String> {
         std::fs::write(path, &curve)
             .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
     }
-    let float = model.float_network(G::ID, args.scale).map_err(e)?;
+    let float = model
+        .float_network(G::ID, args.scale, args.on_classic)
+        .map_err(e)?;
     let net = float.quantize();
     std::fs::write(&args.out, net.to_bytes())
         .map_err(|err| format!("cannot write {}: {err}", args.out.display()))?;
@@ -448,9 +497,9 @@ fn check_export<G: Features + Notation>(
     let net = Network::from_bytes(&bytes, G::ID, G::INPUTS).map_err(|err| err.0)?;
     let n = val.len().min(2000);
     let idx: Vec<usize> = (0..n).collect();
-    let (u, t, _) = batch(val, &idx, G::INPUTS, args, dev).map_err(|e| e.to_string())?;
+    let b = batch(val, &idx, G::INPUTS, args, dev).map_err(|e| e.to_string())?;
     let raw: Vec<f32> = model
-        .forward(&u, &t)
+        .forward(&b.us, &b.them)
         .and_then(|y| y.to_vec1())
         .map_err(|e| e.to_string())?;
     let (mut float_diff, mut quant_diff, mut quant_max) = (0f64, 0f64, 0f64);
@@ -474,7 +523,7 @@ fn check_export<G: Features + Notation>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gamut::game::{Evaluate, Game, NodeKind, TermMask};
+    use gamut::game::{Game, NodeKind};
     use gamut::nnue::data::{encode_game, write_header, GameRecord, Sample};
 
     /// A tiny run end to end: random games scored by the classic
