@@ -378,14 +378,7 @@ fn replay_game<G: FullGame>(
 /// `gamut replay --pgn`: the games of the records (or game --game) in
 /// PGN, in the file's order, undated.
 fn replay_pgn(a: &ReplayArgs, path: &Path, all: &[GameRecord]) -> Result<(), CliError> {
-    let mut text = String::new();
-    for rec in all {
-        if a.game.is_some_and(|n| n != rec.number) {
-            continue;
-        }
-        let id: GameId = rec.game.parse().map_err(CliError)?;
-        text.push_str(&with_game!(id, G => pgn::game::<G>(rec, "????.??.??"))?);
-    }
+    let text = pgn::undated(all.iter().filter(|r| a.game.is_none_or(|n| n == r.number)))?;
     if text.is_empty() {
         let n = a.game.unwrap_or_default();
         return Err(no_game(a, n, all.len()));

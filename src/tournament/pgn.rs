@@ -6,6 +6,7 @@
 //! reason as a comment and the result. See `docs/tournament.md`.
 
 use crate::game::{NodeKind, Notation, ParseError, Player};
+use crate::games::GameId;
 use crate::search::score::Score;
 use crate::tournament::engine::SpecText;
 use crate::tournament::records::{self, Adjudication, GameRecord, StepScore};
@@ -192,6 +193,19 @@ fn wrap(tokens: &[String]) -> String {
     }
     out.push('\n');
     out
+}
+
+/// The games of `records` in PGN, one after the other and undated, as
+/// `replay --pgn` and `tournament merge --pgn` write them.
+pub fn undated<'a>(
+    records: impl IntoIterator<Item = &'a GameRecord>,
+) -> Result<String, ParseError> {
+    let mut text = String::new();
+    for rec in records {
+        let id: GameId = rec.game.parse().map_err(ParseError::new)?;
+        text.push_str(&with_game!(id, G => game::<G>(rec, "????.??.??"))?);
+    }
+    Ok(text)
 }
 
 /// One game of two sides in PGN's export format, from its record (checked

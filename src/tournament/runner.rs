@@ -677,11 +677,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         }
         if let Some(path) = &m.pgn {
             all.sort_by_key(|r| r.number);
-            let mut text = String::new();
-            for rec in &all {
-                text.push_str(&with_game!(id, G => pgn::game::<G>(rec, "????.??.??"))?);
-            }
-            write_file(path, &text)?;
+            write_file(path, &pgn::undated(&all)?)?;
         }
         Summary::Pairs(report)
     } else {
