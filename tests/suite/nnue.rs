@@ -480,12 +480,9 @@ mod inference {
     }
 }
 
-#[test]
-fn bad_network_files_are_one_line_errors() {
-    let dir = scratch_dir("nets");
-    let bad = dir.join("bad.net");
-    std::fs::write(&bad, b"GAMUTNET\x01\x00\x0bepaminondas\x50\x01").unwrap();
-    let err = rejected(&[
+/// The error line of `analyze epaminondas` given the network file `path`.
+fn refused_network(path: &str) -> String {
+    rejected(&[
         "analyze",
         "epaminondas",
         "--depth",
@@ -493,8 +490,16 @@ fn bad_network_files_are_one_line_errors() {
         "--eval",
         "net",
         "--net",
-        bad.to_str().unwrap(),
-    ]);
+        path,
+    ])
+}
+
+#[test]
+fn bad_network_files_are_one_line_errors() {
+    let dir = scratch_dir("nets");
+    let bad = dir.join("bad.net");
+    std::fs::write(&bad, b"GAMUTNET\x01\x00\x0bepaminondas\x50\x01").unwrap();
+    let err = refused_network(bad.to_str().unwrap());
     assert!(err.contains("ends inside its header"), "{err}");
     let err = rejected(&["bench", "spokes", "--eval", "net"]);
     assert!(err.contains("no network"), "{err}");
@@ -563,16 +568,7 @@ fn a_network_on_classic_adds_to_the_classic_evaluation() {
     );
     let mut bad = constant(true).to_bytes();
     bad[header] = 2;
-    let err = rejected(&[
-        "analyze",
-        "epaminondas",
-        "--depth",
-        "1",
-        "--eval",
-        "net",
-        "--net",
-        &write("bad.net", bad),
-    ]);
+    let err = refused_network(&write("bad.net", bad));
     assert!(err.contains("base is 2"), "{err}");
 }
 
