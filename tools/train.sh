@@ -7,10 +7,14 @@
 #
 # Settings (environment; defaults are those of the shipped network, see
 # docs/results.md):
-#   PARTS   seed:games of each data file, made in parallel ("1:2000 2:1000")
+#   PARTS   seed:games of each data file, made in parallel ("1:2000 2:1000");
+#           seed:games:K/N makes only shard K of N of those games (the
+#           games numbered K-1 modulo N), as `datagen --shard` does
 #   NODES   search nodes per move in self-play
 #   RANDOM_PLIES   random plies at the start of each self-play game
 #   EPOCHS, HIDDEN, LAMBDA, LR, TRAIN_SEED   the trainer's options
+#   ON_CLASSIC   if set, train the network on the classic evaluation
+#           (gamut-train --on-classic)
 #   MAX_POSITIONS   train on at most this many positions, the first ones
 #           (whole games; mirror images count)
 #   DATA    where the data and the log go (never inside the repository)
@@ -59,22 +63,27 @@ note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODE
 files=()
 pids=()
 for part in $PARTS; do
-  seed=${part%%:*}
-  games=${part##*:}
+  IFS=: read -r seed games shard <<<"$part"
   file="$DATA/$game-seed$seed.dat"
+  sharding=()
+  if [ -n "$shard" ]; then
+    file="$DATA/$game-seed$seed-shard${shard/\//-of-}.dat"
+    sharding=(--shard "$shard")
+  fi
   files+=("$file")
-  note "datagen seed $seed games $games -> $file"
-  nice -n 19 "$datagen_bin" datagen "$game" --out "$file" --games "$games" \
+  note "datagen seed $seed games $games ${sharding[*]} -> $file"
+  nice -n 19 "$datagen_bin" datagen "$game" --out "$file" --games "$games" "${sharding[@]}" \
     --nodes "$NODES" --random-plies "$RANDOM_PLIES" --seed "$seed" --resume --quiet >>"$log" &
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
 note "datagen done"
 
-limit=()
-if [ -n "${MAX_POSITIONS:-}" ]; then limit=(--max-positions "$MAX_POSITIONS"); fi
-note "train epochs $EPOCHS hidden $HIDDEN lambda $LAMBDA lr $LR seed $TRAIN_SEED ${limit[*]}"
-nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$OUT" "${limit[@]}" \
+options=()
+if [ -n "${MAX_POSITIONS:-}" ]; then options=(--max-positions "$MAX_POSITIONS"); fi
+if [ -n "${ON_CLASSIC:-}" ]; then options+=(--on-classic); fi
+note "train epochs $EPOCHS hidden $HIDDEN lambda $LAMBDA lr $LR seed $TRAIN_SEED ${options[*]}"
+nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$OUT" "${options[@]}" \
   --epochs "$EPOCHS" --hidden "$HIDDEN" --lambda "$LAMBDA" --lr "$LR" \
   --seed "$TRAIN_SEED" --curve "$DATA/curve.csv" | tee -a "$log"
 note "wrote $OUT ($(wc -c <"$OUT") bytes); curve in $DATA/curve.csv"
