@@ -50,7 +50,10 @@ fn check<G: Notation>(plies: u8, text: &str) {
     if let Ok(m) = pos.parse_move(text) {
         let canonical = pos.move_text(m);
         let short = pos.short_move_text(m);
-        assert!(pos.parse_move(&canonical).is_ok_and(|n| n == m), "{canonical}");
+        assert!(
+            pos.parse_move(&canonical).is_ok_and(|n| n == m),
+            "{canonical}"
+        );
         assert!(pos.parse_move(&short).is_ok_and(|n| n == m), "{short}");
     }
 }

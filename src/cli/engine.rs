@@ -222,17 +222,19 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
 /// answered on `out` until `quit` or the end of input, starting with game
 /// `game` (if any), random choices from `seed` and a table of `hash` MiB
 /// (until `setoption name hash` changes it). Returns how many searches
-/// and perft counts `go` started, and whether `quit` left a perft count
-/// running (it cannot be stopped, so its last line is never written):
-/// every other one has written its one `bestmove` (or `Nodes searched`)
-/// line. The fuzz target `fuzz/fuzz_targets/session.rs` checks that.
+/// and perft counts `go` started, and the thread of a perft count that
+/// `quit` left running (it cannot be stopped, so its last line is never
+/// written; the command line exits without waiting for it): every other
+/// one has written its one `bestmove` (or `Nodes searched`) line. The
+/// fuzz target `fuzz/fuzz_targets/session.rs` checks that, and waits for
+/// the thread.
 pub fn session(
     game: Option<GameId>,
     seed: u64,
     hash: u32,
     input: impl Read + Send + 'static,
     out: &mut impl Write,
-) -> Result<(u64, bool), CliError> {
+) -> Result<(u64, Option<JoinHandle<()>>), CliError> {
     let (events, receive) = channel();
     let lines = events.clone();
     std::thread::spawn(move || read_input(input, lines));
@@ -302,9 +304,13 @@ impl Session {
     /// search they are errors. `quit` stops a running search at once (its
     /// `bestmove` is still written). At the end of input a search with a
     /// limit or a clock runs to its end and the lines waiting are answered;
-    /// an unbounded search is stopped. Returns whether a perft count was
+    /// an unbounded search is stopped. Returns the thread of a perft count
     /// left running at `quit`.
-    fn serve(&mut self, receive: &Receiver<Event>, out: &mut impl Write) -> Result<bool, CliError> {
+    fn serve(
+        &mut self,
+        receive: &Receiver<Event>,
+        out: &mut impl Write,
+    ) -> Result<Option<JoinHandle<()>>, CliError> {
         let mut waiting: VecDeque<String> = VecDeque::new();
         let mut ended = false;
         let mut quit = false;
@@ -348,7 +354,7 @@ impl Session {
         }
         if let Some(r) = &self.running {
             if r.perft {
-                return Ok(true);
+                return Ok(self.running.take().map(|r| r.handle));
             }
             r.interrupt.store(true, Relaxed);
             loop {
@@ -363,7 +369,7 @@ impl Session {
                 }
             }
         }
-        Ok(false)
+        Ok(None)
     }
 
     /// Answers one line, writing its error line if it has one; `Ok(false)`
