@@ -195,6 +195,15 @@ fn wrap(tokens: &[String]) -> String {
     out
 }
 
+/// Why PGN is refused for games of more than two sides.
+pub const TWO_PLAYERS: &str = "PGN records games of two players (White and Black)";
+
+/// The error of `--pgn` asked for game `game` of more than two sides.
+#[must_use]
+pub fn refused(game: &str) -> ParseError {
+    ParseError::new(format!("--pgn does not apply to {game}: {TWO_PLAYERS}"))
+}
+
 /// The games of `records` in PGN, one after the other and undated, as
 /// `replay --pgn` and `tournament merge --pgn` write them.
 pub fn undated<'a>(
@@ -224,10 +233,7 @@ pub fn undated<'a>(
 /// number.
 pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseError> {
     if G::players() != 2 {
-        return Err(ParseError::new(format!(
-            "--pgn does not apply to {}: PGN records games of two players (White and Black)",
-            G::ID
-        )));
+        return Err(refused(G::ID));
     }
     let steps = records::replay::<G>(rec)?;
     let result = rec.shown_result(G::INFO.sides);

@@ -26,6 +26,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
 
+/// Why a sequential test is refused for games of more than two sides.
+const SPRT_TWO_SIDES: &str = "a sequential test compares two engines over games of two sides";
+
 /// What a tournament is asked to do: the engines' specs and every option
 /// of `gamut tournament` that is not about printing.
 #[derive(Clone, Debug)]
@@ -400,16 +403,8 @@ fn run_seats<G: FullGame>(
     const START: &str = "its games start from the start position";
     const SCORES: &str = "adjudication needs the engines' scores, and seat engines give none";
     let unsupported = [
-        (
-            s.sprt.is_some(),
-            "--sprt",
-            "a sequential test compares two engines over games of two sides",
-        ),
-        (
-            s.pgn.is_some(),
-            "--pgn",
-            "PGN records games of two players (White and Black)",
-        ),
+        (s.sprt.is_some(), "--sprt", SPRT_TWO_SIDES),
+        (s.pgn.is_some(), "--pgn", pgn::TWO_PLAYERS),
         (s.openings.is_some(), "--openings", START),
         (s.random_plies.is_some(), "--random-plies", START),
         (
@@ -682,14 +677,12 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         Summary::Pairs(report)
     } else {
         if sprt.is_some() {
-            return Err(ParseError::new(
-                "--sprt does not apply to games of more than two sides: a sequential test compares two engines over games of two sides",
-            ));
+            return Err(ParseError::new(format!(
+                "--sprt does not apply to games of more than two sides: {SPRT_TWO_SIDES}"
+            )));
         }
         if m.pgn.is_some() {
-            return Err(ParseError::new(format!(
-                "--pgn does not apply to {id}: PGN records games of two players (White and Black)"
-            )));
+            return Err(pgn::refused(&id.to_string()));
         }
         all.sort_by_key(|r| r.number);
         let mut names: Vec<String> = Vec::new();
