@@ -15,6 +15,25 @@ fn temp(name: &str) -> PathBuf {
     common::scratch_dir("pgn").join(name)
 }
 
+/// The records file `name` of a two-game four-player Spokes tournament
+/// (which has no PGN).
+fn four_player_records(name: &str) -> PathBuf {
+    let seats = temp(name);
+    ok(&[
+        "tournament",
+        "spokes4",
+        "--engine",
+        "random",
+        "--engine",
+        "name=r2,random",
+        "--games",
+        "2",
+        "--records",
+        seats.to_str().unwrap(),
+    ]);
+    seats
+}
+
 /// One token of PGN's import grammar.
 #[derive(Clone, Debug, PartialEq)]
 enum Token {
@@ -395,19 +414,7 @@ fn pgn_may_not_be_the_records_file_nor_a_game_of_four() {
         two.to_str().unwrap(),
     ]);
     assert_eq!(std::fs::read(&two).unwrap(), before);
-    let seats = temp("seats.jsonl");
-    ok(&[
-        "tournament",
-        "spokes4",
-        "--engine",
-        "random",
-        "--engine",
-        "name=r2,random",
-        "--games",
-        "2",
-        "--records",
-        seats.to_str().unwrap(),
-    ]);
+    let seats = four_player_records("seats.jsonl");
     let err = rejected(&[
         "replay",
         seats.to_str().unwrap(),
@@ -500,19 +507,7 @@ fn merge_writes_the_games_of_every_file_as_replay_does_and_refuses_four_sides() 
     assert!(err.contains("--pgn"), "{err}");
     assert_eq!(std::fs::read(&shards[0]).unwrap(), before);
     // Games of four sides have no PGN.
-    let seats = temp("merge-seats.jsonl");
-    ok(&[
-        "tournament",
-        "spokes4",
-        "--engine",
-        "random",
-        "--engine",
-        "name=r2,random",
-        "--games",
-        "2",
-        "--records",
-        seats.to_str().unwrap(),
-    ]);
+    let seats = four_player_records("merge-seats.jsonl");
     let four = temp("merge-four.pgn");
     let err = rejected(&[
         "tournament",
