@@ -40,6 +40,12 @@ if [ "$game" = apart ]; then
   EPOCHS=${EPOCHS:-3}
   MAX_POSITIONS=${MAX_POSITIONS:-1169742}
 fi
+# Spokes' shipped network (first generation): 986 games of seed 7.
+if [ "$game" = spokes ]; then
+  PARTS=${PARTS:-"7:986"}
+  EPOCHS=${EPOCHS:-8}
+  LAMBDA=${LAMBDA:-0.7}
+fi
 PARTS=${PARTS:-"1:1372 2:781"}
 NODES=${NODES:-4000}
 RANDOM_PLIES=${RANDOM_PLIES:-6}

@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Options of `gamut engine`.
 #[derive(Args, Debug)]
@@ -52,6 +52,10 @@ pub struct EngineArgs {
 /// The longest input line read, in bytes; a longer one is skipped to its
 /// end and answered by one error line.
 const LINE_LIMIT: usize = 1 << 20;
+
+/// How often a perft count's divide lines are written while it runs: the
+/// lines counted since the last write go out together.
+const PERFT_LINES_EVERY: Duration = Duration::from_millis(20);
 
 /// Actions kept per player when several players of a side choose together
 /// (as `analyze --width` has it by default).
@@ -623,16 +627,30 @@ impl Session {
         // printed.
         let divided = !perft::counted_by_action(&pos);
         let handle = std::thread::spawn(move || {
-            let mut total = 0;
-            if divided {
+            let total = if divided {
+                // Lines go out as they are counted, gathered into one
+                // write per `PERFT_LINES_EVERY` (a Spokes round start has
+                // thousands of children counted in a millisecond).
                 let kids = named_children(&pos, perft::children(&pos));
-                for (text, n) in perft::divide(&pos, kids, depth, 1) {
-                    total += n;
-                    let _ = events.send(Event::Output(format!("{text}: {n}")));
+                let mut lines = String::new();
+                let mut sent = Instant::now();
+                let total = perft::divide_each(&pos, &kids, depth, 1, |text, n| {
+                    if !lines.is_empty() {
+                        lines.push('\n');
+                    }
+                    lines.push_str(&format!("{text}: {n}"));
+                    if sent.elapsed() >= PERFT_LINES_EVERY {
+                        let _ = events.send(Event::Output(std::mem::take(&mut lines)));
+                        sent = Instant::now();
+                    }
+                });
+                if !lines.is_empty() {
+                    let _ = events.send(Event::Output(lines));
                 }
+                total
             } else {
-                total = perft::perft(&pos, depth);
-            }
+                perft::perft(&pos, depth)
+            };
             let _ = events.send(Event::Output(String::new()));
             let _ = events.send(Event::Finished(format!("Nodes searched: {total}")));
         });

@@ -177,6 +177,7 @@ mod inference {
     use gamut::games::aporia::Aporia;
     use gamut::games::empedocles::Empedocles;
     use gamut::games::epaminondas::Epaminondas;
+    use gamut::games::spokes::Spokes;
     use gamut::nnue::network::{FloatNetwork, Network};
     use gamut::nnue::{evaluate_from_scratch, refresh, Evaluator, Features};
     use proptest::prelude::*;
@@ -184,18 +185,27 @@ mod inference {
     use rand::{Rng, SeedableRng};
 
     /// The positions of a random game of `G` from the start, at most
-    /// `plies` long.
+    /// `plies` long (at a simultaneous node, each player's action drawn
+    /// alike).
     fn random_game_of<G: Game>(seed: u64, plies: usize) -> Vec<G> {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut pos = G::start();
-        let mut moves = Vec::new();
+        let (mut moves, mut other) = (Vec::new(), Vec::new());
         let mut line = vec![pos.clone()];
         for _ in 0..plies {
-            if pos.node() == NodeKind::Terminal {
-                break;
-            }
-            pos.moves(&mut moves);
-            pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+            pos = match pos.node() {
+                NodeKind::Terminal => break,
+                NodeKind::Simultaneous => {
+                    pos.actions(Player::FIRST, &mut moves);
+                    pos.actions(Player::SECOND, &mut other);
+                    let first = moves[rng.gen_range(0..moves.len())];
+                    pos.play_joint(first, other[rng.gen_range(0..other.len())])
+                }
+                _ => {
+                    pos.moves(&mut moves);
+                    pos.play(moves[rng.gen_range(0..moves.len())])
+                }
+            };
             line.push(pos.clone());
         }
         line
@@ -213,6 +223,7 @@ mod inference {
             check_incremental_with::<Apart>(gamut::games::apart::net::NETWORK.get(), a, b)?;
             check_incremental_with::<Aporia>(gamut::games::aporia::net::NETWORK.get(), a, b)?;
             check_incremental_with::<Empedocles>(gamut::games::empedocles::net::NETWORK.get(), a, b)?;
+            check_incremental_with::<Spokes>(gamut::games::spokes::net::NETWORK.get(), a, b)?;
         }
     }
 
@@ -226,6 +237,7 @@ mod inference {
             check_feature_set::<Epaminondas>(seed)?;
             check_feature_set::<Apart>(seed)?;
             check_feature_set::<Aporia>(seed)?;
+            check_feature_set::<Spokes>(seed)?;
         }
     }
 
@@ -358,11 +370,28 @@ mod inference {
     /// outcome, and its features are the position's, mirrored.
     #[test]
     fn mirrored_features_are_the_mirrored_positions_features() {
-        check_mirror::<Epaminondas>(200);
-        check_mirror::<Empedocles>(60);
+        check_mirror::<Epaminondas>(200, mirror_text);
+        check_mirror::<Empedocles>(60, mirror_text);
+        check_mirror::<Spokes>(60, colours_swapped);
     }
 
-    fn check_mirror<G: Features + Notation>(plies: usize) {
+    /// Spokes' position text with white and black swapped.
+    fn colours_swapped(text: &str) -> String {
+        let (board, rest) = text.split_once(' ').unwrap();
+        let board: String = board
+            .chars()
+            .map(|c| match c {
+                'w' => 'b',
+                'b' => 'w',
+                'W' => 'K',
+                'K' => 'W',
+                c => c,
+            })
+            .collect();
+        format!("{board} {rest}")
+    }
+
+    fn check_mirror<G: Features + Notation>(plies: usize, mirror_text: fn(&str) -> String) {
         let mirror = G::MIRROR.expect("the game has a mirror");
         let (mut moves, mut mirrored_moves) = (Vec::new(), Vec::new());
         let (mut f, mut g) = (Vec::new(), Vec::new());
@@ -437,6 +466,7 @@ mod inference {
         for worst in [
             worst_quantization_error::<Epaminondas>(),
             worst_quantization_error::<Empedocles>(),
+            worst_quantization_error::<Spokes>(),
         ] {
             assert!(worst <= TOLERANCE, "largest difference {worst}");
             assert!(worst > 0.0, "quantization changes something");
@@ -501,7 +531,7 @@ fn bad_network_files_are_one_line_errors() {
     std::fs::write(&bad, b"GAMUTNET\x01\x00\x0bepaminondas\x50\x01").unwrap();
     let err = refused_network(bad.to_str().unwrap());
     assert!(err.contains("ends inside its header"), "{err}");
-    let err = rejected(&["bench", "spokes", "--eval", "net"]);
+    let err = rejected(&["bench", "spokes4", "--eval", "net"]);
     assert!(err.contains("no network"), "{err}");
     let out = ok(&["analyze", "epaminondas", "--depth", "2", "--eval", "net"]);
     assert!(out.contains("bestmove"), "{out}");

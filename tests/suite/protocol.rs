@@ -597,7 +597,7 @@ fn options_are_checked_when_set_and_when_the_game_changes() {
 #[test]
 fn the_evaluation_is_an_option() {
     let lines = piped(
-        "setoption name eval value net\ngame epaminondas\nposition startpos\ngo depth 2\ngame spokes\ngo side 1 depth 1\n",
+        "setoption name eval value net\ngame epaminondas\nposition startpos\ngo depth 2\ngame spokes4\ngo side 1 depth 1\n",
     );
     let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
     assert_eq!(errors.len(), 1, "{lines:?}");

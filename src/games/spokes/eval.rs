@@ -53,6 +53,8 @@ impl Evaluate for Spokes {
         ..Selective::NONE
     };
 
+    crate::nnue::learned_evaluation!(super::net::NETWORK);
+
     fn evaluate(&self, mask: TermMask) -> i32 {
         let t = terms(self.board());
         let v: i32 = (0..t.len())

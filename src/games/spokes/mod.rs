@@ -15,6 +15,7 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod multi;
+pub mod net;
 pub mod node_text;
 pub mod resolve;
 pub mod score;

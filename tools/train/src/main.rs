@@ -11,6 +11,7 @@ use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
+use gamut::games::spokes::Spokes;
 use gamut::nnue::data::Reader;
 use gamut::nnue::network::{FloatNetwork, Network, WEIGHT_CLIP};
 use gamut::nnue::{evaluate_from_scratch, Features};
@@ -27,7 +28,7 @@ use std::time::Instant;
 #[derive(Parser, Debug)]
 #[command(name = "gamut-train")]
 struct Args {
-    /// The game (games with features: aporia, apart, epaminondas, empedocles).
+    /// The game (games with features: aporia, apart, epaminondas, empedocles, spokes).
     game: String,
     /// Data files written by `gamut datagen`.
     #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
@@ -63,7 +64,7 @@ struct Args {
     #[arg(long)]
     max_positions: Option<usize>,
     /// Do not add the mirror images of the training positions (games with
-    /// a mirror symmetry: aporia, apart, epaminondas, empedocles).
+    /// a mirror symmetry: aporia, apart, epaminondas, empedocles, spokes).
     #[arg(long)]
     no_mirror: bool,
     /// Seed of the initial weights, the split and the shuffles.
@@ -164,7 +165,7 @@ fn fail(msg: String) -> ExitCode {
 }
 
 /// The games with input features, as on the command line.
-const GAMES: &str = "aporia, apart, epaminondas, empedocles";
+const GAMES: &str = "aporia, apart, epaminondas, empedocles, spokes";
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -173,6 +174,7 @@ fn main() -> ExitCode {
         "apart" => train::<Apart>(&args),
         "epaminondas" => train::<Epaminondas>(&args),
         "empedocles" => train::<Empedocles>(&args),
+        "spokes" => train::<Spokes>(&args),
         g => return fail(format!("no features for {g} yet (games: {GAMES})")),
     };
     match report {

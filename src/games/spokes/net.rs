@@ -1,0 +1,163 @@
+//! Spokes' input features for the learned evaluation ([`crate::nnue`]),
+//! two-player game only: what each node holds, the resolver, and the
+//! stones of each colour still off the board, seen from one player's view
+//! with the board turned half a circle for player 2, so that each player
+//! sees its own home on H1–H8.
+//!
+//! - 5 × 45: a white single, a black single, a white double, a black
+//!   double or a block, by node as the viewer sees the board;
+//! - 2: the viewer resolves this round; the other player does;
+//! - 1: the viewer is player 2 (who wins a tie of home and semicircle);
+//! - 2 × 4: stones of white, then black, still off the board: fewer than
+//!   2 (the colour cannot be placed), 4, 8, 16.
+//!
+//! Both colours are the players' alike, so swapping them is a symmetry of
+//! the rules ([`Features::MIRROR`]).
+
+use super::board::{Colour, Content, Node, CIRCLE_LEN, CIRCLE_START, NODES};
+use super::movegen::STONES_PER_COLOUR;
+use super::Spokes;
+use crate::game::Player;
+use crate::nnue::{Features, Slot};
+
+/// Nodes of the board, as a feature count.
+const N: u16 = NODES as u16;
+/// The first feature of each kind of content, in [`content_kind`]'s order.
+const CONTENT: u16 = 0;
+/// The feature "the viewer resolves this round" (the next is "the other
+/// player does").
+const RESOLVER: u16 = 5 * N;
+/// The feature "the viewer is player 2".
+const SECOND: u16 = RESOLVER + 2;
+/// The first of white's stones-off-the-board features (black's follow).
+const LEFT: u16 = SECOND + 1;
+/// The thresholds of the stones-off-the-board features.
+const LEFT_BELOW: [u32; 4] = [2, 4, 8, 16];
+
+/// The kind of `c` (0–4) if a node holds it, in the features' order.
+fn content_kind(c: Content) -> Option<u16> {
+    match c {
+        Content::Empty => None,
+        Content::Single(Colour::White) => Some(0),
+        Content::Single(Colour::Black) => Some(1),
+        Content::Double(Colour::White) => Some(2),
+        Content::Double(Colour::Black) => Some(3),
+        Content::Block => Some(4),
+    }
+}
+
+/// Node `n` as player `view` sees the board: turned half a circle for
+/// player 2 (A stays).
+fn seen(n: Node, view: Player) -> u16 {
+    let circle = n.circle();
+    if view == Player::FIRST || circle == 0 {
+        return n.0.into();
+    }
+    let len = CIRCLE_LEN[circle];
+    let turned = (n.number() - 1 + len / 2) % len;
+    (CIRCLE_START[circle] + turned) as u16
+}
+
+impl Features for Spokes {
+    const INPUTS: usize = LEFT as usize + 2 * LEFT_BELOW.len();
+
+    fn features(&self, view: Player, out: &mut Vec<u16>) {
+        out.clear();
+        let b = self.board();
+        for n in b.occupied().iter() {
+            if let Some(kind) = content_kind(b.content(n)) {
+                out.push(CONTENT + kind * N + seen(n, view));
+            }
+        }
+        out.push(RESOLVER + u16::from(self.resolver() != view));
+        if view == Player::SECOND {
+            out.push(SECOND);
+        }
+        for (i, c) in Colour::BOTH.into_iter().enumerate() {
+            let left = STONES_PER_COLOUR - b.stones_of(c);
+            for (j, &below) in LEFT_BELOW.iter().enumerate() {
+                if left < below {
+                    out.push(LEFT + (i * LEFT_BELOW.len() + j) as u16);
+                }
+            }
+        }
+    }
+
+    /// White and black swapped: singles and doubles change colour, blocks
+    /// stay, and so do the resolver and the seat.
+    const MIRROR: Option<fn(u16) -> u16> = Some(|f| {
+        let per = LEFT_BELOW.len() as u16;
+        if f < RESOLVER {
+            let (kind, node) = (f / N, f % N);
+            let swapped = match kind {
+                0 | 2 => kind + 1,
+                1 | 3 => kind - 1,
+                _ => kind,
+            };
+            swapped * N + node
+        } else if f >= LEFT {
+            LEFT + (f - LEFT + per) % (2 * per)
+        } else {
+            f
+        }
+    });
+}
+
+/// The network two-player Spokes evaluates with: `spokes.net`, trained by
+/// `tools/train.sh spokes` (see `docs/nnue.md`), unless `--net` loads
+/// another. The four-player games have none.
+pub static NETWORK: Slot = Slot::new("spokes", Spokes::INPUTS, include_bytes!("spokes.net"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Notation;
+
+    #[test]
+    fn player_two_sees_its_home_where_player_one_sees_its_own() {
+        for i in 0..NODES as u8 {
+            let n = Node(i);
+            let s = seen(n, Player::SECOND);
+            let back = Node(s as u8);
+            assert_eq!(back.circle(), n.circle());
+            assert_eq!(
+                seen(back, Player::SECOND),
+                u16::from(i),
+                "half a turn twice"
+            );
+        }
+        let h9 = Node::parse("H9").unwrap();
+        assert_eq!(
+            seen(h9, Player::SECOND),
+            u16::from(Node::parse("H1").unwrap().0)
+        );
+        let b3 = Node::parse("B3").unwrap();
+        assert_eq!(
+            seen(b3, Player::SECOND),
+            u16::from(Node::parse("B1").unwrap().0)
+        );
+    }
+
+    #[test]
+    fn features_name_contents_resolver_seat_and_stones_left() {
+        // A white single on D1 and a block on H9, round 2 (player 2
+        // resolves).
+        let pos = Spokes::parse("1/4/8/w15/8X7 2").unwrap();
+        let mut f = Vec::new();
+        pos.features(Player::FIRST, &mut f);
+        let d1 = u16::from(Node::parse("D1").unwrap().0);
+        let h9 = u16::from(Node::parse("H9").unwrap().0);
+        let h1 = u16::from(Node::parse("H1").unwrap().0);
+        let d9 = u16::from(Node::parse("D9").unwrap().0);
+        assert_eq!(f, vec![d1, 4 * N + h9, RESOLVER + 1]);
+        pos.features(Player::SECOND, &mut f);
+        assert_eq!(f, vec![d9, 4 * N + h1, RESOLVER, SECOND]);
+        let mirror = Spokes::MIRROR.unwrap();
+        assert_eq!(mirror(d1), N + d1);
+        assert_eq!(mirror(3 * N + d1), 2 * N + d1);
+        assert_eq!(mirror(4 * N + h9), 4 * N + h9);
+        assert_eq!(mirror(LEFT), LEFT + 4);
+        assert_eq!(mirror(LEFT + 7), LEFT + 3);
+        assert_eq!(Spokes::INPUTS, 236);
+    }
+}
