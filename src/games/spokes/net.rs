@@ -14,11 +14,11 @@
 //! Both colours are the players' alike, so swapping them is a symmetry of
 //! the rules ([`Features::MIRROR`]).
 
-use super::board::{Colour, Content, Node, CIRCLE_LEN, CIRCLE_START, NODES};
+use super::board::{Colour, Content, Node, NodeSet, CIRCLE_LEN, CIRCLE_START, NODES};
 use super::movegen::STONES_PER_COLOUR;
 use super::Spokes;
 use crate::game::Player;
-use crate::nnue::{Features, Slot};
+use crate::nnue::{FeatureSet, Features, Slot, MAX_INPUTS};
 
 /// Nodes of the board, as a feature count.
 const N: u16 = NODES as u16;
@@ -58,6 +58,50 @@ fn seen(n: Node, view: Player) -> u16 {
     (CIRCLE_START[circle] + turned) as u16
 }
 
+/// Node set `set` as player `view` sees the board ([`seen`] on every
+/// node): for player 2 each circle turned by half its length.
+fn seen_set(set: NodeSet, view: Player) -> u64 {
+    if view == Player::FIRST {
+        return set.0;
+    }
+    let mut out = set.0 & 1;
+    for circle in 1..CIRCLE_LEN.len() {
+        let (start, len) = (CIRCLE_START[circle], CIRCLE_LEN[circle]);
+        let mask = (1u64 << len) - 1;
+        let x = (set.0 >> start) & mask;
+        let turned = ((x >> (len / 2)) | (x << (len / 2))) & mask;
+        out |= turned << start;
+    }
+    out
+}
+
+/// Sets the bits of `bits` (below bit [`NODES`]) in `words` from feature
+/// `first` on.
+fn put(words: &mut [u64; MAX_INPUTS / 64], first: u16, bits: u64) {
+    let (word, shift) = (usize::from(first / 64), first % 64);
+    words[word] |= bits << shift;
+    if shift > 0 && word + 1 < words.len() {
+        words[word + 1] |= bits >> (64 - shift);
+    }
+}
+
+/// Calls `add` with the features of `pos` seen by `view` that are not
+/// node contents: the resolver, the seat and the stones off the board.
+fn beyond_the_board(pos: &Spokes, view: Player, mut add: impl FnMut(u16)) {
+    add(RESOLVER + u16::from(pos.resolver() != view));
+    if view == Player::SECOND {
+        add(SECOND);
+    }
+    for (i, c) in Colour::BOTH.into_iter().enumerate() {
+        let left = STONES_PER_COLOUR - pos.board().stones_of(c);
+        for (j, &below) in LEFT_BELOW.iter().enumerate() {
+            if left < below {
+                add(LEFT + (i * LEFT_BELOW.len() + j) as u16);
+            }
+        }
+    }
+}
+
 impl Features for Spokes {
     const INPUTS: usize = LEFT as usize + 2 * LEFT_BELOW.len();
 
@@ -69,18 +113,26 @@ impl Features for Spokes {
                 out.push(CONTENT + kind * N + seen(n, view));
             }
         }
-        out.push(RESOLVER + u16::from(self.resolver() != view));
-        if view == Player::SECOND {
-            out.push(SECOND);
+        beyond_the_board(self, view, |f| out.push(f));
+    }
+
+    /// The contents from the board's node sets, turned for player 2 a
+    /// circle at a time; the rest as [`Features::features`] lists it.
+    fn feature_set(&self, view: Player, _scratch: &mut Vec<u16>) -> FeatureSet {
+        let b = self.board();
+        let mut words = [0; MAX_INPUTS / 64];
+        let kinds = [
+            b.singles(Colour::White),
+            b.singles(Colour::Black),
+            b.doubles_of(Colour::White),
+            b.doubles_of(Colour::Black),
+            b.blocks(),
+        ];
+        for (kind, set) in (0..).zip(kinds) {
+            put(&mut words, CONTENT + kind * N, seen_set(set, view));
         }
-        for (i, c) in Colour::BOTH.into_iter().enumerate() {
-            let left = STONES_PER_COLOUR - b.stones_of(c);
-            for (j, &below) in LEFT_BELOW.iter().enumerate() {
-                if left < below {
-                    out.push(LEFT + (i * LEFT_BELOW.len() + j) as u16);
-                }
-            }
-        }
+        beyond_the_board(self, view, |f| words[usize::from(f / 64)] |= 1 << (f % 64));
+        FeatureSet::from_words(words)
     }
 
     /// White and black swapped: singles and doubles change colour, blocks
