@@ -105,6 +105,12 @@ impl Set {
         self.scores.len()
     }
 
+    /// Position `i`'s training target: the game's result and the expected
+    /// result of the search score, blended by `--lambda`.
+    fn target(&self, i: usize, args: &Args) -> f32 {
+        args.lambda * self.results[i] + (1.0 - args.lambda) * sigmoid(self.scores[i], args.scale)
+    }
+
     /// Adds a position, and with `mirror` also its mirror image (the
     /// same score and result, the features mirrored).
     fn push<G: Features>(
@@ -251,6 +257,37 @@ fn load<G: Features + Notation + Evaluate>(args: &Args) -> Result<(Set, Set, usi
     Ok((train, val, games))
 }
 
+/// The expected result of evaluation `v` at `scale` units.
+fn sigmoid(v: f32, scale: i32) -> f32 {
+    1.0 / (1.0 + (-v / scale as f32).exp())
+}
+
+/// The scales at which [`classic_loss`] tries the classic evaluation.
+const CLASSIC_SCALES: [i32; 8] = [100, 150, 200, 300, 400, 600, 800, 1200];
+
+/// The loss of the classic evaluation on `set` taken as a network's
+/// output (its value over a scale), at each of [`CLASSIC_SCALES`]: what a
+/// network has to beat.
+fn classic_loss<G: Notation + Evaluate>(set: &Set, args: &Args) -> Result<Vec<(i32, f64)>, String> {
+    let classic = set
+        .texts
+        .iter()
+        .map(|t| G::parse(t).map(|p| p.evaluate(TermMask::ALL) as f32))
+        .collect::<Result<Vec<f32>, _>>()
+        .map_err(|e| e.to_string())?;
+    Ok(CLASSIC_SCALES
+        .iter()
+        .map(|&scale| {
+            let total: f64 = classic
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| f64::from((sigmoid(v, scale) - set.target(i, args)).powi(2)))
+                .sum();
+            (scale, total / set.len().max(1) as f64)
+        })
+        .collect())
+}
+
 /// The trainable parameters.
 struct Model {
     w1: Var,
@@ -342,8 +379,7 @@ fn batch(
         u.iter().for_each(|&f| us[row * inputs + f as usize] = 1.0);
         t.iter()
             .for_each(|&f| them[row * inputs + f as usize] = 1.0);
-        let expected = 1.0 / (1.0 + (-set.scores[i] / args.scale as f32).exp());
-        target.push(args.lambda * set.results[i] + (1.0 - args.lambda) * expected);
+        target.push(set.target(i, args));
         base.push(set.bases[i] / args.scale as f32);
     }
     Ok(Batch {
@@ -405,6 +441,23 @@ fn train<G: Features + Notation + Evaluate>(args: &Args) -> Result<Report, Strin
         val.len(),
         started.elapsed().as_secs_f64()
     );
+    let classic = classic_loss::<G>(&val, args)?;
+    let at_scale = classic
+        .iter()
+        .find(|(s, _)| *s == args.scale)
+        .map(|(_, l)| *l);
+    let (best_scale, best) = classic
+        .iter()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .copied()
+        .expect("scales to try");
+    match at_scale {
+        Some(l) => println!(
+            "classic evaluation's validation loss {l:.6} at scale {}; best {best:.6} at scale {best_scale}",
+            args.scale
+        ),
+        None => println!("classic evaluation's validation loss: best {best:.6} at scale {best_scale}"),
+    }
     let dev = Device::Cpu;
     let mut rng = StdRng::seed_from_u64(args.seed);
     let inputs = G::INPUTS;
