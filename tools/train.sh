@@ -40,6 +40,13 @@ if [ "$game" = apart ]; then
   EPOCHS=${EPOCHS:-3}
   MAX_POSITIONS=${MAX_POSITIONS:-1169742}
 fi
+# Epaminondas' shipped network: seed 3 in two shards, 20,000 + 10,091
+# games (the first shard complete at 40,000 games in all, the second cut
+# at 20,182), 2 epochs, λ 0.3.
+if [ "$game" = epaminondas ]; then
+  PARTS=${PARTS:-"3:40000:1/2 3:20182:2/2"}
+  EPOCHS=${EPOCHS:-2}
+fi
 # Spokes' shipped network (first generation): 986 games of seed 7.
 if [ "$game" = spokes ]; then
   PARTS=${PARTS:-"7:986"}
