@@ -21,6 +21,9 @@
 #   DATAGEN_BIN   the gamut binary that plays the self-play games (default:
 #           this build's); a later generation's data is played by the build
 #           whose built-in network is the generation before
+#   DATAGEN_EVAL  the self-play search's evaluation, classic or net
+#           (default: the game's own); net with that build's built-in
+#           network plays a later generation's data
 #   OUT     the network file to write (default: src/games/<game>/<game>.net)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,7 +74,9 @@ note() { echo "$(date -u +%FT%TZ) $*" | tee -a "$log"; }
 cargo build --profile test-release -p gamut -p gamut-train
 bin=target/test-release
 datagen_bin=${DATAGEN_BIN:-$bin/gamut}
-note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES random plies $RANDOM_PLIES datagen $datagen_bin"
+evaluation=()
+if [ -n "${DATAGEN_EVAL:-}" ]; then evaluation=(--eval "$DATAGEN_EVAL"); fi
+note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES random plies $RANDOM_PLIES datagen $datagen_bin ${evaluation[*]}"
 
 files=()
 pids=()
@@ -86,7 +91,7 @@ for part in $PARTS; do
   files+=("$file")
   note "datagen seed $seed games $games ${sharding[*]} -> $file"
   nice -n 19 "$datagen_bin" datagen "$game" --out "$file" --games "$games" "${sharding[@]}" \
-    --nodes "$NODES" --random-plies "$RANDOM_PLIES" --seed "$seed" --resume --quiet >>"$log" &
+    --nodes "$NODES" --random-plies "$RANDOM_PLIES" --seed "$seed" "${evaluation[@]}" --resume --quiet >>"$log" &
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid"; done

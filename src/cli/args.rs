@@ -57,9 +57,9 @@ pub struct SearchArgs {
     #[arg(long, value_name = "TERMS")]
     pub eval_off: Option<String>,
     /// The static evaluation: classic (the hand-written terms) or net (the
-    /// game's learned network, for games that have one: apart, aporia,
-    /// epaminondas). Default: the game's own, net for apart (its matches
-    /// say it is stronger), classic for the others.
+    /// game's learned network; every game of two players has one). Default:
+    /// the game's own, net for apart (its matches say it is stronger),
+    /// classic for the others.
     #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
     pub eval: Option<String>,
     /// With --eval net: the network file to use instead of the built-in

@@ -61,6 +61,33 @@ fn datagen_resumes_and_shards_to_the_same_games() {
     assert_eq!(part_games, games[1..2]);
 }
 
+#[test]
+fn datagen_searches_with_the_evaluation_asked() {
+    let dir = scratch_dir("datagen-eval");
+    let scores = |eval: &str| {
+        let file = dir.join(format!("{eval}.dat"));
+        datagen(&file, "1", &["--eval", eval]);
+        let games = read_all(&std::fs::read(&file).unwrap()[..], "epaminondas").unwrap();
+        games[0].samples.iter().map(|s| s.score).collect::<Vec<_>>()
+    };
+    // The same seed's first game: its random plies alike, its search
+    // scores those of the evaluation asked.
+    assert_ne!(scores("net"), scores("classic"));
+    let file = dir.join("net-none.dat");
+    let err = rejected(&[
+        "datagen",
+        "epaminondas",
+        "--out",
+        file.to_str().unwrap(),
+        "--eval",
+        "net",
+        "--net",
+        "/nonexistent/x.net",
+    ]);
+    assert!(err.contains("x.net"), "{err}");
+    assert!(!file.exists());
+}
+
 /// Makes `games` games of `game` whole, as two shards and in two runs
 /// (the second resuming); asserts that the shards interleave to the whole,
 /// that the resumed file is the whole byte for byte, and that the file
