@@ -12,7 +12,7 @@
 #           games numbered K-1 modulo N), as `datagen --shard` does
 #   NODES   search nodes per move in self-play
 #   RANDOM_PLIES   random plies at the start of each self-play game
-#   EPOCHS, HIDDEN, LAMBDA, LR, TRAIN_SEED   the trainer's options
+#   EPOCHS, HIDDEN, LAMBDA, LR, SCALE, TRAIN_SEED   the trainer's options
 #   ON_CLASSIC   if set, train the network on the classic evaluation
 #           (gamut-train --on-classic)
 #   MAX_POSITIONS   train on at most this many positions, the first ones
@@ -50,11 +50,12 @@ if [ "$game" = epaminondas ]; then
   PARTS=${PARTS:-"3:40000:1/2 3:20182:2/2"}
   EPOCHS=${EPOCHS:-2}
 fi
-# Spokes' shipped network (first generation): 986 games of seed 7.
+# Spokes' shipped network: 986 games of seed 7 and 6,000 of seed 8,
+# 2 epochs, λ 0.3, at Spokes' own win-probability scale (150, not 400).
 if [ "$game" = spokes ]; then
-  PARTS=${PARTS:-"7:986"}
-  EPOCHS=${EPOCHS:-8}
-  LAMBDA=${LAMBDA:-0.7}
+  PARTS=${PARTS:-"7:986 8:6000"}
+  EPOCHS=${EPOCHS:-2}
+  SCALE=${SCALE:-150}
 fi
 PARTS=${PARTS:-"1:1372 2:781"}
 NODES=${NODES:-4000}
@@ -63,6 +64,7 @@ EPOCHS=${EPOCHS:-6}
 HIDDEN=${HIDDEN:-128}
 LAMBDA=${LAMBDA:-0.3}
 LR=${LR:-0.001}
+SCALE=${SCALE:-400}
 TRAIN_SEED=${TRAIN_SEED:-1}
 DATA=${DATA:-${XDG_DATA_HOME:-$HOME/.local/share}/gamut/train/$game}
 OUT=${OUT:-src/games/$game/$game.net}
@@ -100,8 +102,8 @@ note "datagen done"
 options=()
 if [ -n "${MAX_POSITIONS:-}" ]; then options=(--max-positions "$MAX_POSITIONS"); fi
 if [ -n "${ON_CLASSIC:-}" ]; then options+=(--on-classic); fi
-note "train epochs $EPOCHS hidden $HIDDEN lambda $LAMBDA lr $LR seed $TRAIN_SEED ${options[*]}"
+note "train epochs $EPOCHS hidden $HIDDEN lambda $LAMBDA lr $LR scale $SCALE seed $TRAIN_SEED ${options[*]}"
 nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$OUT" "${options[@]}" \
-  --epochs "$EPOCHS" --hidden "$HIDDEN" --lambda "$LAMBDA" --lr "$LR" \
+  --epochs "$EPOCHS" --hidden "$HIDDEN" --lambda "$LAMBDA" --lr "$LR" --scale "$SCALE" \
   --seed "$TRAIN_SEED" --curve "$DATA/curve.csv" | tee -a "$log"
 note "wrote $OUT ($(wc -c <"$OUT") bytes); curve in $DATA/curve.csv"
