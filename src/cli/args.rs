@@ -29,6 +29,22 @@ pub struct PositionArgs {
     pub moves: Option<String>,
 }
 
+/// Which static evaluation a search uses (shared by `analyze`, `bench`,
+/// `datagen` and engine specs).
+#[derive(Args, Debug, Clone, Default)]
+pub struct EvalArgs {
+    /// The static evaluation: classic (the hand-written terms) or net (the
+    /// game's learned network; every game of two players has one). Default:
+    /// the game's own, net for apart (its matches say it is stronger),
+    /// classic for the others.
+    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
+    pub eval: Option<String>,
+    /// With --eval net: the network file to use instead of the built-in
+    /// one (written by tools/train.sh).
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<std::path::PathBuf>,
+}
+
 /// Options that set up a search (shared by `analyze`, `bench` and engine
 /// specs).
 #[derive(Args, Debug, Clone)]
@@ -56,16 +72,8 @@ pub struct SearchArgs {
     /// docs/rules/<game>.md).
     #[arg(long, value_name = "TERMS")]
     pub eval_off: Option<String>,
-    /// The static evaluation: classic (the hand-written terms) or net (the
-    /// game's learned network; every game of two players has one). Default:
-    /// the game's own, net for apart (its matches say it is stronger),
-    /// classic for the others.
-    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
-    pub eval: Option<String>,
-    /// With --eval net: the network file to use instead of the built-in
-    /// one (written by tools/train.sh).
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub evaluation: EvalArgs,
     /// Ordering heuristics to switch off, comma-separated: tt, captures,
     /// killers, history.
     #[arg(long, value_name = "LIST")]

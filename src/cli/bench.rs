@@ -38,13 +38,8 @@ pub struct BenchArgs {
     /// before selective search: the same tree for the same code.
     #[arg(long)]
     pub exact: bool,
-    /// The static evaluation: classic or net; default the game's own (see
-    /// `analyze --eval`).
-    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
-    pub eval: Option<String>,
-    /// With --eval net: the network file to use instead of the built-in one.
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub evaluation: super::args::EvalArgs,
 }
 
 /// Searches `pos` to `limits`: the nodes searched, and the matrix cells
@@ -75,7 +70,7 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         None => GameId::ALL.to_vec(),
     };
     for &id in &games {
-        with_game!(id, G => super::searching::evaluation::<G>(a.eval.as_deref(), a.net.as_deref()))?;
+        with_game!(id, G => a.evaluation.evaluation::<G>())?;
     }
     writeln!(
         out,
@@ -147,7 +142,7 @@ fn bench_game<G: FullGame>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     if a.exact {
         config = config.exact();
     }
-    config.eval = super::searching::evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
+    config.eval = a.evaluation.evaluation::<G>()?;
     let limits = Limits {
         depth: Some(sd),
         ..Limits::default()

@@ -54,14 +54,10 @@ pub struct DatagenArgs {
     /// last game cut short is dropped).
     #[arg(long)]
     pub resume: bool,
-    /// The self-play search's static evaluation: classic or net; default
-    /// the game's own (see `analyze --eval`). A later generation's data is
+    /// The self-play search's evaluation: a later generation's data is
     /// played with the network of the generation before.
-    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
-    pub eval: Option<String>,
-    /// With --eval net: the network file to use instead of the built-in one.
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<PathBuf>,
+    #[command(flatten)]
+    pub evaluation: super::args::EvalArgs,
 }
 
 /// Parses `K/N` with 1 ≤ K ≤ N.
@@ -85,7 +81,7 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     let (k, n) = a.shard.unwrap_or((1, 1));
     let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
     let mut config = Config::for_game::<G>(1);
-    config.eval = super::searching::evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
+    config.eval = a.evaluation.evaluation::<G>()?;
     let (mut file, done) = open::<G>(a)?;
     let todo = &mine[(done as usize).min(mine.len())..];
     let limits = Limits {

@@ -8,7 +8,7 @@
 //! the seat asked for, with its team, against all the others
 //! ([`TwoSided`]).
 
-use super::args::{parse_game, SearchArgs};
+use super::args::{parse_game, EvalArgs, SearchArgs};
 use super::searching::{emit, ordering_off, pv_texts, search_setup};
 use super::CliError;
 use clap::Args;
@@ -109,8 +109,10 @@ impl Options {
             hash: self.hash,
             parallel: self.parallel.clone(),
             eval_off: self.eval_off.clone(),
-            eval: self.eval.clone(),
-            net: None,
+            evaluation: EvalArgs {
+                eval: self.eval.clone(),
+                net: None,
+            },
             ordering_off: self.ordering_off.clone(),
             no_quiescence: !self.quiescence,
             no_aspiration: !self.aspiration,

@@ -2,7 +2,7 @@
 //! (configuration, limits, evaluation, ordering), the text of a principal
 //! variation, and writing lines as soon as they are known.
 
-use super::args::SearchArgs;
+use super::args::{EvalArgs, SearchArgs};
 use super::interrupt::Interrupt;
 use super::CliError;
 use gamut::game::{Evaluate, FullGame};
@@ -35,7 +35,7 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
     if let Some(list) = &a.eval_off {
         config.terms = gamut::game::terms_off::<G>(list)?;
     }
-    config.eval = evaluation::<G>(a.eval.as_deref(), a.net.as_deref())?;
+    config.eval = a.evaluation.evaluation::<G>()?;
     if let Some(list) = &a.ordering_off {
         config.ordering = ordering_off(list)?;
     }
@@ -48,25 +48,24 @@ pub fn search_setup<G: Evaluate>(a: &SearchArgs) -> Result<(Config, Limits), Cli
     Ok((config, limits))
 }
 
-/// The evaluation `--eval` names (default the game's own), with the network of
-/// `--net` loaded for the game.
-pub fn evaluation<G: Evaluate>(
-    eval: Option<&str>,
-    net: Option<&std::path::Path>,
-) -> Result<Eval, CliError> {
-    let slot = G::network();
-    if let Some(path) = net {
-        let slot = slot.ok_or_else(|| CliError(format!("{} has no network yet", G::ID)))?;
-        slot.load_file(path).map_err(CliError)?;
-    }
-    match eval {
-        Some("net") if slot.is_none() => Err(CliError(format!(
-            "--eval net: {} has no network yet",
-            G::ID
-        ))),
-        Some("net") => Ok(Eval::Net),
-        Some("classic") => Ok(Eval::Classic),
-        _ => Ok(Eval::Game),
+impl EvalArgs {
+    /// The evaluation `--eval` names (default the game's own), with the
+    /// network of `--net` loaded for the game.
+    pub fn evaluation<G: Evaluate>(&self) -> Result<Eval, CliError> {
+        let slot = G::network();
+        if let Some(path) = &self.net {
+            let slot = slot.ok_or_else(|| CliError(format!("{} has no network yet", G::ID)))?;
+            slot.load_file(path).map_err(CliError)?;
+        }
+        match self.eval.as_deref() {
+            Some("net") if slot.is_none() => Err(CliError(format!(
+                "--eval net: {} has no network yet",
+                G::ID
+            ))),
+            Some("net") => Ok(Eval::Net),
+            Some("classic") => Ok(Eval::Classic),
+            _ => Ok(Eval::Game),
+        }
     }
 }
 
