@@ -503,7 +503,8 @@ fn openings_come_from_a_perft_suite_in_turn() {
 /// was made again when a move onto the home row became a capture-like
 /// move for ordering (the search changed on purpose). Apart's run was made
 /// with the classic evaluation, then its default; its network is the
-/// default now, so the run names `eval=classic` (its records' specs too).
+/// default now, so the run names `eval=classic` (its records' specs too);
+/// so does two-player Spokes' run, for the same reason.
 const STORED: &[(&str, &[&str])] = &[
     (
         "tournament-epaminondas-main.jsonl",
@@ -542,7 +543,7 @@ const STORED: &[(&str, &[&str])] = &[
         &[
             "spokes",
             "--engine",
-            "name=d1,depth=1",
+            "name=d1,depth=1,eval=classic",
             "--engine",
             "name=g,greedy",
             "--games",

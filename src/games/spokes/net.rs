@@ -157,8 +157,10 @@ impl Features for Spokes {
 
 /// The network two-player Spokes evaluates with: `spokes.net`, trained by
 /// `tools/train.sh spokes` (see `docs/nnue.md`), unless `--net` loads
-/// another. The four-player games have none.
-pub static NETWORK: Slot = Slot::new("spokes", Spokes::INPUTS, include_bytes!("spokes.net"));
+/// another. Two-player Spokes' default evaluation (it beats the classic
+/// terms at depth 2, docs/results.md); the four-player games have none.
+pub static NETWORK: Slot =
+    Slot::played_by_default("spokes", Spokes::INPUTS, include_bytes!("spokes.net"));
 
 #[cfg(test)]
 mod tests {
