@@ -9,7 +9,12 @@
 # docs/results.md):
 #   PARTS   seed:games of each data file, made in parallel ("1:2000 2:1000");
 #           seed:games:K/N makes only shard K of N of those games (the
-#           games numbered K-1 modulo N), as `datagen --shard` does
+#           games numbered K-1 modulo N), as `datagen --shard` does;
+#           seed:games:K/N:net (or seed:games::net) is a later generation's
+#           part: played with the network trained first on the parts
+#           without the mark (the same trainer settings, but FIRST_LAMBDA),
+#           then trained on with them all
+#   FIRST_LAMBDA   λ of that first generation's network (default: LAMBDA)
 #   NODES   search nodes per move in self-play
 #   RANDOM_PLIES   random plies at the start of each self-play game
 #   EPOCHS, HIDDEN, LAMBDA, LR, SCALE, TRAIN_SEED   the trainer's options
@@ -43,12 +48,16 @@ if [ "$game" = apart ]; then
   EPOCHS=${EPOCHS:-3}
   MAX_POSITIONS=${MAX_POSITIONS:-1169742}
 fi
-# Epaminondas' shipped network: seed 3 in two shards, 20,000 + 10,091
-# games (the first shard complete at 40,000 games in all, the second cut
-# at 20,182), 2 epochs, λ 0.3.
+# Epaminondas' shipped network (second generation): seed 3 in two shards,
+# 20,000 + 10,091 games (the first shard complete at 40,000 games in all,
+# the second cut at 20,182), played by the classic evaluation; the first
+# generation's network trained on them (λ 0.3); seed 31 in two shards,
+# 7,872 + 9,033 games, played by that network; 2 epochs, λ 0.2 on all.
 if [ "$game" = epaminondas ]; then
-  PARTS=${PARTS:-"3:40000:1/2 3:20182:2/2"}
+  PARTS=${PARTS:-"3:40000:1/2 3:20182:2/2 31:15744:1/2:net 31:18066:2/2:net"}
   EPOCHS=${EPOCHS:-2}
+  LAMBDA=${LAMBDA:-0.2}
+  FIRST_LAMBDA=${FIRST_LAMBDA:-0.3}
 fi
 # Spokes' shipped network: 986 games of seed 7 and 6,000 of seed 8,
 # 2 epochs, λ 0.3, at Spokes' own win-probability scale (150, not 400).
@@ -80,30 +89,51 @@ evaluation=()
 if [ -n "${DATAGEN_EVAL:-}" ]; then evaluation=(--eval "$DATAGEN_EVAL"); fi
 note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES random plies $RANDOM_PLIES datagen $datagen_bin ${evaluation[*]}"
 
+# Plays the parts given (seed:games[:K/N[:net]]) in parallel, their
+# files added to `files`; the evaluation is the one in `evaluation`.
 files=()
-pids=()
-for part in $PARTS; do
-  IFS=: read -r seed games shard <<<"$part"
-  file="$DATA/$game-seed$seed.dat"
-  sharding=()
-  if [ -n "$shard" ]; then
-    file="$DATA/$game-seed$seed-shard${shard/\//-of-}.dat"
-    sharding=(--shard "$shard")
-  fi
-  files+=("$file")
-  note "datagen seed $seed games $games ${sharding[*]} -> $file"
-  nice -n 19 "$datagen_bin" datagen "$game" --out "$file" --games "$games" "${sharding[@]}" \
-    --nodes "$NODES" --random-plies "$RANDOM_PLIES" --seed "$seed" "${evaluation[@]}" --resume --quiet >>"$log" &
-  pids+=($!)
-done
-for pid in "${pids[@]}"; do wait "$pid"; done
-note "datagen done"
+datagen() {
+  local pids=() part seed games shard played file sharding
+  for part in "$@"; do
+    IFS=: read -r seed games shard played <<<"$part"
+    file="$DATA/$game-seed$seed.dat"
+    sharding=()
+    if [ -n "$shard" ]; then
+      file="$DATA/$game-seed$seed-shard${shard/\//-of-}.dat"
+      sharding=(--shard "$shard")
+    fi
+    files+=("$file")
+    note "datagen seed $seed games $games ${sharding[*]} ${evaluation[*]} -> $file"
+    nice -n 19 "$datagen_bin" datagen "$game" --out "$file" --games "$games" "${sharding[@]}" \
+      --nodes "$NODES" --random-plies "$RANDOM_PLIES" --seed "$seed" "${evaluation[@]}" --resume --quiet >>"$log" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; done
+  note "datagen done"
+}
 
 options=()
 if [ -n "${MAX_POSITIONS:-}" ]; then options=(--max-positions "$MAX_POSITIONS"); fi
 if [ -n "${ON_CLASSIC:-}" ]; then options+=(--on-classic); fi
-note "train epochs $EPOCHS hidden $HIDDEN lambda $LAMBDA lr $LR scale $SCALE seed $TRAIN_SEED ${options[*]}"
-nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$OUT" "${options[@]}" \
-  --epochs "$EPOCHS" --hidden "$HIDDEN" --lambda "$LAMBDA" --lr "$LR" --scale "$SCALE" \
-  --seed "$TRAIN_SEED" --curve "$DATA/curve.csv" | tee -a "$log"
-note "wrote $OUT ($(wc -c <"$OUT") bytes); curve in $DATA/curve.csv"
+# Trains on every file in `files` into the network file $1 with λ $2.
+train() {
+  note "train epochs $EPOCHS hidden $HIDDEN lambda $2 lr $LR scale $SCALE seed $TRAIN_SEED ${options[*]} -> $1"
+  nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$1" "${options[@]}" \
+    --epochs "$EPOCHS" --hidden "$HIDDEN" --lambda "$2" --lr "$LR" --scale "$SCALE" \
+    --seed "$TRAIN_SEED" --curve "$DATA/curve-$(basename "$1" .net).csv" | tee -a "$log"
+}
+
+first=()
+later=()
+for part in $PARTS; do
+  if [ "${part##*:}" = net ]; then later+=("$part"); else first+=("$part"); fi
+done
+datagen "${first[@]}"
+if [ ${#later[@]} -gt 0 ]; then
+  train "$DATA/generation-1.net" "${FIRST_LAMBDA:-$LAMBDA}"
+  evaluation=(--eval net --net "$DATA/generation-1.net")
+  datagen "${later[@]}"
+fi
+
+train "$OUT" "$LAMBDA"
+note "wrote $OUT ($(wc -c <"$OUT") bytes); curves in $DATA/curve-*.csv"

@@ -35,8 +35,8 @@ pub struct PositionArgs {
 pub struct EvalArgs {
     /// The static evaluation: classic (the hand-written terms) or net (the
     /// game's learned network; every game of two players has one). Default:
-    /// the game's own, net for apart and two-player spokes (their matches
-    /// say it is stronger), classic for the others.
+    /// the game's own, net for apart, epaminondas and two-player spokes
+    /// (their matches say it is stronger), classic for the others.
     #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
     pub eval: Option<String>,
     /// With --eval net: the network file to use instead of the built-in

@@ -504,16 +504,17 @@ fn openings_come_from_a_perft_suite_in_turn() {
 /// move for ordering (the search changed on purpose). Apart's run was made
 /// with the classic evaluation, then its default; its network is the
 /// default now, so the run names `eval=classic` (its records' specs too);
-/// so does two-player Spokes' run, for the same reason.
+/// so do the runs of two-player Spokes and Epaminondas, for the same
+/// reason.
 const STORED: &[(&str, &[&str])] = &[
     (
         "tournament-epaminondas-main.jsonl",
         &[
             "epaminondas",
             "--engine",
-            "name=d2,depth=2",
+            "name=d2,depth=2,eval=classic",
             "--engine",
-            "name=d1,depth=1,quiescence=off",
+            "name=d1,depth=1,quiescence=off,eval=classic",
             "--engine",
             "name=g,greedy",
             "--games",
@@ -935,9 +936,9 @@ fn adjudicate_ends_a_lost_game_instead_of_a_draw_at_the_ply_limit() {
         "tournament",
         "epaminondas",
         "--engine",
-        "name=d2,depth=2",
+        "name=d2,depth=2,eval=classic",
         "--engine",
-        "name=d1,depth=1,quiescence=off",
+        "name=d1,depth=1,quiescence=off,eval=classic",
         "--games",
         "2",
         "--seed",
@@ -945,7 +946,8 @@ fn adjudicate_ends_a_lost_game_instead_of_a_draw_at_the_ply_limit() {
         "--json",
     ];
     // Without adjudication the second game runs to the ply limit, the
-    // stronger side far ahead, and counts as a draw.
+    // stronger side far ahead, and counts as a draw (with the classic
+    // evaluation, whose games these seeds were chosen for).
     let plain = json(&ok(&base));
     assert_eq!(
         plain["encounters"][0]["wdl"]["draws"].as_u64(),

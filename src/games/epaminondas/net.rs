@@ -45,8 +45,9 @@ impl Features for Epaminondas {
 
 /// The network Epaminondas evaluates with: `epaminondas.net`, trained by
 /// `tools/train.sh epaminondas` (see `docs/nnue.md`), unless `--net` loads
-/// another.
-pub static NETWORK: Slot = Slot::new(
+/// another. Epaminondas' default evaluation (it beats the classic terms at
+/// 100 ms per move, docs/results.md).
+pub static NETWORK: Slot = Slot::played_by_default(
     "epaminondas",
     Epaminondas::INPUTS,
     include_bytes!("epaminondas.net"),
