@@ -93,9 +93,10 @@ note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODE
 # files added to `files`; the evaluation is the one in `evaluation`.
 files=()
 datagen() {
-  local pids=() part seed games shard played file sharding
+  local pids=() part seed games shard mark file sharding
   for part in "$@"; do
-    IFS=: read -r seed games shard played <<<"$part"
+    # `mark` takes the `net` field, which only chose the list this part is in.
+    IFS=: read -r seed games shard mark <<<"$part"
     file="$DATA/$game-seed$seed.dat"
     sharding=()
     if [ -n "$shard" ]; then
