@@ -1,22 +1,19 @@
 //! gamut: rules, perft, search and tournaments for five abstract board games.
 //!
-//! [`game`] holds the traits every game implements (rules, text,
-//! pictures); [`games`] holds the games; [`perft`] counts game trees; the
-//! command line lives in `main.rs` and [`cli`].
+//! The layers are crates of their own, each using only those below it;
+//! this library re-exports them under one name. [`game`] holds the traits
+//! every game implements (rules, text, pictures); [`games`] holds the
+//! games; [`search`] the searcher; [`tournament`] tournaments; [`protocol`]
+//! the engine protocol; [`serve`] the browser board. The command line lives
+//! in `main.rs` and its `cli` modules; [`console`] plays a game at the
+//! terminal.
 
-pub mod bits;
 pub mod console;
-pub mod game;
-#[macro_use]
-pub mod games;
-pub mod moves;
-pub mod nnue;
-pub mod perft;
-pub mod protocol;
-pub mod search;
-pub mod serve;
-pub mod soak;
-pub mod suite;
-pub mod svg;
-pub mod tablebase;
-pub mod tournament;
+
+pub use gamut_core::{bits, game, moves, nnue, perft, soak, suite, svg, tablebase};
+pub use gamut_games as games;
+pub use gamut_games::with_game;
+pub use gamut_protocol as protocol;
+pub use gamut_search as search;
+pub use gamut_serve as serve;
+pub use gamut_tournament as tournament;

@@ -556,7 +556,7 @@ mod tests {
     fn the_double_oracle_solves_exactly_and_skips_entries() {
         let mut seed = 99u64;
         let mut next = || {
-            seed = crate::bits::splitmix64(seed);
+            seed = gamut_core::bits::splitmix64(seed);
             (seed % 41) as f64 - 20.0
         };
         let mut skipped = 0;
@@ -603,7 +603,7 @@ mod tests {
     fn a_window_gives_a_bound_beyond_it_or_the_value_within_it() {
         let mut seed = 7u64;
         let mut next = || {
-            seed = crate::bits::splitmix64(seed);
+            seed = gamut_core::bits::splitmix64(seed);
             (seed % 41) as f64 - 20.0
         };
         let mut bounded = 0;
@@ -692,7 +692,7 @@ mod tests {
     fn random_games_match_support_enumeration() {
         let mut seed = 12345u64;
         let mut next = || {
-            seed = crate::bits::splitmix64(seed);
+            seed = gamut_core::bits::splitmix64(seed);
             (seed % 21) as f64 - 10.0
         };
         for rows in 1..=4 {

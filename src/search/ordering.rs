@@ -31,7 +31,7 @@ impl Default for Ordering {
 impl Ordering {
     /// Every heuristic on except those of `list` (comma-separated: `tt`,
     /// `captures`, `killers`, `history`).
-    pub fn without(list: &str) -> Result<Ordering, crate::game::ParseError> {
+    pub fn without(list: &str) -> Result<Ordering, gamut_core::game::ParseError> {
         let mut o = Ordering::default();
         for name in list.split(',') {
             match name {
@@ -40,7 +40,7 @@ impl Ordering {
                 "killers" => o.killers = false,
                 "history" => o.history = false,
                 _ => {
-                    return Err(crate::game::ParseError::new(format!(
+                    return Err(gamut_core::game::ParseError::new(format!(
                         "unknown ordering heuristic '{name}' (tt, captures, killers, history)"
                     )))
                 }

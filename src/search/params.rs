@@ -135,7 +135,7 @@ pub const TM_DROP_SCALE: f64 = 1.6;
 /// Time kept back from every clock for the process's own overhead.
 pub const CLOCK_MARGIN: std::time::Duration = std::time::Duration::from_millis(20);
 
-pub use crate::game::Selective;
+pub use gamut_core::game::Selective;
 
 /// The late-move reduction of the `n`th move (from 0) at `depth` plies
 /// left, before the checks that keep it inside the tree.

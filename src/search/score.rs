@@ -1,7 +1,7 @@
 //! Search scores: evaluation units, with proven wins and losses above
-//! [`EVAL_LIMIT`](crate::game::EVAL_LIMIT) that remember their distance.
+//! [`EVAL_LIMIT`](gamut_core::game::EVAL_LIMIT) that remember their distance.
 
-use crate::game::{Outcome, Player, EVAL_LIMIT};
+use gamut_core::game::{Outcome, Player, EVAL_LIMIT};
 use std::fmt;
 
 /// The score of a win on the spot; a win in `n` plies scores `WIN - n`.

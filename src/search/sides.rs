@@ -19,7 +19,7 @@
 //! actions ([`Evaluate::action_hint`]); a side of one player keeps all its
 //! actions.
 
-use crate::game::{
+use gamut_core::game::{
     ChanceRules, Evaluate, Game, GameInfo, Listing, ListingBudget, NodeKind, Outcome, Player,
     SimultaneousRules, TermMask,
 };
@@ -332,7 +332,9 @@ impl<G: Evaluate> Game for TwoSided<G> {
 impl<G: Evaluate> TwoSided<G> {
     /// What the view adds to the game's hash: the side, and whether frozen.
     fn key(&self) -> u64 {
-        crate::bits::splitmix64(0x5157_0000 ^ self.us.index() as u64 ^ u64::from(self.frozen) << 8)
+        gamut_core::bits::splitmix64(
+            0x5157_0000 ^ self.us.index() as u64 ^ u64::from(self.frozen) << 8,
+        )
     }
 }
 

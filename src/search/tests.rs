@@ -5,11 +5,11 @@
 
 use super::score::{outcome_score, Score, INFINITY, WIN, WIN_THRESHOLD};
 use super::*;
-use crate::game::{
+use alphabeta::Worker;
+use gamut_core::game::{
     ChanceRules, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, Player,
     SimultaneousRules, EVAL_LIMIT,
 };
-use alphabeta::Worker;
 
 const LINES: [u16; 8] = [
     0b000_000_111,
@@ -121,7 +121,7 @@ impl Game for Ttt {
         self.hash_from_scratch()
     }
     fn hash_from_scratch(&self) -> u64 {
-        crate::bits::splitmix64(
+        gamut_core::bits::splitmix64(
             u64::from(self.marks[0])
                 | u64::from(self.marks[1]) << 9
                 | (self.side.index() as u64) << 18
@@ -235,7 +235,7 @@ fn config(threads: usize) -> Config {
         parallel: Parallel::LazySmp,
         full_matrix: false,
         selective: super::params::Selective::NONE,
-        eval: crate::nnue::Eval::Game,
+        eval: gamut_core::nnue::Eval::Game,
         multipv: 1,
         multipv_margin: None,
     }
@@ -256,7 +256,7 @@ fn positions(dice: bool, n: usize) -> Vec<Ttt> {
     let mut out = Vec::new();
     while out.len() < n {
         let mut p = Ttt::new(dice);
-        seed = crate::bits::splitmix64(seed);
+        seed = gamut_core::bits::splitmix64(seed);
         let plies = seed % 6;
         for k in 0..plies {
             if p.node() == NodeKind::Terminal {
@@ -264,7 +264,7 @@ fn positions(dice: bool, n: usize) -> Vec<Ttt> {
             }
             let mut moves = Vec::new();
             p.moves(&mut moves);
-            let r = crate::bits::splitmix64(seed ^ k) as usize;
+            let r = gamut_core::bits::splitmix64(seed ^ k) as usize;
             p = p.play(moves[r % moves.len()]);
         }
         if let NodeKind::Decision(_) = p.node() {

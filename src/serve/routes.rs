@@ -5,9 +5,6 @@
 use super::assets;
 use super::sessions::{Budget, Grant, StopOnDrop};
 use super::view;
-use crate::games::GameId;
-use crate::search::params::MAX_MULTIPV;
-use crate::search::Limits;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
@@ -16,6 +13,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
+use gamut_games::with_game;
+use gamut_games::GameId;
+use gamut_search::params::MAX_MULTIPV;
+use gamut_search::Limits;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::convert::Infallible;
@@ -32,7 +33,7 @@ pub struct Server {
     /// The folder whose records may be opened.
     pub records_dir: Option<PathBuf>,
     /// The solved tables that loaded, with their games.
-    pub oracles: Vec<(GameId, Box<dyn crate::tablebase::Oracle>)>,
+    pub oracles: Vec<(GameId, Box<dyn gamut_core::tablebase::Oracle>)>,
 }
 
 type Shared = State<Arc<Server>>;
@@ -146,7 +147,7 @@ impl Params {
     }
 
     /// The line of play named by `fen`/`setup` and `moves`.
-    fn line<G: crate::game::FullGame>(&self) -> Result<view::Line<G>, BadRequest> {
+    fn line<G: gamut_core::game::FullGame>(&self) -> Result<view::Line<G>, BadRequest> {
         view::line(
             self.fen.as_deref(),
             self.setup.as_deref(),
@@ -190,9 +191,9 @@ async fn games() -> Json<Value> {
         .iter()
         .map(|&id| {
             with_game!(id, G => json!({
-                "id": <G as crate::game::Game>::ID,
-                "name": <G as crate::game::Game>::INFO.name,
-                "setup": <G as crate::game::Game>::INFO.setup,
+                "id": <G as gamut_core::game::Game>::ID,
+                "name": <G as gamut_core::game::Game>::INFO.name,
+                "setup": <G as gamut_core::game::Game>::INFO.setup,
             }))
         })
         .collect();
@@ -227,7 +228,7 @@ async fn export(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>,
             let record = view::record_line(&line, &texts).map_err(BadRequest)?;
             Ok(Json(json!({
                 "record": record,
-                "file": format!("{}-game.jsonl", <G as crate::game::Game>::ID),
+                "file": format!("{}-game.jsonl", <G as gamut_core::game::Game>::ID),
             })))
         })
     })
@@ -248,7 +249,7 @@ async fn table(
         return Ok(Json(json!({ "value": null })));
     }
     tokio::task::spawn_blocking(move || {
-        let text = with_game!(id, G => crate::game::Notation::text(p.line::<G>()?.last()));
+        let text = with_game!(id, G => gamut_core::game::Notation::text(p.line::<G>()?.last()));
         let (_, oracle) = s
             .oracles
             .iter()
@@ -323,7 +324,7 @@ async fn analysis(
         let line = p.line::<G>()?;
         let pos = line.into_last();
         // Games of more than two players are searched on one thread.
-        let threads = if <G as crate::game::Game>::players() == 2 { usize::MAX } else { 1 };
+        let threads = if <G as gamut_core::game::Game>::players() == 2 { usize::MAX } else { 1 };
         Ok(stream_job(s, threads, move |grant, stop, send| {
             view::analyse(&pos, &limits, multipv, grant, stop, send)
         })
@@ -347,7 +348,7 @@ async fn scores(
     with_game!(id, G => {
         let line = p.line::<G>()?;
         // Games of more than two players are searched on one thread.
-        let threads = if <G as crate::game::Game>::players() == 2 { usize::MAX } else { 1 };
+        let threads = if <G as gamut_core::game::Game>::players() == 2 { usize::MAX } else { 1 };
         Ok(stream_job(s, threads, move |grant, stop, send| {
             view::line_scores(&line, &limits, grant, stop, send)
         })

@@ -2,7 +2,7 @@
 //! many pages analyse at once, their searches together use at most the
 //! server's threads and hash, and each ends when its page goes away.
 
-use crate::nnue::Eval;
+use gamut_core::nnue::Eval;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};

@@ -4,12 +4,12 @@
 //! events, its choice of move, and the scores along a game.
 
 use super::sessions::Grant;
-use crate::game::{state_text, FullGame, NodeKind, Player};
-use crate::search::score::{Score, WIN};
-use crate::search::sides::{Tuple, TwoSided, DEFAULT_WIDTH};
-use crate::search::{self, Config, Limits, Progress, Table, Verdict};
-use crate::svg::SvgOptions;
-use crate::tournament::seats::{Choice, SeatEngine, SeatPlayer};
+use gamut_core::game::{state_text, FullGame, NodeKind, Player};
+use gamut_core::svg::SvgOptions;
+use gamut_search::score::{Score, WIN};
+use gamut_search::sides::{Tuple, TwoSided, DEFAULT_WIDTH};
+use gamut_search::{self as search, Config, Limits, Progress, Table, Verdict};
+use gamut_tournament::seats::{Choice, SeatEngine, SeatPlayer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
@@ -58,7 +58,7 @@ pub fn line<G: FullGame>(
                 return Err(format!("more than {MAX_PLIES} moves"));
             }
             let last = positions.last().expect("a line has its start").clone();
-            let next = crate::moves::play_moves(last, item, "the moves")
+            let next = gamut_core::moves::play_moves(last, item, "the moves")
                 .map_err(|e| format!("ply {}: {e}", i + 1))?;
             positions.push(next);
         }
@@ -532,7 +532,7 @@ fn side_score<G: FullGame>(
     let view = TwoSided::new(pos.clone(), Player::FIRST, DEFAULT_WIDTH);
     // The view's scores are for its side to move: the first side, or the
     // others.
-    let sign = if crate::game::Game::perspective(&view) == Player::FIRST {
+    let sign = if gamut_core::game::Game::perspective(&view) == Player::FIRST {
         1.0
     } else {
         -1.0
@@ -619,7 +619,7 @@ pub fn line_scores<G: FullGame>(
 /// game 1 between `player 1` and `player 2`, the moves as given (`texts`,
 /// one per step), ended as the rules end it or saved `unfinished`.
 pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<String, String> {
-    use crate::tournament::records::{self, Adjudication, GameRecord, JointStep};
+    use gamut_tournament::records::{self, Adjudication, GameRecord, JointStep};
     let names = ["player 1".to_string(), "player 2".to_string()];
     let steps = line.positions.len() - 1;
     if texts.len() != steps {

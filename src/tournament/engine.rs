@@ -1,17 +1,17 @@
 //! Engines: what a `--engine` spec says, and an engine playing one side of
 //! one game (its transposition table and random stream).
 
-use crate::game::{Evaluate, Game, NodeKind, Notation, ParseError, Player, TermMask};
-use crate::nnue::Eval;
-use crate::search::mcts::MctsConfig;
-use crate::search::ordering::Ordering;
-use crate::search::score::{outcome_score, WIN};
-use crate::search::sides::DEFAULT_WIDTH;
-use crate::search::{self, Clock, Config, Limits, Parallel, Table, Verdict};
-use crate::tablebase::{Oracle, Value};
-use crate::tournament::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
-use crate::tournament::schedule::pick;
-use crate::tournament::seats::{SeatEngine, SeatPlayer};
+use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
+use crate::schedule::pick;
+use crate::seats::{SeatEngine, SeatPlayer};
+use gamut_core::game::{Evaluate, Game, NodeKind, Notation, ParseError, Player, TermMask};
+use gamut_core::nnue::Eval;
+use gamut_core::tablebase::{Oracle, Value};
+use gamut_search::mcts::MctsConfig;
+use gamut_search::ordering::Ordering;
+use gamut_search::score::{outcome_score, WIN};
+use gamut_search::sides::DEFAULT_WIDTH;
+use gamut_search::{self as search, Clock, Config, Limits, Parallel, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -214,7 +214,7 @@ impl Engine {
         let tc = spec.time_control()?;
         let mut config = Config::for_game::<G>(1);
         let mut limits = Limits::default();
-        let mut hash_mib = crate::search::params::TOURNAMENT_HASH_MIB;
+        let mut hash_mib = gamut_search::params::TOURNAMENT_HASH_MIB;
         let mut exact = false;
         let mut ordering: Vec<&str> = Vec::new();
         let mut eval = None;
@@ -261,7 +261,7 @@ impl Engine {
                 },
                 "net" => net = Some(need()?),
                 "eval_off" => {
-                    config.terms = crate::game::terms_off::<G>(&need()?.replace('+', ","))
+                    config.terms = gamut_core::game::terms_off::<G>(&need()?.replace('+', ","))
                         .map_err(|e| spec.error(e))?
                 }
                 "ordering_off" => ordering.extend(need()?.split('+')),
@@ -440,8 +440,8 @@ impl SeatEngine {
         let mut limits = Limits::default();
         let mut iterations = None;
         let mut width = DEFAULT_WIDTH;
-        let mut exploration = crate::search::params::MCTS_EXPLORATION;
-        let mut hash_mib = crate::search::params::TOURNAMENT_HASH_MIB;
+        let mut exploration = gamut_search::params::MCTS_EXPLORATION;
+        let mut hash_mib = gamut_search::params::TOURNAMENT_HASH_MIB;
         for (key, value) in &spec.options {
             let v = value
                 .as_deref()
@@ -612,13 +612,13 @@ impl ExactTable {
                 G::ID
             ))
         };
-        let Some(tb) = crate::games::tablebase_of::<G>() else {
+        let Some(tb) = gamut_games::tablebase_of::<G>() else {
             return Err(match path {
                 Some(_) => ParseError::new(format!("no solver for {}", G::ID)),
                 None => missing(),
             });
         };
-        let path = crate::tablebase::locate(tb.game(), path).ok_or_else(missing)?;
+        let path = gamut_core::tablebase::locate(tb.game(), path).ok_or_else(missing)?;
         Ok(ExactTable(tb.open(&path).map_err(ParseError)?.into()))
     }
 
@@ -1003,8 +1003,8 @@ pub fn check_names(engines: &[Engine]) -> Result<(), ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::epaminondas::Epaminondas;
-    use crate::games::spokes::Spokes;
+    use gamut_games::epaminondas::Epaminondas;
+    use gamut_games::spokes::Spokes;
 
     /// The error a spec gives in a game of two sides.
     fn pair_error(text: &str) -> String {
@@ -1066,7 +1066,7 @@ mod tests {
             panic!("{e:?}")
         };
         assert_eq!(limits.depth, Some(4));
-        assert_eq!(*hash_mib, crate::search::params::TOURNAMENT_HASH_MIB);
+        assert_eq!(*hash_mib, gamut_search::params::TOURNAMENT_HASH_MIB);
         assert!(exact.is_none() && !config.quiescence && !config.selective.lmr);
         assert!(!config.ordering.history && config.ordering.killers);
         let e = Engine::parse::<Epaminondas>("time=50,hash=2,threads=3,ordering_off=tt+killers")
@@ -1083,7 +1083,7 @@ mod tests {
         let Kind::Search { config, .. } = &exact.kind else {
             panic!()
         };
-        assert_eq!(config.selective, crate::search::params::Selective::NONE);
+        assert_eq!(config.selective, gamut_search::params::Selective::NONE);
         assert!(matches!(
             Engine::parse::<Epaminondas>("greedy,eval_off=material").map(|e| e.kind),
             Ok(Kind::Greedy { .. })
@@ -1198,7 +1198,7 @@ mod tests {
     /// both engines.
     #[test]
     fn engines_of_a_tournament_share_one_network() {
-        use crate::games::apart::Apart;
+        use gamut_games::apart::Apart;
         let net = Engine::parse::<Apart>("name=a,depth=1").unwrap();
         let classic = Engine::parse::<Apart>("name=c,depth=1,eval=classic").unwrap();
         let greedy = Engine::parse::<Apart>("greedy").unwrap();

@@ -3,7 +3,7 @@
 //! the position's text, and killed when the game ends. A crash, a silence
 //! past the time allowed or an illegal move is a [`Forfeit`].
 
-use crate::search::score::{WIN, WIN_THRESHOLD};
+use gamut_search::score::{WIN, WIN_THRESHOLD};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};

@@ -14,13 +14,13 @@
 //! to win by them over the steps. Every score shown is from the first
 //! player's side. The fragment `#game=N&move=K` opens game N at step K.
 
-use crate::game::{grid_squares, state_text, Diagram, NodeKind, ParseError, Player};
-use crate::search::score::{Score, WIN_THRESHOLD};
-use crate::svg::{escape, SvgOptions};
-use crate::tournament::records::{self, GameRecord};
-use crate::tournament::report::Report;
-use crate::tournament::seats::{self, SeatReport};
-use crate::tournament::stats::Interval;
+use crate::records::{self, GameRecord};
+use crate::report::Report;
+use crate::seats::{self, SeatReport};
+use crate::stats::Interval;
+use gamut_core::game::{grid_squares, state_text, Diagram, NodeKind, ParseError, Player};
+use gamut_core::svg::{escape, SvgOptions};
+use gamut_search::score::{Score, WIN_THRESHOLD};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde_json::{json, Value};
 use std::cmp::Reverse;
@@ -204,7 +204,7 @@ impl Games {
     }
 
     /// Adds a recorded game: `steps` are its positions from the opening as
-    /// [`crate::tournament::records::replay`] gives them. A game of more
+    /// [`crate::records::replay`] gives them. A game of more
     /// than two sides shows its winning side as its result and has no
     /// opening index.
     fn add<G: Diagram>(&mut self, rec: &GameRecord, steps: &[(Option<String>, G)]) {
@@ -666,7 +666,7 @@ fn viewer<G: Diagram>(games: Games) -> String {
 }
 
 /// The page of one recorded game: `steps` are its positions from the
-/// opening as [`crate::tournament::records::replay`] gives them. The
+/// opening as [`crate::records::replay`] gives them. The
 /// fragment `#move=K` opens it at step K.
 pub fn game_page<G: Diagram>(rec: &GameRecord, steps: &[(Option<String>, G)]) -> String {
     let title = format!("{} game {}", G::INFO.name, rec.number);

@@ -4,7 +4,7 @@
 //! existing files, hard links), so no output option can overwrite a
 //! records file.
 
-use crate::game::ParseError;
+use gamut_core::game::ParseError;
 use std::path::{Path, PathBuf};
 
 /// The file `path` names: its canonical path if it exists, otherwise its

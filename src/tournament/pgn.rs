@@ -5,11 +5,12 @@
 //! token ([`symbol`]), the engines' scores as comments, the ending's
 //! reason as a comment and the result. See `docs/tournament.md`.
 
-use crate::game::{NodeKind, Notation, ParseError, Player};
-use crate::games::GameId;
-use crate::search::score::Score;
-use crate::tournament::engine::SpecText;
-use crate::tournament::records::{self, Adjudication, GameRecord, StepScore};
+use crate::engine::SpecText;
+use crate::records::{self, Adjudication, GameRecord, StepScore};
+use gamut_core::game::{NodeKind, Notation, ParseError, Player};
+use gamut_games::with_game;
+use gamut_games::GameId;
+use gamut_search::score::Score;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,13 +1,13 @@
 //! Playing games: one game between two engines from an opening, with
 //! adjudication, and a whole schedule on a pool of threads.
 
-use crate::game::{Evaluate, NodeKind, Notation, ParseError, Player};
-use crate::search::Clock;
-use crate::tournament::engine::{Engine, Instance, TimeControl};
-use crate::tournament::external::Forfeit;
-use crate::tournament::records::{Adjudication, GameRecord, JointStep, StepScore};
-use crate::tournament::schedule::pick;
-use crate::tournament::schedule::{seed_for, Openings, Pairing, Stream};
+use crate::engine::{Engine, Instance, TimeControl};
+use crate::external::Forfeit;
+use crate::records::{Adjudication, GameRecord, JointStep, StepScore};
+use crate::schedule::pick;
+use crate::schedule::{seed_for, Openings, Pairing, Stream};
+use gamut_core::game::{Evaluate, NodeKind, Notation, ParseError, Player};
+use gamut_search::Clock;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::BTreeSet;

@@ -1,9 +1,10 @@
 //! Game records: one JSON object per line, enough to replay every game and
 //! rebuild the tournament's report (`gamut tournament merge`).
 
-use crate::game::{NodeKind, Notation, Outcome, ParseError, Player};
-use crate::games::GameId;
-use crate::search::score::INFINITY;
+use gamut_core::game::{NodeKind, Notation, Outcome, ParseError, Player};
+use gamut_games::with_game;
+use gamut_games::GameId;
+use gamut_search::score::INFINITY;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
@@ -25,7 +26,7 @@ pub struct JointStep {
 
 /// The engine's verdict on a decision step it played: its search score for
 /// the mover (the unit `analyze` prints; proven wins and losses beyond
-/// ±[`crate::search::score::WIN_THRESHOLD`]), the depth it completed and
+/// ±[`gamut_search::score::WIN_THRESHOLD`]), the depth it completed and
 /// the time it took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepScore {

@@ -4,8 +4,8 @@
 //! the SPRT; per engine the standings. A [`Tally`] counts each game once as
 //! it finishes; the report is made from the tally.
 
-use crate::tournament::records::GameRecord;
-use crate::tournament::stats::{Interval, Margins, Penta, Sprt, SprtState, Wdl};
+use crate::records::GameRecord;
+use crate::stats::{Interval, Margins, Penta, Sprt, SprtState, Wdl};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;

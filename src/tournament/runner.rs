@@ -5,21 +5,20 @@
 //! file, running lines, report, web pages). The command line gives it
 //! [`Settings`] and a [`Watch`] that shows progress; it returns the report.
 
-use crate::game::{Diagram, FullGame, Game, Notation, ParseError, Player};
-use crate::games::GameId;
-use crate::tournament::engine::{check_names, check_networks, Engine};
-use crate::tournament::pages;
-use crate::tournament::paths::check_outputs;
-use crate::tournament::pgn::{self, PgnFile};
-use crate::tournament::play::{Plan, Rules, Threshold};
-use crate::tournament::records::{self, GameRecord};
-use crate::tournament::report::{Report, Tally};
-use crate::tournament::schedule::{
-    default_ply_limit, pairings, parse_openings, Format, Openings, Shard,
-};
-use crate::tournament::seats::{self, SeatEngine, SeatReport};
-use crate::tournament::session::{self, check_previous, Ended, RecordsFile};
-use crate::tournament::stats::Sprt;
+use crate::engine::{check_names, check_networks, Engine};
+use crate::pages;
+use crate::paths::check_outputs;
+use crate::pgn::{self, PgnFile};
+use crate::play::{Plan, Rules, Threshold};
+use crate::records::{self, GameRecord};
+use crate::report::{Report, Tally};
+use crate::schedule::{default_ply_limit, pairings, parse_openings, Format, Openings, Shard};
+use crate::seats::{self, SeatEngine, SeatReport};
+use crate::session::{self, check_previous, Ended, RecordsFile};
+use crate::stats::Sprt;
+use gamut_core::game::{Diagram, FullGame, Game, Notation, ParseError, Player};
+use gamut_games::with_game;
+use gamut_games::GameId;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Which games a tournament plays: encounters by format, game pairs over
 //! openings, shards, and the seeds every random choice is drawn from.
 
-use crate::game::{Game, NodeKind, Notation, ParseError, Player};
+use gamut_core::game::{Game, NodeKind, Notation, ParseError, Player};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -242,7 +242,7 @@ pub fn parse_openings<G: Notation>(text: &str) -> Result<Vec<G>, ParseError> {
 }
 
 /// The default ply limit of game `G`, after which a tournament game is a
-/// draw: the game's [`GameInfo::ply_limit`](crate::game::GameInfo::ply_limit).
+/// draw: the game's [`GameInfo::ply_limit`](gamut_core::game::GameInfo::ply_limit).
 #[must_use]
 pub fn default_ply_limit<G: Game>() -> u32 {
     G::INFO.ply_limit

@@ -13,12 +13,12 @@
 //! seats: one of them, in turn, holds two). A tournament of a whole number
 //! of cycles seats every engine equally often on every seat.
 
-use crate::game::{Evaluate, NodeKind, Notation, Player};
-use crate::search::mcts::{self, MctsConfig};
-use crate::search::sides::{players_of, Tuple, TwoSided};
-use crate::search::{self, Config, Limits, Table, Verdict};
-use crate::tournament::records::{GameRecord, JointStep};
-use crate::tournament::schedule::{seed_for, Stream};
+use crate::records::{GameRecord, JointStep};
+use crate::schedule::{seed_for, Stream};
+use gamut_core::game::{Evaluate, NodeKind, Notation, Player};
+use gamut_search::mcts::{self, MctsConfig};
+use gamut_search::sides::{players_of, Tuple, TwoSided};
+use gamut_search::{self as search, Config, Limits, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -227,7 +227,7 @@ pub fn play_game<G: Evaluate + Notation>(
                     }
                 }
                 let refs: Vec<&Tuple<G::Move>> = parts.iter().collect();
-                let actions = crate::search::sides::merge(&refs, G::players());
+                let actions = gamut_search::sides::merge(&refs, G::players());
                 joint.push(JointStep {
                     step: moves.len(),
                     actions: actions.iter().map(|&a| pos.move_text(a)).collect(),

@@ -3,11 +3,11 @@
 //! as soon as it ends, until the plan is done, the SPRT decides or the
 //! session is interrupted.
 
-use crate::game::{Evaluate, Notation, ParseError};
-use crate::tournament::play::Plan;
-use crate::tournament::records::{self, GameRecord, Line};
-use crate::tournament::report::Tally;
-use crate::tournament::stats::Sprt;
+use crate::play::Plan;
+use crate::records::{self, GameRecord, Line};
+use crate::report::Tally;
+use crate::stats::Sprt;
+use gamut_core::game::{Evaluate, Notation, ParseError};
 use std::collections::{BTreeSet, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};

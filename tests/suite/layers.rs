@@ -1,158 +1,210 @@
-//! The library's layers, checked: a module may use its own layer and the
-//! layers below it, never one above (docs/architecture.md).
+//! The layers, checked by the compiler: each layer is a crate of the
+//! workspace and may depend only on the crates below it
+//! (docs/architecture.md), so an upward import is an unresolved name.
 //!
-//! | layer | modules |
-//! |---|---|
-//! | 0 pictures | `svg` |
-//! | 1 the traits | `game` |
-//! | 2 generic machinery | `bits`, `moves`, `nnue`, `perft`, `search`, `tablebase` |
-//! | 3 the games | `games` (and its `with_game!`), `suite` |
-//! | 4 tournaments | `tournament`, `soak` |
-//! | 5 command line | `protocol`, `console`, `serve` (and the binary's `cli`) |
-//!
-//! So the traits name no machinery, and the machinery (bitboards, search,
-//! perft, the networks, tablebases) names no game.
-//!
-//! Each source file's `crate::…` paths outside comments are read (with
-//! `crate::{a, b}` groups); a path to a module of a higher layer fails the
-//! test, naming the file and the path.
+//! The first test reads the dependency graph (`cargo metadata`); the long
+//! check copies each layer crate, adds one import of the layer above it,
+//! and asserts that the copy no longer compiles, while an unchanged copy
+//! does.
 
+use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
-/// The layer of top-level library module `name`.
-fn layer(name: &str) -> Option<u8> {
-    match name {
-        "svg" => Some(0),
-        "game" => Some(1),
-        "bits" | "moves" | "nnue" | "perft" | "search" | "tablebase" => Some(2),
-        "games" | "with_game" | "suite" => Some(3),
-        "tournament" | "soak" => Some(4),
-        "protocol" | "console" | "serve" => Some(5),
-        _ => None,
-    }
+/// The layer crates from the bottom up: name, folder, and the layer
+/// crates it may depend on. The searcher names no game, so it stands
+/// beside the games, not above them.
+const LAYERS: [(&str, &str, &[&str]); 7] = [
+    ("gamut-core", "src/core", &[]),
+    ("gamut-games", "src/games", &["gamut-core"]),
+    ("gamut-search", "src/search", &["gamut-core"]),
+    (
+        "gamut-tournament",
+        "src/tournament",
+        &["gamut-core", "gamut-games", "gamut-search"],
+    ),
+    (
+        "gamut-protocol",
+        "src/protocol",
+        &[
+            "gamut-core",
+            "gamut-games",
+            "gamut-search",
+            "gamut-tournament",
+        ],
+    ),
+    (
+        "gamut-serve",
+        "src/serve",
+        &[
+            "gamut-core",
+            "gamut-games",
+            "gamut-search",
+            "gamut-tournament",
+        ],
+    ),
+    ("gamut", ".", &[]),
+];
+
+/// Imports that must not compile: a layer crate and a crate it may not use.
+const FORBIDDEN: [(&str, &str); 7] = [
+    ("gamut-core", "gamut-games"),
+    ("gamut-games", "gamut-search"),
+    ("gamut-search", "gamut-games"),
+    ("gamut-search", "gamut-tournament"),
+    ("gamut-tournament", "gamut-protocol"),
+    ("gamut-tournament", "gamut-serve"),
+    ("gamut-protocol", "gamut-serve"),
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The top-level module a source file belongs to (`src/search/tt.rs`:
-/// `search`).
-fn module_of(src: &Path, file: &Path) -> String {
-    let rel = file.strip_prefix(src).expect("under src");
-    let first = rel.components().next().expect("a path");
-    let name = first.as_os_str().to_string_lossy();
-    name.trim_end_matches(".rs").to_string()
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("src reads") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// The code of `text` without line comments (doc comments included).
-fn code(text: &str) -> String {
-    text.lines()
-        .map(|l| match l.find("//") {
-            Some(i) => &l[..i],
-            None => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The top-level modules that the `crate::` paths of `code` name.
-fn crate_paths(code: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = code;
-    while let Some(i) = rest.find("crate::") {
-        rest = &rest[i + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 0;
-            let end = group
-                .char_indices()
-                .find(|&(_, c)| {
-                    match c {
-                        '{' => depth += 1,
-                        '}' if depth == 0 => return true,
-                        '}' => depth -= 1,
-                        _ => {}
-                    }
-                    false
-                })
-                .map_or(group.len(), |(i, _)| i);
-            let mut depth = 0;
-            let mut start = 0;
-            let inner = &group[..end];
-            for (i, c) in inner.char_indices().chain([(inner.len(), ',')]) {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        let item = inner[start..i].trim();
-                        let name: String = item
-                            .chars()
-                            .take_while(|c| c.is_alphanumeric() || *c == '_')
-                            .collect();
-                        if !name.is_empty() {
-                            out.push(name);
-                        }
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
+/// The workspace's packages: name and the names of its dependencies.
+fn packages() -> Vec<(String, Vec<String>)> {
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    meta["packages"]
+        .as_array()
+        .expect("a package list")
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .expect("a dependency list")
+                .iter()
+                .filter(|d| d["kind"].is_null())
+                .map(|d| d["name"].as_str().expect("a name").to_string())
                 .collect();
-            out.push(name);
-        }
-    }
-    out
+            (p["name"].as_str().expect("a name").to_string(), deps)
+        })
+        .collect()
+}
+
+/// The layer of a package, if it is one.
+fn layer(name: &str) -> Option<usize> {
+    LAYERS.iter().position(|(n, _, _)| *n == name)
 }
 
 #[test]
-fn no_module_uses_a_layer_above_its_own() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+fn each_layer_is_a_crate_that_depends_only_on_the_layers_below() {
+    let packages = packages();
+    for (name, _, _) in LAYERS {
+        assert!(
+            packages.iter().any(|(p, _)| p == name),
+            "the workspace has no crate {name}"
+        );
+    }
     let mut upward = Vec::new();
-    let mut checked = 0;
-    for file in &files {
-        let module = module_of(&src, file);
-        // The binary's own modules (main.rs, cli/) are the top layer.
-        let Some(own) = layer(&module) else {
-            assert!(
-                ["main", "cli", "lib"].contains(&module.as_str()),
-                "{}: module '{module}' has no layer in this test",
-                file.display()
-            );
+    for (name, deps) in &packages {
+        let Some(own) = layer(name) else {
+            // Tools (the trainer) stand beside the layers, above them all.
             continue;
         };
-        checked += 1;
-        let text = std::fs::read_to_string(file).expect("a source file reads");
-        for name in crate_paths(&code(&text)) {
-            match layer(&name) {
-                Some(l) if l > own => upward.push(format!(
-                    "{} (layer {own}) uses crate::{name} (layer {l})",
-                    file.display()
-                )),
-                Some(_) => {}
-                None => panic!("{}: crate::{name} has no layer", file.display()),
+        let (_, _, allowed) = LAYERS[own];
+        for dep in deps {
+            // The top (the command line) may use every layer.
+            if layer(dep).is_some() && own + 1 < LAYERS.len() && !allowed.contains(&dep.as_str()) {
+                upward.push(format!("{name} depends on {dep}"));
             }
         }
     }
-    assert!(checked > 50, "only {checked} files checked");
-    assert!(upward.is_empty(), "upward imports:\n{}", upward.join("\n"));
+    assert!(upward.is_empty(), "upward dependencies: {upward:?}");
+}
+
+/// `cargo check`s a copy of the layer crate in `folder` (its path
+/// dependencies pointing at the real workspace), with `extra` appended to
+/// its `lib.rs`; the compiler's messages on failure.
+fn check_copy(name: &str, folder: &str, extra: &str, work: &Path) -> Result<(), String> {
+    let copy = work.join(name);
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).unwrap();
+    let src = root().join(folder);
+    copy_tree(&src, &copy);
+    // The copy is a workspace of its own whose dependencies are the real
+    // crates, versions as the workspace gives them.
+    let workspace = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let start = workspace.find("[workspace.dependencies]").unwrap();
+    let rest = &workspace[start + "[workspace.dependencies]".len()..];
+    let table = &rest[..rest.find("\n[").unwrap_or(rest.len())];
+    let table = table.replace(
+        "path = \"src/",
+        &format!("path = \"{}/src/", root().display()),
+    );
+    let manifest = std::fs::read_to_string(copy.join("Cargo.toml")).unwrap();
+    let manifest = manifest
+        .replace("version.workspace = true", "version = \"0.1.0\"")
+        .replace("edition.workspace = true", "edition = \"2021\"")
+        .replace("license.workspace = true", "license = \"MIT\"")
+        .replace("[lints]\nworkspace = true\n", "");
+    let manifest = format!("{manifest}\n[workspace]\n\n[workspace.dependencies]{table}\n");
+    std::fs::write(copy.join("Cargo.toml"), manifest).unwrap();
+    let lib = copy.join("lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("{text}\n{extra}\n")).unwrap();
+    let out = Command::new(env!("CARGO"))
+        .args(["check", "--offline", "--quiet", "--lib"])
+        .arg("--target-dir")
+        .arg(work.join("target"))
+        .env("CARGO_TARGET_DIR", work.join("target"))
+        .current_dir(&copy)
+        .output()
+        .expect("cargo check runs");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let dest = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&path, &dest);
+        } else {
+            std::fs::copy(&path, &dest).unwrap();
+        }
+    }
 }
 
 #[test]
-fn crate_paths_are_read_from_groups_and_paths() {
-    let text = "use crate::game::{Game, Player};\nuse crate::{search::{tt, Limits}, svg};\nlet x = crate::perft::perft(p, 1);";
-    assert_eq!(crate_paths(text), ["game", "search", "svg", "perft"]);
-    assert_eq!(code("a // crate::search\nb"), "a \nb");
+#[ignore = "long check"]
+fn long_an_upward_import_does_not_compile() {
+    let work = std::env::temp_dir().join(format!("gamut-layers-{}", std::process::id()));
+    std::fs::create_dir_all(&work).unwrap();
+    for (name, above) in FORBIDDEN {
+        let (_, folder, _) = LAYERS[layer(name).expect("a layer")];
+        // The unchanged copy compiles: the harness itself works.
+        if let Err(e) = check_copy(name, folder, "", &work) {
+            panic!("an unchanged copy of {name} does not compile:\n{e}");
+        }
+        let import = format!("pub use {} as _above;", above.replace('-', "_"));
+        match check_copy(name, folder, &import, &work) {
+            Ok(()) => panic!("{name} compiled with `{import}`"),
+            Err(e) => assert!(
+                e.contains("E0432") || e.contains("E0433") || e.contains("unresolved"),
+                "{name} with `{import}` failed for another reason:\n{e}"
+            ),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
 }

@@ -6,8 +6,8 @@
 
 use super::lines::{is_apart, shift};
 use super::Apart;
-use crate::bits::Bitboard;
-use crate::game::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::bits::Bitboard;
+use gamut_core::game::{Evaluate, TermMask, EVAL_LIMIT};
 
 /// Weight of one unit of [`closeness`] (the anchor of the fitted weights).
 const ADJACENCY_WEIGHT: i32 = 20;
@@ -79,7 +79,7 @@ impl Evaluate for Apart {
         }
     }
 
-    crate::nnue::learned_evaluation!(super::net::NETWORK);
+    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
 }
 
 #[cfg(test)]

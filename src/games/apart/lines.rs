@@ -1,11 +1,11 @@
 //! Lines: the unbroken runs of one colour's pieces along the four axes, and
 //! the squares a line's length carries a piece to.
 //!
-//! Directions are indices into [`crate::bits::DIRECTIONS`] (N, NE, E, SE, S,
+//! Directions are indices into [`gamut_core::bits::DIRECTIONS`] (N, NE, E, SE, S,
 //! SW, W, NW): direction `d` and `d ^ 4` are opposite and share the axis
 //! `d & 3` (0 file, 1 diagonal, 2 rank, 3 anti-diagonal).
 
-use crate::bits::{Bitboard, DIRECTIONS};
+use gamut_core::bits::{Bitboard, DIRECTIONS};
 
 /// The square-index step of each direction.
 pub const DELTA: [i32; 8] = [8, 9, 1, -7, -8, -9, -1, 7];
@@ -225,7 +225,7 @@ pub fn is_apart(own: Bitboard) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bits::Square;
+    use gamut_core::bits::Square;
 
     /// The line length by walking square by square.
     fn walked_length(own: Bitboard, s: usize, a: usize) -> usize {
@@ -247,9 +247,9 @@ mod tests {
         let mut x = 0x1234_5678_9abc_def1u64;
         let mut v = vec![0, u64::MAX, 0x7e7e, 0xff00_ff00_ff00_ff00];
         for i in 0..400 {
-            x = crate::bits::splitmix64(x);
+            x = gamut_core::bits::splitmix64(x);
             // Denser and sparser boards, by and-ing or or-ing a second draw.
-            let y = crate::bits::splitmix64(x ^ 7);
+            let y = gamut_core::bits::splitmix64(x ^ 7);
             v.push(match i % 3 {
                 0 => x,
                 1 => x & y,

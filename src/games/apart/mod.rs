@@ -8,8 +8,8 @@ pub mod movegen;
 pub mod net;
 mod svg;
 
-use crate::bits::{draw_board, parse_board, write_board, zobrist_table, Bitboard, Square};
-use crate::game::{
+use gamut_core::bits::{draw_board, parse_board, write_board, zobrist_table, Bitboard, Square};
+use gamut_core::game::{
     BenchCase, Diagram, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Notation, Outcome,
     ParseError, Player,
 };
@@ -119,7 +119,7 @@ impl Apart {
         if dist == 0 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
             return Err(format!("{at} to {to} is not along a line"));
         }
-        let d = crate::bits::DIRECTIONS
+        let d = gamut_core::bits::DIRECTIONS
             .iter()
             .position(|&(x, y)| i32::from(x) == df.signum() && i32::from(y) == dr.signum())
             .expect("a unit step is one of the eight directions");
@@ -259,7 +259,7 @@ impl Diagram for Apart {
         s
     }
 
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+    fn svg(&self, opts: &gamut_core::svg::SvgOptions, before: Option<&Self>) -> String {
         svg::svg(self, opts, before)
     }
 }

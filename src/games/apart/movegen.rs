@@ -10,7 +10,7 @@
 use super::lines::{
     for_each_length, line_length, shift, AXIS_NEIGHBOURS, DELTA, NEIGHBOURS, OFF, TARGET,
 };
-use crate::bits::{Bitboard, Square};
+use gamut_core::bits::{Bitboard, Square};
 
 /// Legs stored per word of [`Move`]'s direction list (3 bits each).
 const LEGS_PER_WORD: usize = 21;
@@ -77,7 +77,7 @@ impl Move {
         self.legs as usize
     }
 
-    /// The direction of leg `i` (an index into [`crate::bits::DIRECTIONS`]).
+    /// The direction of leg `i` (an index into [`gamut_core::bits::DIRECTIONS`]).
     #[must_use]
     pub fn direction(self, i: usize) -> usize {
         (self.directions[i / LEGS_PER_WORD] >> (3 * (i % LEGS_PER_WORD)) & 7) as usize

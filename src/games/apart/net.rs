@@ -1,4 +1,4 @@
-//! Apart's input features for the learned evaluation ([`crate::nnue`]),
+//! Apart's input features for the learned evaluation ([`gamut_core::nnue`]),
 //! seen from one side: that side's pieces by square (64), the other side's
 //! (64), then the same two sets again for the pieces that touch a piece of
 //! their own colour (what stands between a player and being apart). The
@@ -6,9 +6,9 @@
 //! bottom.
 
 use super::Apart;
-use crate::bits::Bitboard;
-use crate::game::Player;
-use crate::nnue::{FeatureSet, Features, Slot};
+use gamut_core::bits::Bitboard;
+use gamut_core::game::Player;
+use gamut_core::nnue::{FeatureSet, Features, Slot};
 
 /// Square `sq` as side `view` sees the board.
 fn seen(sq: u8, view: Player) -> u16 {
@@ -49,7 +49,7 @@ impl Features for Apart {
 
     fn feature_set(&self, view: Player, _scratch: &mut Vec<u16>) -> FeatureSet {
         let (mine, theirs) = (self.pieces(view), self.pieces(view.other()));
-        let mut words = [0; crate::nnue::MAX_INPUTS / 64];
+        let mut words = [0; gamut_core::nnue::MAX_INPUTS / 64];
         for (word, set) in words
             .iter_mut()
             .zip([mine, theirs, touching(mine), touching(theirs)])

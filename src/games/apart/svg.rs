@@ -2,9 +2,9 @@
 //! black pieces, and the squares the last move changed.
 
 use super::Apart;
-use crate::bits::Square;
-use crate::game::Player;
-use crate::svg::{Grid, Picture, SvgOptions};
+use gamut_core::bits::Square;
+use gamut_core::game::Player;
+use gamut_core::svg::{Grid, Picture, SvgOptions};
 
 const GRID: Grid = Grid {
     files: 8,

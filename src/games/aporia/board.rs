@@ -2,8 +2,8 @@
 //! the move generator reads (diagonal targets per node, jump landings per
 //! line occupancy, source masks for counting moves in bulk).
 
-use crate::bits::bitset;
-use crate::game::ParseError;
+use gamut_core::bits::bitset;
+use gamut_core::game::ParseError;
 use std::fmt;
 
 /// A node of the 4×4 grid: `file + 4 * rank`, `a1` = 0, `d4` = 15.

@@ -3,7 +3,7 @@
 
 use super::board::{Move, Node, NodeSet, PLATFORMS};
 use super::Aporia;
-use crate::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
+use gamut_core::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
 
 const LOCK_THREATS: usize = 0;
 const MOBILITY: usize = 1;
@@ -123,5 +123,5 @@ impl Evaluate for Aporia {
         }
     }
 
-    crate::nnue::learned_evaluation!(super::net::NETWORK);
+    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
 }

@@ -12,12 +12,12 @@ pub mod states;
 mod svg;
 pub mod symmetry;
 
-use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
-use crate::game::{
+use board::{Move, Node, NodeSet, PLATFORMS, PLATFORM_NAMES, PLATFORM_OF};
+use gamut_core::bits::{draw_board, parse_board, write_board, zobrist_table};
+use gamut_core::game::{
     BenchCase, Diagram, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Notation, Outcome,
     ParseError, Player,
 };
-use board::{Move, Node, NodeSet, PLATFORMS, PLATFORM_NAMES, PLATFORM_OF};
 
 /// Zobrist keys: a piece of each colour on each node (white 0..16, black
 /// 16..32), then the side to move.
@@ -303,7 +303,7 @@ impl Diagram for Aporia {
     }
 
     #[inline]
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+    fn svg(&self, opts: &gamut_core::svg::SvgOptions, before: Option<&Self>) -> String {
         svg::svg(self, opts, before)
     }
 }

@@ -1,4 +1,4 @@
-//! Aporia's input features for the learned evaluation ([`crate::nnue`]).
+//! Aporia's input features for the learned evaluation ([`gamut_core::nnue`]).
 //! Both players move pieces of either colour, so the board is not turned:
 //! white pieces by node (16), black pieces by node (16), then the moves the
 //! repetition rules look back on, from the viewing side: its own last move
@@ -6,8 +6,8 @@
 
 use super::board::Move;
 use super::Aporia;
-use crate::game::{Game, Player};
-use crate::nnue::{Features, Slot};
+use gamut_core::game::{Game, Player};
+use gamut_core::nnue::{Features, Slot};
 
 /// Nodes of the board.
 const NODES: u16 = 16;

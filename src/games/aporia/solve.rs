@@ -18,8 +18,8 @@
 use super::board::Move;
 use super::states::{Key, StateSpace};
 use super::Aporia;
-use crate::game::{Game, Notation, Player};
-use crate::tablebase::{self, Oracle, Probe, Progress, Solution, Tablebase, Value};
+use gamut_core::game::{Game, Notation, Player};
+use gamut_core::tablebase::{self, Oracle, Probe, Progress, Solution, Tablebase, Value};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};

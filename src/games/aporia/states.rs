@@ -22,7 +22,7 @@
 
 use super::board::{Move, Node, NodeSet};
 use super::{locked_platforms, symmetry, Aporia};
-use crate::game::{Game, Player};
+use gamut_core::game::{Game, Player};
 
 /// A position reduced to what its future depends on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

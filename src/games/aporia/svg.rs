@@ -5,7 +5,7 @@
 
 use super::board::{Node, PLATFORMS, PLATFORM_NAMES};
 use super::Aporia;
-use crate::svg::{Picture, SvgOptions};
+use gamut_core::svg::{Picture, SvgOptions};
 
 const CELL: f64 = 70.0;
 const GAP: f64 = 26.0;

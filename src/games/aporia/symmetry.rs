@@ -4,7 +4,7 @@
 
 use super::board::{Move, Node, NodeSet};
 use super::Aporia;
-use crate::game::Game;
+use gamut_core::game::Game;
 
 /// How many symmetries there are; symmetry 0 is the identity.
 pub const COUNT: usize = 8;
@@ -87,7 +87,7 @@ pub fn position(g: usize, pos: &Aporia) -> Aporia {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::aporia::board::{DIAGONAL, PLATFORMS};
+    use crate::aporia::board::{DIAGONAL, PLATFORMS};
 
     #[test]
     fn symmetries_are_distinct_permutations_keeping_platforms_and_diagonals() {

@@ -1,7 +1,7 @@
 //! The four elements, their neighbour ranges, and the ordered pairing of
 //! elements between the two players.
 
-use crate::game::{ParseError, Player};
+use gamut_core::game::{ParseError, Player};
 use std::fmt;
 
 /// The element a player's pieces are made of.

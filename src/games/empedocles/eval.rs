@@ -3,7 +3,7 @@
 //! minus the same for the opponent.
 
 use super::{Empedocles, Move};
-use crate::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
+use gamut_core::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
 
 /// Weight per piece of the piece-count difference.
 const PIECE: i32 = 100;
@@ -24,7 +24,7 @@ impl Evaluate for Empedocles {
     fn evaluate(&self, terms: TermMask) -> i32 {
         let me = self.perspective();
         let you = me.other();
-        let diff = |f: &dyn Fn(crate::game::Player) -> u32| f(me) as i32 - f(you) as i32;
+        let diff = |f: &dyn Fn(gamut_core::game::Player) -> u32| f(me) as i32 - f(you) as i32;
         let mut score = 0;
         if terms.has(0) {
             let material = |p| match self.stage() {
@@ -60,13 +60,13 @@ impl Evaluate for Empedocles {
         matches!(m, Move::Step(_, to) if self.pieces(self.side.other()).has(to))
     }
 
-    crate::nnue::learned_evaluation!(super::net::NETWORK);
+    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::NodeKind;
+    use gamut_core::game::NodeKind;
 
     /// Along a long line of play: a move is a capture exactly when it
     /// steps onto an enemy piece, and placements, which the move hints

@@ -8,12 +8,12 @@ pub mod net;
 mod svg;
 mod text;
 
-use crate::bits::{zobrist_table, Bitboard, Square};
-use crate::game::{
+use elements::Pairing;
+use gamut_core::bits::{zobrist_table, Bitboard, Square};
+use gamut_core::game::{
     BenchCase, ChanceRules, Diagram, Game, GameInfo, NoSimultaneous, NodeKind, Notation, Outcome,
     ParseError, Player,
 };
-use elements::Pairing;
 use movegen::{NeighbourCounts, Sides};
 
 /// Where in a turn a position stands.
@@ -385,7 +385,7 @@ impl Diagram for Empedocles {
         text::diagram(self)
     }
 
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+    fn svg(&self, opts: &gamut_core::svg::SvgOptions, before: Option<&Self>) -> String {
         svg::svg(self, opts, before)
     }
 }

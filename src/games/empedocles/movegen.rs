@@ -2,7 +2,7 @@
 //! placement squares, and every element's moves, all by bitboard arithmetic.
 
 use super::elements::Element;
-use crate::bits::{Bitboard, Square};
+use gamut_core::bits::{Bitboard, Square};
 
 /// The king-step neighbours of every square.
 const KING: [Bitboard; 64] = {
@@ -196,8 +196,8 @@ mod tests {
     fn counts_match_counting_square_by_square() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..200 {
-            x = crate::bits::splitmix64(x);
-            let occ = Bitboard(x & crate::bits::splitmix64(x ^ 1));
+            x = gamut_core::bits::splitmix64(x);
+            let occ = Bitboard(x & gamut_core::bits::splitmix64(x ^ 1));
             let counts = NeighbourCounts::of(occ);
             for s in 0..64u8 {
                 let n = (king(Square(s)) & occ).count() as u8;

@@ -1,5 +1,5 @@
 //! Empedocles' input features for the learned evaluation
-//! ([`crate::nnue`]), seen from one side (`view`), with the board turned
+//! ([`gamut_core::nnue`]), seen from one side (`view`), with the board turned
 //! for player 2 so that each side sees its own first rank at the bottom:
 //!
 //! - `view`'s pieces by element and square: 64 · element (fire, water,
@@ -19,8 +19,8 @@
 //! every position to one of equal value ([`Features::MIRROR`]).
 
 use super::{Empedocles, Stage};
-use crate::game::Player;
-use crate::nnue::{Features, Slot};
+use gamut_core::game::Player;
+use gamut_core::nnue::{Features, Slot};
 
 /// Pieces each side places during setup.
 const SETUP_PIECES: u32 = 3;

@@ -5,9 +5,9 @@
 
 use super::elements::Element;
 use super::{Empedocles, Stage};
-use crate::bits::Square;
-use crate::game::{Game, Player};
-use crate::svg::{colour_class, Grid, Picture, SvgOptions};
+use gamut_core::bits::Square;
+use gamut_core::game::{Game, Player};
+use gamut_core::svg::{colour_class, Grid, Picture, SvgOptions};
 
 const GRID: Grid = Grid {
     files: 8,

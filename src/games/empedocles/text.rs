@@ -2,8 +2,8 @@
 
 use super::elements::{Element, Pairing};
 use super::{Die, Empedocles, Move, Stage};
-use crate::bits::{draw_board, parse_board, write_board, Bitboard, Square};
-use crate::game::{Game, NodeKind, Notation, ParseError, Player};
+use gamut_core::bits::{draw_board, parse_board, write_board, Bitboard, Square};
+use gamut_core::game::{Game, NodeKind, Notation, ParseError, Player};
 
 /// The owner and element a board letter stands for.
 fn piece_of_letter(c: char) -> Option<(Player, Element)> {

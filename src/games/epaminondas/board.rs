@@ -7,8 +7,8 @@
 //! [`Bitboard::step`] clears, and stones stepping off the top or bottom fall
 //! out of the 192 bits.
 
-use crate::bits::bitset;
-use crate::game::ParseError;
+use gamut_core::bits::bitset;
+use gamut_core::game::ParseError;
 use std::fmt;
 
 /// Number of files (`a`..`n`).
@@ -92,7 +92,7 @@ impl fmt::Display for Square {
     }
 }
 
-/// One of the eight directions, in the order of [`crate::bits::DIRECTIONS`]:
+/// One of the eight directions, in the order of [`gamut_core::bits::DIRECTIONS`]:
 /// N, NE, E, SE, S, SW, W, NW (north is towards rank 12).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Dir(pub u8);
@@ -113,7 +113,7 @@ impl Dir {
     /// (file step, rank step).
     #[must_use]
     pub const fn offset(self) -> (i8, i8) {
-        crate::bits::DIRECTIONS[self.0 as usize]
+        gamut_core::bits::DIRECTIONS[self.0 as usize]
     }
 
     /// The change of square index for one step.

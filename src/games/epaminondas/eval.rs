@@ -7,8 +7,8 @@
 
 use super::board::{Bitboard, Dir, RANKS};
 use super::{Epaminondas, Move};
-use crate::game::Selective;
-use crate::game::{Evaluate, Player, TermMask, EVAL_LIMIT};
+use gamut_core::game::Selective;
+use gamut_core::game::{Evaluate, Player, TermMask, EVAL_LIMIT};
 
 /// Points per stone.
 const MATERIAL: i32 = 100;
@@ -125,13 +125,13 @@ impl Evaluate for Epaminondas {
         self.captures(m) as i32 + i32::from(self.far_row().has(m.landing()))
     }
 
-    crate::nnue::learned_evaluation!(super::net::NETWORK);
+    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Notation};
+    use gamut_core::game::{Game, Notation};
 
     #[test]
     fn start_is_balanced_and_terms_switch_off() {

@@ -9,12 +9,12 @@ mod movegen;
 pub mod net;
 mod svg;
 
-use crate::bits::{draw_board, parse_board, write_board, zobrist_table};
-use crate::game::{
+use board::{Bitboard, Dir, Square, FILES, RANKS};
+use gamut_core::bits::{draw_board, parse_board, write_board, zobrist_table};
+use gamut_core::game::{
     BenchCase, Diagram, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Notation, Outcome,
     ParseError, Player,
 };
-use board::{Bitboard, Dir, Square, FILES, RANKS};
 
 /// Stones each side starts with; no position holds more.
 pub const STONES: u32 = 28;
@@ -315,7 +315,7 @@ impl Diagram for Epaminondas {
         draw_board(FILES as usize, RANKS as usize, |i| self.cell(i))
     }
 
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+    fn svg(&self, opts: &gamut_core::svg::SvgOptions, before: Option<&Self>) -> String {
         svg::svg(self, opts, before)
     }
 }

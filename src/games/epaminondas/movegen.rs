@@ -13,7 +13,7 @@
 
 use super::board::{Bitboard, Dir, Square, RANKS};
 use super::{Epaminondas, Move};
-use crate::game::Player;
+use gamut_core::game::Player;
 
 /// Receives the landing squares of legal moves, grouped by direction,
 /// stone count `k` and distance `s`.

@@ -1,12 +1,12 @@
 //! Epaminondas' input features for the learned evaluation
-//! ([`crate::nnue`]): a stone per square per side, seen from one side's
+//! ([`gamut_core::nnue`]): a stone per square per side, seen from one side's
 //! view: that side's stones first (168 features), then the other side's,
 //! with the board turned for Black so that each side's home row is rank 1.
 
 use super::board::{FILES, RANKS};
 use super::Epaminondas;
-use crate::game::Player;
-use crate::nnue::{Features, Slot};
+use gamut_core::game::Player;
+use gamut_core::nnue::{Features, Slot};
 
 /// Squares of the board.
 const SQUARES: u16 = FILES as u16 * RANKS as u16;

@@ -4,8 +4,8 @@
 
 use super::board::{Square, FILES, RANKS};
 use super::Epaminondas;
-use crate::game::Player;
-use crate::svg::{Grid, Picture, SvgOptions};
+use gamut_core::game::Player;
+use gamut_core::svg::{Grid, Picture, SvgOptions};
 
 const GRID: Grid = Grid {
     files: FILES,

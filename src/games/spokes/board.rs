@@ -1,6 +1,6 @@
 //! Nodes, node sets, stone colours and the packed board of Spokes.
 
-use crate::bits::bitset;
+use gamut_core::bits::bitset;
 use std::fmt;
 
 /// The number of nodes: A, B1–B4, C1–C8, D1–D16, H1–H16.

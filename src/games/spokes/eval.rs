@@ -4,8 +4,8 @@ use super::board::Board;
 use super::score::{APPROACH, HOME, SEMICIRCLE};
 use super::tables::{ADJACENT, PUSH_TARGETS};
 use super::Spokes;
-use crate::game::Selective;
-use crate::game::{Evaluate, Game, Player, TermMask, EVAL_LIMIT};
+use gamut_core::game::Selective;
+use gamut_core::game::{Evaluate, Game, Player, TermMask, EVAL_LIMIT};
 
 /// Term index: stones on home nodes (single 1, block and double 2).
 pub const HOME_TERM: usize = 0;
@@ -53,7 +53,7 @@ impl Evaluate for Spokes {
         ..Selective::NONE
     };
 
-    crate::nnue::learned_evaluation!(super::net::NETWORK);
+    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
 
     fn evaluate(&self, mask: TermMask) -> i32 {
         let t = terms(self.board());
@@ -111,7 +111,7 @@ impl Evaluate for Spokes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Notation;
+    use gamut_core::game::Notation;
 
     #[test]
     fn placements_next_to_single_stones_are_urgent() {

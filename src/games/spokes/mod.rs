@@ -24,12 +24,12 @@ mod svg;
 pub mod tables;
 pub mod text;
 
-use crate::bits::{splitmix64, zobrist_table};
-use crate::game::{
+use board::{Board, Colour, Node, NodeSet};
+use gamut_core::bits::{splitmix64, zobrist_table};
+use gamut_core::game::{
     BenchCase, Diagram, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, Notation,
     Outcome, ParseError, Player, SimultaneousRules,
 };
-use board::{Board, Colour, Node, NodeSet};
 use movegen::STONES_PER_COLOUR;
 pub use multi::{Spokes2v2, Spokes4};
 use node_text::NodeText;
@@ -660,7 +660,7 @@ impl<S: Seats> Diagram for SpokesGame<S> {
     /// An SVG picture of the board: circles, spokes, each side's home nodes
     /// in its colour, node names and stones (blocks half white, half black;
     /// up to four stones on a node).
-    fn svg(&self, opts: &crate::svg::SvgOptions, before: Option<&Self>) -> String {
+    fn svg(&self, opts: &gamut_core::svg::SvgOptions, before: Option<&Self>) -> String {
         let homes = svg::Homes {
             nodes: S::homes(),
             colours: S::HOME_COLOURS,

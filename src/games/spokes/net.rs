@@ -1,4 +1,4 @@
-//! Spokes' input features for the learned evaluation ([`crate::nnue`]),
+//! Spokes' input features for the learned evaluation ([`gamut_core::nnue`]),
 //! two-player game only: what each node holds, the resolver, and the
 //! stones of each colour still off the board, seen from one player's view
 //! with the board turned half a circle for player 2, so that each player
@@ -17,8 +17,8 @@
 use super::board::{Colour, Content, Node, NodeSet, CIRCLE_LEN, CIRCLE_START, NODES};
 use super::movegen::STONES_PER_COLOUR;
 use super::Spokes;
-use crate::game::Player;
-use crate::nnue::{FeatureSet, Features, Slot, MAX_INPUTS};
+use gamut_core::game::Player;
+use gamut_core::nnue::{FeatureSet, Features, Slot, MAX_INPUTS};
 
 /// Nodes of the board, as a feature count.
 const N: u16 = NODES as u16;
@@ -165,7 +165,7 @@ pub static NETWORK: Slot =
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Notation;
+    use gamut_core::game::Notation;
 
     #[test]
     fn player_two_sees_its_home_where_player_one_sees_its_own() {

@@ -5,7 +5,7 @@
 
 use super::board::{Board, Colour, Node, NodeSet};
 use super::tables::{ADJACENT, NO_NODE, PERPENDICULAR, STRAIGHT};
-use crate::game::{Listing, ListingBudget};
+use gamut_core::game::{Listing, ListingBudget};
 use std::fmt;
 use std::hash::Hasher;
 

@@ -5,7 +5,7 @@
 
 use super::board::{Board, NodeSet};
 use super::tables::ADJACENT;
-use crate::game::{Outcome, Player};
+use gamut_core::game::{Outcome, Player};
 
 /// Each player's home nodes: H1–H8 for player 1, H9–H16 for player 2.
 pub const HOME: [NodeSet; 2] = [NodeSet(0xff << 29), NodeSet(0xff << 37)];

@@ -6,7 +6,7 @@
 use super::board::{Board, Colour, Content, Node, NodeSet, CIRCLE_LEN, CIRCLE_START};
 use super::node_text::NodeText;
 use super::tables::ADJACENT;
-use crate::svg::{Picture, SvgOptions};
+use gamut_core::svg::{Picture, SvgOptions};
 
 const RADIUS: [f64; 5] = [0.0, 60.0, 120.0, 180.0, 240.0];
 const CENTRE: f64 = 280.0;
@@ -118,7 +118,7 @@ pub fn svg<B: Drawn>(
     pic.push(&format!(
         "<text x=\"8\" y=\"{:.1}\" font-size=\"12\">{}</text>",
         size + 12.0,
-        crate::svg::escape(text)
+        gamut_core::svg::escape(text)
     ));
     pic.finish()
 }

@@ -5,7 +5,7 @@ use super::movegen::STONES_PER_COLOUR;
 use super::node_text::NodeText;
 use super::resolve::Resolved;
 use super::{Phase, SpokesBoard};
-use crate::game::ParseError;
+use gamut_core::game::ParseError;
 
 const CIRCLE_NAME: [&str; 5] = [
     "centre A",

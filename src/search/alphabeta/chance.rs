@@ -2,8 +2,8 @@
 //! pruning inside a window.
 
 use super::Worker;
-use crate::game::{Evaluate, EVAL_LIMIT};
-use crate::search::score::{self, chance_value, INFINITY};
+use crate::score::{self, chance_value, INFINITY};
+use gamut_core::game::{Evaluate, EVAL_LIMIT};
 
 impl<'a, G: Evaluate> Worker<'a, G> {
     /// Expectimax: the outcomes' values combined by

@@ -1,13 +1,13 @@
 //! Decision nodes: the transposition table, move ordering, principal-
 //! variation search of the moves, and the selective prunings and
 //! reductions (reverse futility, null move, futility, late-move
-//! reductions) of [`Selective`](crate::search::params::Selective).
+//! reductions) of [`Selective`](crate::params::Selective).
 
 use super::{cutoff, Worker};
-use crate::game::{Evaluate, Listing, Player};
-use crate::search::params::{self, CAPTURE_KEY, KILLER_KEY, LMR_TABLE, TT_MOVE_KEY};
-use crate::search::score::{self, INFINITY, WIN_THRESHOLD};
-use crate::search::tt::{Bound, Entry};
+use crate::params::{self, CAPTURE_KEY, KILLER_KEY, LMR_TABLE, TT_MOVE_KEY};
+use crate::score::{self, INFINITY, WIN_THRESHOLD};
+use crate::tt::{Bound, Entry};
+use gamut_core::game::{Evaluate, Listing, Player};
 
 impl<'a, G: Evaluate> Worker<'a, G> {
     /// Orders the moves of `pos` into `self.scored[ply]`, unless the listing

@@ -22,7 +22,7 @@ use super::params::{self, LMR_TABLE};
 use super::score::{self, outcome_score};
 use super::tt::{Bound, Entry};
 use super::{Config, Shared};
-use crate::game::{Evaluate, Listing, ListingBudget, NodeKind, Player};
+use gamut_core::game::{Evaluate, Listing, ListingBudget, NodeKind, Player};
 use rustc_hash::FxHashMap;
 use simultaneous::NarrowKey;
 use std::sync::atomic::Ordering::Relaxed;

@@ -3,11 +3,11 @@
 //! actions that did best there.
 
 use super::{cutoff, Worker};
-use crate::game::{Evaluate, Player};
-use crate::search::matrix::{solve_lazy, LazyGame, LazyOutcome, LazySolution};
-use crate::search::params;
-use crate::search::score::{self, INFINITY};
-use crate::search::tt::{Bound, Entry};
+use crate::matrix::{solve_lazy, LazyGame, LazyOutcome, LazySolution};
+use crate::params;
+use crate::score::{self, INFINITY};
+use crate::tt::{Bound, Entry};
+use gamut_core::game::{Evaluate, Player};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 
@@ -88,12 +88,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// since the root, and the hint sees what the change made urgent).
     /// Below a root that is not a matrix game, or before its first
     /// iteration, all are kept.
-    pub(in crate::search) fn narrow(
-        &mut self,
-        pos: &G,
-        player: Player,
-        actions: &mut Vec<G::Move>,
-    ) {
+    pub(crate) fn narrow(&mut self, pos: &G, player: Player, actions: &mut Vec<G::Move>) {
         let width = params::SIMULTANEOUS_WIDTH;
         let ranks = &self.root_ranks[player.index()];
         if actions.len() <= width || ranks.is_empty() {

@@ -2,8 +2,8 @@
 //! as blocks (a white and a black stone each) and loose stones of one
 //! colour.
 
-use crate::games::spokes::board::{Colour, Node, NodeSet, NODES};
-use crate::games::spokes::node_text::NodeText;
+use crate::spokes::board::{Colour, Node, NodeSet, NODES};
+use crate::spokes::node_text::NodeText;
 
 /// What one node holds: 0–2 blocks and 0–4 loose stones of one colour, at
 /// most four stones in all (15 possibilities, numbered 0–14; 0 is empty).
@@ -251,7 +251,7 @@ impl Board {
     }
 }
 
-impl crate::games::spokes::score::Stones for Board {
+impl crate::spokes::score::Stones for Board {
     fn stones_on(&self, nodes: NodeSet) -> u32 {
         Board::stones_on(self, nodes)
     }
@@ -265,7 +265,7 @@ impl crate::games::spokes::score::Stones for Board {
     }
 }
 
-impl crate::games::spokes::svg::Drawn for Board {
+impl crate::spokes::svg::Drawn for Board {
     fn colours(&self, n: Node) -> Vec<Colour> {
         let cell = self.get(n);
         let mut out = Vec::new();
@@ -359,10 +359,10 @@ pub fn all_nodes() -> impl Iterator<Item = Node> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spokes::text::nodes_field;
+    use crate::spokes::text::nodes_field;
 
-    fn parse_nodes(text: &str) -> Result<Board, crate::game::ParseError> {
-        crate::games::spokes::text::parse_nodes(text)
+    fn parse_nodes(text: &str) -> Result<Board, gamut_core::game::ParseError> {
+        crate::spokes::text::parse_nodes(text)
     }
 
     #[test]

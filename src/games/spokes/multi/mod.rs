@@ -12,25 +12,25 @@
 pub mod board;
 pub mod resolve;
 
-use crate::bits::zobrist_table;
-use crate::game::{
+use crate::spokes::board::{Node, NodeSet};
+use crate::spokes::resolve::at_rest;
+use crate::spokes::score::{Sides, HALVES, QUARTERS};
+use crate::spokes::tables::ADJACENT;
+use crate::spokes::{Seats, SpokesBoard, SpokesGame};
+use board::{Board, Cell};
+use gamut_core::bits::zobrist_table;
+use gamut_core::game::{
     BenchCase, Evaluate, Game, GameInfo, Outcome, ParseError, Player, TermMask, EVAL_LIMIT,
 };
-use crate::games::spokes::board::{Node, NodeSet};
-use crate::games::spokes::resolve::at_rest;
-use crate::games::spokes::score::{Sides, HALVES, QUARTERS};
-use crate::games::spokes::tables::ADJACENT;
-use crate::games::spokes::{Seats, SpokesBoard, SpokesGame};
-use board::{Board, Cell};
 
-pub use crate::games::spokes::movegen::STONES_PER_COLOUR;
+pub use crate::spokes::movegen::STONES_PER_COLOUR;
 
 /// A move: one player's placement, or a resolution outcome.
-pub type Move = crate::games::spokes::Move<Board>;
+pub type Move = crate::spokes::Move<Board>;
 
 /// The resolver's work space and last outcomes: the variants'
 /// [`Game::Scratch`], one per thread.
-pub type Workspace = crate::games::spokes::Workspace<Board>;
+pub type Workspace = crate::spokes::Workspace<Board>;
 
 /// Four seats; `TEAMS`: in two teams (`spokes2v2`), otherwise each for
 /// themselves (`spokes4`).
@@ -61,7 +61,7 @@ impl SpokesBoard for Board {
     const ROUND_SEED: u64 = 0x5b4e7;
     const DIAGRAM_WIDTH: usize = 6;
 
-    fn stones_of(&self, c: crate::games::spokes::board::Colour) -> u32 {
+    fn stones_of(&self, c: crate::spokes::board::Colour) -> u32 {
         Board::stones_of(self, c)
     }
 

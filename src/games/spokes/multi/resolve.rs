@@ -1,17 +1,17 @@
 //! The resolution steps of the four-player board: crowded steps first,
 //! then pulls and pushes of single stones. The outcomes are found by the
-//! one resolver of [`crate::games::spokes::resolve`].
+//! one resolver of [`crate::spokes::resolve`].
 
 use super::board::{Board, Cell, Sets};
-use crate::games::spokes::board::{Colour, Node, NodeSet};
-use crate::games::spokes::resolve::{loop_gone, single_steps, Singles, Steps};
-use crate::games::spokes::tables::ADJACENT;
+use crate::spokes::board::{Colour, Node, NodeSet};
+use crate::spokes::resolve::{loop_gone, single_steps, Singles, Steps};
+use crate::spokes::tables::ADJACENT;
 
 /// One outcome of a four-player resolution.
-pub type Resolved = crate::games::spokes::resolve::Resolved<Board>;
+pub type Resolved = crate::spokes::resolve::Resolved<Board>;
 
 /// The resolver's work space for the four-player board.
-pub type Resolver = crate::games::spokes::resolve::Resolver<Board>;
+pub type Resolver = crate::spokes::resolve::Resolver<Board>;
 
 impl Steps for Board {
     /// While some crowded node has a step, only crowded steps are given;

@@ -2,9 +2,9 @@
 //! line into a [`Command`] and printing it back in canonical form. What a
 //! command does is up to the program serving the protocol (`gamut engine`).
 
-use crate::game::{Notation, Player};
-use crate::games::GameId;
-use crate::moves::play_moves;
+use gamut_core::game::{Notation, Player};
+use gamut_core::moves::play_moves;
+use gamut_games::GameId;
 use std::fmt;
 
 /// Where a `position` command starts.

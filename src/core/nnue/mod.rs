@@ -314,6 +314,7 @@ impl LearnedNetwork for Slot {
 /// The two [`Evaluate`] items of a game whose network is the [`Slot`]
 /// `$slot`: [`Evaluate::network`] and [`Evaluate::evaluate_net`], written
 /// inside the game's `impl Evaluate`.
+#[macro_export]
 macro_rules! learned_evaluation {
     ($slot:path) => {
         fn network() -> Option<&'static dyn $crate::game::LearnedNetwork> {
@@ -332,7 +333,7 @@ macro_rules! learned_evaluation {
         }
     };
 }
-pub(crate) use learned_evaluation;
+pub use crate::learned_evaluation;
 
 /// The static value of `pos` by evaluation `eval` (the classic terms
 /// `terms`, or the game's network where it has one).

@@ -30,7 +30,7 @@ pub struct Options {
     /// The folder whose tournament records the page may open; `None`: none.
     pub records_dir: Option<PathBuf>,
     /// The static evaluation of every search.
-    pub eval: crate::nnue::Eval,
+    pub eval: gamut_core::nnue::Eval,
     /// A solved game's table given on the command line; `None`: each
     /// solvable game's table at its default place, if there.
     pub table: Option<PathBuf>,
@@ -65,12 +65,12 @@ pub fn run(opts: Options, ready: impl FnOnce(&str)) -> std::io::Result<()> {
 /// a table that is missing or does not load is left out.
 fn solved_tables(
     explicit: Option<&std::path::Path>,
-) -> Vec<(crate::games::GameId, Box<dyn crate::tablebase::Oracle>)> {
-    crate::games::GameId::ALL
+) -> Vec<(gamut_games::GameId, Box<dyn gamut_core::tablebase::Oracle>)> {
+    gamut_games::GameId::ALL
         .iter()
         .filter_map(|&id| {
-            let tb = crate::games::tablebase(id)?;
-            let path = crate::tablebase::locate(tb.game(), explicit)?;
+            let tb = gamut_games::tablebase(id)?;
+            let path = gamut_core::tablebase::locate(tb.game(), explicit)?;
             Some((id, tb.open(&path).ok()?))
         })
         .collect()

@@ -26,8 +26,8 @@ pub mod sides;
 pub mod simultaneous;
 pub mod tt;
 
-use crate::game::{Evaluate, NodeKind, Outcome, TermMask};
 pub use clock::Clock;
+use gamut_core::game::{Evaluate, NodeKind, Outcome, TermMask};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 pub use tt::{Table, TableAllocError};
@@ -82,7 +82,7 @@ pub struct Config {
     /// Which selective (unsound) prunings and reductions are on.
     pub selective: params::Selective,
     /// The static evaluation: classic terms or the game's network.
-    pub eval: crate::nnue::Eval,
+    pub eval: gamut_core::nnue::Eval,
     /// How many of the best root moves each iteration searches fully and
     /// reports ([`Iteration::lines`]): MultiPV. Only decision roots have
     /// several lines; a chance or simultaneous root reports its own result
@@ -109,7 +109,7 @@ impl Config {
             parallel: Parallel::LazySmp,
             full_matrix: false,
             selective: G::SELECTIVE,
-            eval: crate::nnue::Eval::Game,
+            eval: gamut_core::nnue::Eval::Game,
             multipv: params::DEFAULT_MULTIPV,
             multipv_margin: None,
         }
@@ -117,7 +117,7 @@ impl Config {
 
     /// The static value of `pos` by this configuration's evaluation.
     pub fn evaluate<G: Evaluate>(&self, pos: &G) -> i32 {
-        crate::nnue::static_value(pos, self.eval, self.terms)
+        gamut_core::nnue::static_value(pos, self.eval, self.terms)
     }
 
     /// This configuration with every unsound pruning and reduction off, so
@@ -465,8 +465,8 @@ fn simultaneous_root<G: Evaluate>(
         // Not even depth 1 finished: play uniformly at random.
         let mut rows = Vec::new();
         let mut cols = Vec::new();
-        pos.actions(crate::game::Player::FIRST, &mut rows);
-        pos.actions(crate::game::Player::SECOND, &mut cols);
+        pos.actions(gamut_core::game::Player::FIRST, &mut rows);
+        pos.actions(gamut_core::game::Player::SECOND, &mut cols);
         let uniform = |v: &[G::Move]| v.iter().map(|&m| (m, 1.0 / v.len() as f64)).collect();
         MixedResult {
             value: 0.0,

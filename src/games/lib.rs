@@ -9,8 +9,8 @@ pub mod empedocles;
 pub mod epaminondas;
 pub mod spokes;
 
-use crate::game::Game;
-use crate::tablebase::Tablebase;
+use gamut_core::game::Game;
+use gamut_core::tablebase::Tablebase;
 use std::fmt;
 use std::str::FromStr;
 
@@ -38,13 +38,13 @@ macro_rules! registry {
         }
 
         /// Runs `$body` with the type alias `$G` bound to the game type of
-        /// `$id` (a [`GameId`](crate::games::GameId)).
+        /// `$id` (a [`GameId`](crate::GameId)).
         #[macro_export]
         macro_rules! with_game {
             ($d id:expr, $d G:ident => $d body:expr) => {
                 match $d id {
-                    $( $crate::games::GameId::$variant => {
-                        type $d G = $crate::games::$module::$ty;
+                    $( $crate::GameId::$variant => {
+                        type $d G = $crate::$module::$ty;
                         $d body
                     } )*
                 }
@@ -118,7 +118,7 @@ pub fn tablebase_of<G: Game>() -> Option<&'static dyn Tablebase> {
 #[cfg(test)]
 mod tests {
     use super::GameId;
-    use crate::game::{Game, NodeKind, Notation};
+    use gamut_core::game::{Game, NodeKind, Notation};
 
     /// What every registered game's descriptor must satisfy.
     fn check_info<G: Notation>() {

@@ -160,6 +160,7 @@ impl<const N: usize> Word for [u64; N] {
 /// set operators (`|`, `&`, `^`, `-` for and-not, `!` as the complement
 /// within `all`), counting, membership, and iteration from the lowest member
 /// up (a set is its own iterator, emptying itself).
+#[macro_export]
 macro_rules! bitset {
     ($(#[$doc:meta])* $name:ident($word:ty) of $item:ident, all $all:expr) => {
         $(#[$doc])*
@@ -237,6 +238,8 @@ macro_rules! bitset {
 
 /// Implements the binary operator `$op` (and its assigning form) on the
 /// bitset `$name` with the word operation `$word_fn`.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! set_operator {
     ($name:ident, $op:ident, $f:ident, $op_assign:ident, $f_assign:ident, $word_fn:ident) => {
         impl std::ops::$op for $name {
@@ -256,8 +259,9 @@ macro_rules! set_operator {
     };
 }
 
-pub(crate) use bitset;
-pub(crate) use set_operator;
+pub use crate::bitset;
+#[doc(hidden)]
+pub use crate::set_operator;
 
 /// A square of an 8×8 board: `file + 8 * rank`, `a1` = 0, `h8` = 63.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,0 +1,17 @@
+//! gamut's ground floor: what every layer above shares and no game names.
+//! [`game`] holds the traits every game implements (rules, text, pictures);
+//! [`bits`] the bitset building block the games pack their boards into;
+//! [`svg`] the parts of every picture; [`perft`] counts game trees and
+//! [`moves`] names their children; [`suite`] reads perft suites; [`soak`]
+//! plays random games against the rules' invariants; [`tablebase`] stores
+//! solved games; [`nnue`] holds the learned evaluations' networks.
+
+pub mod bits;
+pub mod game;
+pub mod moves;
+pub mod nnue;
+pub mod perft;
+pub mod soak;
+pub mod suite;
+pub mod svg;
+pub mod tablebase;
