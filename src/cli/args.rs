@@ -6,6 +6,7 @@ use super::CliError;
 use clap::Args;
 use gamut::game::{FullGame, Game};
 use gamut::games::GameId;
+use gamut::search::options::SearchOptions;
 use gamut::with_game;
 
 /// Which game and position a command works on.
@@ -29,111 +30,6 @@ pub struct PositionArgs {
     pub moves: Option<String>,
 }
 
-/// Which static evaluation a search uses (shared by `analyze`, `bench`,
-/// `datagen` and engine specs).
-#[derive(Args, Debug, Clone, Default)]
-pub struct EvalArgs {
-    /// The static evaluation: classic (the hand-written terms) or net (the
-    /// game's learned network; every game of two players has one). Default:
-    /// the game's own, net for apart, epaminondas and two-player spokes
-    /// (their matches say it is stronger), classic for the others.
-    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
-    pub eval: Option<String>,
-    /// With --eval net: the network file to use instead of the built-in
-    /// one (written by tools/train.sh).
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<std::path::PathBuf>,
-}
-
-/// Options that set up a search (shared by `analyze`, `bench` and engine
-/// specs).
-#[derive(Args, Debug, Clone)]
-pub struct SearchArgs {
-    /// Stop after completing this depth (plies).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub depth: Option<u32>,
-    /// Stop after this many milliseconds (the best move comes by then).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub time: Option<u64>,
-    /// Stop after this many nodes (over all threads).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = gamut::search::params::DEFAULT_HASH_MIB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    pub hash: u32,
-    /// How threads share the work: lazysmp (all search, sharing the table)
-    /// or rootsplit (root moves spread over threads).
-    #[arg(long, value_name = "MODE", default_value = "lazysmp", value_parser = ["lazysmp", "rootsplit"])]
-    pub parallel: String,
-    /// Evaluation terms to switch off, comma-separated (names per game in
-    /// docs/rules/<game>.md).
-    #[arg(long, value_name = "TERMS")]
-    pub eval_off: Option<String>,
-    #[command(flatten)]
-    pub evaluation: EvalArgs,
-    /// Ordering heuristics to switch off, comma-separated: tt, captures,
-    /// killers, history.
-    #[arg(long, value_name = "LIST")]
-    pub ordering_off: Option<String>,
-    /// Switch off the capture search at the leaves.
-    #[arg(long)]
-    pub no_quiescence: bool,
-    /// Switch off aspiration windows.
-    #[arg(long)]
-    pub no_aspiration: bool,
-    /// Switch off Star1 pruning at chance nodes (plain expectimax).
-    #[arg(long)]
-    pub no_star1: bool,
-    /// Exact mode: every unsound pruning and reduction off (late-move
-    /// reductions, null moves, futility, partial move lists, narrow matrix
-    /// games), so the score is the minimax value
-    /// at the depth searched.
-    #[arg(long)]
-    pub exact: bool,
-    /// Late-move reductions on or off (default: as the game has them).
-    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
-    pub lmr: Option<String>,
-    /// Null-move pruning on or off, where the game has null moves
-    /// (default: as the game has it).
-    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
-    pub nmp: Option<String>,
-    /// Reverse futility pruning on or off (default: as the game has it).
-    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
-    pub rfp: Option<String>,
-    /// Futility pruning on or off (default: as the game has it).
-    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
-    pub futility: Option<String>,
-    /// Partial move lists below the root on or off: a Spokes resolution
-    /// inside the search ends with the outcomes found after a hundred
-    /// boards (default: as the game has it).
-    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
-    pub partial: Option<String>,
-    /// Narrow matrix games below a simultaneous root on or off: each player
-    /// keeps sixteen actions, ten that did best at the root in the last
-    /// completed iteration and six the game calls urgent (default: as the
-    /// game has it).
-    #[arg(long, value_name = "SWITCH", value_parser = ["on", "off"])]
-    pub narrow: Option<String>,
-}
-
-impl SearchArgs {
-    /// The selective feature switches given, by name (`lmr`, ...), each
-    /// `"on"` or `"off"`.
-    pub fn selective_switches(&self) -> [(&'static str, Option<&str>); 6] {
-        [
-            ("lmr", self.lmr.as_deref()),
-            ("nmp", self.nmp.as_deref()),
-            ("rfp", self.rfp.as_deref()),
-            ("futility", self.futility.as_deref()),
-            ("partial", self.partial.as_deref()),
-            ("narrow", self.narrow.as_deref()),
-        ]
-    }
-}
-
 /// Options of `gamut analyze`.
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -142,7 +38,7 @@ pub struct AnalyzeArgs {
     pub position: PositionArgs,
     /// The search's limits and settings.
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub search: SearchOptions,
     /// Print one JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,

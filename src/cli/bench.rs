@@ -39,7 +39,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub exact: bool,
     #[command(flatten)]
-    pub evaluation: super::args::EvalArgs,
+    pub evaluation: gamut::search::options::EvalOptions,
 }
 
 /// Searches `pos` to `limits`: the nodes searched, and the matrix cells

@@ -57,7 +57,7 @@ pub struct DatagenArgs {
     /// The self-play search's evaluation: a later generation's data is
     /// played with the network of the generation before.
     #[command(flatten)]
-    pub evaluation: super::args::EvalArgs,
+    pub evaluation: gamut::search::options::EvalOptions,
 }
 
 /// Parses `K/N` with 1 ≤ K ≤ N.

@@ -8,8 +8,8 @@
 //! the seat asked for, with its team, against all the others
 //! ([`TwoSided`]).
 
-use super::args::{parse_game, EvalArgs, SearchArgs};
-use super::searching::{emit, ordering_off, pv_texts, search_setup};
+use super::args::parse_game;
+use super::searching::{emit, pv_texts, search_setup};
 use super::CliError;
 use clap::Args;
 use gamut::game::{Diagram, Evaluate, FullGame, Game, NodeKind, Notation, Player};
@@ -17,10 +17,11 @@ use gamut::games::GameId;
 use gamut::moves::named_children;
 use gamut::perft;
 use gamut::protocol::{move_items, Base, Command, Go};
-use gamut::search::params::{Selective, MAX_MULTIPV};
+use gamut::search::options::SearchOptions;
+use gamut::search::params::MAX_MULTIPV;
 use gamut::search::score::Score;
 use gamut::search::sides::{Tuple, TwoSided};
-use gamut::search::{self, Clock, Progress, Table, Verdict};
+use gamut::search::{self, Clock, Eval, Progress, Table, Verdict};
 use gamut::tournament::schedule::pick;
 use gamut::tournament::seats::tuple_text;
 use gamut::with_game;
@@ -78,60 +79,46 @@ enum Event {
 /// The settings `setoption` changes.
 #[derive(Clone, Debug)]
 struct Options {
-    threads: u32,
-    hash: u32,
-    parallel: String,
-    eval_off: Option<String>,
-    /// `classic` or `net`; `None` for the game's default.
-    eval: Option<String>,
-    ordering_off: Option<String>,
-    quiescence: bool,
-    aspiration: bool,
-    star1: bool,
-    /// Every unsound pruning off.
-    exact: bool,
-    /// The selective feature switches set (`lmr`, ...), `None` for the
-    /// game's default.
-    selective: [Option<bool>; 6],
+    /// The search's settings (its limits come with each `go`).
+    search: SearchOptions,
     seed: u64,
     /// Lines each iteration reports at a decision root (MultiPV).
     multipv: u32,
 }
 
 impl Options {
-    /// The options as `gamut analyze` would take them, with `limits`.
-    fn search_args(&self, go: &Go) -> SearchArgs {
-        SearchArgs {
+    /// The search options with the limits of `go`.
+    fn search_args(&self, go: &Go) -> SearchOptions {
+        SearchOptions {
             depth: go.depth,
             time: go.movetime,
             nodes: go.nodes,
-            threads: self.threads,
-            hash: self.hash,
-            parallel: self.parallel.clone(),
-            eval_off: self.eval_off.clone(),
-            evaluation: EvalArgs {
-                eval: self.eval.clone(),
-                net: None,
-            },
-            ordering_off: self.ordering_off.clone(),
-            no_quiescence: !self.quiescence,
-            no_aspiration: !self.aspiration,
-            no_star1: !self.star1,
-            exact: self.exact,
-            lmr: switch_text(self.selective[0]),
-            nmp: switch_text(self.selective[1]),
-            rfp: switch_text(self.selective[2]),
-            futility: switch_text(self.selective[3]),
-            partial: switch_text(self.selective[4]),
-            narrow: switch_text(self.selective[5]),
+            ..self.search.clone()
         }
     }
 }
 
-/// A selective feature switch as `gamut analyze` takes it.
-fn switch_text(on: Option<bool>) -> Option<String> {
-    on.map(|b| if b { "on" } else { "off" }.to_string())
-}
+/// The search options the protocol sets by their own names (`setoption`;
+/// a network file is UCI's `EvalFile`), as [`SearchOptions::set`] names
+/// them; the limits come with each `go` instead.
+const SEARCH_OPTIONS: [&str; 16] = [
+    "threads",
+    "hash",
+    "parallel",
+    "eval_off",
+    "eval",
+    "ordering_off",
+    "quiescence",
+    "aspiration",
+    "star1",
+    "exact",
+    "lmr",
+    "nmp",
+    "rfp",
+    "futility",
+    "partial",
+    "narrow",
+];
 
 /// A search (or perft count) running on its own thread.
 struct Running {
@@ -173,6 +160,7 @@ const OPTION_LINES: &[&str] = &[
     "option name parallel type combo default lazysmp var lazysmp var rootsplit",
     "option name eval_off type string default <empty>",
     "option name eval type combo default game var game var classic var net",
+    "option name EvalFile type string default <empty>",
     "option name ordering_off type string default <empty>",
     "option name quiescence type check default on",
     "option name aspiration type check default on",
@@ -197,6 +185,7 @@ const UCI_OPTION_LINES: &[&str] = &[
     "option name parallel type combo default lazysmp var lazysmp var rootsplit",
     "option name eval_off type string default <empty>",
     "option name eval type combo default game var game var classic var net",
+    "option name EvalFile type string default <empty>",
     "option name ordering_off type string default <empty>",
     "option name quiescence type check default true",
     "option name aspiration type check default true",
@@ -249,17 +238,10 @@ pub fn session(
         base: Base::Start,
         last_position: None,
         options: Options {
-            threads: 1,
-            hash,
-            parallel: "lazysmp".into(),
-            eval_off: None,
-            eval: None,
-            ordering_off: None,
-            quiescence: true,
-            aspiration: true,
-            star1: true,
-            exact: false,
-            selective: [None; 6],
+            search: SearchOptions {
+                hash,
+                ..SearchOptions::default()
+            },
             seed,
             multipv: gamut::search::params::DEFAULT_MULTIPV as u32,
         },
@@ -493,73 +475,37 @@ impl Session {
         // UCI programs send `Hash` and `Threads`.
         let name = name.to_ascii_lowercase();
         let name = name.as_str();
-        let number = |max: u64| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|&n| n >= 1 && n <= max)
-                .ok_or_else(|| format!("{name} takes a number from 1 to {max}, not '{value}'"))
-        };
-        let switch = || match value {
-            "on" | "true" => Ok(true),
-            "off" | "false" => Ok(false),
-            _ => Err(format!("{name} is on or off, not '{value}'")),
-        };
-        let list = || match value {
-            "" | "<empty>" | "none" => None,
-            v => Some(v.to_string()),
-        };
         let mut o = self.options.clone();
         match name {
-            "hash" => o.hash = number(65536)? as u32,
-            "threads" => o.threads = number(256)? as u32,
-            "multipv" => o.multipv = number(MAX_MULTIPV as u64)? as u32,
-            "parallel" => match value {
-                "lazysmp" | "rootsplit" => o.parallel = value.into(),
-                _ => return Err(format!("parallel is lazysmp or rootsplit, not '{value}'")),
-            },
-            "eval_off" => o.eval_off = list(),
-            "eval" => {
-                o.eval = match value {
-                    "game" | "default" => None,
-                    "classic" | "net" => Some(value.to_string()),
-                    _ => return Err(format!("eval is game, classic or net, not '{value}'")),
-                }
-            }
-            "ordering_off" => {
-                o.ordering_off = list();
-                if let Some(l) = &o.ordering_off {
-                    ordering_off(l).map_err(|e| e.0)?;
-                }
-            }
-            "quiescence" => o.quiescence = switch()?,
-            "aspiration" => o.aspiration = switch()?,
-            "star1" => o.star1 = switch()?,
-            "exact" => o.exact = switch()?,
-            "lmr" | "nmp" | "rfp" | "futility" | "partial" | "narrow" => {
-                let i = Selective::NAMES
-                    .iter()
-                    .position(|n| *n == name)
-                    .expect("a selective feature");
-                o.selective[i] = match value {
-                    "game" | "default" => None,
-                    _ => Some(switch()?),
-                };
+            "multipv" => {
+                o.multipv = value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=MAX_MULTIPV as u32).contains(n))
+                    .ok_or_else(|| {
+                        format!("multipv takes a number from 1 to {MAX_MULTIPV}, not '{value}'")
+                    })?
             }
             "seed" => {
                 o.seed = value
                     .parse()
                     .map_err(|_| format!("seed is a number, not '{value}'"))?
             }
+            "evalfile" => {
+                o.search.set("net", Some(value))?;
+            }
+            _ if SEARCH_OPTIONS.contains(&name) => {
+                o.search.set(name, Some(value))?;
+            }
             _ => return Err(format!("unknown option '{name}'")),
         }
         if let Some(id) = self.game {
             check_options(id, &o)?;
         }
-        if o.hash != self.table_mib {
-            let table = Table::try_new(o.hash as usize).map_err(|e| e.to_string())?;
+        if o.search.hash != self.table_mib {
+            let table = Table::try_new(o.search.hash as usize).map_err(|e| e.to_string())?;
             self.table = Arc::new(table);
-            self.table_mib = o.hash;
+            self.table_mib = o.search.hash;
         }
         self.options = o;
         Ok(())
@@ -829,10 +775,18 @@ impl Session {
         // The options a game can reject: its evaluation terms, and a
         // network it does not have.
         let mut dropped = Vec::new();
-        if self.options.eval_off.take().is_some() {
+        if self.options.search.eval_off.take().is_some() {
             dropped.push("eval_off");
         }
-        if check_options(id, &self.options).is_err() && self.options.eval.take().is_some() {
+        if check_options(id, &self.options).is_err()
+            && self.options.search.evaluation.net.take().is_some()
+        {
+            dropped.push("EvalFile");
+        }
+        if check_options(id, &self.options).is_err()
+            && self.options.search.evaluation.eval != Eval::Game
+        {
+            self.options.search.evaluation.eval = Eval::Game;
             dropped.push("eval");
         }
         Some(format!("{err}: option {} dropped", dropped.join(", ")))

@@ -38,6 +38,7 @@ pub struct PlayArgs {
 
 /// Runs `gamut play` on standard input and `out`.
 pub fn play<G: FullGame>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliError> {
+    super::two_players::<G>("gamut play")?;
     let start: G = position(&a.position)?;
     let spec = match (&a.engine, a.depth, a.time) {
         (Some(spec), _, _) => spec.clone(),

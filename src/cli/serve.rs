@@ -2,6 +2,10 @@
 
 use super::CliError;
 use clap::Args;
+use gamut::games::GameId;
+use gamut::search::nnue::network::game_of;
+use gamut::search::{Eval, Evaluation};
+use gamut::with_game;
 use std::io::Write;
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -30,11 +34,15 @@ pub struct ServeArgs {
     /// nothing outside it is read).
     #[arg(long, value_name = "DIR")]
     pub records_dir: Option<PathBuf>,
-    /// The static evaluation: classic (the hand-written terms) or net (the
-    /// game's network, where it has one; the others use classic); default:
-    /// each game's own (docs/nnue.md).
-    #[arg(long, value_name = "KIND", value_parser = ["classic", "net"])]
-    pub eval: Option<String>,
+    /// The static evaluation: classic (the hand-written terms), net (the
+    /// game's network, where it has one; the others use classic) or game
+    /// (each game's own, docs/nnue.md).
+    #[arg(long, value_name = "KIND", value_enum, default_value_t = Eval::Game)]
+    pub eval: Eval,
+    /// A network file to evaluate its game with instead of the built-in
+    /// network (the file names its game); repeat for several games.
+    #[arg(long, value_name = "FILE")]
+    pub net: Vec<PathBuf>,
     /// A solved game's table (Aporia's), whose verdict the page shows
     /// beside the engine's (default: where `gamut solve` writes it); none
     /// there: no verdict.
@@ -58,11 +66,8 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
         threads: a.threads as usize,
         hash_mib: a.hash as usize,
         records_dir: a.records_dir.clone(),
-        eval: match a.eval.as_deref() {
-            Some("net") => gamut::nnue::Eval::Net,
-            Some("classic") => gamut::nnue::Eval::Classic,
-            _ => gamut::nnue::Eval::Game,
-        },
+        eval: a.eval,
+        nets: networks(&a.net)?,
         table: a.table.clone(),
     };
     let mut printed = Ok(());
@@ -80,4 +85,24 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
     .map_err(|e| CliError(format!("cannot serve on {}:{}: {e}", a.host, a.port)))?;
     printed?;
     Ok(())
+}
+
+/// The networks of files `paths`, each for the game its header names; two
+/// files for one game, or a file that is not a network, are an error.
+fn networks(paths: &[PathBuf]) -> Result<gamut::serve::sessions::Networks, CliError> {
+    let mut nets: gamut::serve::sessions::Networks = Vec::new();
+    for path in paths {
+        let bytes = std::fs::read(path)
+            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        let game = game_of(&bytes).map_err(|e| CliError(format!("{}: {}", path.display(), e.0)))?;
+        let id: GameId = game
+            .parse()
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        if nets.iter().any(|(g, _)| *g == id.name()) {
+            return Err(CliError(format!("--net: two networks for {}", id.name())));
+        }
+        let net = with_game!(id, G => Evaluation::of_game::<G>(Eval::Net, Some(path)))?;
+        nets.push((id.name(), net));
+    }
+    Ok(nets)
 }

@@ -10,7 +10,7 @@ use super::CliError;
 use gamut::game::{FullGame, NodeKind, Player};
 use gamut::search::mcts::{self, MctsConfig, MctsResult};
 use gamut::search::sides::{merge, Tuple, TwoSided};
-use gamut::search::{Config, Limits, Progress, Table, Verdict};
+use gamut::search::{Limits, Progress, Table, Verdict};
 use std::io::Write;
 use std::time::Duration;
 
@@ -25,6 +25,9 @@ pub fn analyze<G: FullGame>(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let s = &a.search;
+    // Every search option is checked against the game, whichever method
+    // runs: one line for what the game cannot use.
+    let config = s.setup::<TwoSided<G>>()?;
     if a.json {
         return Err(CliError(format!("--json does not apply to {} yet", G::ID)));
     }
@@ -125,7 +128,6 @@ pub fn analyze<G: FullGame>(
                     nodes: s.nodes,
                     clock: None,
                 };
-                let config = Config::for_game::<TwoSided<G>>(1);
                 tt.clear();
                 let shown = |d: u32| !unlimited || d == depth;
                 let v = run_streamed(&view, &limits, &config, &tt, &interrupt, out, |p| {

@@ -7,6 +7,7 @@ use super::CliError;
 use clap::Args;
 use gamut::game::{FullGame, TermMask};
 use gamut::games::{self, GameId};
+use gamut::search::Evaluation;
 use gamut::tablebase::agreement::{self as agree, Agreement};
 use gamut::tablebase::{self, Oracle, Tablebase};
 use gamut::with_game;
@@ -159,10 +160,8 @@ fn agreement<G: FullGame>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Resu
     let positions = agree::random_positions::<G>(n, a.seed);
     let classic = agree::agreement(&positions, &*table, |p| p.evaluate(TermMask::ALL))?;
     write_agreement(out, "classic", &classic)?;
-    if G::network().is_some() {
-        let net = agree::agreement(&positions, &*table, |p| {
-            p.evaluate_net().expect("the game has a network")
-        })?;
+    if let Some(net) = Evaluation::builtin::<G>() {
+        let net = agree::agreement(&positions, &*table, |p| net.value_once(p, TermMask::ALL))?;
         write_agreement(out, "net", &net)?;
     }
     Ok(())

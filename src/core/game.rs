@@ -655,19 +655,10 @@ pub trait Evaluate: Game {
     /// built from the terms in `terms`; always within ±[`EVAL_LIMIT`].
     fn evaluate(&self, terms: TermMask) -> i32;
 
-    /// The game's learned network, for a game that has one; `None` (the
-    /// default) for the others.
-    #[must_use]
-    fn network() -> Option<&'static dyn LearnedNetwork> {
-        None
-    }
-
-    /// The static value of a non-terminal position for
-    /// [`Game::perspective`] by the game's network, within ±[`EVAL_LIMIT`];
-    /// `None` (the default) for a game without one.
-    fn evaluate_net(&self) -> Option<i32> {
-        None
-    }
+    /// The game's built-in network, for a game that has one; `None` (the
+    /// default) for the others. Which evaluation a search uses is the
+    /// caller's choice, handed to the search as a value.
+    const NETWORK: Option<crate::nnue::BuiltinNetwork<Self>> = None;
 
     /// An ordering hint for move `m` here: larger is tried earlier (the
     /// number of stones it captures, say). Zero for quiet moves.
@@ -704,21 +695,6 @@ pub trait Evaluate: Game {
     fn action_hint(&self, _player: Player, _m: Self::Move) -> i32 {
         0
     }
-}
-
-/// A game's learned network as the commands see it: whether the game
-/// plays it by default, and loading another from a file. The network
-/// module's slot is the one kind there is; this trait keeps the rules
-/// layer from naming it.
-pub trait LearnedNetwork: Sync {
-    /// Whether the network is the game's default evaluation (where its
-    /// matches showed it the stronger).
-    fn played_by_default(&self) -> bool;
-
-    /// Uses the network in file `path` instead of the built-in one; an
-    /// error naming the file if it cannot be read, is malformed, or another
-    /// network is in use already.
-    fn load_file(&self, path: &std::path::Path) -> Result<(), String>;
 }
 
 /// Everything the command line, tournaments, the engine protocol and the

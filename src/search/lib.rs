@@ -16,8 +16,11 @@
 
 pub mod alphabeta;
 pub mod clock;
+pub mod evaluation;
 pub mod matrix;
 pub mod mcts;
+pub mod nnue;
+pub mod options;
 pub mod ordering;
 pub mod params;
 pub mod root;
@@ -27,6 +30,7 @@ pub mod simultaneous;
 pub mod tt;
 
 pub use clock::Clock;
+pub use evaluation::{Eval, Evaluation};
 use gamut_core::game::{Evaluate, NodeKind, Outcome, TermMask};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -48,14 +52,16 @@ pub struct Limits {
 }
 
 /// How several threads share the work.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Parallel {
     /// Every thread searches the whole tree, sharing the table; the
     /// deepest iteration any thread completes counts (see
     /// `root::deepen_decision`).
+    #[value(name = "lazysmp")]
     LazySmp,
     /// The root's first move is searched alone, then the other root moves
     /// are spread over the threads with the window it set.
+    #[value(name = "rootsplit")]
     RootSplit,
 }
 
@@ -81,8 +87,8 @@ pub struct Config {
     pub full_matrix: bool,
     /// Which selective (unsound) prunings and reductions are on.
     pub selective: params::Selective,
-    /// The static evaluation: classic terms or the game's network.
-    pub eval: gamut_core::nnue::Eval,
+    /// The static evaluation: classic terms or a network of the game's.
+    pub eval: Evaluation,
     /// How many of the best root moves each iteration searches fully and
     /// reports ([`Iteration::lines`]): MultiPV. Only decision roots have
     /// several lines; a chance or simultaneous root reports its own result
@@ -109,15 +115,17 @@ impl Config {
             parallel: Parallel::LazySmp,
             full_matrix: false,
             selective: G::SELECTIVE,
-            eval: gamut_core::nnue::Eval::Game,
+            eval: Evaluation::default_for::<G>(),
             multipv: params::DEFAULT_MULTIPV,
             multipv_margin: None,
         }
     }
 
-    /// The static value of `pos` by this configuration's evaluation.
+    /// The static value of `pos` by this configuration's evaluation, for
+    /// one position outside a search (a search thread keeps its network's
+    /// accumulators between positions).
     pub fn evaluate<G: Evaluate>(&self, pos: &G) -> i32 {
-        gamut_core::nnue::static_value(pos, self.eval, self.terms)
+        self.eval.value_once(pos, self.terms)
     }
 
     /// This configuration with every unsound pruning and reduction off, so

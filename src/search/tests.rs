@@ -235,7 +235,7 @@ fn config(threads: usize) -> Config {
         parallel: Parallel::LazySmp,
         full_matrix: false,
         selective: super::params::Selective::NONE,
-        eval: gamut_core::nnue::Eval::Game,
+        eval: crate::Evaluation::Classic,
         multipv: 1,
         multipv_margin: None,
     }

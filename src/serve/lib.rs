@@ -9,7 +9,7 @@
 mod assets;
 mod records;
 mod routes;
-mod sessions;
+pub mod sessions;
 mod view;
 
 use std::net::{IpAddr, SocketAddr};
@@ -30,7 +30,9 @@ pub struct Options {
     /// The folder whose tournament records the page may open; `None`: none.
     pub records_dir: Option<PathBuf>,
     /// The static evaluation of every search.
-    pub eval: gamut_core::nnue::Eval,
+    pub eval: gamut_search::Eval,
+    /// Networks to evaluate with instead, for the games they name.
+    pub nets: sessions::Networks,
     /// A solved game's table given on the command line; `None`: each
     /// solvable game's table at its default place, if there.
     pub table: Option<PathBuf>,
@@ -52,7 +54,12 @@ pub fn run(opts: Options, ready: impl FnOnce(&str)) -> std::io::Result<()> {
         };
         ready(&format!("http://{host}:{}/", addr.port()));
         let state = Arc::new(routes::Server {
-            budget: sessions::Budget::new(opts.threads, opts.hash_mib, opts.eval),
+            budget: sessions::Budget::new(
+                opts.threads,
+                opts.hash_mib,
+                opts.eval,
+                opts.nets.clone(),
+            ),
             records_dir: opts.records_dir.clone(),
             oracles: solved_tables(opts.table.as_deref()),
         });

@@ -2,7 +2,8 @@
 //! many pages analyse at once, their searches together use at most the
 //! server's threads and hash, and each ends when its page goes away.
 
-use gamut_core::nnue::Eval;
+use gamut_core::game::Evaluate;
+use gamut_search::{Eval, Evaluation};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -14,8 +15,12 @@ pub struct Budget {
     threads: usize,
     hash_mib: usize,
     eval: Eval,
+    nets: Arc<Networks>,
     running: Arc<AtomicUsize>,
 }
+
+/// Networks given for some games (`serve --net`), by game id.
+pub type Networks = Vec<(&'static str, Evaluation)>;
 
 /// A share of the [`Budget`]: threads and table MiB for one search, given
 /// back when dropped.
@@ -25,10 +30,23 @@ pub struct Grant {
     pub threads: usize,
     /// Its table's size.
     pub hash_mib: usize,
-    /// The static evaluation (a game without a network uses its classic
-    /// one).
+    /// The static evaluation asked for (a game without a network uses its
+    /// classic one).
     pub eval: Eval,
+    nets: Arc<Networks>,
     running: Arc<AtomicUsize>,
+}
+
+impl Grant {
+    /// The evaluation a search of game `G` uses: the network given for
+    /// `G`, else the one asked for (classic where `G` has no network).
+    #[must_use]
+    pub fn evaluation<G: Evaluate>(&self) -> Evaluation {
+        match self.nets.iter().find(|(id, _)| *id == G::ID) {
+            Some((_, e)) => e.clone(),
+            None => Evaluation::of_game::<G>(self.eval, None).unwrap_or_default(),
+        }
+    }
 }
 
 impl Drop for Grant {
@@ -39,14 +57,17 @@ impl Drop for Grant {
 
 impl Budget {
     /// A budget of `threads` search threads and `hash_mib` MiB of tables,
-    /// for searches with evaluation `eval`.
-    pub fn new(threads: usize, hash_mib: usize, eval: Eval) -> Budget {
+    /// for searches with evaluation `eval`, or the network in `nets` for
+    /// the games it names.
+    #[must_use]
+    pub fn new(threads: usize, hash_mib: usize, eval: Eval, nets: Networks) -> Budget {
         let threads = threads.max(1);
         Budget {
             permits: Arc::new(Semaphore::new(threads)),
             threads,
             hash_mib: hash_mib.max(1),
             eval,
+            nets: Arc::new(nets),
             running: Arc::new(AtomicUsize::new(0)),
         }
     }
@@ -80,11 +101,13 @@ impl Budget {
             threads,
             hash_mib: (self.hash_mib * threads / self.threads).max(1),
             eval: self.eval,
+            nets: Arc::clone(&self.nets),
             running: Arc::clone(&self.running),
         }
     }
 
     /// Searches holding a grant now.
+    #[must_use]
     pub fn running(&self) -> usize {
         self.running.load(Relaxed)
     }

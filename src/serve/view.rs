@@ -254,7 +254,7 @@ pub fn analyse<G: FullGame>(
         return analyse_sides(pos, limits, multipv, grant, stop, send);
     }
     let config = Config {
-        eval: grant.eval,
+        eval: grant.evaluation::<G>(),
         multipv,
         ..Config::for_game::<G>(grant.threads)
     };
@@ -364,7 +364,7 @@ fn analyse_sides<G: FullGame>(
     let start = std::time::Instant::now();
     let deadline = limits.time.map(|t| start + t);
     let config = Config {
-        eval: grant.eval,
+        eval: grant.evaluation::<G>(),
         multipv,
         ..Config::for_game::<TwoSided<G>>(1)
     };
@@ -494,7 +494,7 @@ pub fn engine_move<G: FullGame>(
         _ => {}
     }
     let config = Config {
-        eval: grant.eval,
+        eval: grant.evaluation::<G>(),
         ..Config::for_game::<G>(grant.threads)
     };
     let tt = Table::new(grant.hash_mib);
@@ -561,11 +561,11 @@ pub fn line_scores<G: FullGame>(
     send: &mut dyn FnMut(Value) -> bool,
 ) {
     let config = Config {
-        eval: grant.eval,
+        eval: grant.evaluation::<G>(),
         ..Config::for_game::<G>(grant.threads)
     };
     let sides_config = Config {
-        eval: grant.eval,
+        eval: grant.evaluation::<TwoSided<G>>(),
         ..Config::for_game::<TwoSided<G>>(1)
     };
     let tt = Table::new(grant.hash_mib);

@@ -5,13 +5,12 @@ use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
 use crate::schedule::pick;
 use crate::seats::{SeatEngine, SeatPlayer};
 use gamut_core::game::{Evaluate, Game, NodeKind, Notation, ParseError, Player, TermMask};
-use gamut_core::nnue::Eval;
 use gamut_core::tablebase::{Oracle, Value};
 use gamut_search::mcts::MctsConfig;
-use gamut_search::ordering::Ordering;
+use gamut_search::options::SearchOptions;
 use gamut_search::score::{outcome_score, WIN};
 use gamut_search::sides::DEFAULT_WIDTH;
-use gamut_search::{self as search, Clock, Config, Limits, Parallel, Table, Verdict};
+use gamut_search::{self as search, Clock, Config, Limits, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -204,6 +203,14 @@ impl Engine {
             return Self::program(spec);
         }
         let player = spec.player();
+        if G::players() != 2 {
+            return Err(spec.error(format!(
+                "{} plays games of two sides; {} has {} (paranoid, mcts)",
+                player.name(),
+                G::ID,
+                G::INFO.sides.len()
+            )));
+        }
         if matches!(player, PlayerKind::Paranoid | PlayerKind::Mcts) {
             return Err(spec.error(format!(
                 "{} plays games of more than two sides; {} has two (alphabeta, greedy, random)",
@@ -212,13 +219,10 @@ impl Engine {
             )));
         }
         let tc = spec.time_control()?;
-        let mut config = Config::for_game::<G>(1);
-        let mut limits = Limits::default();
-        let mut hash_mib = gamut_search::params::TOURNAMENT_HASH_MIB;
-        let mut exact = false;
-        let mut ordering: Vec<&str> = Vec::new();
-        let mut eval = None;
-        let mut net = None;
+        let mut options = SearchOptions {
+            hash: gamut_search::params::TOURNAMENT_HASH_MIB as u32,
+            ..SearchOptions::default()
+        };
         let mut table = None;
         for (key, value) in &spec.options {
             let allowed = match player {
@@ -230,87 +234,43 @@ impl Engine {
                 return Err(spec.error(format!("'{key}' does not apply to this player")));
             }
             let value = value.as_deref();
-            let need = || value.ok_or_else(|| spec.error(format!("'{key}' needs a value")));
             match key.as_str() {
-                "depth" => limits.depth = Some(spec.number(key, need()?, 1, 100)? as u32),
-                "time" => {
-                    limits.time = Some(Duration::from_millis(spec.number(
-                        key,
-                        need()?,
-                        1,
-                        u64::MAX,
-                    )?))
-                }
-                "nodes" => limits.nodes = Some(spec.number(key, need()?, 1, u64::MAX)?),
-                "threads" => config.threads = spec.number(key, need()?, 1, 256)? as usize,
-                "hash" => hash_mib = spec.number(key, need()?, 1, 65536)? as usize,
-                "parallel" => {
-                    config.parallel = match need()? {
-                        "lazysmp" => Parallel::LazySmp,
-                        "rootsplit" => Parallel::RootSplit,
-                        v => {
-                            return Err(
-                                spec.error(format!("parallel={v}: use lazysmp or rootsplit"))
-                            )
-                        }
-                    }
-                }
-                "eval" => match need()? {
-                    v @ ("classic" | "net") => eval = Some(v),
-                    v => return Err(spec.error(format!("eval={v}: use classic or net"))),
-                },
-                "net" => net = Some(need()?),
-                "eval_off" => {
-                    config.terms = gamut_core::game::terms_off::<G>(&need()?.replace('+', ","))
-                        .map_err(|e| spec.error(e))?
-                }
-                "ordering_off" => ordering.extend(need()?.split('+')),
+                // `history=off` is `ordering_off=history`.
                 "history" => {
                     if !spec.switch(key, value)? {
-                        ordering.push("history");
+                        let mut list: Vec<&str> =
+                            options.ordering_off.iter().map(String::as_str).collect();
+                        list.push("history");
+                        let list = list.join(",");
+                        options
+                            .set("ordering_off", Some(&list))
+                            .map_err(|e| spec.error(e))?;
                     }
                 }
-                "quiescence" => config.quiescence &= spec.switch(key, value)?,
-                "aspiration" => config.aspiration = spec.switch(key, value)?,
-                "exact" => exact = spec.switch(key, value)?,
-                "lmr" | "nmp" | "rfp" | "futility" | "partial" | "narrow" => {
-                    let on = spec.switch(key, value)?;
-                    if let Some(s) = config.selective.switch(key) {
-                        *s = on;
-                    }
+                "ordering_off" => {
+                    let mut list: Vec<String> = options.ordering_off.iter().cloned().collect();
+                    list.extend(value.map(str::to_string));
+                    let list = list.join(",");
+                    options.set(key, Some(&list)).map_err(|e| spec.error(e))?;
+                }
+                "eval" if value == Some("game") => {
+                    return Err(spec.error("eval=game: use classic or net"));
                 }
                 "table" => table = Some(value),
                 "tc" => {}
-                _ => return Err(spec.error(format!("unknown option '{key}' ({SEARCH_KEYS})"))),
+                _ => {
+                    if !options
+                        .set(key, value)
+                        .map_err(|e| spec.error(format!("{key}={}: {e}", value.unwrap_or(""))))?
+                    {
+                        return Err(spec.error(format!("unknown option '{key}' ({SEARCH_KEYS})")));
+                    }
+                }
             }
         }
-        if exact {
-            config = config.exact();
-        }
-        if let Some(path) = net {
-            let slot = G::network()
-                .ok_or_else(|| spec.error(format!("net=: {} has no network yet", G::ID)))?;
-            slot.load_file(std::path::Path::new(path))
-                .map_err(|e| spec.error(format!("net=: {e}")))?;
-        }
-        config.eval = match eval {
-            Some("net") if G::network().is_none() => {
-                return Err(spec.error(format!("eval=net: {} has no network yet", G::ID)))
-            }
-            Some("net") => Eval::Net,
-            Some("classic") => Eval::Classic,
-            _ => Eval::Game,
-        };
-        if !ordering.is_empty() {
-            config.ordering = Ordering::without(&ordering.join(",")).map_err(|e| spec.error(e))?;
-        }
-        let uses_net = config.eval.resolve::<G>() == Eval::Net && G::network().is_some();
-        let network = match (player, net) {
-            (PlayerKind::Greedy | PlayerKind::Random, _) => None,
-            (_, Some(path)) => Some(NetworkUse::File(path.to_string())),
-            _ if uses_net => Some(NetworkUse::BuiltIn),
-            _ => None,
-        };
+        let config = options.setup::<G>().map_err(|e| spec.error(e))?;
+        let limits = options.limits();
+        let hash_mib = options.hash as usize;
         let kind = match player {
             PlayerKind::Greedy => Kind::Greedy {
                 terms: config.terms,
@@ -343,7 +303,6 @@ impl Engine {
             spec: spec.text,
             kind,
             tc,
-            network,
         })
     }
 
@@ -412,7 +371,6 @@ impl Engine {
                 options,
             }),
             tc,
-            network: None,
         })
     }
 }
@@ -681,19 +639,6 @@ pub struct Engine {
     pub kind: Kind,
     /// Its game clock (`tc=`), if it plays under one.
     pub tc: Option<TimeControl>,
-    /// The network it evaluates with, where it uses one.
-    pub network: Option<NetworkUse>,
-}
-
-/// Which network an engine evaluates with. A game has one network per
-/// process, so every engine of a tournament that uses one uses the same
-/// ([`check_networks`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NetworkUse {
-    /// The one built into the binary.
-    BuiltIn,
-    /// The file of `net=`.
-    File(String),
 }
 
 /// A move chosen at a decision node, with the engine's score for the mover
@@ -960,33 +905,6 @@ fn one_ply_value<G: Evaluate>(child: &G, me: Player, terms: TermMask) -> i32 {
     }
 }
 
-/// Checks that the engines that evaluate with a network use the same one:
-/// a game has one network per process, so an engine's `net=` would
-/// silently replace the one another engine expects.
-pub fn check_networks(engines: &[Engine]) -> Result<(), ParseError> {
-    let mut users = engines
-        .iter()
-        .filter_map(|e| Some((e, e.network.as_ref()?)));
-    let Some((first, net)) = users.next() else {
-        return Ok(());
-    };
-    let name = |n: &NetworkUse| match n {
-        NetworkUse::BuiltIn => "the built-in network".to_string(),
-        NetworkUse::File(f) => format!("net={f}"),
-    };
-    match users.find(|(_, n)| *n != net) {
-        Some((other, n)) => Err(ParseError::new(format!(
-            "engine '{}' evaluates with {} and engine '{}' with {}: a tournament has one network per game; \
-             give every engine that uses it the same net= (or eval=classic)",
-            first.name,
-            name(net),
-            other.name,
-            name(n)
-        ))),
-        None => Ok(()),
-    }
-}
-
 /// Checks that engine names are unique.
 pub fn check_names(engines: &[Engine]) -> Result<(), ParseError> {
     for (i, e) in engines.iter().enumerate() {
@@ -1190,34 +1108,5 @@ mod tests {
         // The period's last move: the base comes back, two moves to go.
         let c = tc.after_move(c, ms(200));
         assert_eq!((c.remaining, c.moves_to_go), (ms(1_500), Some(2)));
-    }
-
-    /// Engines that evaluate with a network must use the same one: Apart's
-    /// default is its built-in network, `eval=classic` uses none, and a
-    /// `net=` file beside the built-in one is refused in one line naming
-    /// both engines.
-    #[test]
-    fn engines_of_a_tournament_share_one_network() {
-        use gamut_games::apart::Apart;
-        let net = Engine::parse::<Apart>("name=a,depth=1").unwrap();
-        let classic = Engine::parse::<Apart>("name=c,depth=1,eval=classic").unwrap();
-        let greedy = Engine::parse::<Apart>("greedy").unwrap();
-        assert_eq!(net.network, Some(NetworkUse::BuiltIn));
-        assert_eq!(
-            (classic.network.clone(), greedy.network.clone()),
-            (None, None)
-        );
-        let mut same = Engine::parse::<Apart>("name=b,depth=2").unwrap();
-        assert!(check_networks(&[net, classic, greedy, same.clone()]).is_ok());
-        same.network = Some(NetworkUse::File("other.net".into()));
-        let first = Engine::parse::<Apart>("name=a,depth=1").unwrap();
-        let e = check_networks(&[first, same]).unwrap_err().0;
-        assert!(
-            e.contains("'a'")
-                && e.contains("'b'")
-                && e.contains("net=other.net")
-                && !e.contains('\n'),
-            "{e}"
-        );
     }
 }

@@ -5,7 +5,7 @@
 //! file, running lines, report, web pages). The command line gives it
 //! [`Settings`] and a [`Watch`] that shows progress; it returns the report.
 
-use crate::engine::{check_names, check_networks, Engine};
+use crate::engine::{check_names, Engine};
 use crate::pages;
 use crate::paths::check_outputs;
 use crate::pgn::{self, PgnFile};
@@ -308,7 +308,6 @@ fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
         return Err(ParseError::new("a tournament needs at least two --engine"));
     }
     check_names(&engines)?;
-    check_networks(&engines)?;
     if !s.games.is_multiple_of(2) {
         return Err(ParseError::new(
             "--games must be even: games are played in pairs with sides swapped",

@@ -205,8 +205,17 @@ mod inference {
     use gamut::games::empedocles::Empedocles;
     use gamut::games::epaminondas::Epaminondas;
     use gamut::games::spokes::Spokes;
-    use gamut::nnue::network::{FloatNetwork, Network};
-    use gamut::nnue::{evaluate_from_scratch, refresh, Evaluator, Features};
+    use gamut::nnue::Features;
+    use gamut::search::nnue::network::{FloatNetwork, Network};
+    use gamut::search::nnue::{evaluate_from_scratch, refresh, Evaluator};
+
+    /// Game `G`'s built-in network.
+    fn builtin<G: gamut::game::Evaluate>() -> Network {
+        match gamut::search::Evaluation::builtin::<G>() {
+            Some(gamut::search::Evaluation::Net(net)) => (*net).clone(),
+            _ => panic!("{} has a network", G::ID),
+        }
+    }
     use proptest::prelude::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -246,11 +255,11 @@ mod inference {
         /// refreshed from scratch, and so do the values.
         #[test]
         fn incremental_accumulators_equal_a_refresh(a in any::<u64>(), b in any::<u64>()) {
-            check_incremental_with::<Epaminondas>(gamut::games::epaminondas::net::NETWORK.get(), a, b)?;
-            check_incremental_with::<Apart>(gamut::games::apart::net::NETWORK.get(), a, b)?;
-            check_incremental_with::<Aporia>(gamut::games::aporia::net::NETWORK.get(), a, b)?;
-            check_incremental_with::<Empedocles>(gamut::games::empedocles::net::NETWORK.get(), a, b)?;
-            check_incremental_with::<Spokes>(gamut::games::spokes::net::NETWORK.get(), a, b)?;
+            check_incremental_with::<Epaminondas>(&builtin::<Epaminondas>(), a, b)?;
+            check_incremental_with::<Apart>(&builtin::<Apart>(), a, b)?;
+            check_incremental_with::<Aporia>(&builtin::<Aporia>(), a, b)?;
+            check_incremental_with::<Empedocles>(&builtin::<Empedocles>(), a, b)?;
+            check_incremental_with::<Spokes>(&builtin::<Spokes>(), a, b)?;
         }
     }
 
@@ -300,7 +309,7 @@ mod inference {
             .chain(one.iter().step_by(7))
             .enumerate()
         {
-            let v = ev.evaluate(pos, net);
+            let v = ev.evaluate(pos, net, G::feature_set);
             prop_assert_eq!(
                 v,
                 evaluate_from_scratch(pos, net),
@@ -347,8 +356,8 @@ mod inference {
         assert_eq!(f, vec![0, 168 + 14 + 2]);
         assert_eq!(f, g);
         assert_eq!(
-            evaluate_from_scratch(&p, gamut::games::epaminondas::net::NETWORK.get()),
-            evaluate_from_scratch(&q, gamut::games::epaminondas::net::NETWORK.get())
+            evaluate_from_scratch(&p, &builtin::<Epaminondas>()),
+            evaluate_from_scratch(&q, &builtin::<Epaminondas>())
         );
     }
 
@@ -580,7 +589,7 @@ fn depth_one_score(extra: &[&str]) -> i32 {
 /// first format (version 1, without that byte) reads as the second.
 #[test]
 fn a_network_on_classic_adds_to_the_classic_evaluation() {
-    use gamut::nnue::network::{FloatNetwork, Network};
+    use gamut::search::nnue::network::{FloatNetwork, Network};
     let dir = scratch_dir("nets-on-classic");
     let inputs = <Epaminondas as gamut::nnue::Features>::INPUTS;
     // Every weight zero and the output bias a quarter: 100 points for any
@@ -647,9 +656,9 @@ fn tournament_engines_take_a_network_file() {
         "--quiet",
     ]);
     assert!(out.contains("n vs c (2 games)"), "{out}");
-    // Apart's default evaluation is its built-in network: beside a net=
-    // file, refused (one network per game in a process).
-    let err = rejected(&[
+    // Beside an engine on the built-in network (Apart's default): each
+    // engine keeps its own network.
+    let out = ok(&[
         "tournament",
         "apart",
         "--engine",
@@ -658,8 +667,9 @@ fn tournament_engines_take_a_network_file() {
         "name=d,depth=1",
         "--games",
         "2",
+        "--quiet",
     ]);
-    assert!(err.contains("one network per game"), "{err}");
+    assert!(out.contains("n vs d (2 games)"), "{out}");
     let err = rejected(&[
         "tournament",
         "apart",

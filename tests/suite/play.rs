@@ -52,7 +52,6 @@ fn depth_one<G: FullGame>() -> Engine {
             exact: None,
         },
         tc: None,
-        network: None,
     }
 }
 

@@ -82,10 +82,8 @@ fn check<G: FullGame>(file: &str, at_least: usize) {
             k => panic!("{here}: not a decision node ({k:?})"),
         };
         if !t.avoid.is_empty() {
-            let mut evals = vec![gamut::nnue::Eval::Classic];
-            if G::network().is_some() {
-                evals.push(gamut::nnue::Eval::Net);
-            }
+            let mut evals = vec![gamut::search::Evaluation::Classic];
+            evals.extend(gamut::search::Evaluation::builtin::<G>());
             for eval in evals {
                 let config = Config {
                     eval,
@@ -99,7 +97,8 @@ fn check<G: FullGame>(file: &str, at_least: usize) {
                 let chosen = pos.move_text(r.best);
                 assert!(
                     !t.avoid.contains(&chosen),
-                    "{here}: {eval:?} chose {chosen}"
+                    "{here}: {} chose {chosen}",
+                    config.eval.name()
                 );
             }
             continue;

@@ -1231,3 +1231,68 @@ fn what_cannot_work_for_spokes4_is_refused_in_one_line_saying_why() {
     ]);
     assert!(err.contains("tc= does not apply"), "{err}");
 }
+
+/// The moves of every game of a records file, in game order.
+fn games_moves(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(json)
+        .filter(|g| g.get("moves").is_some())
+        .map(|g| g["moves"].clone())
+        .collect()
+}
+
+/// Networks are values handed to each engine: a tournament of network A
+/// against network B runs in one process, each engine searching with its
+/// own, and its games differ from those of the same engines both using B.
+#[test]
+fn two_networks_play_each_other_in_one_process() {
+    use gamut::search::nnue::network::Network;
+    use gamut::search::Evaluation;
+    let Some(Evaluation::Net(builtin)) = Evaluation::builtin::<Epaminondas>() else {
+        panic!("Epaminondas has a network");
+    };
+    // B is the built-in network; A the same with its output turned round,
+    // so that it prefers what B avoids.
+    let mut other: Network = (*builtin).clone();
+    for w in &mut other.output_weights {
+        *w = -*w;
+    }
+    other.output_bias = -other.output_bias;
+    let (a, b) = (temp("net-a.net"), temp("net-b.net"));
+    std::fs::write(&a, other.to_bytes()).unwrap();
+    std::fs::write(&b, builtin.to_bytes()).unwrap();
+    let run = |first: &std::path::Path, out: &str| {
+        let records = temp(out);
+        let _ = std::fs::remove_file(&records);
+        let (ea, eb) = (
+            format!("name=a,depth=2,net={}", first.display()),
+            format!("name=b,depth=2,net={}", b.display()),
+        );
+        ok(&[
+            "tournament",
+            "epaminondas",
+            "--engine",
+            &ea,
+            "--engine",
+            &eb,
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--concurrency",
+            "1",
+            "--records",
+            records.to_str().unwrap(),
+            "--quiet",
+        ]);
+        games_moves(&records)
+    };
+    let two = run(&a, "two-nets.jsonl");
+    let one = run(&b, "one-net.jsonl");
+    assert_eq!((two.len(), one.len()), (2, 2));
+    assert_ne!(two, one, "network A played as network B");
+    // The same run again gives the same games: each engine kept its own.
+    assert_eq!(run(&a, "two-nets-again.jsonl"), two);
+}

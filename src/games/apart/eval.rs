@@ -79,7 +79,7 @@ impl Evaluate for Apart {
         }
     }
 
-    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
+    const NETWORK: Option<gamut_core::nnue::BuiltinNetwork<Self>> = Some(super::net::NETWORK);
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use super::Apart;
 use gamut_core::bits::Bitboard;
 use gamut_core::game::Player;
-use gamut_core::nnue::{FeatureSet, Features, Slot};
+use gamut_core::nnue::{BuiltinNetwork, FeatureSet, Features};
 
 /// Square `sq` as side `view` sees the board.
 fn seen(sq: u8, view: Player) -> u16 {
@@ -65,8 +65,7 @@ impl Features for Apart {
 }
 
 /// The network Apart evaluates with: `apart.net`, trained by
-/// `tools/train.sh apart` (see `docs/nnue.md`), unless `--net` loads
-/// another. Apart's default evaluation: it beats the classic terms at
+/// `tools/train.sh apart` (see `docs/nnue.md`), unless a search is
+/// handed another (`--net`). Apart's default evaluation: it beats the classic terms at
 /// 100 ms per move (docs/results.md).
-pub static NETWORK: Slot =
-    Slot::played_by_default("apart", Apart::INPUTS, include_bytes!("apart.net"));
+pub const NETWORK: BuiltinNetwork<Apart> = BuiltinNetwork::new(include_bytes!("apart.net"), true);

@@ -123,5 +123,5 @@ impl Evaluate for Aporia {
         }
     }
 
-    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
+    const NETWORK: Option<gamut_core::nnue::BuiltinNetwork<Self>> = Some(super::net::NETWORK);
 }

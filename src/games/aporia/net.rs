@@ -7,7 +7,7 @@
 use super::board::Move;
 use super::Aporia;
 use gamut_core::game::{Game, Player};
-use gamut_core::nnue::{Features, Slot};
+use gamut_core::nnue::{BuiltinNetwork, Features};
 
 /// Nodes of the board.
 const NODES: u16 = 16;
@@ -42,6 +42,7 @@ impl Features for Aporia {
 }
 
 /// The network Aporia evaluates with: `aporia.net`, trained by
-/// `tools/train.sh aporia` (see `docs/nnue.md`), unless `--net` loads
-/// another.
-pub static NETWORK: Slot = Slot::new("aporia", Aporia::INPUTS, include_bytes!("aporia.net"));
+/// `tools/train.sh aporia` (see `docs/nnue.md`), unless a search is
+/// handed another (`--net`).
+pub const NETWORK: BuiltinNetwork<Aporia> =
+    BuiltinNetwork::new(include_bytes!("aporia.net"), false);

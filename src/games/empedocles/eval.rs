@@ -60,7 +60,7 @@ impl Evaluate for Empedocles {
         matches!(m, Move::Step(_, to) if self.pieces(self.side.other()).has(to))
     }
 
-    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
+    const NETWORK: Option<gamut_core::nnue::BuiltinNetwork<Self>> = Some(super::net::NETWORK);
 }
 
 #[cfg(test)]

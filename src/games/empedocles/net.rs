@@ -20,7 +20,7 @@
 
 use super::{Empedocles, Stage};
 use gamut_core::game::Player;
-use gamut_core::nnue::{Features, Slot};
+use gamut_core::nnue::{BuiltinNetwork, Features};
 
 /// Pieces each side places during setup.
 const SETUP_PIECES: u32 = 3;
@@ -78,10 +78,7 @@ impl Features for Empedocles {
 }
 
 /// The network Empedocles evaluates with: `empedocles.net`, trained by
-/// `tools/train.sh empedocles` (see `docs/nnue.md`), unless `--net` loads
-/// another.
-pub static NETWORK: Slot = Slot::new(
-    "empedocles",
-    Empedocles::INPUTS,
-    include_bytes!("empedocles.net"),
-);
+/// `tools/train.sh empedocles` (see `docs/nnue.md`), unless a search is
+/// handed another (`--net`).
+pub const NETWORK: BuiltinNetwork<Empedocles> =
+    BuiltinNetwork::new(include_bytes!("empedocles.net"), false);

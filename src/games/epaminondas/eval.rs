@@ -125,7 +125,7 @@ impl Evaluate for Epaminondas {
         self.captures(m) as i32 + i32::from(self.far_row().has(m.landing()))
     }
 
-    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
+    const NETWORK: Option<gamut_core::nnue::BuiltinNetwork<Self>> = Some(super::net::NETWORK);
 }
 
 #[cfg(test)]

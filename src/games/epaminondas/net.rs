@@ -6,7 +6,7 @@
 use super::board::{FILES, RANKS};
 use super::Epaminondas;
 use gamut_core::game::Player;
-use gamut_core::nnue::{Features, Slot};
+use gamut_core::nnue::{BuiltinNetwork, Features};
 
 /// Squares of the board.
 const SQUARES: u16 = FILES as u16 * RANKS as u16;
@@ -44,11 +44,8 @@ impl Features for Epaminondas {
 }
 
 /// The network Epaminondas evaluates with: `epaminondas.net`, trained by
-/// `tools/train.sh epaminondas` (see `docs/nnue.md`), unless `--net` loads
-/// another. Epaminondas' default evaluation (it beats the classic terms at
+/// `tools/train.sh epaminondas` (see `docs/nnue.md`), unless a search is
+/// handed another (`--net`). Epaminondas' default evaluation (it beats the classic terms at
 /// 100 ms per move, docs/results.md).
-pub static NETWORK: Slot = Slot::played_by_default(
-    "epaminondas",
-    Epaminondas::INPUTS,
-    include_bytes!("epaminondas.net"),
-);
+pub const NETWORK: BuiltinNetwork<Epaminondas> =
+    BuiltinNetwork::new(include_bytes!("epaminondas.net"), true);

@@ -53,7 +53,7 @@ impl Evaluate for Spokes {
         ..Selective::NONE
     };
 
-    gamut_core::nnue::learned_evaluation!(super::net::NETWORK);
+    const NETWORK: Option<gamut_core::nnue::BuiltinNetwork<Self>> = Some(super::net::NETWORK);
 
     fn evaluate(&self, mask: TermMask) -> i32 {
         let t = terms(self.board());

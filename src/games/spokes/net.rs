@@ -18,7 +18,7 @@ use super::board::{Colour, Content, Node, NodeSet, CIRCLE_LEN, CIRCLE_START, NOD
 use super::movegen::STONES_PER_COLOUR;
 use super::Spokes;
 use gamut_core::game::Player;
-use gamut_core::nnue::{FeatureSet, Features, Slot, MAX_INPUTS};
+use gamut_core::nnue::{BuiltinNetwork, FeatureSet, Features, MAX_INPUTS};
 
 /// Nodes of the board, as a feature count.
 const N: u16 = NODES as u16;
@@ -156,11 +156,10 @@ impl Features for Spokes {
 }
 
 /// The network two-player Spokes evaluates with: `spokes.net`, trained by
-/// `tools/train.sh spokes` (see `docs/nnue.md`), unless `--net` loads
-/// another. Two-player Spokes' default evaluation (it beats the classic
+/// `tools/train.sh spokes` (see `docs/nnue.md`), unless a search is
+/// handed another (`--net`). Two-player Spokes' default evaluation (it beats the classic
 /// terms at depth 2, docs/results.md); the four-player games have none.
-pub static NETWORK: Slot =
-    Slot::played_by_default("spokes", Spokes::INPUTS, include_bytes!("spokes.net"));
+pub const NETWORK: BuiltinNetwork<Spokes> = BuiltinNetwork::new(include_bytes!("spokes.net"), true);
 
 #[cfg(test)]
 mod tests {

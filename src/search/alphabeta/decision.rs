@@ -98,7 +98,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let moves = std::mem::take(&mut self.scored[ply]);
         if moves.is_empty() {
             self.scored[ply] = moves;
-            return self.config.evaluate(pos);
+            return self.evaluate(pos);
         }
         let alpha0 = alpha;
         let mut best = -INFINITY;

@@ -17,6 +17,7 @@ mod simultaneous;
 
 pub use simultaneous::matrix_start;
 
+use super::nnue::Evaluator;
 use super::ordering::Heuristics;
 use super::params::{self, LMR_TABLE};
 use super::score::{self, outcome_score};
@@ -84,6 +85,8 @@ pub struct Worker<'a, G: Evaluate> {
     /// Static values of recently evaluated positions, by hash: a leaf
     /// reached again by another move order is not evaluated again.
     eval_cache: Vec<(u64, i32)>,
+    /// The network's accumulators of the last position evaluated.
+    evaluator: Evaluator,
     /// The depth of the root iteration this worker is in (0 outside
     /// iterative deepening at a decision root); it ends as stopped once
     /// another thread completes that depth.
@@ -120,6 +123,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             after_null: vec![false; MAX_PLY + 2],
             verifying: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SLOTS],
+            evaluator: Evaluator::default(),
             iteration: 0,
             pending_nodes: 0,
             nodes: 0,
@@ -268,11 +272,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 let o = pos.outcome().expect("a terminal position has an outcome");
                 outcome_score(&o, pos.perspective(), ply)
             }
-            _ if ply >= MAX_PLY => self.config.evaluate(pos),
+            _ if ply >= MAX_PLY => self.evaluate(pos),
             NodeKind::Chance => self.chance(pos, depth, alpha, beta, ply),
             // A round of secret choices at the horizon is valued statically:
             // solving its matrix game would search a whole round more.
-            NodeKind::Simultaneous if depth <= 0 => self.config.evaluate(pos),
+            NodeKind::Simultaneous if depth <= 0 => self.evaluate(pos),
             NodeKind::Simultaneous => self.simultaneous(pos, depth, alpha, beta, ply),
             NodeKind::Decision(me) => {
                 if depth <= 0 {
@@ -304,17 +308,25 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         pos.moves_within(out, &mut self.game_scratch, &budget)
     }
 
+    /// The static value of `pos` by the configured evaluation.
+    pub fn evaluate(&mut self, pos: &G) -> i32 {
+        self.config
+            .eval
+            .value(pos, self.config.terms, &mut self.evaluator)
+    }
+
     /// The static value of decision node `pos`, from the cache when it
     /// holds `pos`'s hash. A slot holding hash 0 counts as empty (a
     /// position with hash 0 is evaluated every time).
     fn static_eval(&mut self, pos: &G) -> i32 {
         let key = pos.hash();
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SLOTS - 1)];
+        let index = key as usize & (EVAL_CACHE_SLOTS - 1);
+        let slot = self.eval_cache[index];
         if slot.0 == key && key != 0 {
             return slot.1;
         }
-        let v = self.config.evaluate(pos);
-        *slot = (key, v);
+        let v = self.evaluate(pos);
+        self.eval_cache[index] = (key, v);
         v
     }
 }

@@ -40,7 +40,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
         if rows.is_empty() || cols.is_empty() {
             self.actions[ply] = [rows, cols];
-            return self.config.evaluate(pos);
+            return self.evaluate(pos);
         }
         let start = match (entry.and_then(|e| e.move_index), self.matrix_killers[ply]) {
             (None, Some((a, b))) => {

@@ -161,7 +161,7 @@ pub fn chance_mean(values: &[(f64, i32)]) -> i32 {
 /// The static value the searcher uses by default: the game's own
 /// evaluation (its network where that is its default).
 fn static_value<G: gamut::game::Evaluate>(pos: &G) -> i32 {
-    gamut::nnue::static_value(pos, gamut::nnue::Eval::Game, TermMask::ALL)
+    gamut::search::Evaluation::default_for::<G>().value_once(pos, TermMask::ALL)
 }
 
 /// Plain minimax with the searcher's depth rules and quiescence, with the

@@ -1,6 +1,6 @@
 //! `gamut-train`: trains a game's learned evaluation on the CPU from the
 //! files `gamut datagen` writes, and exports it as a quantized network
-//! file (`gamut::nnue::network`). The model, loss and export are described
+//! file (`gamut::search::nnue::network`). The model, loss and export are described
 //! in `docs/nnue.md`.
 
 use candle_core::{Device, Tensor, Var};
@@ -13,8 +13,9 @@ use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
 use gamut::games::spokes::Spokes;
 use gamut::nnue::data::Reader;
-use gamut::nnue::network::{FloatNetwork, Network, WEIGHT_CLIP};
-use gamut::nnue::{evaluate_from_scratch, Features};
+use gamut::nnue::Features;
+use gamut::search::nnue::evaluate_from_scratch;
+use gamut::search::nnue::network::{FloatNetwork, Network, WEIGHT_CLIP};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -145,6 +145,20 @@ impl FloatNetwork {
     }
 }
 
+/// The game id a network file's header names.
+pub fn game_of(bytes: &[u8]) -> Result<String, NetError> {
+    if bytes.len() < 11 || &bytes[..8] != MAGIC {
+        return Err(NetError(
+            "not a gamut network file (no GAMUTNET header)".into(),
+        ));
+    }
+    let id_len = bytes[10] as usize;
+    let id = bytes
+        .get(11..11 + id_len)
+        .ok_or_else(|| NetError("the network file ends inside its header".into()))?;
+    Ok(String::from_utf8_lossy(id).into_owned())
+}
+
 impl Network {
     /// The file's bytes.
     #[must_use]

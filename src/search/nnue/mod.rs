@@ -1,0 +1,105 @@
+//! A learned evaluation's network and its inference (an efficiently
+//! updatable network, NNUE): the quantized network and its file
+//! ([`network`]), and the incremental evaluation each search thread keeps
+//! ([`Evaluator`]). A game supplies its input features
+//! ([`gamut_core::nnue::Features`]); the network keeps one accumulator per
+//! side (the feature transformer's output, in i16), and evaluates from the
+//! side to move's accumulator and the other's.
+//!
+//! Positions are copy-make and the search generic, so the accumulators do
+//! not live in the positions: each search thread keeps an [`Evaluator`]
+//! holding the accumulators of the last position it evaluated, with that
+//! position's active features. The next position is evaluated by
+//! subtracting the rows of the features that went and adding those that
+//! came: consecutive leaves of a depth-first search are a few moves apart,
+//! so that is a few rows, and a full refresh happens only where the
+//! difference is larger than the position itself.
+
+mod kernels;
+pub mod network;
+
+use gamut_core::game::{Game, Player, EVAL_LIMIT};
+use gamut_core::nnue::{FeatureSet, Features};
+use kernels::{add, sub};
+pub use network::{NetError, Network};
+
+/// The accumulator of `active` features: the biases plus their rows.
+pub fn refresh(net: &Network, active: &[u16], acc: &mut Vec<i16>) {
+    refresh_from(net, active.iter().copied(), acc);
+}
+
+/// The accumulator of the features `active` yields.
+fn refresh_from(net: &Network, active: impl Iterator<Item = u16>, acc: &mut Vec<i16>) {
+    acc.clear();
+    acc.extend_from_slice(&net.feature_bias);
+    for f in active {
+        add(acc, net.row(f));
+    }
+}
+
+/// One thread's incremental evaluation state: the accumulators of the last
+/// position evaluated, per side, and its active features.
+#[derive(Default)]
+pub struct Evaluator {
+    /// The network the accumulators belong to (its address).
+    net: usize,
+    sets: [Option<FeatureSet>; 2],
+    acc: [Vec<i16>; 2],
+    list: Vec<u16>,
+}
+
+impl Evaluator {
+    /// `pos`'s value for its side to move by `net`, updating the
+    /// accumulators from the last position's.
+    pub fn evaluate<G: Game>(
+        &mut self,
+        pos: &G,
+        net: &Network,
+        features: fn(&G, Player, &mut Vec<u16>) -> FeatureSet,
+    ) -> i32 {
+        if self.net != net as *const Network as usize {
+            *self = Evaluator {
+                net: net as *const Network as usize,
+                ..Evaluator::default()
+            };
+        }
+        for view in Player::BOTH {
+            let v = view.index();
+            let now = features(pos, view, &mut self.list);
+            match &self.sets[v] {
+                Some(before) if before.changes(&now) < now.count() => {
+                    for f in before.minus(&now) {
+                        sub(&mut self.acc[v], net.row(f));
+                    }
+                    for f in now.minus(before) {
+                        add(&mut self.acc[v], net.row(f));
+                    }
+                }
+                _ => refresh_from(net, now.iter(), &mut self.acc[v]),
+            }
+            self.sets[v] = Some(now);
+        }
+        let us = pos.perspective().index();
+        net.output(&self.acc[us], &self.acc[us ^ 1])
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The accumulators of the last position evaluated, per side.
+    #[must_use]
+    pub fn accumulators(&self) -> [&[i16]; 2] {
+        [&self.acc[0], &self.acc[1]]
+    }
+}
+
+/// `pos`'s value by `net` from accumulators refreshed from scratch.
+pub fn evaluate_from_scratch<G: Features>(pos: &G, net: &Network) -> i32 {
+    let mut list = Vec::new();
+    let mut acc = [Vec::new(), Vec::new()];
+    for view in Player::BOTH {
+        pos.features(view, &mut list);
+        refresh(net, &list, &mut acc[view.index()]);
+    }
+    let us = pos.perspective().index();
+    net.output(&acc[us], &acc[us ^ 1])
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
