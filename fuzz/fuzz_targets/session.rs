@@ -1,7 +1,7 @@
 //! Whole engine protocol sessions: the first byte picks the game the
 //! session starts with (or none), the rest is its input, one command per
 //! line, answered by the session `gamut engine` runs
-//! (`cli::engine::session`, compiled in from `src/cli/`). Each line that
+//! (`gamut::protocol::server::session`). Each line that
 //! parses as a command is first bounded so that every execution takes
 //! milliseconds: `go` gets at most depth 2, 100 nodes, 1 ms per move, 10
 //! ms clocks and perft 1 (in games of two players; in the others a perft
@@ -18,10 +18,6 @@
 //! threads, an input reader after `quit`) still hold memory when the run
 //! ends, which LeakSanitizer reports as leaks.
 #![no_main]
-
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../src/cli/mod.rs"]
-mod cli;
 
 use gamut::game::Game;
 use gamut::games::GameId;
@@ -104,8 +100,9 @@ fuzz_target!(|data: &[u8]| {
         input.push(b'\n');
     }
     let mut out = Vec::new();
-    let (started, perft_left) = cli::engine::session(game, 1, 0, Cursor::new(input), &mut out)
-        .unwrap_or_else(|e| panic!("the session failed: {}", e.0));
+    let (started, perft_left) =
+        gamut::protocol::server::session(game, 1, 0, Cursor::new(input), &mut out)
+            .unwrap_or_else(|e| panic!("the session failed: {e}"));
     // A perft count that `quit` left running (bounded to depth 1 here)
     // ends before the next session starts, so that counts do not pile up
     // and none is still allocating when the fuzzer exits.

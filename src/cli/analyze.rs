@@ -5,9 +5,10 @@
 use super::args::position;
 use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
-use super::searching::{emit, pv_texts, run_streamed, search_setup};
+use super::searching::{emit, run_streamed, search_setup};
 use super::CliError;
 use gamut::game::{FullGame, NodeKind};
+use gamut::moves::texts_along;
 use gamut::search::score::Score;
 use gamut::search::{self, ChanceIteration, Iteration, MixedResult, Progress, Table, Verdict};
 use gamut::tablebase::Probe;
@@ -72,7 +73,7 @@ fn line_text<G: FullGame>(
 ) -> String {
     let ms = it.time.as_millis();
     let nps = nps(it.nodes, it.time);
-    let pv = pv_texts(pos, pv);
+    let pv = texts_along(pos, pv);
     if json {
         let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
         let rank = rank.map_or_else(String::new, |k| format!("\"multipv\":{k},"));
@@ -270,7 +271,7 @@ fn chance_verdict<G: FullGame>(
     for plan in &it.outcomes {
         let name = pos.move_text(plan.outcome);
         let child = pos.play(plan.outcome);
-        let pv = pv_texts(&child, &plan.pv);
+        let pv = texts_along(&child, &plan.pv);
         let best = pv.first().cloned().unwrap_or_else(|| "none".into());
         let line = if json {
             let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();

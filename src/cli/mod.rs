@@ -64,38 +64,4 @@ pub fn two_players<G: gamut::game::Game>(command: &str) -> Result<(), CliError> 
     }
 }
 
-/// The longest message printed, in characters; longer ones are cut.
-const MESSAGE_LIMIT: usize = 400;
-
-/// `msg` made fit for one line of stderr: control characters (such as the
-/// newlines of echoed input) written as escapes (`\n`, `\u{1b}`), and cut
-/// to [`MESSAGE_LIMIT`] characters with `...` at the end.
-pub fn one_line(msg: &str) -> String {
-    let mut out = String::with_capacity(msg.len().min(MESSAGE_LIMIT + 3));
-    for (n, c) in msg.chars().enumerate() {
-        if n == MESSAGE_LIMIT {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::one_line;
-
-    #[test]
-    fn messages_are_one_escaped_line_of_bounded_length() {
-        assert_eq!(one_line("bad 'a\nb'\t!"), "bad 'a\\nb'\\t!");
-        let long = "x".repeat(1000);
-        let cut = one_line(&long);
-        assert!(cut.ends_with("...") && cut.chars().count() == super::MESSAGE_LIMIT + 3);
-        assert_eq!(one_line("Empedocles’ élan"), "Empedocles’ élan");
-    }
-}
+pub use gamut::text::one_line;

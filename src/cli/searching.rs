@@ -4,7 +4,7 @@
 
 use super::interrupt::Interrupt;
 use super::CliError;
-use gamut::game::{Evaluate, FullGame};
+use gamut::game::Evaluate;
 use gamut::search::options::SearchOptions;
 use gamut::search::{self, Config, Limits, Progress, Table, Verdict};
 use std::io::Write;
@@ -14,17 +14,6 @@ use std::io::Write;
 pub fn search_setup<G: Evaluate>(a: &SearchOptions) -> Result<(Config, Limits), CliError> {
     super::two_players::<G>("the search")?;
     Ok((a.setup::<G>()?, a.limits()))
-}
-
-/// The texts of a principal variation from `pos`.
-pub fn pv_texts<G: FullGame>(pos: &G, pv: &[G::Move]) -> Vec<String> {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(pv.len());
-    for &m in pv {
-        out.push(p.move_text(m));
-        p = p.play(m);
-    }
-    out
 }
 
 /// Writes `line` and flushes it at once.

@@ -4,7 +4,8 @@
 //! [`svg`] the parts of every picture; [`perft`] counts game trees and
 //! [`moves`] names their children; [`suite`] reads perft suites; [`soak`]
 //! plays random games against the rules' invariants; [`tablebase`] stores
-//! solved games; [`nnue`] holds the learned evaluations' networks.
+//! solved games; [`nnue`] holds what a game gives a learned evaluation;
+//! [`text`] makes messages fit one line.
 
 pub mod bits;
 pub mod game;
@@ -15,3 +16,4 @@ pub mod soak;
 pub mod suite;
 pub mod svg;
 pub mod tablebase;
+pub mod text;

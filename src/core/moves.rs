@@ -4,6 +4,18 @@
 
 use crate::game::{Child, NodeKind, Notation, ParseError, Player};
 
+/// The texts of the moves of `line` played in turn from `pos` (a
+/// principal variation, say).
+pub fn texts_along<G: Notation>(pos: &G, line: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        out.push(p.move_text(m));
+        p = p.play(m);
+    }
+    out
+}
+
 /// `pos` after the moves of `list`, separated by `;`: decision moves and
 /// chance outcomes by their text, joint actions at a simultaneous node by
 /// their joint text. An illegal move is an error naming it, its place in

@@ -2,6 +2,8 @@
 //! line into a [`Command`] and printing it back in canonical form. What a
 //! command does is up to the program serving the protocol (`gamut engine`).
 
+pub mod server;
+
 use gamut_core::game::{Notation, Player};
 use gamut_core::moves::play_moves;
 use gamut_games::GameId;
