@@ -11,6 +11,7 @@ pub mod game;
 pub mod games;
 pub mod moves;
 pub mod nnue;
+pub mod paths;
 pub mod perft;
 pub mod protocol;
 pub mod search;

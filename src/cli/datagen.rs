@@ -10,6 +10,7 @@ use gamut::bits::splitmix64;
 use gamut::game::{FullGame, Game, NodeKind, Player, EVAL_LIMIT};
 use gamut::games::GameId;
 use gamut::nnue::data::{encode_game, write_header, GameRecord, Reader, Sample};
+use gamut::paths::check_outputs;
 use gamut::search::{self, Config, Limits, Table};
 use gamut::tournament::schedule::pick;
 use gamut::with_game;
@@ -82,6 +83,9 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
     let mut config = Config::for_game::<G>(1);
     config.eval = a.evaluation.evaluation::<G>()?;
+    if let Some(net) = &a.evaluation.net {
+        check_outputs(&[("--net", net)], &[("--out", &a.out)])?;
+    }
     let (mut file, done) = open::<G>(a)?;
     let todo = &mine[(done as usize).min(mine.len())..];
     let limits = Limits {

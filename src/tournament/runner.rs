@@ -7,9 +7,9 @@
 
 use crate::game::{Diagram, FullGame, Game, Notation, ParseError, Player};
 use crate::games::GameId;
-use crate::tournament::engine::{check_names, check_networks, Engine};
+use crate::paths::check_outputs;
+use crate::tournament::engine::{check_names, check_networks, Engine, SpecText};
 use crate::tournament::pages;
-use crate::tournament::paths::check_outputs;
 use crate::tournament::pgn::{self, PgnFile};
 use crate::tournament::play::{Plan, Rules, Threshold};
 use crate::tournament::records::{self, GameRecord};
@@ -215,7 +215,21 @@ fn status(tally: &Tally) -> Option<String> {
 /// Refuses a tournament whose output files (records, page) name one of
 /// its input files or each other.
 fn check_tournament_paths(s: &Settings) -> Result<(), ParseError> {
-    let mut inputs: Vec<(&str, &Path)> = Vec::new();
+    // The files engine specs read: their networks (`net=`) and tables
+    // (`table=`).
+    let spec_files: Vec<(&str, PathBuf)> = s
+        .engines
+        .iter()
+        .filter_map(|e| SpecText::parse(e).ok())
+        .flat_map(|spec| spec.options)
+        .filter_map(|(key, value)| match (key.as_str(), value) {
+            ("net", Some(v)) => Some(("an engine's net=", PathBuf::from(v))),
+            ("table", Some(v)) => Some(("an engine's table=", PathBuf::from(v))),
+            _ => None,
+        })
+        .collect();
+    let mut inputs: Vec<(&str, &Path)> =
+        spec_files.iter().map(|(k, p)| (*k, p.as_path())).collect();
     let mut outputs: Vec<(&str, &Path)> = Vec::new();
     if let Some(p) = &s.openings {
         inputs.push(("--openings", p));
