@@ -9,7 +9,7 @@ use clap::Args;
 use gamut::bits::splitmix64;
 use gamut::game::{FullGame, Game, NodeKind, Player, EVAL_LIMIT};
 use gamut::games::GameId;
-use gamut::nnue::data::{encode_game, write_header, GameRecord, Reader, Sample};
+use gamut::nnue::data::{encode_game, write_header, GameRecord, Reader, Sample, VERSION};
 use gamut::paths::check_outputs;
 use gamut::search::{self, Config, Limits, Table};
 use gamut::tournament::schedule::pick;
@@ -51,8 +51,9 @@ pub struct DatagenArgs {
     /// header make the whole.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
-    /// Append to an existing file: count its games and play the rest (a
-    /// last game cut short is dropped).
+    /// Append to an existing file: check and count its games and play the
+    /// rest (only a last game the file ends inside is dropped; a damaged
+    /// game is refused, naming its byte offset).
     #[arg(long)]
     pub resume: bool,
     /// The self-play search's evaluation: a later generation's data is
@@ -134,6 +135,13 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
                 path.display(),
                 reader.game(),
                 G::ID
+            )));
+        }
+        if reader.version() < VERSION {
+            return Err(CliError(format!(
+                "{}: format version {} has no checksums, so --resume cannot tell a torn game from a damaged one: write a new file",
+                path.display(),
+                reader.version()
             )));
         }
         let (games, end) = reader

@@ -621,6 +621,42 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// A position out of range (here a score beyond the evaluation's
+    /// limit) is refused by the trainer's reader, naming its byte.
+    #[test]
+    fn a_field_out_of_range_is_refused_naming_its_byte() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-range-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.dat");
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, "epaminondas").unwrap();
+        let game = |score| GameRecord {
+            winner: None,
+            samples: vec![Sample {
+                text: Epaminondas::start().text(),
+                side: gamut::game::Player::FIRST,
+                score,
+            }],
+        };
+        bytes.extend(encode_game(&game(10_000)));
+        let second = bytes.len();
+        bytes.extend(encode_game(&game(i16::MAX)));
+        std::fs::write(&data, &bytes).unwrap();
+        let out = dir.join("o.net");
+        let args = Args::parse_from([
+            "gamut-train",
+            "epaminondas",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = load::<Epaminondas>(&args).err().unwrap();
+        let field = second + 8 + 3 + 1;
+        assert!(err.contains(&format!("byte {field}: score 32767")), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     /// A tiny run end to end: random games scored by the classic
     /// evaluation, written as datagen writes them, trained for a few
     /// epochs and exported; the loss falls and the file reads back within
