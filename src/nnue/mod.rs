@@ -286,7 +286,12 @@ impl Slot {
     /// Uses the network file `bytes` instead of the built-in one; an error
     /// if it is malformed or another network is in use already.
     pub fn load(&self, bytes: &[u8]) -> Result<(), NetError> {
-        let net = Network::from_bytes(bytes, self.game, self.inputs)?;
+        self.set(Network::from_bytes(bytes, self.game, self.inputs)?)
+    }
+
+    /// Uses `net` instead of the built-in network; an error if another
+    /// network is in use already.
+    fn set(&self, net: Network) -> Result<(), NetError> {
         let mut given = Some(net);
         let used = self.net.get_or_init(|| given.take().expect("set once"));
         match given {
@@ -303,10 +308,15 @@ impl LearnedNetwork for Slot {
         self.by_default
     }
 
+    /// Reads the file's header first, and the rest only when the file's
+    /// size is the one the header implies ([`network::read_network`]).
     fn load_file(&self, path: &std::path::Path) -> Result<(), String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        self.load(&bytes)
+        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+        let mut file = std::fs::File::open(path).map_err(cannot)?;
+        let len = file.metadata().map_err(cannot)?.len();
+        let net = network::read_network(&mut file, len, self.game, self.inputs)
+            .map_err(|e| format!("{}: {}", path.display(), e.0))?;
+        self.set(net)
             .map_err(|e| format!("{}: {}", path.display(), e.0))
     }
 }

@@ -651,13 +651,8 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     let mut check = MergeCheck::new(m.allow_mixed);
     let mut all = Vec::new();
     for path in &m.files {
-        for (line, rec) in records::read(path)? {
-            let at = check.record(path, line, &rec)?;
-            if rec.is_unfinished() {
-                return Err(ParseError::new(format!(
-                    "{at} is unfinished (saved by play): only finished games make a report"
-                )));
-            }
+        for (line, rec) in records::read_holding(path, records::Holds::Finished)? {
+            check.record(path, line, &rec)?;
             all.push(rec);
         }
     }

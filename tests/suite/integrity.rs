@@ -6,6 +6,7 @@ use crate::common::{rejected, scratch_dir};
 use gamut::game::{Notation, EVAL_LIMIT};
 use gamut::games::empedocles::Empedocles;
 use gamut::nnue::data::{encode_game, read_all, write_header, GameRecord as DataGame, Reader};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn dir() -> PathBuf {
@@ -209,4 +210,179 @@ fn resume_refuses_a_damaged_game_and_cuts_nothing() {
     std::fs::write(&path, &good[..good.len() - 5]).unwrap();
     crate::common::ok(&[&play[..], &["--games", "8", "--resume"]].concat());
     assert_eq!(std::fs::read(&path).unwrap(), good);
+}
+
+/// A short Epaminondas tournament whose games end at its ply limit of 30.
+fn short_tournament(records: &Path) -> Vec<String> {
+    [
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=d1,depth=1",
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+        "--random-plies",
+        "2",
+        "--seed",
+        "21",
+        "--ply-limit",
+        "30",
+        "--records",
+        s(records),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Writes `lines` as a records file.
+fn write_records(path: &Path, lines: &[Value]) {
+    let text: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(path, text).unwrap();
+}
+
+/// Each edit of a finished tournament's records is refused by the one
+/// record check wherever a records file is read: `tournament --resume`,
+/// `merge`, `replay` and the server.
+fn refused_everywhere(name: &str, edit: impl Fn(&mut Vec<Value>), says: &str) {
+    let path = dir().join(format!("{name}.jsonl"));
+    let _ = std::fs::remove_file(&path);
+    let args = short_tournament(&path);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    crate::common::ok(&argv);
+    let mut lines: Vec<Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        lines.iter().any(|l| l["reason"] == "ply limit"),
+        "a game reaches the ply limit"
+    );
+    edit(&mut lines);
+    write_records(&path, &lines);
+    let before = std::fs::read(&path).unwrap();
+    let p = s(&path);
+    for cmd in [
+        [&argv[..], &["--resume"]].concat(),
+        vec!["tournament", "merge", p],
+        vec!["replay", p, "--game", "1"],
+    ] {
+        let err = rejected(&cmd);
+        assert!(err.contains(says), "{cmd:?}: {err}");
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{cmd:?} changed it");
+    }
+    let folder = dir().join(format!("{name}-served"));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("t.jsonl"), &before).unwrap();
+    let server = crate::serve::Server::start(&["--records-dir", s(&folder)]);
+    let answer = crate::serve::get(&server.addr, "/api/record?file=t.jsonl");
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert!(answer.body.contains(says), "{}", answer.body);
+}
+
+#[test]
+fn an_unfinished_game_in_a_tournaments_records_is_refused() {
+    refused_everywhere(
+        "unfinished",
+        |lines| {
+            let g = lines
+                .iter_mut()
+                .find(|l| l["reason"] == "ply limit")
+                .unwrap();
+            g["reason"] = "unfinished".into();
+            g["result"] = "*".into();
+        },
+        "unfinished",
+    );
+}
+
+#[test]
+fn a_ply_limit_game_must_reach_its_limit() {
+    let cut = |lines: &mut Vec<Value>| {
+        let g = lines
+            .iter_mut()
+            .find(|l| l["reason"] == "ply limit")
+            .unwrap();
+        let keep = 20;
+        g["moves"] = Value::from(g["moves"].as_array().unwrap()[..keep].to_vec());
+        g["plies"] = keep.into();
+        let scores: Vec<Value> = g["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["step"].as_u64().unwrap() < keep as u64)
+            .cloned()
+            .collect();
+        g["scores"] = scores.into();
+    };
+    refused_everywhere("cut", cut, "its limit is 30");
+    // A record that names no limit must reach the game's own.
+    refused_everywhere(
+        "cut-old",
+        |lines| {
+            cut(lines);
+            for l in lines.iter_mut() {
+                l.as_object_mut().unwrap().remove("ply_limit");
+            }
+        },
+        "its limit is 1000",
+    );
+}
+
+/// A network file whose size is not the one its header implies (here a
+/// sparse file of 3 GiB with a good header) is refused from its header.
+#[test]
+fn a_network_file_of_the_wrong_size_is_refused_from_its_header() {
+    let net = include_bytes!("../../src/games/epaminondas/epaminondas.net");
+    let path = dir().join("huge.net");
+    std::fs::write(&path, net).unwrap();
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(3 << 30).unwrap();
+    drop(file);
+    // With no more than 1 GiB of address space, reading the whole file
+    // would fail.
+    let mut command = crate::common::gamut_command();
+    command.args(["analyze", "epaminondas", "--depth", "1", "--hash", "1"]);
+    command.args(["--eval", "net", "--net", s(&path)]);
+    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let o = command.output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("bytes after its header"), "{err}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// A records file is read line by line, and a line past the cap is
+/// refused where it is seen.
+#[test]
+fn a_records_line_past_the_cap_is_refused() {
+    let path = dir().join("long.jsonl");
+    let mut text = String::from("\n");
+    text.push_str(&"x".repeat(gamut::tournament::records::MAX_LINE + 1));
+    std::fs::write(&path, &text).unwrap();
+    for cmd in [
+        vec!["tournament", "merge", s(&path)],
+        vec!["replay", s(&path), "--game", "1"],
+    ] {
+        let err = rejected(&cmd);
+        assert!(
+            err.contains("line 2: longer than a record may be"),
+            "{cmd:?}: {err}"
+        );
+    }
 }
