@@ -146,6 +146,12 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
                 rec.specs[0], rec.specs[1], by_side[0].spec, by_side[1].spec
             ));
         }
+        if let Some(limit) = rec.ply_limit.filter(|&l| l != plan.rules.ply_limit) {
+            return Err(format!(
+                "played to a ply limit of {limit}, not this tournament's {}",
+                plan.rules.ply_limit
+            ));
+        }
         let opening = plan
             .openings
             .get(pairing.opening, plan.seed)

@@ -386,3 +386,26 @@ fn a_records_line_past_the_cap_is_refused() {
         );
     }
 }
+
+/// A tournament resumed under another ply limit than its records' is
+/// refused.
+#[test]
+fn resume_keeps_the_records_ply_limit() {
+    let path = dir().join("limit.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let args = short_tournament(&path);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    crate::common::ok(&argv);
+    let before = std::fs::read(&path).unwrap();
+    let mut other: Vec<&str> = argv
+        .iter()
+        .map(|a| if *a == "30" { "40" } else { a })
+        .collect();
+    other.push("--resume");
+    let err = rejected(&other);
+    assert!(
+        err.contains("ply limit of 30, not this tournament's 40"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
