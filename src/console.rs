@@ -670,6 +670,7 @@ impl<'e, G: FullGame> Table<'e, G> {
             reason,
             adjudicated,
             points: points.map(|p| p.to_vec()),
+            ply_limit: None,
             plies: self.plies(),
             time_ms: self.started.elapsed().as_millis() as u64,
             seed: None,

@@ -1,6 +1,6 @@
 //! `gamut datagen`: self-play games at a fixed node budget per move,
 //! written as training data for a learned evaluation
-//! ([`gamut::nnue::data`], documented in `docs/datagen.md`).
+//! ([`gamut::games::data`], documented in `docs/datagen.md`).
 
 use super::args::parse_game;
 use super::progress::Progress;
@@ -8,8 +8,9 @@ use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
 use gamut::game::{FullGame, Game, NodeKind, Player, EVAL_LIMIT};
+use gamut::games::data::{encode_game, write_header, GameRecord, Reader, Sample, VERSION};
 use gamut::games::GameId;
-use gamut::nnue::data::{encode_game, write_header, GameRecord, Reader, Sample};
+use gamut::paths::check_outputs;
 use gamut::search::{self, Config, Limits, Table};
 use gamut::tournament::schedule::pick;
 use gamut::with_game;
@@ -50,8 +51,9 @@ pub struct DatagenArgs {
     /// header make the whole.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
-    /// Append to an existing file: count its games and play the rest (a
-    /// last game cut short is dropped).
+    /// Append to an existing file: check and count its games and play the
+    /// rest (only a last game the file ends inside is dropped; a damaged
+    /// game is refused, naming its byte offset).
     #[arg(long)]
     pub resume: bool,
     /// The self-play search's evaluation: a later generation's data is
@@ -82,6 +84,9 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
     let mut config = Config::for_game::<G>(1);
     config.eval = a.evaluation.evaluation::<G>()?;
+    if let Some(net) = &a.evaluation.net {
+        check_outputs(&[("--net", net)], &[("--out", &a.out)])?;
+    }
     let (mut file, done) = open::<G>(a)?;
     let todo = &mine[(done as usize).min(mine.len())..];
     let limits = Limits {
@@ -130,6 +135,13 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
                 path.display(),
                 reader.game(),
                 G::ID
+            )));
+        }
+        if reader.version() < VERSION {
+            return Err(CliError(format!(
+                "{}: format version {} has no checksums, so --resume cannot tell a torn game from a damaged one: write a new file",
+                path.display(),
+                reader.version()
             )));
         }
         let (games, end) = reader

@@ -3,10 +3,10 @@
 use super::CliError;
 use clap::Args;
 use gamut::games::GameId;
-use gamut::search::nnue::network::game_of;
+use gamut::search::nnue::network::{game_of, MAX_HEADER};
 use gamut::search::{Eval, Evaluation};
 use gamut::with_game;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::net::IpAddr;
 use std::path::PathBuf;
 
@@ -92,9 +92,16 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
 fn networks(paths: &[PathBuf]) -> Result<gamut::serve::sessions::Networks, CliError> {
     let mut nets: gamut::serve::sessions::Networks = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(path)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-        let game = game_of(&bytes).map_err(|e| CliError(format!("{}: {}", path.display(), e.0)))?;
+        // The header names the game; the game's own reader reads the rest,
+        // once the file's size is checked.
+        let cannot = |e: std::io::Error| CliError(format!("cannot read {}: {e}", path.display()));
+        let mut head = Vec::with_capacity(MAX_HEADER);
+        std::fs::File::open(path)
+            .map_err(cannot)?
+            .take(MAX_HEADER as u64)
+            .read_to_end(&mut head)
+            .map_err(cannot)?;
+        let game = game_of(&head).map_err(|e| CliError(format!("{}: {}", path.display(), e.0)))?;
         let id: GameId = game
             .parse()
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?;

@@ -5,6 +5,7 @@ use super::args::{base_position, position, PositionArgs};
 use super::{solve, CliError};
 use clap::Args;
 use gamut::game::{state_text, FullGame};
+use gamut::paths::check_outputs;
 use gamut::svg::SvgOptions;
 use std::io::Write;
 
@@ -39,9 +40,19 @@ pub struct ShowArgs {
     pub no_coordinates: bool,
 }
 
-/// Runs `gamut show`.
+/// Runs `gamut show`: the picture is written only after everything that
+/// can fail, and never over the table it reads.
 pub fn show<G: FullGame>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
     let (pos, before) = show_positions::<G>(a)?;
+    if let Some(svg) = &a.svg {
+        let table = gamut::games::tablebase_of::<G>()
+            .and_then(|tb| gamut::tablebase::locate(tb.game(), a.table.as_deref()));
+        let inputs: Vec<(&str, &std::path::Path)> =
+            table.iter().map(|t| ("--table", t.as_path())).collect();
+        check_outputs(&inputs, &[("--svg", svg)])?;
+    }
+    // Everything that can fail comes before anything is written.
+    let value = solve::table_value(a.table.as_deref(), &pos)?;
     if let Some(path) = &a.svg {
         let opts = SvgOptions {
             size: a.size,
@@ -50,8 +61,6 @@ pub fn show<G: FullGame>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliEr
         std::fs::write(path, pos.svg(&opts, before.as_ref()))
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
-    // Everything that can fail comes before anything is printed.
-    let value = solve::table_value(a.table.as_deref(), &pos)?;
     write!(out, "{}", show_text(&pos))?;
     if let Some(line) = value {
         writeln!(out, "{line}")?;

@@ -5,12 +5,14 @@
 //! [`moves`] names their children; [`suite`] reads perft suites; [`soak`]
 //! plays random games against the rules' invariants; [`tablebase`] stores
 //! solved games; [`nnue`] holds what a game gives a learned evaluation;
-//! [`text`] makes messages fit one line.
+//! [`text`] makes messages fit one line; [`paths`] keeps a command's
+//! outputs apart from its inputs.
 
 pub mod bits;
 pub mod game;
 pub mod moves;
 pub mod nnue;
+pub mod paths;
 pub mod perft;
 pub mod soak;
 pub mod suite;

@@ -70,6 +70,9 @@ registry! {$
     Epaminondas => epaminondas::Epaminondas,
 }
 
+// After `registry!`, so that `with_game!` is in scope there.
+pub mod data;
+
 impl GameId {
     /// Every id text, comma-separated (`aporia, apart, …`).
     #[must_use]

@@ -3,6 +3,7 @@
 //! search in its [`Config`](crate::Config). Two engines of one process can
 //! evaluate with two different networks.
 
+use crate::nnue::network::read_network_file;
 use crate::nnue::{Evaluator, Network};
 use gamut_core::game::{Evaluate, TermMask, EVAL_LIMIT};
 use std::path::Path;
@@ -79,10 +80,7 @@ impl Evaluation {
             let Some(builtin) = G::NETWORK else {
                 return Err(format!("{} has no network (--net)", G::ID));
             };
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let net = Network::from_bytes(&bytes, builtin.game, builtin.inputs)
-                .map_err(|e| format!("{}: {}", path.display(), e.0))?;
+            let net = read_network_file(path, builtin.game, builtin.inputs)?;
             return Ok(Evaluation::Net(Arc::new(net)));
         }
         match (choice, G::NETWORK) {

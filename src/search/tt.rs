@@ -43,8 +43,10 @@ struct Bucket {
 /// allocator with the alignment of a `u64` (and one bucket more, to align
 /// by hand), because the allocator zeroes over-aligned requests by writing
 /// every byte on one thread, while a plain zeroed request of this size is
-/// met with fresh pages from the operating system, which [`touch`] then
-/// faults in on every core at once.
+/// met with fresh pages from the operating system: they are mapped on first
+/// use, so a table costs time and memory only for the pages a search
+/// stores into (huge pages where the system gives them, see
+/// [`advise_huge_pages`]).
 struct Buckets {
     base: std::ptr::NonNull<u8>,
     layout: std::alloc::Layout,
@@ -73,8 +75,6 @@ impl Buckets {
         let first =
             unsafe { std::ptr::NonNull::new_unchecked(base.as_ptr().add(offset) as *mut Bucket) };
         advise_huge_pages(base.as_ptr(), size);
-        // SAFETY: the allocation is `size` bytes, ours alone until returned.
-        touch(unsafe { std::slice::from_raw_parts_mut(base.as_ptr(), size) });
         Some(Buckets {
             base,
             layout,
@@ -84,22 +84,33 @@ impl Buckets {
     }
 }
 
-/// Writes a zero into every page of `memory`, the pages shared out among
-/// the threads of the pool, so that the operating system maps them now and
-/// not during the search that first stores into them (a page faulted in by
-/// a probe and then by a store costs two faults, and a search's clock pays
-/// for both). Stockfish prepares its table the same way when its size is
-/// set. The writes are volatile: the memory is already zero, and a plain
-/// write of zero could be left out.
-fn touch(memory: &mut [u8]) {
-    use rayon::prelude::*;
+/// The whole pages inside the allocation at `start` (`size` bytes): their
+/// first byte's address and their length, both multiples of the page.
+fn whole_pages(start: *mut u8, size: usize) -> (usize, usize) {
     const PAGE: usize = 4096;
-    memory.par_chunks_mut(64 * PAGE).for_each(|chunk| {
-        for page in chunk.chunks_mut(PAGE) {
-            // SAFETY: `page` is a live, exclusively borrowed, non-empty slice.
-            unsafe { std::ptr::write_volatile(page.as_mut_ptr(), 0) }
-        }
-    });
+    let from = (start as usize).next_multiple_of(PAGE);
+    let to = (start as usize + size) / PAGE * PAGE;
+    (from, to.saturating_sub(from))
+}
+
+/// Gives the whole pages of the buckets back to Linux, which maps fresh
+/// zero pages on their next use: a cleared table costs nothing until a
+/// search stores into it. Returns whether it did; the buckets outside
+/// [`whole_pages`] (sharing a page with other memory) are the caller's to
+/// clear by hand.
+#[cfg(target_os = "linux")]
+fn release_pages(buckets: &Buckets) -> bool {
+    let (from, len) = whole_pages(buckets.base.as_ptr(), buckets.layout.size());
+    // SAFETY: the range lies inside the table's live allocation, private
+    // anonymous memory whose contents after MADV_DONTNEED are zeros: empty
+    // buckets (the pages at the ends, shared with other memory, are left
+    // out and cleared by the caller).
+    len > 0 && unsafe { libc::madvise(from as *mut libc::c_void, len, libc::MADV_DONTNEED) } == 0
+}
+
+#[cfg(not(target_os = "linux"))]
+fn release_pages(_buckets: &Buckets) -> bool {
+    false
 }
 
 /// Asks Linux to back the memory at `start` (`size` bytes) with huge
@@ -110,14 +121,12 @@ fn touch(memory: &mut [u8]) {
 /// system refuses, the table works as before.
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: *mut u8, size: usize) {
-    const PAGE: usize = 4096;
-    let from = (start as usize).next_multiple_of(PAGE);
-    let to = (start as usize + size) / PAGE * PAGE;
-    if to > from {
+    let (from, len) = whole_pages(start, size);
+    if len > 0 {
         // SAFETY: the range lies inside the live allocation; advice does not
         // change its contents.
         unsafe {
-            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            libc::madvise(from as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
         }
     }
 }
@@ -225,15 +234,31 @@ impl Table {
         self.age.fetch_add(1, Relaxed);
     }
 
-    /// Empties the table, on every core at once.
+    /// Empties the table: on Linux by giving its pages back to the system
+    /// (at once, whatever the size: the pages come back zeroed on first
+    /// use), elsewhere by clearing every bucket on every core at once.
     pub fn clear(&self) {
         use rayon::prelude::*;
-        self.buckets.par_iter().for_each(|b| {
+        let empty = |b: &Bucket| {
             for w in &b.words {
                 w[0].store(0, Relaxed);
                 w[1].store(0, Relaxed);
             }
-        });
+        };
+        if !release_pages(&self.buckets) {
+            self.buckets.par_iter().for_each(empty);
+            return;
+        }
+        // Buckets and pages are both aligned, so a bucket lies wholly in
+        // the released pages or wholly outside them.
+        let (from, len) = whole_pages(self.buckets.base.as_ptr(), self.buckets.layout.size());
+        let first = self.buckets.first.as_ptr() as usize;
+        let size = std::mem::size_of::<Bucket>();
+        let n = self.buckets.len();
+        let head = (from.saturating_sub(first) / size).min(n);
+        let tail = ((from + len).saturating_sub(first) / size).min(n);
+        self.buckets[..head].iter().for_each(empty);
+        self.buckets[tail..].iter().for_each(empty);
     }
 
     /// The entry stored for `key`, if any.
@@ -319,30 +344,54 @@ mod tests {
         assert_eq!(t.probe(0xdead_beef), None);
     }
 
-    /// Every page of a new table is mapped before any search runs, so that
-    /// no search pays its page faults (Linux's `mincore` says which pages
-    /// of a range are resident).
+    /// The pages of the table's allocation that are resident (Linux's
+    /// `mincore`), and how many pages there are.
+    #[cfg(target_os = "linux")]
+    fn resident(t: &Table) -> (usize, usize) {
+        let (from, len) = whole_pages(t.buckets.base.as_ptr(), t.buckets.layout.size());
+        let mut pages = vec![0u8; len / 4096];
+        // SAFETY: the range is page-aligned and inside the table's live
+        // allocation; `pages` has one byte per page of it.
+        let r = unsafe { libc::mincore(from as *mut libc::c_void, len, pages.as_mut_ptr()) };
+        assert_eq!(r, 0);
+        (pages.iter().filter(|&&b| b & 1 == 1).count(), pages.len())
+    }
+
+    /// A new table takes no memory until it is used (`--hash` is allocated
+    /// lazily), and clearing it gives its pages back while every entry
+    /// reads as empty.
     #[cfg(target_os = "linux")]
     #[test]
-    fn a_new_tables_pages_are_all_mapped_before_the_search() {
-        const PAGE: usize = 4096;
-        let t = Table::try_new(8).unwrap();
-        let start = t.buckets.base.as_ptr() as usize;
-        let from = start.next_multiple_of(PAGE);
-        let to = (start + t.buckets.layout.size()) / PAGE * PAGE;
-        let mut resident = vec![0u8; (to - from) / PAGE];
-        // SAFETY: the range is page-aligned and inside the table's live
-        // allocation; `resident` has one byte per page of it.
-        let r =
-            unsafe { libc::mincore(from as *mut libc::c_void, to - from, resident.as_mut_ptr()) };
-        assert_eq!(r, 0);
-        let missing = resident.iter().filter(|&&b| b & 1 == 0).count();
-        assert_eq!(
-            missing,
-            0,
-            "{missing} of {} pages not mapped",
-            resident.len()
+    fn a_table_takes_memory_only_as_it_is_used() {
+        let t = Table::try_new(64).unwrap();
+        let (mapped, pages) = resident(&t);
+        assert!(
+            mapped * 16 <= pages,
+            "{mapped} of {pages} pages mapped at once"
         );
+        let keys: Vec<u64> = (0..200_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        let entry = |i: u64| Entry {
+            move_index: Some(i as u16 % 100),
+            score: 5,
+            depth: 3,
+            bound: Bound::Exact,
+        };
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(k, entry(i as u64));
+        }
+        let (used, _) = resident(&t);
+        assert!(
+            used * 2 > pages,
+            "{used} of {pages} pages after storing everywhere"
+        );
+        assert!(keys.iter().all(|&k| t.probe(k).is_some()));
+        t.clear();
+        let (left, _) = resident(&t);
+        assert!(left * 16 <= pages, "{left} of {pages} pages still mapped");
+        assert!(keys.iter().all(|&k| t.probe(k).is_none()));
+        assert_eq!(t.hashfull(), 0);
     }
 
     #[test]

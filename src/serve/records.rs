@@ -34,6 +34,8 @@ pub fn inside(dir: &Path, name: &str) -> Result<PathBuf, String> {
 /// their winning side). Blank lines are skipped; a line that is not such a
 /// record is an error naming it.
 pub fn games(text: &str) -> Result<Value, String> {
+    gamut_tournament::records::scan(text, gamut_tournament::records::Holds::Saved)
+        .map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {

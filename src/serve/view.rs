@@ -687,6 +687,7 @@ pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<Stri
         adjudicated: outcome.is_none(),
         points: outcome.as_ref().and_then(|o| o.points.map(|p| p.to_vec())),
         plies,
+        ply_limit: None,
         time_ms: 0,
         seed: None,
     };

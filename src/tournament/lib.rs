@@ -6,13 +6,13 @@
 //! two sides), a session that keeps the records and the running tally as
 //! games finish ([`session`]), one JSON record per game ([`records`]), the
 //! report with honest statistics ([`stats`], [`report`]), records and
-//! reports as web pages ([`pages`]), games of two sides in PGN ([`pgn`]),
-//! and output files kept apart from input files ([`paths`]). See `docs/tournament.md`.
+//! reports as web pages ([`pages`]) and games of two sides in PGN
+//! ([`pgn`]); output files are kept apart from input files by
+//! [`gamut_core::paths`]. See `docs/tournament.md`.
 
 pub mod engine;
 pub mod external;
 pub mod pages;
-pub mod paths;
 pub mod pgn;
 pub mod play;
 pub mod records;

@@ -191,6 +191,7 @@ pub fn play_game<G: Evaluate + Notation>(
         adjudicated,
         points: points.map(|p| p.to_vec()),
         plies: scores.len() as u32,
+        ply_limit: Some(rules.ply_limit),
         time_ms: started.elapsed().as_millis() as u64,
         seed: Some(setup.seed),
     })

@@ -106,6 +106,11 @@ pub struct GameRecord {
     pub points: Option<Vec<u32>>,
     /// Decision plies played from the opening.
     pub plies: u32,
+    /// The ply limit the game was played under (tournaments write it;
+    /// records written before it was kept, and games saved by `play`, have
+    /// none: a `ply limit` game of theirs must reach the game's own limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ply_limit: Option<u32>,
     /// Wall-clock time of the game in milliseconds.
     pub time_ms: u64,
     /// The tournament's seed (records written before it was kept, and
@@ -278,6 +283,22 @@ pub fn check_previous(
     Ok(())
 }
 
+/// Which games a records file may hold.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Holds {
+    /// Finished games only: a tournament's records (`--resume`, `merge`).
+    Finished,
+    /// Finished games, or one game saved before its end by `gamut play`
+    /// as the file's only record (`replay`, `serve`): an unfinished game
+    /// among others is a finished set's game edited, and refused.
+    Saved,
+}
+
+/// The most bytes a line of a records file may take (a record of the
+/// longest games with every engine's scores and strategies takes well
+/// under a megabyte).
+pub const MAX_LINE: usize = 16 << 20;
+
 /// A record as a line of a records file: its line number (from 1) and the
 /// record.
 pub type Line = (usize, GameRecord);
@@ -296,12 +317,16 @@ pub struct Scan {
     pub unterminated: bool,
 }
 
-/// Reads the lines of a records file, checking that each is a record of a
-/// known game whose every step replays and whose result is the one its
-/// last position (or its adjudication) gives. Blank lines are skipped. A
-/// last line without a newline that is not JSON is reported in
-/// [`Scan::torn`], not as an error. Errors read `line N: problem`.
-pub fn scan(text: &str) -> Result<Scan, ParseError> {
+/// Reads the lines of a records file: the one check of records, used by
+/// `tournament --resume`, `merge`, `replay` and `serve`. Each line must be
+/// at most [`MAX_LINE`] bytes and a record of a known game whose every
+/// step replays and whose result is the one its last position (or its
+/// adjudication, replayed against the rules: a `ply limit` game reaches
+/// its limit) gives ([`verify`]); an unfinished game is refused unless
+/// `holds` allows it. Blank lines are skipped. A last line without a
+/// newline that is not JSON is reported in [`Scan::torn`], not as an
+/// error. Errors read `line N: problem`.
+pub fn scan(text: &str, holds: Holds) -> Result<Scan, ParseError> {
     let mut records = Vec::new();
     let mut torn = None;
     let mut offset = 0u64;
@@ -314,6 +339,12 @@ pub fn scan(text: &str) -> Result<Scan, ParseError> {
             continue;
         }
         let fail = |msg: String| ParseError::new(format!("line {}: {msg}", i + 1));
+        if raw.len() > MAX_LINE {
+            return Err(fail(format!(
+                "{} bytes, longer than a record may be ({MAX_LINE})",
+                raw.len()
+            )));
+        }
         let last = lines.peek().is_none() && !raw.ends_with('\n');
         let rec: GameRecord = match serde_json::from_str(line) {
             Ok(r) => r,
@@ -326,6 +357,14 @@ pub fn scan(text: &str) -> Result<Scan, ParseError> {
         verify(&rec).map_err(|e| fail(e.0))?;
         records.push((i + 1, rec));
     }
+    if holds == Holds::Finished || records.len() > 1 {
+        if let Some((line, rec)) = records.iter().find(|(_, r)| is_unfinished(r)) {
+            return Err(ParseError::new(format!(
+                "line {line}: game {} is unfinished (saved by play): a file of finished games holds none",
+                rec.number
+            )));
+        }
+    }
     let unterminated = torn.is_none() && !text.is_empty() && !text.ends_with('\n');
     Ok(Scan {
         records,
@@ -334,14 +373,53 @@ pub fn scan(text: &str) -> Result<Scan, ParseError> {
     })
 }
 
-/// Reads a records file for `merge` and `replay`: every line must be a
-/// valid record (see [`scan`]), a cut-off last line is an error and so is
-/// a file without records. Errors name the file and the line.
+/// The text of a records file, read line by line: a line longer than
+/// [`MAX_LINE`] is an error as soon as it is seen, so a file that is no
+/// records file is never read whole.
+pub fn read_text(path: &Path) -> Result<String, ParseError> {
+    use std::io::{BufRead, Read};
+    let cannot =
+        |e: std::io::Error| ParseError::new(format!("cannot read {}: {e}", path.display()));
+    let mut input = std::io::BufReader::new(std::fs::File::open(path).map_err(cannot)?);
+    let mut text = Vec::new();
+    for line in 1.. {
+        let n = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut text)
+            .map_err(cannot)?;
+        if n == 0 {
+            break;
+        }
+        if n > MAX_LINE {
+            return Err(ParseError::new(format!(
+                "{} line {line}: longer than a record may be ({MAX_LINE} bytes)",
+                path.display()
+            )));
+        }
+    }
+    String::from_utf8(text)
+        .map_err(|_| ParseError::new(format!("{}: not UTF-8 text", path.display())))
+}
+
+/// Whether a record is of a game saved before its end.
+fn is_unfinished(rec: &GameRecord) -> bool {
+    rec.is_unfinished() || Adjudication::from_reason(&rec.reason) == Some(Adjudication::Unfinished)
+}
+
+/// Reads a records file for `replay`, which may hold a game saved by
+/// `play`: [`read_holding`] with [`Holds::Saved`].
 pub fn read(path: &Path) -> Result<Vec<Line>, ParseError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
+    read_holding(path, Holds::Saved)
+}
+
+/// Reads a records file for `merge` (`holds` finished games) and `replay`
+/// (also a saved game): every line must be a valid record (see [`scan`]),
+/// a cut-off last line is an error and so is a file without records.
+/// Errors name the file and the line.
+pub fn read_holding(path: &Path, holds: Holds) -> Result<Vec<Line>, ParseError> {
+    let text = read_text(path)?;
     let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
-    let scan = scan(&text).map_err(at)?;
+    let scan = scan(&text, holds).map_err(at)?;
     if let Some((line, _)) = scan.torn {
         return Err(at(ParseError::new(format!(
             "line {line}: the last record is cut off (the file ends part way through it)"
@@ -547,6 +625,23 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
         return fail(format!(
             "{} plies recorded, {plies} decision steps played",
             rec.plies
+        ));
+    }
+    let limit = rec.ply_limit.unwrap_or(G::INFO.ply_limit);
+    if rec.ply_limit.is_some() && plies > limit {
+        return fail(format!("{plies} plies played, past its ply limit {limit}"));
+    }
+    if rec.adjudicated
+        && Adjudication::from_reason(&rec.reason) == Some(Adjudication::PlyLimit)
+        && plies != limit
+    {
+        return fail(format!(
+            "ended by the ply limit after {plies} plies, but its limit is {limit}{}",
+            if rec.ply_limit.is_some() {
+                ""
+            } else {
+                " (the game's own: the record names no other)"
+            }
         ));
     }
     let shown = rec.shown_result(G::INFO.sides);

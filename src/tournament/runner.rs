@@ -5,9 +5,8 @@
 //! file, running lines, report, web pages). The command line gives it
 //! [`Settings`] and a [`Watch`] that shows progress; it returns the report.
 
-use crate::engine::{check_names, Engine};
+use crate::engine::{check_names, Engine, SpecText};
 use crate::pages;
-use crate::paths::check_outputs;
 use crate::pgn::{self, PgnFile};
 use crate::play::{Plan, Rules, Threshold};
 use crate::records::{self, GameRecord};
@@ -17,6 +16,7 @@ use crate::seats::{self, SeatEngine, SeatReport};
 use crate::session::{self, check_previous, Ended, RecordsFile};
 use crate::stats::Sprt;
 use gamut_core::game::{Diagram, FullGame, Game, Notation, ParseError, Player};
+use gamut_core::paths::check_outputs;
 use gamut_games::with_game;
 use gamut_games::GameId;
 use std::collections::HashMap;
@@ -214,7 +214,21 @@ fn status(tally: &Tally) -> Option<String> {
 /// Refuses a tournament whose output files (records, page) name one of
 /// its input files or each other.
 fn check_tournament_paths(s: &Settings) -> Result<(), ParseError> {
-    let mut inputs: Vec<(&str, &Path)> = Vec::new();
+    // The files engine specs read: their networks (`net=`) and tables
+    // (`table=`).
+    let spec_files: Vec<(&str, PathBuf)> = s
+        .engines
+        .iter()
+        .filter_map(|e| SpecText::parse(e).ok())
+        .flat_map(|spec| spec.options)
+        .filter_map(|(key, value)| match (key.as_str(), value) {
+            ("net", Some(v)) => Some(("an engine's net=", PathBuf::from(v))),
+            ("table", Some(v)) => Some(("an engine's table=", PathBuf::from(v))),
+            _ => None,
+        })
+        .collect();
+    let mut inputs: Vec<(&str, &Path)> =
+        spec_files.iter().map(|(k, p)| (*k, p.as_path())).collect();
     let mut outputs: Vec<(&str, &Path)> = Vec::new();
     if let Some(p) = &s.openings {
         inputs.push(("--openings", p));
@@ -635,13 +649,8 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     let mut check = MergeCheck::new(m.allow_mixed);
     let mut all = Vec::new();
     for path in &m.files {
-        for (line, rec) in records::read(path)? {
-            let at = check.record(path, line, &rec)?;
-            if rec.is_unfinished() {
-                return Err(ParseError::new(format!(
-                    "{at} is unfinished (saved by play): only finished games make a report"
-                )));
-            }
+        for (line, rec) in records::read_holding(path, records::Holds::Finished)? {
+            check.record(path, line, &rec)?;
             all.push(rec);
         }
     }

@@ -279,6 +279,7 @@ pub fn play_game<G: Evaluate + Notation>(
         adjudicated,
         points: None,
         plies,
+        ply_limit: Some(ply_limit),
         time_ms: started.elapsed().as_millis() as u64,
         seed: Some(seed),
     })

@@ -76,18 +76,12 @@ impl RecordsFile {
         path: &Path,
         check: impl FnOnce(&[Line]) -> Result<(), ParseError>,
     ) -> Result<Reopened, ParseError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
-            Err(e) => {
-                return Err(ParseError::new(format!(
-                    "cannot read {}: {e}",
-                    path.display()
-                )))
-            }
+        let text = match path.try_exists() {
+            Ok(false) => String::new(),
+            _ => records::read_text(path)?,
         };
         let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
-        let scan = records::scan(&text).map_err(at)?;
+        let scan = records::scan(&text, records::Holds::Finished).map_err(at)?;
         check(&scan.records).map_err(at)?;
         let mut file = OpenOptions::new()
             .create(true)
@@ -150,6 +144,12 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
             return Err(format!(
                 "played by {} vs {}, not by this tournament's {} vs {}",
                 rec.specs[0], rec.specs[1], by_side[0].spec, by_side[1].spec
+            ));
+        }
+        if let Some(limit) = rec.ply_limit.filter(|&l| l != plan.rules.ply_limit) {
+            return Err(format!(
+                "played to a ply limit of {limit}, not this tournament's {}",
+                plan.rules.ply_limit
             ));
         }
         let opening = plan

@@ -31,6 +31,7 @@ mod cli;
 mod cli_fuzz;
 mod empedocles;
 mod epaminondas;
+mod integrity;
 mod layers;
 mod naive_apart;
 mod naive_aporia;

@@ -2,10 +2,10 @@
 
 use crate::common::{ok, rejected, scratch_dir};
 use gamut::game::{Game, NodeKind, Notation, Player, EVAL_LIMIT};
+use gamut::games::data::{encode_game, read_all, write_header, GameRecord};
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
 use gamut::games::spokes::Spokes;
-use gamut::nnue::data::{encode_game, read_all, write_header, GameRecord};
 
 fn datagen(out: &std::path::Path, games: &str, extra: &[&str]) -> String {
     datagen_of("epaminondas", out, games, extra)
@@ -160,8 +160,9 @@ fn datagen_refuses_corrupt_files_and_games_of_four() {
     let file = dir.join("bad.dat");
     datagen(&file, "1", &[]);
     let mut bytes = std::fs::read(&file).unwrap();
-    // The first game's result byte: after the 22-byte header and its count.
-    bytes[24] = 5;
+    // The first game's result byte: after the 22-byte header, the game's
+    // length and its check, and its count; the game's checksum finds it.
+    bytes[32] = 5;
     std::fs::write(&file, &bytes).unwrap();
     let err = rejected(&[
         "datagen",
@@ -170,7 +171,7 @@ fn datagen_refuses_corrupt_files_and_games_of_four() {
         file.to_str().unwrap(),
         "--resume",
     ]);
-    assert!(err.contains("byte 24"), "{err}");
+    assert!(err.contains("byte 22") && err.contains("checksum"), "{err}");
     let err = rejected(&["datagen", "epaminondas", "--out", file.to_str().unwrap()]);
     assert!(err.contains("--resume"), "{err}");
     for game in ["spokes4", "spokes2v2"] {

@@ -659,15 +659,15 @@ fn a_thousand_malformed_requests_are_each_refused_with_a_message() {
 fn records_open_from_their_folder_only() {
     let dir = crate::common::scratch_dir("serve-records");
     let records = dir.join("t.jsonl");
-    std::fs::write(
-        &records,
-        "{\"game\":\"apart\",\"number\":1,\"opening\":\"x\",\"moves\":[\"b1-a2\"],\"result\":\"*\"}\n",
-    )
-    .unwrap();
+    // A real record: the server checks every record it opens.
+    let stored = include_str!("data/tournament-apart-main.jsonl");
+    let line = stored.lines().next().unwrap();
+    std::fs::write(&records, format!("{line}\n")).unwrap();
+    let first: Value = serde_json::from_str(line).unwrap();
     let server = Server::start(&["--records-dir", dir.to_str().unwrap()]);
     assert_eq!(get(&server.addr, "/api/records").json()[0], "t.jsonl");
     let games = get(&server.addr, "/api/record?file=t.jsonl").json();
-    assert_eq!(games[0]["moves"][0], "b1-a2");
+    assert_eq!(games[0]["moves"][0], first["moves"][0]);
     for bad in [
         "../t.jsonl",
         "%2Fetc%2Fpasswd",

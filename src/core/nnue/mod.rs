@@ -1,11 +1,9 @@
 //! What a game gives a learned evaluation (an efficiently updatable
-//! network, NNUE): its input features ([`Features`]), its built-in network
-//! file ([`BuiltinNetwork`]), and the data self-play writes for training
-//! ([`data`]). The network itself, its file and its inference belong to
+//! network, NNUE): its input features ([`Features`]) and its built-in
+//! network file ([`BuiltinNetwork`]). The data self-play writes for
+//! training is `gamut_games::data`, which checks positions by their game. The network itself, its file and its inference belong to
 //! the searcher (`gamut_search::nnue`); a network is a value handed to a
 //! search, never process-wide state.
-
-pub mod data;
 
 use crate::game::{Game, Player};
 

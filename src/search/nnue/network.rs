@@ -159,6 +159,146 @@ pub fn game_of(bytes: &[u8]) -> Result<String, NetError> {
     Ok(String::from_utf8_lossy(id).into_owned())
 }
 
+/// The most bytes a network file's header takes: magic, version, id
+/// length, an id of up to 255 bytes, and the version 2 fields.
+pub const MAX_HEADER: usize = 11 + 255 + 9;
+
+/// What a network file's header says, and the file size it implies.
+struct Header {
+    /// Bytes of the fields after the game id (8 in version 1, else 9).
+    fields: usize,
+    /// Offset of those fields: just after the game id.
+    start: usize,
+    hidden: usize,
+    scale: i32,
+    on_classic: bool,
+    /// 16-bit words of weights and biases.
+    words: usize,
+    /// The whole file's size, in bytes.
+    file_len: usize,
+}
+
+impl Header {
+    /// Reads the header at the start of `bytes` (the whole file or only
+    /// its first bytes) for game `game` with `inputs` features.
+    fn parse(bytes: &[u8], game: &str, inputs: usize) -> Result<Header, NetError> {
+        let bad = |why: String| Err(NetError(why));
+        if bytes.len() < 11 || &bytes[..8] != MAGIC {
+            return bad("not a gamut network file (no GAMUTNET header)".into());
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != 1 && version != VERSION {
+            return bad(format!(
+                "network format version {version}, this build reads 1 and {VERSION}"
+            ));
+        }
+        let id_len = bytes[10] as usize;
+        let Some(id) = bytes.get(11..11 + id_len) else {
+            return bad("the network file ends inside its header".into());
+        };
+        if id != game.as_bytes() {
+            return bad(format!(
+                "the network is for {}, not {game}",
+                String::from_utf8_lossy(id)
+            ));
+        }
+        let start = 11 + id_len;
+        let rest = &bytes[start..];
+        let fields = if version == 1 { 8 } else { 9 };
+        if rest.len() < fields {
+            return bad("the network file ends inside its header".into());
+        }
+        let n_in = u16::from_le_bytes([rest[0], rest[1]]) as usize;
+        let hidden = u16::from_le_bytes([rest[2], rest[3]]) as usize;
+        let scale = i32::from_le_bytes([rest[4], rest[5], rest[6], rest[7]]);
+        if n_in != inputs {
+            return bad(format!(
+                "the network has {n_in} inputs, {game} has {inputs}"
+            ));
+        }
+        let on_classic = match rest.get(8).filter(|_| version > 1) {
+            None | Some(0) => false,
+            Some(1) => true,
+            Some(b) => return bad(format!("the network's base is {b}, not 0 or 1")),
+        };
+        if hidden == 0 || scale <= 0 {
+            return bad(format!(
+                "hidden size {hidden} and scale {scale} must be positive"
+            ));
+        }
+        let words = inputs * hidden + hidden + 2 * hidden;
+        Ok(Header {
+            fields,
+            start,
+            hidden,
+            scale,
+            on_classic,
+            words,
+            file_len: start + fields + 2 * words + 4,
+        })
+    }
+
+    /// The error for a file of `len` bytes.
+    fn wrong_size(&self, len: u64) -> NetError {
+        NetError(format!(
+            "the network file has {} bytes after its header, {} expected",
+            len.saturating_sub(self.start as u64),
+            self.file_len - self.start
+        ))
+    }
+}
+
+/// Reads a network file of `len` bytes from `input` for game `game` with
+/// `inputs` features: the header first, and the rest only if the file's
+/// size is the one the header implies, so a file of the wrong size is
+/// refused after reading at most [`MAX_HEADER`] bytes.
+pub fn read_network(
+    input: &mut impl std::io::Read,
+    len: u64,
+    game: &str,
+    inputs: usize,
+) -> Result<Network, NetError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| NetError(format!("cannot read it: {e}"));
+    let mut bytes = Vec::with_capacity(MAX_HEADER);
+    input
+        .by_ref()
+        .take(MAX_HEADER.min(len as usize) as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let h = Header::parse(&bytes, game, inputs)?;
+    if len != h.file_len as u64 {
+        return Err(h.wrong_size(len));
+    }
+    if bytes.len() > h.file_len {
+        return Err(h.wrong_size(bytes.len() as u64));
+    }
+    bytes.reserve_exact(h.file_len - bytes.len());
+    input
+        .by_ref()
+        .take((h.file_len - bytes.len()) as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() != h.file_len {
+        return Err(h.wrong_size(bytes.len() as u64));
+    }
+    Network::from_bytes(&bytes, game, inputs)
+}
+
+/// Reads the network file at `path` for game `game` with `inputs`
+/// features ([`read_network`]: the header first, the rest only if the
+/// file's size is the one it implies); an error names the file.
+pub fn read_network_file(
+    path: &std::path::Path,
+    game: &str,
+    inputs: usize,
+) -> Result<Network, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let len = file.metadata().map_err(cannot)?.len();
+    read_network(&mut file, len, game, inputs).map_err(|e| format!("{}: {}", path.display(), e.0))
+}
+
 impl Network {
     /// The file's bytes.
     #[must_use]
@@ -187,57 +327,13 @@ impl Network {
     /// Reads a network file for game `game` with `inputs` features,
     /// checking every length.
     pub fn from_bytes(bytes: &[u8], game: &str, inputs: usize) -> Result<Network, NetError> {
-        let bad = |why: String| Err(NetError(why));
-        if bytes.len() < 11 || &bytes[..8] != MAGIC {
-            return bad("not a gamut network file (no GAMUTNET header)".into());
+        let h = Header::parse(bytes, game, inputs)?;
+        if bytes.len() != h.file_len {
+            return Err(h.wrong_size(bytes.len() as u64));
         }
-        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != 1 && version != VERSION {
-            return bad(format!(
-                "network format version {version}, this build reads 1 and {VERSION}"
-            ));
-        }
-        let id_len = bytes[10] as usize;
-        let Some(id) = bytes.get(11..11 + id_len) else {
-            return bad("the network file ends inside its header".into());
-        };
-        if id != game.as_bytes() {
-            return bad(format!(
-                "the network is for {}, not {game}",
-                String::from_utf8_lossy(id)
-            ));
-        }
-        let rest = &bytes[11 + id_len..];
-        let header = if version == 1 { 8 } else { 9 };
-        if rest.len() < header {
-            return bad("the network file ends inside its header".into());
-        }
-        let n_in = u16::from_le_bytes([rest[0], rest[1]]) as usize;
-        let hidden = u16::from_le_bytes([rest[2], rest[3]]) as usize;
-        let scale = i32::from_le_bytes([rest[4], rest[5], rest[6], rest[7]]);
-        if n_in != inputs {
-            return bad(format!(
-                "the network has {n_in} inputs, {game} has {inputs}"
-            ));
-        }
-        let on_classic = match rest.get(8).filter(|_| version > 1) {
-            None | Some(0) => false,
-            Some(1) => true,
-            Some(b) => return bad(format!("the network's base is {b}, not 0 or 1")),
-        };
-        if hidden == 0 || scale <= 0 {
-            return bad(format!(
-                "hidden size {hidden} and scale {scale} must be positive"
-            ));
-        }
-        let words = inputs * hidden + hidden + 2 * hidden;
-        let expected = header + 2 * words + 4;
-        if rest.len() != expected {
-            return bad(format!(
-                "the network file has {} bytes after its header, {expected} expected",
-                rest.len()
-            ));
-        }
+        let (header, hidden, scale, on_classic) = (h.fields, h.hidden, h.scale, h.on_classic);
+        let rest = &bytes[h.start..];
+        let words = h.words;
         let mut w: Vec<i16> = rest[header..header + 2 * words]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
@@ -273,5 +369,82 @@ impl Network {
             + dot_crelu(them, &self.output_weights[h..], QA as i16);
         let y = i64::from(sum + self.output_bias) * i64::from(self.scale);
         (y / i64::from(QA * QB)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    /// A reader of `len` zero bytes after `head` that counts what is taken.
+    struct Counting<'a> {
+        head: &'a [u8],
+        len: u64,
+        taken: u64,
+    }
+
+    impl Read for Counting<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let left = self.len - self.taken;
+            let n = (buf.len() as u64).min(left) as usize;
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                let at = self.taken as usize + i;
+                *b = self.head.get(at).copied().unwrap_or(0);
+            }
+            self.taken += n as u64;
+            Ok(n)
+        }
+    }
+
+    fn small() -> Network {
+        let (inputs, hidden) = (6, 4);
+        Network {
+            game: "epaminondas".into(),
+            inputs,
+            hidden,
+            scale: 400,
+            on_classic: false,
+            feature_weights: (0..inputs * hidden).map(|i| i as i16).collect(),
+            feature_bias: vec![3; hidden],
+            output_weights: vec![-2; 2 * hidden],
+            output_bias: 9,
+        }
+    }
+
+    #[test]
+    fn a_file_of_the_wrong_size_is_refused_after_reading_its_header() {
+        let bytes = small().to_bytes();
+        for len in [3 << 30, bytes.len() as u64 + 1, bytes.len() as u64 - 1] {
+            let mut file = Counting {
+                head: &bytes,
+                len,
+                taken: 0,
+            };
+            let e = read_network(&mut file, len, "epaminondas", 6).unwrap_err();
+            assert!(e.0.contains("expected"), "{e}");
+            assert!(
+                file.taken <= MAX_HEADER as u64,
+                "{len}: read {}",
+                file.taken
+            );
+        }
+        let len = bytes.len() as u64;
+        let mut file = Counting {
+            head: &bytes,
+            len,
+            taken: 0,
+        };
+        assert_eq!(
+            read_network(&mut file, len, "epaminondas", 6).unwrap(),
+            small()
+        );
+        // A file that grows after its size was taken is refused too.
+        let mut longer = Counting {
+            head: &bytes,
+            len: len + 10,
+            taken: 0,
+        };
+        assert!(read_network(&mut longer, len, "epaminondas", 6).is_err());
     }
 }

@@ -9,11 +9,12 @@ use clap::Parser;
 use gamut::game::{Evaluate, Notation, TermMask};
 use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
+use gamut::games::data::Reader;
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
 use gamut::games::spokes::Spokes;
-use gamut::nnue::data::Reader;
 use gamut::nnue::Features;
+use gamut::paths::check_outputs;
 use gamut::search::nnue::evaluate_from_scratch;
 use gamut::search::nnue::network::{FloatNetwork, Network, WEIGHT_CLIP};
 use rand::rngs::StdRng;
@@ -21,7 +22,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::fs::File;
 use std::io::{BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -426,6 +427,12 @@ fn train<G: Features + Notation + Evaluate>(args: &Args) -> Result<Report, Strin
     if args.epochs == 0 {
         return Err("--epochs must be at least 1".into());
     }
+    let inputs: Vec<(&str, &Path)> = args.data.iter().map(|d| ("--data", d.as_path())).collect();
+    let mut outputs: Vec<(&str, &Path)> = vec![("--out", args.out.as_path())];
+    if let Some(c) = &args.curve {
+        outputs.push(("--curve", c));
+    }
+    check_outputs(&inputs, &outputs).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let (train, val, games) = load::<G>(args)?;
     if train.len() == 0 || val.len() == 0 {
@@ -580,7 +587,76 @@ fn check_export<G: Features + Notation>(
 mod tests {
     use super::*;
     use gamut::game::{Game, NodeKind};
-    use gamut::nnue::data::{encode_game, write_header, GameRecord, Sample};
+    use gamut::games::data::{encode_game, write_header, GameRecord, Sample};
+
+    /// An output naming a data file (here through a symbolic link) is
+    /// refused before anything is read or written.
+    #[test]
+    fn an_output_over_a_data_file_is_refused() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-guard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.dat");
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, "epaminondas").unwrap();
+        std::fs::write(&data, &bytes).unwrap();
+        let link = dir.join("link.net");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&data, &link).unwrap();
+        let d = data.to_str().unwrap();
+        for (flag, out) in [("--out", &link), ("--curve", &data)] {
+            let mut argv = vec!["gamut-train", "epaminondas", "--data", d, "--out"];
+            let other = dir.join("fresh.net");
+            if flag == "--out" {
+                argv.push(out.to_str().unwrap());
+            } else {
+                argv.extend([other.to_str().unwrap(), "--curve", out.to_str().unwrap()]);
+            }
+            let err = train::<Epaminondas>(&Args::parse_from(argv)).err().unwrap();
+            assert!(
+                err.contains(flag) && err.contains("choose another file"),
+                "{err}"
+            );
+            assert_eq!(std::fs::read(&data).unwrap(), bytes);
+            assert!(!other.exists());
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A position out of range (here a score beyond the evaluation's
+    /// limit) is refused by the trainer's reader, naming its byte.
+    #[test]
+    fn a_field_out_of_range_is_refused_naming_its_byte() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-range-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.dat");
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, "epaminondas").unwrap();
+        let game = |score| GameRecord {
+            winner: None,
+            samples: vec![Sample {
+                text: Epaminondas::start().text(),
+                side: gamut::game::Player::FIRST,
+                score,
+            }],
+        };
+        bytes.extend(encode_game(&game(10_000)));
+        let second = bytes.len();
+        bytes.extend(encode_game(&game(i16::MAX)));
+        std::fs::write(&data, &bytes).unwrap();
+        let out = dir.join("o.net");
+        let args = Args::parse_from([
+            "gamut-train",
+            "epaminondas",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = load::<Epaminondas>(&args).err().unwrap();
+        let field = second + 8 + 3 + 1;
+        assert!(err.contains(&format!("byte {field}: score 32767")), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     /// A tiny run end to end: random games scored by the classic
     /// evaluation, written as datagen writes them, trained for a few

@@ -1,10 +1,13 @@
-//! Output files that must not replace input files: every path a command
+//! Output files that must not replace input files: the one guard of every
+//! command that reads files and writes files (tables, records, networks,
+//! openings, training data, pictures, pages, PGN). Every path a command
 //! writes is compared with every path it reads and with every other path
-//! it writes, as the files they name (through symbolic links and, for
-//! existing files, hard links), so no output option can overwrite a
-//! records file.
+//! it writes, as the files they name (through symbolic links, resolving
+//! the directory of an output not yet there, and for existing files hard
+//! links), before anything is written, so no output option can overwrite
+//! an input.
 
-use gamut_core::game::ParseError;
+use crate::game::ParseError;
 use std::path::{Path, PathBuf};
 
 /// The file `path` names: its canonical path if it exists, otherwise its
