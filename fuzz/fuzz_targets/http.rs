@@ -106,6 +106,7 @@ fuzz_target!(|data: &[u8]| {
     let head = String::from_utf8_lossy(&out[..end]).to_ascii_lowercase();
     let status: u16 = head
         .strip_prefix("http/1.1 ")
+        .or_else(|| head.strip_prefix("http/1.0 "))
         .and_then(|r| r.get(..3))
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("no status: {head:?}"));

@@ -183,8 +183,11 @@ where
         return;
     }
     let io = Stalls::new(Rewind::new(head, io));
+    // A client may close its sending side once its request is sent
+    // (half_close): the answer is still written.
     let _ = hyper::server::conn::http1::Builder::new()
         .keep_alive(false)
+        .half_close(true)
         .serve_connection(TokioIo::new(io), TowerToHyperService::new(router))
         .await;
 }

@@ -5,7 +5,7 @@
 //! are served once every record in it replays; the folder's list names
 //! exactly the files that are served.
 
-use gamut_tournament::records::{scan, GameRecord};
+use gamut_tournament::records::{verify, GameRecord};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Read;
@@ -109,9 +109,9 @@ fn too_large(name: &str) -> String {
     )
 }
 
-/// The games of records file `name` of `dir` (see [`games`]), read up to
-/// [`MAX_FILE`] bytes.
-pub fn open(dir: &Path, name: &str) -> Result<Value, String> {
+/// The games of records file `name` of `dir` as JSON text (see
+/// [`games`]), read up to [`MAX_FILE`] bytes.
+pub fn open(dir: &Path, name: &str) -> Result<String, String> {
     let path = servable(dir, name)?;
     let file = std::fs::File::open(&path).map_err(|e| format!("cannot read {name}: {e}"))?;
     // The file may have grown since its size was read.
@@ -127,17 +127,37 @@ pub fn open(dir: &Path, name: &str) -> Result<Value, String> {
 }
 
 /// The games of a records file (one JSON object per line) as the page
-/// lists them: number, game id, opening position, moves, engines by side
-/// and result (games of more than two sides have none: their winning
-/// side). Every record is checked as `gamut replay` checks it (a known
-/// game whose every step replays to the result it gives); a line that is
-/// not such a record is an error naming it. Blank lines are skipped, and
-/// so is a last line cut off part way (a tournament writing it now).
-pub fn games(text: &str) -> Result<Value, String> {
-    let scan = scan(text).map_err(|e| e.0)?;
-    Ok(Value::Array(
-        scan.records.iter().map(|(_, rec)| game(rec)).collect(),
-    ))
+/// lists them, as the text of a JSON array: number, game id, opening
+/// position, moves, engines by side and result (games of more than two
+/// sides have none: their winning side). Every record is checked as
+/// `gamut replay` checks it ([`verify`]: a known game whose every step
+/// replays to the result it gives); a line that is not such a record is
+/// an error naming it. Blank lines are skipped, and so is a last line cut
+/// off part way (a tournament writing it now), as
+/// [`gamut_tournament::records::scan`] does. Each record is written out as
+/// it is read, so that the memory taken is about twice the file's size.
+pub fn games(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('[');
+    let mut lines = text.split_inclusive('\n').enumerate().peekable();
+    while let Some((i, raw)) = lines.next() {
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let rec: GameRecord = match serde_json::from_str(line) {
+            Ok(rec) => rec,
+            Err(e) if e.is_eof() && lines.peek().is_none() && !raw.ends_with('\n') => break,
+            Err(e) => return Err(format!("line {}: not a game record: {e}", i + 1)),
+        };
+        verify(&rec).map_err(|e| format!("line {}: {}", i + 1, e.0))?;
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push_str(&game(&rec).to_string());
+    }
+    out.push(']');
+    Ok(out)
 }
 
 /// One record as the page lists it.

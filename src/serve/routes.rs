@@ -473,7 +473,7 @@ async fn records(State(s): Shared) -> Result<Json<Value>, BadRequest> {
 async fn record(
     State(s): Shared,
     q: Result<Query<Params>, QueryRejection>,
-) -> Result<Json<Value>, BadRequest> {
+) -> Result<Response, BadRequest> {
     let p = Params::read(q)?;
     let dir = s
         .records_dir
@@ -496,5 +496,5 @@ async fn record(
     .await
     .map_err(|e| BadRequest(format!("the records file could not be read: {e}")))?
     .map_err(BadRequest)?;
-    Ok(Json(games))
+    Ok(([(header::CONTENT_TYPE, "application/json")], games).into_response())
 }
