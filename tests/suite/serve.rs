@@ -22,9 +22,17 @@ impl Server {
     /// Starts `gamut serve --port 0` with `extra` options and reads the URL
     /// it prints.
     pub fn start(extra: &[&str]) -> Server {
-        let mut child = crate::common::gamut_command()
-            .args(["serve", "--port", "0"])
-            .args(extra)
+        Server::spawn(
+            crate::common::gamut_command()
+                .args(["serve", "--port", "0"])
+                .args(extra),
+        )
+    }
+
+    /// Starts `command` (a `gamut serve --port 0` command) and reads the
+    /// URL it prints.
+    pub fn spawn(command: &mut std::process::Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -1053,6 +1061,50 @@ fn long_fifteen_hundred_slow_clients_leave_the_page_answering() {
     }
 }
 
+/// Under an open-file limit of 1,024, 1,100 idle connections do not keep
+/// the server from answering: over the cap its limit leaves room for
+/// (896), each new connection takes the place of the oldest idle one.
+#[cfg(target_os = "linux")]
+#[test]
+fn idle_connections_beyond_the_open_file_limit_leave_the_server_answering() {
+    use std::os::unix::process::CommandExt;
+    if !files_at_least(2048) {
+        eprintln!("the open-file limit cannot be raised to 2048: the check is skipped");
+        return;
+    }
+    let mut command = crate::common::gamut_command();
+    command.args(["serve", "--port", "0"]);
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 1024,
+                rlim_max: 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let server = Server::spawn(&mut command);
+    let idle: Vec<TcpStream> = (0..1100)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    for i in 0..10 {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let addr = server.addr.clone();
+        std::thread::spawn(move || tx.send(get(&addr, "/api/games").status));
+        let status = rx.recv_timeout(Duration::from_secs(1)).unwrap_or_else(|_| {
+            panic!("request {i}: no answer within 1 s beside 1,100 idle connections")
+        });
+        assert_eq!(status, 200, "request {i}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    drop(idle);
+}
+
 /// Over `--max-connections`, the oldest connection still sending its
 /// head is closed to make room; where every connection is busy with a
 /// request (here event streams), a new one is answered 503 with a
@@ -1242,6 +1294,13 @@ fn the_http_layer_s_refusals_carry_a_message() {
     refused(&exchange(&server.addr, req.as_bytes()), 431, "100 headers");
     let req = format!("POST / HTTP/1.1\r\n{host}Content-Length: 100000000\r\n\r\n");
     refused(&exchange(&server.addr, req.as_bytes()), 413, "a large body");
+    // A whole request, then the client closes its sending side: it is
+    // answered.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(s, "GET /api/games HTTP/1.1\r\n{host}\r\n").unwrap();
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    let got = closed_within(&mut s, Duration::from_secs(5)).expect("closed");
+    assert!(got.starts_with("HTTP/1.1 200"), "{got}");
     // A head cut off: the client says it has sent everything.
     let mut s = TcpStream::connect(&server.addr).unwrap();
     s.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
