@@ -48,6 +48,18 @@ pub struct ServeArgs {
     /// there: no verdict.
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
+    /// A host name (or address) requests may name besides the listening
+    /// address, with any port (a name of this machine on the network, or
+    /// a proxy's); repeatable. Requests naming other hosts are refused
+    /// (403), against DNS rebinding.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// The most connections open at once (at most the open-file limit less
+    /// 128); above it the oldest one still sending its request is closed,
+    /// or the new one answered 503 where every one is busy.
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
 }
 
 /// Runs the server until the process ends, printing its URL first.
@@ -60,6 +72,15 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
             )));
         }
     }
+    if let Some(bad) = a
+        .allow_host
+        .iter()
+        .find(|n| !gamut::serve::valid_host_name(n))
+    {
+        return Err(CliError(format!(
+            "--allow-host {bad}: not a host name or address (no port; IPv6 in brackets)"
+        )));
+    }
     let opts = gamut::serve::Options {
         host: a.host,
         port: a.port,
@@ -69,6 +90,8 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
         eval: a.eval,
         nets: networks(&a.net)?,
         table: a.table.clone(),
+        allow_hosts: a.allow_host.clone(),
+        max_connections: a.max_connections as usize,
     };
     let mut printed = Ok(());
     gamut::serve::run(opts, |url| {

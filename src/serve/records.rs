@@ -1,9 +1,21 @@
 //! Tournament records opened from the page, read-only and only from the
 //! server's `--records-dir`: a file is named by its plain name, and a
-//! name that leads anywhere else (a path, `..`, a link out) is refused.
+//! name that leads anywhere else (a path, `..`, a link out, a hidden
+//! file) is refused, as is a file over [`MAX_FILE`] bytes. A file's games
+//! are served once every record in it replays; the folder's list names
+//! exactly the files that are served.
 
+use gamut_tournament::records::{verify, GameRecord};
 use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// The largest records file served, in bytes.
+pub const MAX_FILE: u64 = 16 << 20;
+/// The most entries of the folder looked at for its list.
+pub const MAX_ENTRIES: usize = 10_000;
 
 /// The path of records file `name` inside `dir`, if `name` is a plain
 /// file name that leads to a file inside `dir`.
@@ -27,44 +39,140 @@ pub fn inside(dir: &Path, name: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
+/// The names of the files of `dir` that [`open`] serves, sorted: plain
+/// names of files inside `dir`, not over [`MAX_FILE`], whose every record
+/// replays (each file replayed once, then again only when its size or
+/// time changes: `seen` keeps the verdicts). The first [`MAX_ENTRIES`]
+/// entries of the folder are looked at.
+pub fn list(dir: &Path, seen: &Seen) -> Result<Vec<String>, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot list the records folder: {e}"))?;
+    let mut names: Vec<String> = entries
+        .take(MAX_ENTRIES)
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|name| seen.serves(dir, name))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// A file's size and modification time: when either changes, the file
+/// is read again.
+type Stamp = (u64, Option<SystemTime>);
+
+/// Whether each records file opened: by path, its [`Stamp`] when it was
+/// read, and whether it was served.
+#[derive(Default)]
+pub struct Seen(std::sync::Mutex<HashMap<PathBuf, (Stamp, bool)>>);
+
+impl Seen {
+    /// Whether [`open`] serves file `name` of `dir` now.
+    fn serves(&self, dir: &Path, name: &str) -> bool {
+        let Ok(path) = servable(dir, name) else {
+            return false;
+        };
+        let Ok(meta) = path.metadata() else {
+            return false;
+        };
+        let stamp = (meta.len(), meta.modified().ok());
+        let mut seen = self.0.lock().expect("never poisoned");
+        match seen.get(&path) {
+            Some(&(was, ok)) if was == stamp => ok,
+            _ => {
+                let ok = open(dir, name).is_ok();
+                seen.insert(path, (stamp, ok));
+                ok
+            }
+        }
+    }
+}
+
+/// The path of records file `name` of `dir` if it is one to open: a plain
+/// name of a file inside `dir` (see [`inside`]), not over [`MAX_FILE`].
+fn servable(dir: &Path, name: &str) -> Result<PathBuf, String> {
+    let path = inside(dir, name)?;
+    let len = path
+        .metadata()
+        .map_err(|e| format!("cannot read {name}: {e}"))?
+        .len();
+    if len > MAX_FILE {
+        return Err(too_large(name));
+    }
+    Ok(path)
+}
+
+fn too_large(name: &str) -> String {
+    format!(
+        "{name} is larger than {} MiB: too large to open here",
+        MAX_FILE >> 20
+    )
+}
+
+/// The games of records file `name` of `dir` as JSON text (see
+/// [`games`]), read up to [`MAX_FILE`] bytes.
+pub fn open(dir: &Path, name: &str) -> Result<String, String> {
+    let path = servable(dir, name)?;
+    let file = std::fs::File::open(&path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    // The file may have grown since its size was read.
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(too_large(name));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    games(&text).map_err(|e| format!("{name}: {e}"))
+}
+
 /// The games of a records file (one JSON object per line) as the page
-/// lists them: number, game id, opening position, moves, engines by side
-/// (`seats` in records of more than two sides written before one record
-/// served every game) and result (games of more than two sides have none:
-/// their winning side). Blank lines are skipped; a line that is not such a
-/// record is an error naming it.
-pub fn games(text: &str) -> Result<Value, String> {
+/// lists them, as the text of a JSON array: number, game id, opening
+/// position, moves, engines by side and result (games of more than two
+/// sides have none: their winning side). Every record is checked as
+/// `gamut replay` checks it ([`verify`]: a known game whose every step
+/// replays to the result it gives); a line that is not such a record is
+/// an error naming it. Blank lines are skipped, and so is a last line cut
+/// off part way (a tournament writing it now), as
+/// [`gamut_tournament::records::scan`] does. Each record is written out as
+/// it is read, so that the memory taken is about twice the file's size.
+pub fn games(text: &str) -> Result<String, String> {
     gamut_tournament::records::scan(text, gamut_tournament::records::Holds::Saved)
         .map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('[');
+    let mut lines = text.split_inclusive('\n').enumerate().peekable();
+    while let Some((i, raw)) = lines.next() {
+        let line = raw.trim();
+        if line.is_empty() {
             continue;
         }
-        let fail = |what: &str| format!("line {}: {what}", i + 1);
-        let rec: Value = serde_json::from_str(line).map_err(|e| fail(&e.to_string()))?;
-        let field = |k: &str| rec.get(k).cloned().unwrap_or(Value::Null);
-        let moves = rec
-            .get("moves")
-            .and_then(Value::as_array)
-            .ok_or_else(|| fail("not a game record (no moves)"))?;
-        if !moves.iter().all(Value::is_string) || !field("game").is_string() {
-            return Err(fail("not a game record"));
+        let rec: GameRecord = match serde_json::from_str(line) {
+            Ok(rec) => rec,
+            Err(e) if e.is_eof() && lines.peek().is_none() && !raw.ends_with('\n') => break,
+            Err(e) => return Err(format!("line {}: not a game record: {e}", i + 1)),
+        };
+        verify(&rec).map_err(|e| format!("line {}: {}", i + 1, e.0))?;
+        if out.len() > 1 {
+            out.push(',');
         }
-        out.push(json!({
-            "number": field("number"),
-            "game": field("game"),
-            "opening": field("opening"),
-            "moves": moves,
-            "engines": rec.get("engines").or(rec.get("seats")).cloned().unwrap_or(Value::Null),
-            "result": match (field("result"), field("winner")) {
-                (Value::Null, Value::Number(w)) => json!(format!("side {w} wins")),
-                (r, _) => r,
-            },
-            "reason": field("reason"),
-        }));
+        out.push_str(&game(&rec).to_string());
     }
-    Ok(Value::Array(out))
+    out.push(']');
+    Ok(out)
+}
+
+/// One record as the page lists it.
+fn game(rec: &GameRecord) -> Value {
+    json!({
+        "number": rec.number,
+        "game": rec.game,
+        "opening": rec.opening,
+        "moves": rec.moves,
+        "engines": rec.engines,
+        "result": rec.result.clone().or(rec.winner.map(|w| format!("side {w} wins"))),
+        "reason": rec.reason,
+    })
 }
 
 #[cfg(test)]

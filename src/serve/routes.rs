@@ -1,13 +1,16 @@
 //! The server's routes: the page and its files, and the JSON API the page
 //! calls, each answer for any game through `with_game!`. A bad request is
-//! answered 400 with one message (`{"error": "…"}`); an unknown path 404.
+//! answered 400 with one message (`{"error": "…"}`); an unknown path 404;
+//! a request that does not name this server (see [`super::hosts`]) 403.
+//! Every answer carries [`SECURITY_HEADERS`].
 
 use super::assets;
 use super::sessions::{Budget, Grant, StopOnDrop};
 use super::view;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{Query, Request, State};
+use axum::http::{header, HeaderName, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -34,7 +37,30 @@ pub struct Server {
     pub records_dir: Option<PathBuf>,
     /// The solved tables that loaded, with their games.
     pub oracles: Vec<(GameId, Box<dyn gamut_core::tablebase::Oracle>)>,
+    /// The hosts a request may name.
+    pub hosts: super::hosts::Hosts,
+    /// One records file is read at a time (each up to
+    /// [`super::records::MAX_FILE`]), bounding the memory they take.
+    pub reading: Arc<tokio::sync::Semaphore>,
+    /// The records files read for the list, and whether each is served.
+    pub seen: Arc<super::records::Seen>,
 }
+
+/// The headers of every answer: the page and its files load from this
+/// server only (no inline script or style, no frames, no forms, no
+/// `<base>`), nothing is read as another type than the one given, no
+/// other site may frame the page or read its files, and no address is
+/// passed on to another site.
+pub const SECURITY_HEADERS: [(&str, &str); 5] = [
+    (
+        "content-security-policy",
+        "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    ),
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),
+    ("cross-origin-resource-policy", "same-origin"),
+];
 
 type Shared = State<Arc<Server>>;
 
@@ -67,7 +93,29 @@ pub fn router(state: Arc<Server>) -> Router {
         .method_not_allowed_fallback(|| async {
             error(StatusCode::METHOD_NOT_ALLOWED, "only GET is served".into())
         })
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            guard,
+        ))
         .with_state(state)
+}
+
+/// Refuses a request that does not name this server (403, or 400 without
+/// one `Host`), and adds the [`SECURITY_HEADERS`] to every answer.
+async fn guard(State(s): Shared, req: Request, next: Next) -> Response {
+    let api = req.uri().path().starts_with("/api/");
+    let mut answer = match s.hosts.check(req.headers(), api) {
+        Ok(()) => next.run(req).await,
+        Err((status, msg)) => error(status, msg),
+    };
+    let headers = answer.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
+    }
+    answer
 }
 
 /// A file of the page, never cached stale.
@@ -120,8 +168,15 @@ pub struct Params {
     multipv: Option<usize>,
 }
 
+/// The deepest search asked for, in plies.
+const MAX_DEPTH: u32 = 64;
+/// The longest search asked for, in milliseconds.
+const MAX_TIME: u64 = 600_000;
+
 impl Params {
-    /// The query, checked: known fields of bounded length.
+    /// The query, checked on every route: known fields, texts of bounded
+    /// length, and search limits within their bounds (`depth` 1–64 or
+    /// `time` 1–600000 ms, `multipv` 1–256) wherever they are given.
     fn read(q: Result<Query<Params>, QueryRejection>) -> Result<Params, BadRequest> {
         let Query(p) = q?;
         for f in [&p.game, &p.fen, &p.setup, &p.moves, &p.file]
@@ -133,6 +188,18 @@ impl Params {
                     "a field is longer than {MAX_FIELD} bytes"
                 )));
             }
+        }
+        if p.depth.is_some() && p.time.is_some() {
+            return Err(BadRequest("give a depth or a time, not both".into()));
+        }
+        if p.depth.is_some_and(|d| !(1..=MAX_DEPTH).contains(&d)) {
+            return Err(BadRequest(format!("depth is 1 to {MAX_DEPTH}")));
+        }
+        if p.time.is_some_and(|t| !(1..=MAX_TIME).contains(&t)) {
+            return Err(BadRequest(format!("time is 1 to {MAX_TIME} ms")));
+        }
+        if p.multipv.is_some_and(|n| !(1..=MAX_MULTIPV).contains(&n)) {
+            return Err(BadRequest(format!("multipv is 1 to {MAX_MULTIPV}")));
         }
         Ok(p)
     }
@@ -156,31 +223,25 @@ impl Params {
         .map_err(BadRequest)
     }
 
-    /// The lines an analysis reports per iteration: `multipv` (1–256),
-    /// else [`view::ANALYSIS_LINES`].
-    fn multipv(&self) -> Result<usize, BadRequest> {
-        match self.multipv {
-            None => Ok(view::ANALYSIS_LINES),
-            Some(n) if (1..=MAX_MULTIPV).contains(&n) => Ok(n),
-            Some(_) => Err(BadRequest(format!("multipv is 1 to {MAX_MULTIPV}"))),
-        }
+    /// The lines an analysis reports per iteration: `multipv`, else
+    /// [`view::ANALYSIS_LINES`].
+    fn multipv(&self) -> usize {
+        self.multipv.unwrap_or(view::ANALYSIS_LINES)
     }
 
-    /// The search limits: `depth` plies (1–64) or `time` ms (1–600000),
-    /// else `default`.
-    fn limits(&self, default: Limits) -> Result<Limits, BadRequest> {
+    /// The search limits: `depth` plies or `time` ms (checked by
+    /// [`read`](Self::read)), else `default`.
+    fn limits(&self, default: Limits) -> Limits {
         match (self.depth, self.time) {
-            (Some(_), Some(_)) => Err(BadRequest("give a depth or a time, not both".into())),
-            (Some(d), None) if (1..=64).contains(&d) => Ok(Limits {
+            (Some(d), _) => Limits {
                 depth: Some(d),
                 ..Limits::default()
-            }),
-            (None, Some(t)) if (1..=600_000).contains(&t) => Ok(Limits {
+            },
+            (None, Some(t)) => Limits {
                 time: Some(Duration::from_millis(t)),
                 ..Limits::default()
-            }),
-            (None, None) => Ok(default),
-            _ => Err(BadRequest("depth is 1 to 64, time 1 to 600000 ms".into())),
+            },
+            (None, None) => default,
         }
     }
 }
@@ -238,23 +299,19 @@ async fn export(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>,
 
 /// `/api/table`: the solved table's verdict on the line's last position
 /// (`value` for the side to move, `best` moves keeping it), `value` null
-/// where the game has no table that loaded.
+/// where the game has no table that loaded. A bad line is refused either
+/// way.
 async fn table(
     State(s): Shared,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
     let id = p.game()?;
-    if !s.oracles.iter().any(|(g, _)| *g == id) {
-        return Ok(Json(json!({ "value": null })));
-    }
     tokio::task::spawn_blocking(move || {
         let text = with_game!(id, G => gamut_core::game::Notation::text(p.line::<G>()?.last()));
-        let (_, oracle) = s
-            .oracles
-            .iter()
-            .find(|(g, _)| *g == id)
-            .expect("checked above");
+        let Some((_, oracle)) = s.oracles.iter().find(|(g, _)| *g == id) else {
+            return Ok(Json(json!({ "value": null })));
+        };
         let probe = oracle.probe(&text).map_err(BadRequest)?;
         Ok(Json(
             json!({ "value": probe.value.to_string(), "best": probe.best }),
@@ -317,8 +374,8 @@ async fn analysis(
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, BadRequest> {
     let p = Params::read(q)?;
-    let limits = p.limits(Limits::default())?;
-    let multipv = p.multipv()?;
+    let limits = p.limits(Limits::default());
+    let multipv = p.multipv();
     let id = p.game()?;
     with_game!(id, G => {
         let line = p.line::<G>()?;
@@ -343,7 +400,7 @@ async fn scores(
     let limits = p.limits(Limits {
         time: Some(Duration::from_millis(200)),
         ..Limits::default()
-    })?;
+    });
     let id = p.game()?;
     with_game!(id, G => {
         let line = p.line::<G>()?;
@@ -367,7 +424,7 @@ async fn engine(
     let limits = p.limits(Limits {
         time: Some(Duration::from_millis(1000)),
         ..Limits::default()
-    })?;
+    });
     let player = p.player.unwrap_or(0);
     let id = p.game()?;
     let grant = s.budget.grant().await;
@@ -385,40 +442,59 @@ async fn engine(
     Ok(Json(json!({ "move": found? })))
 }
 
-/// `/api/records`: the records files of `--records-dir`.
+/// `/api/records`: the records files of `--records-dir` that
+/// `/api/record` opens (see [`super::records::list`]).
 async fn records(State(s): Shared) -> Result<Json<Value>, BadRequest> {
     let dir = s
         .records_dir
-        .as_ref()
+        .clone()
         .ok_or_else(|| BadRequest("the server was started without --records-dir".into()))?;
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| BadRequest(format!("cannot list the records folder: {e}")))?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_file())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    names.sort();
+    let turn = Arc::clone(&s.reading)
+        .acquire_owned()
+        .await
+        .expect("the semaphore is never closed");
+    let seen = Arc::clone(&s.seen);
+    let names = tokio::task::spawn_blocking(move || {
+        let names = super::records::list(&dir, &seen);
+        drop(turn);
+        names
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the records folder could not be listed: {e}")))?
+    .map_err(BadRequest)?;
     Ok(Json(json!(names)))
 }
 
 /// `/api/record`: the games of records file `file` of `--records-dir`,
-/// each as its game id, start position and moves. A name that is not a
-/// plain file name inside the folder is refused.
+/// each as its game id, start position and moves, once every record of
+/// the file replays (see [`super::records::open`]). A name that is not a
+/// plain file name inside the folder is refused, and so is a file over
+/// [`super::records::MAX_FILE`] bytes.
 async fn record(
     State(s): Shared,
     q: Result<Query<Params>, QueryRejection>,
-) -> Result<Json<Value>, BadRequest> {
+) -> Result<Response, BadRequest> {
     let p = Params::read(q)?;
     let dir = s
         .records_dir
-        .as_ref()
+        .clone()
         .ok_or_else(|| BadRequest("the server was started without --records-dir".into()))?;
     let name = p
         .file
-        .as_deref()
         .ok_or_else(|| BadRequest("which file? (file=<name>)".into()))?;
-    let path = super::records::inside(dir, name).map_err(BadRequest)?;
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| BadRequest(format!("cannot read {name}: {e}")))?;
-    Ok(Json(super::records::games(&text).map_err(BadRequest)?))
+    // Held by the reading thread: a request given up leaves its file read
+    // before the next starts.
+    let turn = Arc::clone(&s.reading)
+        .acquire_owned()
+        .await
+        .expect("the semaphore is never closed");
+    let games = tokio::task::spawn_blocking(move || {
+        let games = super::records::open(&dir, &name);
+        drop(turn);
+        games
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the records file could not be read: {e}")))?
+    .map_err(BadRequest)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], games).into_response())
 }

@@ -248,12 +248,6 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
         return;
     }
     let dir = crate::common::scratch_dir("browser");
-    std::fs::write(
-        dir.join("games.jsonl"),
-        "{\"game\":\"apart\",\"number\":1,\"opening\":\"1BBBBBB1/1BBBBBB1/8/8/8/8/1WWWWWW1/1WWWWWW1 w 1\",\
-         \"moves\":[\"c2-c4\",\"c7-c5\"],\"engines\":[\"a\",\"b\"],\"result\":\"*\"}\n",
-    )
-    .unwrap();
     let server = Server::start(&[
         "--threads",
         "2",
@@ -262,6 +256,13 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
         "--records-dir",
         dir.to_str().unwrap(),
     ]);
+    // A record of two moves, as the server exports it (records are
+    // replayed before they are served).
+    let (first, _) = first_move_squares(&server, "apart", "");
+    let after = crate::serve::enc(&first);
+    let (second, _) = first_move_squares(&server, "apart", &after);
+    let record = crate::serve::exported(&server.addr, "apart", &format!("{first};{second}"));
+    std::fs::write(dir.join("games.jsonl"), format!("{record}\n")).unwrap();
     let browser = Browser::start(&dir.join("profile"));
     let shots = std::env::var_os("GAMUT_SCREENSHOTS").map(std::path::PathBuf::from);
     for game in ["aporia", "apart", "empedocles", "epaminondas", "spokes"] {

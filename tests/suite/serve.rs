@@ -22,9 +22,17 @@ impl Server {
     /// Starts `gamut serve --port 0` with `extra` options and reads the URL
     /// it prints.
     pub fn start(extra: &[&str]) -> Server {
-        let mut child = crate::common::gamut_command()
-            .args(["serve", "--port", "0"])
-            .args(extra)
+        Server::spawn(
+            crate::common::gamut_command()
+                .args(["serve", "--port", "0"])
+                .args(extra),
+        )
+    }
+
+    /// Starts `command` (a `gamut serve --port 0` command) and reads the
+    /// URL it prints.
+    pub fn spawn(command: &mut std::process::Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -655,19 +663,26 @@ fn a_thousand_malformed_requests_are_each_refused_with_a_message() {
     assert_eq!(searches(&server.addr), 0);
 }
 
+/// A record of a short game of `game` (its `moves`, separated by `;`) as
+/// the server exports it: one JSON line that `gamut replay` reads.
+pub fn exported(addr: &str, game: &str, moves: &str) -> Value {
+    let a = get(
+        addr,
+        &format!("/api/export?game={game}&moves={}", enc(moves)),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    serde_json::from_str(a.json()["record"].as_str().unwrap()).unwrap()
+}
+
 #[test]
 fn records_open_from_their_folder_only() {
     let dir = crate::common::scratch_dir("serve-records");
-    let records = dir.join("t.jsonl");
-    // A real record: the server checks every record it opens.
-    let stored = include_str!("data/tournament-apart-main.jsonl");
-    let line = stored.lines().next().unwrap();
-    std::fs::write(&records, format!("{line}\n")).unwrap();
-    let first: Value = serde_json::from_str(line).unwrap();
     let server = Server::start(&["--records-dir", dir.to_str().unwrap()]);
+    let record = exported(&server.addr, "epaminondas", "a2-a3");
+    std::fs::write(dir.join("t.jsonl"), format!("{record}\n")).unwrap();
     assert_eq!(get(&server.addr, "/api/records").json()[0], "t.jsonl");
     let games = get(&server.addr, "/api/record?file=t.jsonl").json();
-    assert_eq!(games[0]["moves"][0], first["moves"][0]);
+    assert_eq!(games[0]["moves"][0], "a2-a3");
     for bad in [
         "../t.jsonl",
         "%2Fetc%2Fpasswd",
@@ -841,7 +856,8 @@ fn aporia_s_table_verdict_shows_only_where_a_table_loads() {
     let dir = crate::common::scratch_dir("serve-table");
     let fake = dir.join("aporia.table");
     std::fs::write(&fake, b"not a table").unwrap();
-    // Absent, or not a table: no verdict, and no error.
+    // Absent, or not a table: no verdict, and no error; but a bad line is
+    // refused either way.
     for path in [dir.join("absent.table"), fake] {
         let server = Server::start(&["--table", path.to_str().unwrap()]);
         let a = get(&server.addr, "/api/table?game=aporia&moves=b2-a3");
@@ -849,6 +865,15 @@ fn aporia_s_table_verdict_shows_only_where_a_table_loads() {
         assert!(a.json()["value"].is_null(), "{}", a.body);
         assert!(get(&server.addr, "/api/table?game=apart").json()["value"].is_null());
         assert_eq!(get(&server.addr, "/api/position?game=aporia").status, 200);
+        for bad in [
+            "game=aporia&fen=garbage",
+            "game=aporia&moves=z9-z8",
+            "game=apart&fen=x",
+        ] {
+            let a = get(&server.addr, &format!("/api/table?{bad}"));
+            assert_eq!(a.status, 400, "{bad}: {}", a.body);
+            assert!(a.json()["error"].is_string(), "{bad}: {}", a.body);
+        }
     }
     // A real table (where `gamut solve aporia` has written one): the
     // verdict `show --table` prints.
@@ -879,4 +904,546 @@ fn aporia_s_table_verdict_shows_only_where_a_table_loads() {
     };
     let line = format!("value    {} (best: {best})", v["value"].as_str().unwrap());
     assert!(shown.contains(&line), "{line}\n{shown}");
+}
+
+/// The answer's error message, checking that it is a refusal with
+/// `status` and one line of JSON, `{"error": …}`.
+fn refused(a: &Answer, status: u16, what: &str) -> String {
+    assert_eq!(a.status, status, "{what}: {} {:.300}", a.status, a.body);
+    let msg = a.json()["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{what}: no message: {}", a.body))
+        .to_string();
+    assert!(!msg.is_empty() && !msg.contains('\n'), "{what}: {msg:?}");
+    msg
+}
+
+/// Whether the server closed `s` within `limit` (what it sent first is
+/// returned, as text).
+fn closed_within(s: &mut TcpStream, limit: Duration) -> Option<String> {
+    s.set_read_timeout(Some(limit)).unwrap();
+    let mut got = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        match s.read(&mut chunk) {
+            Ok(0) => return Some(String::from_utf8_lossy(&got).to_string()),
+            Ok(n) => got.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return Some(String::from_utf8_lossy(&got).to_string())
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Connections that send nothing, or their head a byte a second, are
+/// closed 10 s after they open (with a 408 and its message), while the
+/// page goes on answering.
+#[test]
+fn idle_and_slow_connections_are_closed_after_ten_seconds() {
+    let server = Server::start(&[]);
+    let opened = Instant::now();
+    let mut idle: Vec<TcpStream> = (0..200)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    let mut slow: Vec<TcpStream> = (0..200)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    let head = format!(
+        "GET /api/games HTTP/1.1\r\nHost: {}\r\nX-Slow: {}\r\n\r\n",
+        server.addr,
+        "x".repeat(40)
+    );
+    // A byte a second from each slow one, for 14 s unless closed first.
+    let mut gone = vec![false; slow.len()];
+    for k in 0..14 {
+        for (s, gone) in slow.iter_mut().zip(&mut gone) {
+            if !*gone && s.write_all(&head.as_bytes()[k..k + 1]).is_err() {
+                *gone = true;
+            }
+        }
+        let asked = Instant::now();
+        assert_eq!(get(&server.addr, "/api/games").status, 200);
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            asked.elapsed()
+        );
+        std::thread::sleep(Duration::from_secs(1).saturating_sub(asked.elapsed()));
+    }
+    for (i, s) in idle.iter_mut().chain(slow.iter_mut()).enumerate() {
+        let left = Duration::from_secs(16).saturating_sub(opened.elapsed());
+        let got = closed_within(s, left.max(Duration::from_millis(10)))
+            .unwrap_or_else(|| panic!("connection {i} still open after {:?}", opened.elapsed()));
+        if !got.is_empty() {
+            assert!(got.starts_with("HTTP/1.1 408"), "{i}: {got}");
+            assert!(got.contains("{\"error\":"), "{i}: {got}");
+        }
+    }
+    assert!(
+        opened.elapsed() >= Duration::from_secs(10),
+        "closed before its time"
+    );
+}
+
+/// The server's open-file limit, raised to `want` where the hard limit
+/// allows; `false` if it cannot be.
+#[cfg(target_os = "linux")]
+fn files_at_least(want: u64) -> bool {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write only the struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return false;
+        }
+        if lim.rlim_cur >= want {
+            return true;
+        }
+        if lim.rlim_max < want {
+            return false;
+        }
+        lim.rlim_cur = want;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &lim) == 0
+    }
+}
+
+/// 1,500 clients sending their heads a byte a second (more than the
+/// default cap of 1,000 connections): the page and a position still
+/// answer within a second throughout, and every slow client is closed
+/// within the 10 s the head may take.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "long check"]
+fn long_fifteen_hundred_slow_clients_leave_the_page_answering() {
+    if !files_at_least(4096) {
+        eprintln!("the open-file limit cannot be raised to 4096: the check is skipped");
+        return;
+    }
+    let server = Server::start(&[]);
+    let opened = Instant::now();
+    let mut slow: Vec<TcpStream> = (0..1500)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    let head = format!(
+        "GET / HTTP/1.1\r\nHost: {}\r\nX-Slow: {}\r\n\r\n",
+        server.addr,
+        "x".repeat(40)
+    );
+    let mut gone = vec![false; slow.len()];
+    for k in 0..15 {
+        for (s, gone) in slow.iter_mut().zip(&mut gone) {
+            if !*gone && s.write_all(&head.as_bytes()[k..k + 1]).is_err() {
+                *gone = true;
+            }
+        }
+        for target in ["/", "/api/position?game=epaminondas&moves=a2-a3"] {
+            let asked = Instant::now();
+            let a = get(&server.addr, target);
+            assert_eq!(a.status, 200, "{target}: {}", a.body);
+            assert!(
+                asked.elapsed() < Duration::from_secs(1),
+                "{target} took {:?} beside 1,500 slow clients",
+                asked.elapsed()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    for (i, s) in slow.iter_mut().enumerate() {
+        let left = Duration::from_secs(20).saturating_sub(opened.elapsed());
+        assert!(
+            closed_within(s, left.max(Duration::from_millis(10))).is_some(),
+            "slow client {i} still open after {:?}",
+            opened.elapsed()
+        );
+    }
+}
+
+/// Under an open-file limit of 1,024, 1,100 idle connections do not keep
+/// the server from answering: over the cap its limit leaves room for
+/// (896), each new connection takes the place of the oldest idle one.
+#[cfg(target_os = "linux")]
+#[test]
+fn idle_connections_beyond_the_open_file_limit_leave_the_server_answering() {
+    use std::os::unix::process::CommandExt;
+    if !files_at_least(2048) {
+        eprintln!("the open-file limit cannot be raised to 2048: the check is skipped");
+        return;
+    }
+    let mut command = crate::common::gamut_command();
+    command.args(["serve", "--port", "0"]);
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 1024,
+                rlim_max: 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let server = Server::spawn(&mut command);
+    let idle: Vec<TcpStream> = (0..1100)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    for i in 0..10 {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let addr = server.addr.clone();
+        std::thread::spawn(move || tx.send(get(&addr, "/api/games").status));
+        let status = rx.recv_timeout(Duration::from_secs(1)).unwrap_or_else(|_| {
+            panic!("request {i}: no answer within 1 s beside 1,100 idle connections")
+        });
+        assert_eq!(status, 200, "request {i}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    drop(idle);
+}
+
+/// Over `--max-connections`, the oldest connection still sending its
+/// head is closed to make room; where every connection is busy with a
+/// request (here event streams), a new one is answered 503 with a
+/// message.
+#[test]
+fn connections_over_the_cap_make_room_or_are_answered_503() {
+    let server = Server::start(&["--max-connections", "4", "--hash", "1"]);
+    let idle = || -> Vec<TcpStream> {
+        let conns = (0..4)
+            .map(|_| TcpStream::connect(&server.addr).unwrap())
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        conns
+    };
+    // Four idle connections, then four more: each new one takes the
+    // place of the oldest, and a request that of the oldest left.
+    let mut first = idle();
+    let mut second = idle();
+    assert_eq!(get(&server.addr, "/api/games").status, 200);
+    for (i, s) in first.iter_mut().chain(&mut second[..1]).enumerate() {
+        assert!(
+            closed_within(s, Duration::from_secs(5)).is_some(),
+            "idle connection {i} kept its place"
+        );
+    }
+    for (i, s) in second[1..].iter_mut().enumerate() {
+        assert!(
+            closed_within(s, Duration::from_millis(300)).is_none(),
+            "idle connection {} closed before its time",
+            i + 5
+        );
+    }
+    drop(second);
+    let streams: Vec<Events> = (0..4)
+        .map(|_| Events::open(&server.addr, "/api/analysis?game=aporia"))
+        .collect();
+    let msg = refused(&get(&server.addr, "/api/games"), 503, "a fifth connection");
+    assert!(msg.contains("connection limit"), "{msg}");
+    drop(streams);
+    let start = Instant::now();
+    while get(&server.addr, "/api/games").status != 200 {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no room after the streams closed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// DNS rebinding and other sites' pages: a request must name this
+/// server (`127.0.0.1:<port>` or `localhost:<port>`, or a name given with
+/// `--allow-host`) as its Host and Origin.
+#[test]
+fn requests_naming_another_host_are_refused_403() {
+    let server = Server::start(&["--allow-host", "box.lan"]);
+    let port = server.addr.split(':').nth(1).unwrap().to_string();
+    let ask = |headers: &str| {
+        let req = format!("GET /api/records HTTP/1.1\r\n{headers}Connection: close\r\n\r\n");
+        exchange(&server.addr, req.as_bytes())
+    };
+    let msg = refused(&ask("Host: evil.example\r\n"), 403, "Host: evil.example");
+    assert!(msg.contains("evil.example"), "{msg}");
+    for headers in [
+        format!("Host: evil.example:{port}\r\n"),
+        "Host: 127.0.0.1:1\r\n".to_string(),
+        format!("Host: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n"),
+        format!("Host: 127.0.0.1:{port}\r\nOrigin: http://localhost:1\r\n"),
+        format!("Host: 127.0.0.1:{port}\r\nOrigin: null\r\n"),
+        format!("Host: 127.0.0.1:{port}\r\nSec-Fetch-Site: cross-site\r\n"),
+    ] {
+        refused(&ask(&headers), 403, &headers);
+    }
+    refused(&ask(""), 400, "no Host");
+    // No --records-dir: the request reaches the route, which refuses it.
+    for headers in [
+        format!("Host: localhost:{port}\r\n"),
+        format!("Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"),
+        "Host: box.lan\r\n".to_string(),
+        "Host: BOX.lan:443\r\nOrigin: https://box.lan\r\n".to_string(),
+    ] {
+        let msg = refused(&ask(&headers), 400, &headers);
+        assert!(msg.contains("--records-dir"), "{headers}: {msg}");
+    }
+    let bad = crate::common::rejected(&["serve", "--port", "0", "--allow-host", "a/b"]);
+    assert!(bad.contains("--allow-host"), "{bad}");
+}
+
+/// Every answer, the page's files, the API's and every refusal, the
+/// server's own included, carries the security headers.
+#[test]
+fn every_answer_carries_the_security_headers() {
+    let server = Server::start(&[]);
+    let mut answers: Vec<(String, Answer)> = [
+        "/",
+        "/app.js",
+        "/style.css",
+        "/api/games",
+        "/api/position?game=x",
+        "/nothing",
+    ]
+    .iter()
+    .map(|t| (t.to_string(), get(&server.addr, t)))
+    .collect();
+    answers.push((
+        "evil".into(),
+        exchange(
+            &server.addr,
+            b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+        ),
+    ));
+    answers.push((
+        "malformed".into(),
+        exchange(&server.addr, b"GET /\x01 HTTP/1.1\r\n\r\n"),
+    ));
+    let mut events = Events::open(&server.addr, "/api/analysis?game=aporia&depth=1");
+    events.next();
+    for (what, a) in &answers {
+        for header in [
+            "content-security-policy: default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            "x-content-type-options: nosniff",
+            "x-frame-options: deny",
+            "referrer-policy: no-referrer",
+        ] {
+            assert!(a.headers.contains(header), "{what}: no {header}: {}", a.headers);
+        }
+    }
+    // The page keeps to that policy: no inline script, style or handler.
+    let page = get(&server.addr, "/").body;
+    for inline in ["<style", "style=", "onclick=", "onload=", "javascript:"] {
+        assert!(!page.contains(inline), "the page has {inline}");
+    }
+    assert!(!page
+        .replace("<script src=\"/app.js\"></script>", "")
+        .contains("<script"));
+    let script = get(&server.addr, "/app.js").body;
+    for inline in ["eval(", "new Function", "style=\"", "setAttribute(\"style"] {
+        assert!(!script.contains(inline), "the script uses {inline}");
+    }
+}
+
+/// What hyper refused itself with an empty body is refused by the server,
+/// with a message: a target over 60,000 bytes (414), a malformed request
+/// line or a NUL byte (400), a head over 64 KiB or with over 64 header
+/// lines (431), a head cut off (400), a chunked or large body (400, 413).
+#[test]
+fn the_http_layer_s_refusals_carry_a_message() {
+    let server = Server::start(&[]);
+    let host = format!("Host: {}\r\n", server.addr);
+    let long = format!(
+        "GET /api/position?game=aporia&moves={} HTTP/1.1\r\n{host}\r\n",
+        "a".repeat(70_000)
+    );
+    refused(
+        &exchange(&server.addr, long.as_bytes()),
+        414,
+        "a long target",
+    );
+    for bad in [
+        "GET\r\n\r\n".to_string(),
+        "GET / HTTP/9.9\r\n\r\n".to_string(),
+        "GET / HTTP/1.1 extra\r\n\r\n".to_string(),
+        format!("GET /\0 HTTP/1.1\r\n{host}\r\n"),
+        format!("GET / HTTP/1.1\r\n{host}X-A\0: 1\r\n\r\n"),
+        format!("GET / HTTP/1.1\r\n{host}X-A: \0\r\n\r\n"),
+        format!("GET http://evil.example/ HTTP/1.1\r\n{host}\r\n"),
+        format!("POST / HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+        format!("POST / HTTP/1.1\r\n{host}Content-Length: x\r\n\r\n"),
+        "\u{1}\u{2}\u{3}\r\n\r\n".to_string(),
+    ] {
+        refused(
+            &exchange(&server.addr, bad.as_bytes()),
+            400,
+            &bad.escape_debug().to_string(),
+        );
+    }
+    let big = format!(
+        "GET / HTTP/1.1\r\n{host}X-Big: {}\r\n\r\n",
+        "b".repeat(70_000)
+    );
+    refused(
+        &exchange(&server.addr, big.as_bytes()),
+        431,
+        "a large header",
+    );
+    let many: String = (0..100).map(|i| format!("X-{i}: 1\r\n")).collect();
+    let req = format!("GET / HTTP/1.1\r\n{host}{many}\r\n");
+    refused(&exchange(&server.addr, req.as_bytes()), 431, "100 headers");
+    let req = format!("POST / HTTP/1.1\r\n{host}Content-Length: 100000000\r\n\r\n");
+    refused(&exchange(&server.addr, req.as_bytes()), 413, "a large body");
+    // A whole request, then the client closes its sending side: it is
+    // answered.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(s, "GET /api/games HTTP/1.1\r\n{host}\r\n").unwrap();
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    let got = closed_within(&mut s, Duration::from_secs(5)).expect("closed");
+    assert!(got.starts_with("HTTP/1.1 200"), "{got}");
+    // A head cut off: the client says it has sent everything.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    let got = closed_within(&mut s, Duration::from_secs(5)).expect("closed");
+    assert!(got.starts_with("HTTP/1.1 400"), "{got}");
+    assert!(got.contains("{\"error\":"), "{got}");
+}
+
+/// `depth`, `time` and `multipv` are checked on every route that reads
+/// the query, not only the searching ones.
+#[test]
+fn search_limits_are_checked_on_every_route() {
+    let server = Server::start(&[]);
+    for route in [
+        "position", "export", "table", "engine", "analysis", "scores",
+    ] {
+        for limit in [
+            "depth=0",
+            "depth=65",
+            "time=0",
+            "time=600001",
+            "multipv=0",
+            "multipv=257",
+            "depth=2&time=5",
+        ] {
+            let target = format!("/api/{route}?game=aporia&{limit}");
+            refused(&get(&server.addr, &target), 400, &target);
+        }
+    }
+    assert_eq!(
+        get(&server.addr, "/api/position?game=aporia&depth=64").status,
+        200
+    );
+}
+
+/// Tampered records are refused, not served: each record is replayed
+/// first. The list names exactly the files that open: not hidden ones,
+/// links out of the folder, folders, files over the cap or files whose
+/// records do not replay.
+#[test]
+fn only_records_that_replay_are_listed_and_served() {
+    let dir = crate::common::scratch_dir("serve-tampered");
+    let outside = crate::common::scratch_dir("serve-outside");
+    let server = Server::start(&["--records-dir", dir.to_str().unwrap()]);
+    let first = get(&server.addr, "/api/position?game=apart").json()["moves"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let good = exported(&server.addr, "apart", &first);
+    let tampered = |field: &str, value: Value| {
+        let mut v = good.clone();
+        v[field] = value;
+        v
+    };
+    let files = [
+        ("good.jsonl", good.clone(), true),
+        ("game.jsonl", tampered("game", "nonexistent".into()), false),
+        (
+            "illegal.jsonl",
+            tampered("moves", serde_json::json!(["z9-z8"])),
+            false,
+        ),
+        ("result.jsonl", tampered("result", "7-7".into()), false),
+        ("engines.jsonl", tampered("engines", "a".into()), false),
+        (".hidden.jsonl", good.clone(), false),
+    ];
+    for (name, v, _) in &files {
+        std::fs::write(dir.join(name), format!("{v}\n")).unwrap();
+    }
+    std::fs::write(outside.join("out.jsonl"), format!("{good}\n")).unwrap();
+    std::os::unix::fs::symlink(outside.join("out.jsonl"), dir.join("link-out.jsonl")).unwrap();
+    std::os::unix::fs::symlink(dir.join("good.jsonl"), dir.join("link-in.jsonl")).unwrap();
+    std::fs::create_dir(dir.join("folder.jsonl")).unwrap();
+    let big = std::fs::File::create(dir.join("big.jsonl")).unwrap();
+    big.set_len(200 << 20).unwrap();
+    let listed: Vec<String> = get(&server.addr, "/api/records")
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(listed, ["good.jsonl", "link-in.jsonl"]);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    for name in &names {
+        let a = get(&server.addr, &format!("/api/record?file={}", enc(name)));
+        if listed.contains(name) {
+            assert_eq!(a.status, 200, "{name}: {}", a.body);
+            assert_eq!(a.json()[0]["moves"][0], first.as_str(), "{name}");
+        } else {
+            let msg = refused(&a, 400, name);
+            if name == "big.jsonl" {
+                assert!(msg.contains("larger than 16 MiB"), "{msg}");
+            }
+        }
+    }
+    for (name, _, ok) in &files {
+        assert_eq!(listed.contains(&name.to_string()), *ok, "{name}");
+    }
+}
+
+/// A file over the cap is refused without being read: the server's peak
+/// memory stays where it was (it rose by the file's size when files were
+/// read whole).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_records_file_over_the_cap_is_not_read() {
+    let dir = crate::common::scratch_dir("serve-big");
+    let server = Server::start(&["--records-dir", dir.to_str().unwrap()]);
+    // Written, not sparse: a grown file of 200 MB of text.
+    let line = "x".repeat(1 << 20);
+    let mut f = std::fs::File::create(dir.join("big.jsonl")).unwrap();
+    for _ in 0..200 {
+        writeln!(f, "{line}").unwrap();
+    }
+    drop(f);
+    let peak = |pid: u32| -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    };
+    get(&server.addr, "/api/games");
+    let before = peak(server.pid());
+    refused(
+        &get(&server.addr, "/api/record?file=big.jsonl"),
+        400,
+        "a 200 MB file",
+    );
+    assert_eq!(
+        get(&server.addr, "/api/records").json(),
+        serde_json::json!([])
+    );
+    let after = peak(server.pid());
+    assert!(
+        after < before + 20_000,
+        "peak memory rose from {before} kB to {after} kB"
+    );
 }

@@ -19,6 +19,7 @@
 pub mod agreement;
 
 use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The exact value of a state for the side to move under perfect play:
@@ -173,9 +174,16 @@ pub fn write(path: &Path, game: &str, entries: &[u8]) -> Result<(), String> {
 }
 
 /// Reads the table of `game` at `path`, checking the header, the number of
-/// entries (`expected`) and the checksum.
+/// entries (`expected`) and the checksum. No more is read than a table of
+/// `expected` entries holds, and one byte, whatever the file's size.
 pub fn read(path: &Path, game: &str, expected: usize) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            f.take((HEADER + expected) as u64 + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let bad = |why: &str| format!("{} is not a valid {game} table: {why}", path.display());
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
         return Err(bad("no GAMUTTB1 header"));
