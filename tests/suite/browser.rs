@@ -863,7 +863,8 @@ fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
 /// the mouse, and checked against the command line's moves; one move per
 /// position played for real and the page's position compared with
 /// `gamut show --moves`. `GAMUT_BOARD_POSITIONS` sets the number of
-/// positions per game (50 by default).
+/// positions per game (50 by default), `GAMUT_BOARD_GAMES` (ids joined by
+/// `,`) the games (all by default).
 #[test]
 #[ignore = "long check"]
 fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
@@ -877,7 +878,11 @@ fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
     let dir = crate::common::scratch_dir("browser-moves");
     let server = Server::start(&["--threads", "1", "--hash", "16"]);
     let browser = Browser::start(&dir.join("profile"));
+    let only = std::env::var("GAMUT_BOARD_GAMES").unwrap_or_default();
     for (g, game) in GAME_IDS.iter().enumerate() {
+        if !only.is_empty() && !only.split(',').any(|x| x == *game) {
+            continue;
+        }
         let positions = sample_positions(&server, game, count, 45 + g as u64);
         assert!(positions.len() >= count);
         let (mut long, mut captures) = (0, 0);
