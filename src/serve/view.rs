@@ -90,10 +90,16 @@ fn pv_texts<G: FullGame>(pos: &G, pv: &[G::Move]) -> Vec<String> {
 /// A list of moves (or actions) as JSON: each one's text and the squares
 /// a person clicks for it.
 fn moves_json<G: FullGame>(pos: &G, moves: &[G::Move], chance: bool) -> Vec<Value> {
+    let shorts = pos.short_move_texts(moves);
     moves
         .iter()
-        .map(|&m| {
-            let mut v = json!({"text": pos.move_text(m), "squares": pos.move_squares(m)});
+        .zip(shorts)
+        .map(|(&m, short)| {
+            let text = pos.move_text(m);
+            let mut v = json!({"text": text, "squares": pos.move_squares(m)});
+            if short != text {
+                v["short"] = json!(short);
+            }
             if chance {
                 v["probability"] = json!(pos.probability(m));
             }
@@ -147,6 +153,7 @@ pub fn position_json<G: FullGame>(line: &Line<G>) -> Value {
         "mover": mover,
         "winner": winner,
         "svg": pos.svg(&SvgOptions::default(), before),
+        "side_colours": pos.side_colours(),
         "moves": moves_json(pos, &moves, node == "chance"),
         "actions": actions,
     })

@@ -9,6 +9,8 @@
 //! (how docs/pictures/serve-<game>.png are made).
 
 use crate::serve::{get, request, Server};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -107,16 +109,42 @@ impl Browser {
         }
     }
 
-    /// Clicks the board at `square` as a person does (on its stone if it
-    /// has one).
+    /// Clicks the board at `square` as a person does: the pointer pressed
+    /// and let go at the middle of the square's hit area.
     fn click_square(&self, square: &str) {
-        let found = self.run(&format!(
-            "const els = document.querySelectorAll('#board [data-square=\"{square}\"]');\
-             if (!els.length) return false;\
-             els[els.length - 1].dispatchEvent(new MouseEvent('click', {{bubbles: true}}));\
-             return true;"
+        let at = self.run(&format!(
+            "const r = squareRect({square:?}); \
+             return r ? [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)] : null;"
         ));
-        assert_eq!(found, json!(true), "no square {square} on the board");
+        let at = at
+            .as_array()
+            .unwrap_or_else(|| panic!("no square {square} on the board"));
+        self.pointer(&[(at[0].as_i64().unwrap(), at[1].as_i64().unwrap())]);
+    }
+
+    /// Presses and lets go the mouse at each point (in the page's
+    /// viewport) in turn: one WebDriver action sequence.
+    fn pointer(&self, clicks: &[(i64, i64)]) {
+        let mut steps = Vec::with_capacity(3 * clicks.len());
+        for &(x, y) in clicks {
+            steps.push(
+                json!({"type": "pointerMove", "duration": 0, "x": x, "y": y, "origin": "viewport"}),
+            );
+            steps.push(json!({"type": "pointerDown", "button": 0}));
+            steps.push(json!({"type": "pointerUp", "button": 0}));
+        }
+        self.actions(steps);
+    }
+
+    /// Performs a sequence of mouse actions.
+    fn actions(&self, steps: Vec<Value>) {
+        self.call(
+            "POST",
+            "/actions",
+            json!({"actions": [{"type": "pointer", "id": "mouse",
+                "parameters": {"pointerType": "mouse"}, "actions": steps}]}),
+        );
+        self.call("DELETE", "/actions", Value::Null);
     }
 
     /// Clicks the element `selector` finds.
@@ -212,6 +240,19 @@ fn browser_here() -> bool {
     )
 }
 
+/// Resolves the Spokes round shown: the resolution is played by itself
+/// where it is forced, else one outcome is chosen among those offered.
+fn resolve(browser: &Browser) {
+    browser.wait(
+        "return S.shown === S.token && (document.querySelectorAll('#moves .move').length === 2 || document.querySelectorAll('#choices button[data-move]').length > 1)",
+        20,
+        "the outcomes or the forced one played",
+    );
+    if browser.move_count() == 1 {
+        browser.click("#choices button[data-move]");
+    }
+}
+
 /// The first move of `game`'s start position that is made on the board:
 /// its squares.
 fn first_move_squares(server: &Server, game: &str, moves: &str) -> (String, Vec<String>) {
@@ -286,24 +327,19 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
                 browser.click_square(&squares[0]);
                 browser.wait(
                     &format!(
-                        "return !!document.querySelector('#choices button[data-move=\"{text}\"]')"
+                        "return !!document.querySelector('#chooser button[data-move=\"{text}\"]')"
                     ),
                     10,
-                    "the colour choice",
+                    "the colour choice at the node",
                 );
-                browser.click(&format!("#choices button[data-move=\"{text}\"]"));
+                browser.click(&format!("#chooser button[data-move=\"{text}\"]"));
             }
             browser.wait(
-                "return document.querySelectorAll('#moves .move').length === 1",
+                "return document.querySelectorAll('#moves .move').length >= 1",
                 20,
                 "the joint placement",
             );
-            browser.wait(
-                "return document.querySelectorAll('#choices button[data-move]').length > 0",
-                20,
-                "the outcomes",
-            );
-            browser.click("#choices button[data-move]");
+            resolve(&browser);
             browser.wait(
                 "return document.querySelectorAll('#moves .move').length === 2",
                 20,
@@ -439,7 +475,7 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             let first = &v["actions"][player][0];
             let text = first["text"].as_str().expect("an action").to_string();
             browser.click_square(first["squares"][0].as_str().expect("its node"));
-            let button = format!("#choices button[data-move=\"{text}\"]");
+            let button = format!("#chooser button[data-move=\"{text}\"]");
             browser.wait(
                 &format!("return !!document.querySelector('{button}')"),
                 10,
@@ -448,16 +484,11 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             browser.click(&button);
         }
         browser.wait(
-            "return document.querySelectorAll('#moves .move').length === 1",
+            "return document.querySelectorAll('#moves .move').length >= 1",
             60,
             "the round's placements",
         );
-        browser.wait(
-            "return document.querySelectorAll('#choices button[data-move]').length > 0",
-            20,
-            "the outcomes",
-        );
-        browser.click("#choices button[data-move]");
+        resolve(&browser);
         browser.wait(
             "return document.querySelectorAll('#moves .move').length === 2",
             20,
@@ -497,7 +528,7 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
                 // The engine chose for the players in between, and no more.
                 browser.wait(
                     &format!(
-                        "return document.getElementById('choices').textContent.startsWith('player {} chooses in secret ({player} of 4 chosen)')",
+                        "return document.getElementById('choices').textContent.trim().startsWith('player {} chooses in secret ({player} of 4 chosen)')",
                         player + 1
                     ),
                     60,
@@ -507,7 +538,7 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             let first = &v["actions"][player][0];
             let text = first["text"].as_str().expect("an action").to_string();
             browser.click_square(first["squares"][0].as_str().expect("its node"));
-            let button = format!("#choices button[data-move=\"{text}\"]");
+            let button = format!("#chooser button[data-move=\"{text}\"]");
             browser.wait(
                 &format!("return !!document.querySelector('{button}')"),
                 10,
@@ -541,7 +572,7 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
                 60,
                 "the engine's resolution",
             );
-        } else {
+        } else if after["moves"].as_array().unwrap().len() > 1 {
             // The person's resolution: offered, and the engine not moving.
             browser.wait(
                 "return document.querySelectorAll('#choices button[data-move]').length > 0",
@@ -551,6 +582,13 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             let idle = browser
                 .run("return !S.busy && document.querySelectorAll('#moves .move').length === 1");
             assert_eq!(idle, json!(true), "{game}: {after}");
+        } else {
+            // A forced resolution is played by itself.
+            browser.wait(
+                "return document.querySelectorAll('#moves .move').length === 2",
+                20,
+                "the forced resolution",
+            );
         }
         // The graph names whose value it draws.
         browser.click("#score-game");
@@ -563,4 +601,437 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             "the scored game",
         );
     }
+}
+
+/// The page's script that checks and plans, from the page's own targets,
+/// the clicks of every move to choose now (at a simultaneous node, the
+/// actions of the player choosing next): for each move the squares are
+/// clicked in order through the page's click handling, each square after
+/// the first must be drawn as a target of the squares before it, and the
+/// move is finished on the chooser that appears at the square or by
+/// clicking the last square again where the move could go on. It returns
+/// each move's clicks in viewport coordinates (moves not made on the board
+/// are listed as buttons), the problems found, and the smallest hit
+/// area's side in pixels. The page's `choose` is replaced by one that
+/// records the move chosen and stays at the position, so that every move
+/// can be entered one after another.
+const PLAN: &str = r#"
+if (!window.__choose) {
+  window.__choose = choose;
+  window.choose = (t) => { __entered.push(t); hideChooser(); S.selection = []; drawChoices(); };
+}
+window.__entered = [];
+const centre = (r) => [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+const targets = () => new Set([...document.querySelectorAll('#board .mark.target')].map((e) => e.getAttribute('data-square')));
+const reset = () => { S.selection = []; hideChooser(); drawChoices(); window.__entered = []; };
+const plans = [], problems = [];
+for (const m of choosable()) {
+  if (!m.squares.length) { plans.push({ text: m.text, button: true }); continue; }
+  reset();
+  const clicks = [];
+  m.squares.forEach((sq, k) => {
+    if (k > 0 && !targets().has(sq)) problems.push(`${m.text}: ${sq} is not a target`);
+    const r = squareRect(sq);
+    if (!r) { problems.push(`${m.text}: no hit area at ${sq}`); return; }
+    clicks.push(centre(r));
+    clickSquare(sq);
+  });
+  if (__entered.length === 0) {
+    const b = [...document.querySelectorAll('#chooser button')].find((b) => b.dataset.move === m.text);
+    if (b) { clicks.push(centre(b.getBoundingClientRect())); b.click(); }
+    else if (document.querySelector('#board .mark.stop')) {
+      const last = m.squares[m.squares.length - 1];
+      clicks.push(centre(squareRect(last)));
+      clickSquare(last);
+    }
+  }
+  if (__entered.length !== 1 || __entered[0] !== m.text) problems.push(`${m.text}: the clicks gave ${JSON.stringify(__entered)}`);
+  plans.push({ text: m.text, clicks });
+}
+reset();
+const hits = [...document.querySelectorAll('#board .hit')].map((e) => e.getBoundingClientRect());
+return { plans, problems, min_hit: Math.min(...hits.map((r) => Math.min(r.width, r.height))) };
+"#;
+
+/// A random line of `game` through the server: up to `plies` moves (a
+/// simultaneous round is a random action of each player), stopping at the
+/// game's end. Returns each non-terminal position's text.
+fn random_line(server: &Server, game: &str, plies: usize, rng: &mut SmallRng) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    let mut seen = Vec::new();
+    for _ in 0..=plies {
+        let v = get(
+            &server.addr,
+            &format!(
+                "/api/position?game={game}&moves={}",
+                crate::serve::enc(&moves.join(";"))
+            ),
+        )
+        .json();
+        let pick = |list: &Value, rng: &mut SmallRng| {
+            let list = list.as_array().unwrap();
+            list[rng.gen_range(0..list.len())]["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        let next = match v["node"].as_str().unwrap() {
+            "terminal" => break,
+            "simultaneous" => v["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| pick(a, rng))
+                .collect::<Vec<_>>()
+                .join(","),
+            _ => pick(&v["moves"], rng),
+        };
+        seen.push(v["text"].as_str().unwrap().to_string());
+        moves.push(next);
+    }
+    seen
+}
+
+/// Positions of `game` to enter moves in: the start, then positions spread
+/// over random games from their opening to their last position.
+fn sample_positions(server: &Server, game: &str, count: usize, seed: u64) -> Vec<String> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = vec![random_line(server, game, 0, &mut rng)[0].clone()];
+    while out.len() < count {
+        let line = random_line(server, game, 240, &mut rng);
+        let take = 7.min(count - out.len());
+        for k in 1..=take {
+            let i = (line.len() - 1) * k / take;
+            out.push(line[i].clone());
+        }
+    }
+    out
+}
+
+/// Every move of `game` at `fen`, entered by pointer on the page: each
+/// player in turn at a simultaneous node. Returns how many moves went
+/// through more than two clicks (multi-hop jumps, stops, choosers) and
+/// how many were captures (an `x` in their text).
+fn enter_every_move(browser: &Browser, server: &Server, game: &str, fen: &str) -> (usize, usize) {
+    browser.goto(&format!(
+        "{}?game={game}&fen={}",
+        server.url(),
+        crate::serve::enc(fen)
+    ));
+    browser.wait(
+        &format!(
+            "return !!S.view && S.view.text === {fen:?} && !!document.querySelector('#board .hit')"
+        ),
+        30,
+        "the position",
+    );
+    let v = browser.run("return S.view");
+    let players = if v["node"] == "simultaneous" {
+        v["players"].as_u64().unwrap() as usize
+    } else {
+        1
+    };
+    let (mut long, mut captures) = (0, 0);
+    let mut entered_all = Vec::new();
+    for player in 0..players {
+        if v["node"] == "simultaneous" {
+            browser.run(&format!(
+                "S.pending = S.view.actions.slice(0, {player}).map((a) => a[0].text); drawChoices(); return true"
+            ));
+        }
+        let plan = browser.run(PLAN);
+        assert_eq!(
+            plan["problems"],
+            json!([]),
+            "{game} at {fen}: moves without a click path"
+        );
+        let min_hit = plan["min_hit"].as_f64().unwrap();
+        assert!(
+            min_hit >= 24.0,
+            "{game} at {fen}: a hit area of {min_hit} px"
+        );
+        let plans = plan["plans"].as_array().unwrap();
+        // The moves made on the board, all in one sequence of pointer
+        // presses, then the others' buttons clicked one by one.
+        let mut clicks = Vec::new();
+        let mut want = Vec::new();
+        for p in plans.iter().filter(|p| p["button"] != json!(true)) {
+            let list = p["clicks"].as_array().unwrap();
+            if list.len() > 2 {
+                long += 1;
+            }
+            if p["text"].as_str().unwrap().contains('x') {
+                captures += 1;
+            }
+            for c in list {
+                clicks.push((c[0].as_i64().unwrap(), c[1].as_i64().unwrap()));
+            }
+            want.push(p["text"].clone());
+        }
+        for chunk in clicks.chunks(600) {
+            browser.pointer(chunk);
+        }
+        for p in plans.iter().filter(|p| p["button"] == json!(true)) {
+            let text = p["text"].as_str().unwrap();
+            browser.click(&format!("#choices button[data-move={text:?}]"));
+            want.push(p["text"].clone());
+        }
+        let entered = browser.run("return __entered");
+        assert_eq!(
+            entered,
+            json!(want),
+            "{game} at {fen}: the moves entered by pointer"
+        );
+        entered_all.extend(want);
+    }
+    // Every legal move, as the command line lists them (at a simultaneous
+    // node, each player's actions as the server lists them).
+    let mut entered: Vec<String> = entered_all
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    entered.sort();
+    let mut legal: Vec<String> = if v["node"] == "simultaneous" {
+        v["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|a| a.as_array().unwrap().iter())
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    } else {
+        crate::common::ok(&["moves", game, "--fen", fen])
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    legal.sort();
+    assert_eq!(entered, legal, "{game} at {fen}: entered against legal");
+    (long, captures)
+}
+
+/// Plays one move of the position shown for real, by pointer (at a
+/// simultaneous node an action of each player), and compares the position
+/// the page then shows with `gamut show --moves` of the page's line.
+fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
+    let players = browser.run("return S.view.node === 'simultaneous' ? S.view.players : 1");
+    for player in 0..players.as_u64().unwrap() {
+        // The clicks of a move, planned by the page's targets; then the
+        // page's own `choose` back in place, and the move made.
+        let plan = browser.run(&format!(
+            "const p = (() => {{ {PLAN} }})(); window.choose = window.__choose; delete window.__choose; \
+             const board = p.plans.filter((x) => !x.button); \
+             return board.length ? board[{pick} % board.length] : p.plans[{pick} % p.plans.length]"
+        ));
+        if plan["button"] == json!(true) {
+            let text = plan["text"].as_str().unwrap();
+            browser.click(&format!("#choices button[data-move={text:?}]"));
+        } else {
+            let clicks: Vec<(i64, i64)> = plan["clicks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| (c[0].as_i64().unwrap(), c[1].as_i64().unwrap()))
+                .collect();
+            browser.pointer(&clicks);
+        }
+        browser.wait(
+            &format!("return S.current > 0 || S.pending.length > {player}"),
+            20,
+            "the move chosen",
+        );
+    }
+    browser.wait(
+        "return S.current > 0 && S.shown === S.token",
+        20,
+        "the move played",
+    );
+    let line = browser.run("return [lineTo(S.current).join(';'), S.view.text]");
+    let moves = line[0].as_str().unwrap();
+    let shown = line[1].as_str().unwrap();
+    let out = crate::common::ok(&["show", game, "--fen", fen, "--moves", moves]);
+    let want = out
+        .lines()
+        .find_map(|l| l.strip_prefix("position "))
+        .expect("a position line");
+    assert_eq!(shown, want, "{game} at {fen} after {moves}");
+}
+
+/// Every legal move of at least 50 positions per game id (the start,
+/// then positions spread over random games: midgames, endgames, captures
+/// and Apart's multi-hop jumps among them) entered by pointer alone:
+/// each move's clicks derived from the page's own targets, pressed with
+/// the mouse, and checked against the command line's moves; one move per
+/// position played for real and the page's position compared with
+/// `gamut show --moves`. `GAMUT_BOARD_POSITIONS` sets the number of
+/// positions per game (3 by default, to fit CI's time; the full check is
+/// `GAMUT_BOARD_POSITIONS=50`, about 25 s a position on two busy cores),
+/// `GAMUT_BOARD_GAMES` (ids joined by `,`) the games (all by default).
+#[test]
+#[ignore = "long check"]
+fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let count: usize = std::env::var("GAMUT_BOARD_POSITIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3);
+    let dir = crate::common::scratch_dir("browser-moves");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let only = std::env::var("GAMUT_BOARD_GAMES").unwrap_or_default();
+    for (g, game) in GAME_IDS.iter().enumerate() {
+        if !only.is_empty() && !only.split(',').any(|x| x == *game) {
+            continue;
+        }
+        let positions = sample_positions(&server, game, count, 45 + g as u64);
+        assert!(positions.len() >= count);
+        let (mut long, mut captures) = (0, 0);
+        for (k, fen) in positions.iter().enumerate() {
+            eprintln!("{game} {k}: {fen}");
+            let (l, c) = enter_every_move(&browser, &server, game, fen);
+            long += l;
+            captures += c;
+            play_one_for_real(&browser, game, fen, k);
+        }
+        if count >= 20 && matches!(*game, "apart" | "epaminondas") {
+            assert!(captures > 0, "{game}: no capture entered");
+        }
+        if count >= 20 && *game == "apart" {
+            assert!(long > 0, "apart: no multi-hop jump entered");
+        }
+    }
+}
+
+/// Every game id the page offers.
+const GAME_IDS: [&str; 7] = [
+    "aporia",
+    "apart",
+    "empedocles",
+    "spokes",
+    "spokes4",
+    "spokes2v2",
+    "epaminondas",
+];
+
+/// A Spokes round whose resolution is not forced, played through the
+/// preview: both placements clicked on the board (each colour chosen at
+/// its node), then the outcomes named by their short forms (as `gamut
+/// moves --short` writes them), stepped through on the board, and the
+/// second played. With `GAMUT_SCREENSHOTS` the steps are saved as
+/// `serve-spokes-round-<n>.png`.
+#[test]
+#[ignore = "long check"]
+fn long_a_spokes_round_is_resolved_through_the_preview_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-preview");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let shots = std::env::var_os("GAMUT_SCREENSHOTS").map(std::path::PathBuf::from);
+    let shot = |n: usize| {
+        if let Some(folder) = &shots {
+            std::thread::sleep(Duration::from_millis(400));
+            std::fs::write(
+                folder.join(format!("serve-spokes-round-{n}.png")),
+                browser.screenshot(),
+            )
+            .unwrap();
+        }
+    };
+    browser.goto(&format!("{}?game=spokes", server.url()));
+    browser.wait("return !!S.view && S.shown === S.token", 30, "the board");
+    // Two single stones of opposite colours side by side: one pulls the
+    // other, either way round.
+    for (node, text) in [("C1", "wC1"), ("C2", "bC2")] {
+        browser.click_square(node);
+        let button = format!("#chooser button[data-move=\"{text}\"]");
+        browser.wait(
+            &format!("return !!document.querySelector('{button}')"),
+            10,
+            "the colour chooser at the node",
+        );
+        if text == "wC1" {
+            shot(1);
+        }
+        browser.click(&button);
+    }
+    browser.wait(
+        "return S.current === 1 && S.shown === S.token && S.view.node === 'decision'",
+        20,
+        "the resolution",
+    );
+    let offered = browser.run(
+        "return [...document.querySelectorAll('#outcome-list button')].map((b) => [b.dataset.move, b.textContent])",
+    );
+    let offered = offered.as_array().unwrap();
+    assert!(offered.len() > 1, "a forced resolution: {offered:?}");
+    let short = crate::common::ok(&["moves", "spokes", "--moves", "wC1,bC2", "--short"]);
+    let mut named: Vec<&str> = offered.iter().map(|o| o[1].as_str().unwrap()).collect();
+    named.sort();
+    let mut want: Vec<&str> = short.lines().collect();
+    want.sort();
+    assert_eq!(named, want, "the outcomes by their short forms");
+    shot(2);
+    // Stepping through: each outcome's board in turn, named under it.
+    let before = browser.run("return document.querySelector('#board svg').outerHTML");
+    let mut previews = Vec::new();
+    for (k, outcome) in offered.iter().take(2).enumerate() {
+        browser.click("#outcome-next");
+        browser.wait(
+            &format!("return S.preview === {k} && document.getElementById('preview-caption').textContent.includes({:?})", outcome[1].as_str().unwrap()),
+            10,
+            "the preview",
+        );
+        let svg = browser.run("return document.querySelector('#board svg').outerHTML");
+        assert_ne!(svg, before, "the preview shows the board after the outcome");
+        previews.push(svg);
+        shot(3 + k);
+    }
+    assert_ne!(previews[0], previews[1], "two outcomes, two boards");
+    // The pointer on an outcome's button previews it too.
+    let first = offered[0][0].as_str().unwrap();
+    let el = browser.call(
+        "POST",
+        "/element",
+        json!({"using": "css selector", "value": format!("#outcome-list button[data-move={first:?}]")}),
+    );
+    browser.actions(vec![
+        json!({"type": "pointerMove", "duration": 0, "origin": el, "x": 0, "y": 0}),
+    ]);
+    browser.wait(
+        "return S.preview === 0",
+        10,
+        "the preview under the pointer",
+    );
+    browser.click("#outcome-next");
+    browser.wait("return S.preview === 1", 10, "the second outcome");
+    browser.click("#outcome-play");
+    browser.wait(
+        "return S.current === 2 && S.shown === S.token",
+        20,
+        "the outcome played",
+    );
+    let played = browser.run("return [S.nodes[2].move, S.view.text, document.querySelector('#moves .move.current').textContent]");
+    assert_eq!(
+        played[0], offered[1][0],
+        "the outcome previewed is the one played"
+    );
+    assert!(
+        played[2]
+            .as_str()
+            .unwrap()
+            .contains(offered[1][1].as_str().unwrap()),
+        "the move list names it by its short form: {played}"
+    );
+    let moves = format!("wC1,bC2;{}", offered[1][0].as_str().unwrap());
+    let out = crate::common::ok(&["show", "spokes", "--moves", &moves]);
+    let want = out
+        .lines()
+        .find_map(|l| l.strip_prefix("position "))
+        .unwrap();
+    assert_eq!(played[1], json!(want));
+    shot(5);
 }

@@ -22,24 +22,66 @@ pub trait Diagram: Notation {
     /// clicks to make move or action `m` here, in order: where it starts,
     /// then each square it goes to. Empty for a move not made on the board
     /// (a die's outcome), which a page lists instead. By default the
-    /// tokens of the move's text that name a grid square (`b1-d3` gives
-    /// `b1`, `d3`; `@d3` gives `d3`).
+    /// squares of a lettered grid named in the move's text, in order
+    /// (`b1-d3` gives `b1`, `d3`; `c4xc6` gives `c4`, `c6`; `@d3` gives `d3`).
     fn move_squares(&self, m: Self::Move) -> Vec<String> {
         grid_squares(&self.move_text(m))
     }
+
+    /// The short texts ([`Notation::short_move_text`]) of `moves`, in
+    /// order; a game whose short forms are found together (Spokes'
+    /// outcomes) writes them all at once.
+    fn short_move_texts(&self, moves: &[Self::Move]) -> Vec<String> {
+        moves.iter().map(|&m| self.short_move_text(m)).collect()
+    }
+
+    /// Each side's colour as [`svg`](Diagram::svg) draws it (a CSS
+    /// colour), in side order, for a page to name whose turn it is. By
+    /// default the first side's stones are white and the second's black.
+    fn side_colours(&self) -> Vec<String> {
+        vec!["#f4f1e8".into(), "#1c1c1c".into()]
+    }
 }
 
-/// The tokens of a move's text that name a square of a lettered grid (a
-/// lower-case letter, then digits), in order: what
-/// [`Diagram::move_squares`] gives by default.
+/// The squares of a lettered grid (a lower-case letter, then digits)
+/// named in a move's text, in order, whatever separates them (`-`, `x`
+/// before a capture, `@`): what [`Diagram::move_squares`] gives by default.
+#[must_use]
 pub fn grid_squares(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| {
-            let mut chars = t.chars();
-            chars.next().is_some_and(|c| c.is_ascii_lowercase())
-                && t.len() >= 2
-                && t[1..].chars().all(|c| c.is_ascii_digit())
-        })
-        .map(str::to_string)
-        .collect()
+    let bytes = text.as_bytes();
+    let mut squares = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let digits = bytes[i + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if bytes[i].is_ascii_lowercase() && digits > 0 {
+            squares.push(text[i..i + 1 + digits].to_string());
+            i += 1 + digits;
+        } else {
+            i += 1;
+        }
+    }
+    squares
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grid_squares;
+
+    #[test]
+    fn grid_squares_reads_steps_captures_and_placements() {
+        assert_eq!(grid_squares("b1-d3"), ["b1", "d3"]);
+        assert_eq!(grid_squares("i2xn7"), ["i2", "n7"]);
+        assert_eq!(
+            grid_squares("b8-b6-d8-d6xf4"),
+            ["b8", "b6", "d8", "d6", "f4"]
+        );
+        assert_eq!(grid_squares("f7xd5"), ["f7", "d5"]);
+        assert_eq!(grid_squares("@d3"), ["d3"]);
+        assert_eq!(grid_squares("a12-n12"), ["a12", "n12"]);
+        assert!(grid_squares("pass").is_empty());
+        assert!(grid_squares("T").is_empty());
+    }
 }

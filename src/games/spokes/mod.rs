@@ -270,7 +270,7 @@ impl Seats for TwoSeats {
     const PLAYERS: usize = 2;
     const ANONYMOUS: bool = false;
     const PARTIAL_LISTINGS: bool = true;
-    const HOME_COLOURS: &'static [&'static str] = &["#7a1f1f", "#7a1f1f"];
+    const HOME_COLOURS: &'static [&'static str] = &["#7a1f1f", "#1f4f7a"];
     const HOME_RADIUS: f64 = 3.0;
 
     fn homes() -> &'static [NodeSet] {
@@ -663,16 +663,40 @@ impl<S: Seats> Diagram for SpokesGame<S> {
     fn svg(&self, opts: &gamut_core::svg::SvgOptions, before: Option<&Self>) -> String {
         let homes = svg::Homes {
             nodes: S::homes(),
+            names: S::INFO.sides,
             colours: S::HOME_COLOURS,
             radius: S::HOME_RADIUS,
         };
+        let left = |c| (STONES_PER_COLOUR - self.board.stones_of(c)) as usize;
         svg::svg(
             &self.board,
             &self.text(),
             before.map(|q| &q.board),
             opts,
             &homes,
+            [left(Colour::White), left(Colour::Black)],
         )
+    }
+
+    fn short_move_texts(&self, moves: &[Self::Move]) -> Vec<String> {
+        let shorts = self.short_texts();
+        moves
+            .iter()
+            .map(|&m| {
+                shorts
+                    .iter()
+                    .find(|&&(o, _)| o == m)
+                    .map_or_else(|| self.move_text(m), |(_, t)| t.clone())
+            })
+            .collect()
+    }
+
+    fn side_colours(&self) -> Vec<String> {
+        S::HOME_COLOURS
+            .iter()
+            .take(S::INFO.sides.len())
+            .map(|c| c.to_string())
+            .collect()
     }
 
     fn move_squares(&self, m: Self::Move) -> Vec<String> {

@@ -19,11 +19,13 @@ pub trait Drawn: NodeText {
     fn colours(&self, n: Node) -> Vec<Colour>;
 }
 
-/// How the home nodes are drawn: each side's nodes, its colour, and the
-/// radius of a home node's dot.
+/// How the home nodes are drawn: each side's nodes, name and colour, and
+/// the radius of a home node's dot.
 pub struct Homes<'a> {
     /// Each side's home nodes.
     pub nodes: &'a [NodeSet],
+    /// Each side's name, for the legend.
+    pub names: &'a [&'a str],
     /// Each side's colour.
     pub colours: &'a [&'a str],
     /// The radius of a home node's dot (other nodes: 3).
@@ -55,17 +57,43 @@ fn stones(colours: Vec<Colour>) -> Vec<(usize, f64, f64)> {
         .collect()
 }
 
+/// The home nodes of a side as the legend names them: runs of
+/// consecutive nodes as `H1–H8`.
+fn home_names(set: NodeSet) -> String {
+    let nodes: Vec<Node> = set.iter().collect();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < nodes.len() {
+        let mut j = i;
+        while j + 1 < nodes.len() && nodes[j + 1].index() == nodes[j].index() + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}–{}", nodes[i], nodes[j])
+        } else {
+            nodes[i].to_string()
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
 /// The picture of board `b` captioned `text`, marking the nodes whose
-/// content differs from `before`.
+/// content differs from `before`; below the board a legend: each side's
+/// colour, name and home nodes, and the stones of each colour still off
+/// the board (`left`: white, black).
 pub fn svg<B: Drawn>(
     b: &B,
     text: &str,
     before: Option<&B>,
     opts: &SvgOptions,
     homes: &Homes<'_>,
+    left: [usize; 2],
 ) -> String {
     let size = 2.0 * CENTRE;
-    let mut pic = Picture::new(size, size + 24.0, "#e8d3a8", opts);
+    let rows = homes.nodes.len().div_ceil(2) as f64;
+    let legend = 8.0 + 20.0 * rows;
+    let mut pic = Picture::new(size, size + legend + 24.0, "#e8d3a8", opts);
     for r in &RADIUS[1..] {
         pic.circle(
             CENTRE,
@@ -98,6 +126,15 @@ pub fn svg<B: Drawn>(
             .iter()
             .position(|h| h.has(n))
             .map_or("#555", |s| homes.colours[s]);
+        if n.is_home() {
+            // The owner's ring, seen around a stone standing on the node.
+            pic.circle(
+                x,
+                y,
+                STONE * 1.45,
+                &format!("class=\"home\" fill=\"none\" stroke=\"{fill}\" stroke-width=\"3\""),
+            );
+        }
         pic.circle(
             x,
             y,
@@ -115,9 +152,34 @@ pub fn svg<B: Drawn>(
             ));
         }
     }
+    for (k, ((set, name), colour)) in homes
+        .nodes
+        .iter()
+        .zip(homes.names)
+        .zip(homes.colours)
+        .enumerate()
+    {
+        let x = 12.0 + (k % 2) as f64 * size / 2.0;
+        let y = size + 8.0 + 20.0 * (k / 2) as f64;
+        pic.push(&format!(
+            "<g class=\"legend\" data-side=\"{k}\"><rect x=\"{x:.1}\" y=\"{:.1}\" width=\"14\" height=\"14\" fill=\"{colour}\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"14\">{}: home {}</text></g>",
+            y,
+            x + 20.0,
+            y + 12.0,
+            gamut_core::svg::escape(name),
+            home_names(*set)
+        ));
+    }
+    let y = size + legend + 14.0;
+    pic.circle(16.0, y - 4.0, 6.0, "fill=\"#f4f1e8\" stroke=\"#222\"");
+    pic.circle(120.0, y - 4.0, 6.0, "fill=\"#1c1c1c\" stroke=\"#000\"");
     pic.push(&format!(
-        "<text x=\"8\" y=\"{:.1}\" font-size=\"12\">{}</text>",
-        size + 12.0,
+        "<text class=\"reserve\" x=\"26\" y=\"{y:.1}\" font-size=\"13\">{} white left</text>\
+         <text class=\"reserve\" x=\"130\" y=\"{y:.1}\" font-size=\"13\">{} black left</text>\
+         <text x=\"240\" y=\"{y:.1}\" font-size=\"12\">{}</text>",
+        left[0],
+        left[1],
         gamut_core::svg::escape(text)
     ));
     pic.finish()

@@ -24,11 +24,18 @@ const S = {
   current: 0,      // the node shown
   view: null,      // the server's answer for the node shown
   selection: [],   // squares clicked so far
+  geometry: {},    // each square's hit area: {x, y, w, h, round} in the picture's units
+  stepped: false,  // the outcome previewed was stepped to (it stays without the pointer)
+  cursor: -1,      // the outcome previewed last (where the arrows step on from)
+  preview: -1,     // the outcome previewed (index into the moves without squares), or -1
+  autoForced: false, // a move was just played: a forced outcome may follow by itself
+  lastIteration: null, // the analysis shown (for the best-move arrows)
   pending: [],     // actions chosen so far at a simultaneous node
   analysis: null,  // the EventSource of the running analysis
   scoring: null,   // the EventSource of the game's scoring
   busy: false,     // an engine move is being searched
   token: 0,        // counts renders, so stale answers are dropped
+  shown: 0,        // the render whose position is shown
 };
 
 function showError(msg) { $("error").textContent = msg || ""; }
@@ -72,12 +79,15 @@ function resetTree() {
 function addMove(text) {
   const cur = S.nodes[S.current];
   let child = cur.children.find((c) => S.nodes[c].move === text);
-  if (child === undefined) {
+  const fresh = child === undefined;
+  if (fresh) {
     child = S.nodes.length;
-    S.nodes.push({ move: text, parent: S.current, children: [], score: null, mover: null });
+    const m = choosable().find((c) => c.text === text);
+    S.nodes.push({ move: text, short: m && m.short, parent: S.current, children: [], score: null, mover: null });
     cur.children.push(child);
   }
   go(child);
+  S.autoForced = fresh;
 }
 
 function go(id) {
@@ -85,12 +95,14 @@ function go(id) {
   S.current = id;
   S.selection = [];
   S.pending = [];
+  S.autoForced = false;
   render();
 }
 
 async function render() {
   const token = ++S.token;
   stopAnalysis();
+  clearNumbers();
   let view;
   try {
     view = await getJson("/api/position", { moves: lineTo(S.current).join(";") });
@@ -102,8 +114,13 @@ async function render() {
   showError("");
   S.view = view;
   S.nodes[S.current].mover = view.mover;
-  $("board").innerHTML = view.svg.replace(/^<\?xml[^>]*>\s*/, "");
-  $("state").textContent = view.state;
+  S.preview = -1;
+  S.cursor = -1;
+  S.stepped = false;
+  drawBoard(view.svg);
+  $("board").classList.remove("previewing");
+  $("preview-caption").textContent = "";
+  drawState();
   showTable(token);
   $("setup-label").style.display = view.setup ? "" : "none";
   $("setup").title = view.setup || "";
@@ -112,7 +129,125 @@ async function render() {
   drawMoves();
   drawGraph();
   if ($("analyse").checked) startAnalysis();
+  S.shown = token;
+  if (playForced()) return;
   maybeEngine(token);
+}
+
+// A move the rules force (a Spokes resolution with one outcome) is played
+// by itself, right after the move before it was played (not when stepping
+// back to it).
+function playForced() {
+  const v = S.view;
+  if (!S.autoForced || v.node !== "decision" || v.moves.length !== 1 || v.moves[0].squares.length) return false;
+  if (engineSeats().includes(v.mover)) return false;
+  addMove(v.moves[0].text);
+  return true;
+}
+
+// Clears everything computed for the position shown before (analysis
+// lines, bar, arrows, labels, export), at once: one position, one set of
+// numbers.
+function clearNumbers() {
+  $("info").textContent = "";
+  $("lines").innerHTML = "";
+  $("bar").classList.add("empty");
+  $("bar-fill").style.width = "0";
+  $("bar-text").textContent = "no evaluation";
+  $("export-text").textContent = "";
+  $("table-verdict").textContent = "";
+  S.lastIteration = null;
+  drawArrows();
+}
+
+// The state line: whose turn, by name and in its colour.
+function drawState() {
+  const v = S.view;
+  const box = $("state");
+  box.innerHTML = "";
+  if (v.mover !== null && v.mover !== undefined && v.node === "decision") {
+    box.append(swatch(v.mover), " ");
+  }
+  box.append(v.state);
+}
+
+// A small square in side `i`'s colour.
+function swatch(i) {
+  const s = document.createElement("span");
+  s.className = "swatch";
+  s.style.background = (S.view.side_colours || [])[i] || "#888";
+  s.title = S.view.sides[i];
+  return s;
+}
+
+// ---- the board ---------------------------------------------------------
+
+// The SVG namespace, read from the game's picture (so that the page names
+// no address).
+let SVG_NS = null;
+
+function svgEl(tag, attrs) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+
+// Draws the picture, then over it a layer for marks (never taking a
+// click) and on top a layer of hit areas: each square or node is one
+// transparent shape as large as its cell (for a node, half the distance
+// to its nearest neighbour), named by data-square.
+function drawBoard(svgText) {
+  const board = $("board");
+  board.querySelectorAll("svg").forEach((e) => e.remove());
+  const holder = document.createElement("div");
+  holder.innerHTML = svgText.replace(/^<\?xml[^>]*>\s*/, "");
+  const svg = holder.querySelector("svg");
+  board.prepend(svg);
+  SVG_NS = svg.namespaceURI;
+  const shapes = new Map();
+  for (const el of svg.querySelectorAll(".square[data-square]")) {
+    const b = el.getBBox();
+    shapes.set(el.getAttribute("data-square"), {
+      cx: b.x + b.width / 2, cy: b.y + b.height / 2, w: b.width, h: b.height,
+      round: el.tagName.toLowerCase() === "circle",
+    });
+  }
+  const list = [...shapes.entries()];
+  S.geometry = {};
+  const marks = svgEl("g", { class: "marks" });
+  const arrows = svgEl("g", { class: "arrows" });
+  const hits = svgEl("g", { class: "hits" });
+  for (const [name, g] of list) {
+    let d = Infinity;
+    for (const [other, h] of list) {
+      if (other !== name) d = Math.min(d, Math.hypot(h.cx - g.cx, h.cy - g.cy));
+    }
+    if (!isFinite(d)) d = Math.max(g.w, g.h);
+    let el;
+    if (g.round) {
+      const r = Math.max(g.w / 2, d / 2);
+      el = svgEl("circle", { cx: g.cx, cy: g.cy, r });
+      S.geometry[name] = { x: g.cx, y: g.cy, w: 2 * r, h: 2 * r, round: true };
+    } else {
+      // A cell's own rectangle, grown to the spacing of the grid where it
+      // is drawn smaller (Aporia's inset squares).
+      const w = Math.max(g.w, Math.min(d, 2 * g.w)), h = Math.max(g.h, Math.min(d, 2 * g.h));
+      el = svgEl("rect", { x: g.cx - w / 2, y: g.cy - h / 2, width: w, height: h });
+      S.geometry[name] = { x: g.cx, y: g.cy, w, h, round: false };
+    }
+    el.setAttribute("class", "hit");
+    el.setAttribute("data-square", name);
+    el.setAttribute("fill", "#000");
+    el.setAttribute("fill-opacity", "0");
+    hits.append(el);
+  }
+  svg.append(marks, arrows, hits);
+}
+
+// The hit area of `square` on the page, in client coordinates.
+function squareRect(square) {
+  const el = $("board").querySelector(`.hit[data-square="${CSS.escape(square)}"]`);
+  return el ? el.getBoundingClientRect() : null;
 }
 
 // The solved table's verdict (Aporia, when the server has its table).
@@ -170,73 +305,203 @@ function pendingSide() {
   return S.view.player_sides[S.pending.length];
 }
 
+// The moves whose squares begin with `prefix`, and those that end there.
+function startingWith(prefix) {
+  return choosable().filter((m) => m.squares.length >= prefix.length && prefix.every((s, i) => m.squares[i] === s));
+}
+function endingAt(prefix) {
+  return startingWith(prefix).filter((m) => m.squares.length === prefix.length && prefix.length > 0);
+}
+
+function moveButton(m, label) {
+  const b = document.createElement("button");
+  b.textContent = label || (m.short || m.text) + (m.probability !== undefined ? ` (${(m.probability * 100).toFixed(1)}%)` : "");
+  if (m.short && m.short !== m.text) b.title = m.text;
+  b.dataset.move = m.text;
+  b.onclick = () => choose(m.text);
+  return b;
+}
+
+// Below the board: who chooses at a simultaneous node, the moves not made
+// on the board (die rolls, a pass, Spokes' resolution outcomes, each
+// previewed on the board while the pointer is on it or stepped through),
+// and where a path of clicks may stop or go on, the move that stops there.
 function drawChoices() {
   const box = $("choices");
   box.innerHTML = "";
   const v = S.view;
   const moves = choosable();
   if (v.node === "simultaneous") {
+    const side = pendingSide();
     const who = v.players > 2 ? "player " + (S.pending.length + 1) : v.sides[S.pending.length];
-    box.append(`${who} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
+    box.append(swatch(side), ` ${who} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
   }
-  const prefix = S.selection;
-  const shown = moves.filter((m) =>
-    m.squares.length === 0 ||
-    (prefix.length > 0 && m.squares.length === prefix.length && prefix.every((s, i) => m.squares[i] === s)));
   if (v.node === "chance") {
     const roll = document.createElement("button");
     roll.textContent = "roll";
     roll.onclick = () => engineMove(S.token, 0);
     box.append(roll);
   }
-  for (const m of shown.slice(0, 400)) {
-    const b = document.createElement("button");
-    b.textContent = m.text + (m.probability !== undefined ? ` (${(m.probability * 100).toFixed(1)}%)` : "");
-    b.dataset.move = m.text;
-    b.onclick = () => choose(m.text);
-    box.append(b);
+  const off = moves.filter((m) => m.squares.length === 0);
+  if (v.node === "decision" && off.length && off.length === moves.length && off.length > 1) {
+    drawOutcomes(box, off);
+  } else {
+    for (const m of off.slice(0, 400)) box.append(moveButton(m));
+    if (off.length > 400) box.append(` … ${off.length - 400} more`);
   }
-  if (shown.length > 400) box.append(` … ${shown.length - 400} more`);
+  if (S.selection.length) {
+    const stop = endingAt(S.selection);
+    if (stop.length && startingWith(S.selection).length > stop.length) {
+      box.append(" stop here (or click the square again): ");
+      for (const m of stop) box.append(moveButton(m));
+    }
+  }
   markBoard();
 }
 
-// Marks the squares clicked and where the moves that begin with them go.
-function markBoard() {
-  const svg = $("board");
-  svg.querySelectorAll(".selected,.target").forEach((e) => e.classList.remove("selected", "target"));
-  const k = S.selection.length;
-  const next = new Set();
-  for (const m of choosable()) {
-    if (m.squares.length > k && S.selection.every((s, i) => m.squares[i] === s)) next.add(m.squares[k]);
-  }
-  for (const el of svg.querySelectorAll("[data-square]")) {
-    const sq = el.getAttribute("data-square");
-    if (k > 0 && S.selection.includes(sq) && el.classList.contains("square")) el.classList.add("selected");
-    else if (k > 0 && next.has(sq) && el.classList.contains("square")) el.classList.add("target");
-  }
+// The outcomes of a resolution: each named by its short form, previewed
+// on the board while the pointer is on its button, or stepped through with
+// the arrows and played with "play".
+function drawOutcomes(box, outcomes) {
+  const row = document.createElement("div");
+  row.id = "outcomes";
+  const prev = document.createElement("button");
+  prev.textContent = "◀";
+  prev.title = "preview the outcome before";
+  prev.id = "outcome-prev";
+  const next = document.createElement("button");
+  next.textContent = "▶";
+  next.title = "preview the next outcome";
+  next.id = "outcome-next";
+  const play = document.createElement("button");
+  play.id = "outcome-play";
+  play.textContent = "play";
+  play.disabled = S.preview < 0;
+  const n = outcomes.length;
+  const step = (d) => previewOutcome(S.cursor < 0 ? (d < 0 ? n - 1 : 0) : (S.cursor + d + n) % n, true);
+  prev.onclick = () => step(-1);
+  next.onclick = () => step(1);
+  play.onclick = () => { if (S.preview >= 0) choose(outcomes[S.preview].text); };
+  row.append(`${outcomes.length} outcomes: `, prev, next, play);
+  const list = document.createElement("div");
+  list.id = "outcome-list";
+  outcomes.forEach((m, i) => {
+    const b = moveButton(m);
+    b.classList.add("outcome");
+    if (i === S.preview) b.classList.add("previewed");
+    b.onmouseenter = () => previewOutcome(i, false);
+    b.onmouseleave = () => { if (!S.stepped) previewOutcome(-1, false); };
+    list.append(b);
+  });
+  box.append(row, list);
 }
 
+// Shows the board after outcome `i` of the resolution (-1: the board
+// itself); `stepped`: chosen with the arrows, so it stays.
+async function previewOutcome(i, stepped) {
+  const token = S.token;
+  const off = choosable().filter((m) => m.squares.length === 0);
+  S.preview = i;
+  if (i >= 0) S.cursor = i;
+  S.stepped = stepped && i >= 0;
+  let svg = S.view.svg, caption = "";
+  if (i >= 0) {
+    const m = off[i];
+    try {
+      const after = await getJson("/api/position", { moves: lineTo(S.current).concat([m.text]).join(";") });
+      if (token !== S.token || S.preview !== i) return;
+      svg = after.svg;
+      caption = `preview ${i + 1} of ${off.length}: ${m.short || m.text}`;
+    } catch (e) { showError(e.message); return; }
+  }
+  drawBoard(svg);
+  $("board").classList.toggle("previewing", i >= 0);
+  $("preview-caption").textContent = caption;
+  document.querySelectorAll("#outcome-list .outcome").forEach((b, k) => b.classList.toggle("previewed", k === i));
+  if ($("outcome-play")) $("outcome-play").disabled = i < 0;
+  drawArrows();
+}
+
+// Marks the squares clicked, where the moves that begin with them go, and
+// a square where a move may stop. Marks never take a click.
+function markBoard() {
+  const marks = $("board").querySelector("svg .marks");
+  if (!marks) return;
+  marks.innerHTML = "";
+  const k = S.selection.length;
+  if (!k) return;
+  const next = new Set();
+  for (const m of startingWith(S.selection)) if (m.squares.length > k) next.add(m.squares[k]);
+  const mark = (sq, cls) => {
+    const g = S.geometry[sq];
+    if (!g) return;
+    const r = Math.min(g.w, g.h) / 2;
+    const attrs = cls === "target" ? { r: Math.max(r * 0.28, 5) } : { r: r * 0.85, fill: "none" };
+    const c = svgEl("circle", { cx: g.x, cy: g.y, ...attrs });
+    c.setAttribute("class", "mark " + cls);
+    c.setAttribute("data-square", sq);
+    marks.append(c);
+  };
+  S.selection.forEach((sq) => mark(sq, "selected"));
+  for (const sq of next) mark(sq, "target");
+  const stop = endingAt(S.selection);
+  if (stop.length && next.size) mark(S.selection[k - 1], "stop");
+}
+
+// A person's click (or the end of a drag) on `sq`: the next square of a
+// move, the last square again to stop there, or a new start.
 function clickSquare(sq) {
-  const moves = choosable();
-  const starts = (prefix) => moves.filter((m) => prefix.every((s, i) => m.squares[i] === s));
-  let prefix = S.selection.concat([sq]);
-  let found = starts(prefix);
+  hideChooser();
+  const sel = S.selection;
+  if (sel.length && sq === sel[sel.length - 1]) {
+    const stop = endingAt(sel);
+    if (stop.length === 1) { choose(stop[0].text); return; }
+    if (stop.length > 1) { showChooser(stop, sq); return; }
+    S.selection = [];
+    drawChoices();
+    return;
+  }
+  let prefix = sel.concat([sq]);
+  let found = startingWith(prefix);
   if (found.length === 0) {
     prefix = [sq];
-    found = starts(prefix);
+    found = startingWith(prefix);
     if (found.length === 0) prefix = [];
   }
   S.selection = prefix;
-  const done = found.filter((m) => m.squares.length === prefix.length);
-  if (prefix.length && done.length === 1 && found.length === 1) {
-    choose(done[0].text);
+  const done = endingAt(prefix);
+  if (prefix.length && done.length === found.length) {
+    if (done.length === 1) { choose(done[0].text); return; }
+    drawChoices();
+    showChooser(done, sq);
     return;
   }
   drawChoices();
 }
 
+// A small menu at `square` for the moves that end there (a Spokes node
+// taking either colour).
+function showChooser(moves, square) {
+  const box = $("chooser");
+  box.innerHTML = "";
+  for (const m of moves) box.append(moveButton(m));
+  const r = squareRect(square), b = $("board").getBoundingClientRect();
+  box.style.display = "block";
+  if (r) {
+    const left = Math.min(r.left - b.left + r.width / 2, b.width - box.offsetWidth);
+    box.style.left = Math.max(0, left) + "px";
+    box.style.top = (r.top - b.top + r.height / 2 + 6) + "px";
+  }
+}
+
+function hideChooser() {
+  $("chooser").style.display = "none";
+  $("chooser").innerHTML = "";
+}
+
 function choose(text) {
   const v = S.view;
+  hideChooser();
   S.selection = [];
   if (v.node === "simultaneous") {
     S.pending.push(text);
@@ -269,6 +534,19 @@ async function fillPending() {
     return;
   }
   drawChoices();
+}
+
+// The engine chooses for the player choosing next at a simultaneous node
+// (the space key).
+async function fillPendingOnce() {
+  const v = S.view, token = S.token, player = S.pending.length;
+  try {
+    const r = await getJson("/api/engine", { moves: lineTo(S.current).join(";"), player, ...limit() });
+    if (token !== S.token || S.pending.length !== player) return;
+    S.pending.push(r.move);
+  } catch (e) { showError(e.message); return; }
+  if (S.pending.length === v.players) addMove(S.pending.join(","));
+  else drawChoices();
 }
 
 function limit() {
@@ -321,7 +599,7 @@ function startAnalysis() {
     return;
   }
   $("info").textContent = "waiting for a search thread…";
-  const es = new EventSource("/api/analysis?" + params({ moves: lineTo(S.current).join(";") }));
+  const es = new EventSource("/api/analysis?" + params({ moves: lineTo(S.current).join(";"), multipv: $("multipv").value }));
   S.analysis = es;
   es.onmessage = (e) => {
     const d = JSON.parse(e.data);
@@ -342,6 +620,7 @@ function showSides(d) {
   $("info").textContent = `depth ${d.depth}  ${knps} kN/s  ${d.nodes} nodes`;
   const first = d.sides[0];
   const p = winProbability(first.value, first.proven);
+  $("bar").classList.remove("empty");
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${first.name} against the others ${(p * 100).toFixed(0)}%`;
   const ol = $("lines");
@@ -364,6 +643,7 @@ function showIteration(d) {
   const knps = Math.round(d.nps / 1000);
   $("info").textContent = `depth ${d.depth}  ${side}: ${d.score_text}  ${knps} kN/s  ${d.nodes} nodes`;
   const p = winProbability(d.score, d.proven);
+  $("bar").classList.remove("empty");
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${side} ${(p * 100).toFixed(0)}%`;
   const ol = $("lines");
@@ -378,6 +658,43 @@ function showIteration(d) {
     li.textContent = `${l.score_text}${l.probability !== undefined ? " @" + (l.probability * 100).toFixed(0) + "%" : ""}: ${l.pv.join(" ")}`;
     ol.append(li);
   }
+  S.lastIteration = d;
+  drawArrows();
+}
+
+// Arrows on the board for the first move of each of the analysis' best
+// lines (the best the darkest), through every square of the move.
+const ARROW_COLOURS = ["#1d5fb8", "#3f8f3a", "#b86a1d", "#7a3fa0", "#777"];
+function drawArrows() {
+  const layer = $("board").querySelector("svg .arrows");
+  if (!layer) return;
+  layer.innerHTML = "";
+  const d = S.lastIteration;
+  if (!d || !d.lines || S.preview >= 0 || !S.view || S.view.node !== "decision") return;
+  d.lines.slice(0, 5).forEach((l, k) => {
+    const m = l.pv.length && S.view.moves.find((x) => x.text === l.pv[0]);
+    if (!m || m.squares.length === 0) return;
+    const pts = m.squares.map((sq) => S.geometry[sq]).filter(Boolean);
+    if (!pts.length) return;
+    const size = Math.min(pts[0].w, pts[0].h);
+    const width = Math.max(size * (k === 0 ? 0.14 : 0.09), 3);
+    const colour = ARROW_COLOURS[k];
+    const g = svgEl("g", { class: "best-move", "data-rank": k + 1, "data-move": m.text, opacity: k === 0 ? 0.8 : 0.6 });
+    if (pts.length === 1) {
+      g.append(svgEl("circle", { cx: pts[0].x, cy: pts[0].y, r: size * 0.4, fill: "none", stroke: colour, "stroke-width": width }));
+    } else {
+      const last = pts[pts.length - 1], prev = pts[pts.length - 2];
+      const len = Math.hypot(last.x - prev.x, last.y - prev.y) || 1;
+      const ux = (last.x - prev.x) / len, uy = (last.y - prev.y) / len;
+      const head = width * 2.6;
+      const base = { x: last.x - ux * head, y: last.y - uy * head };
+      const line = pts.slice(0, -1).map((p) => `${p.x},${p.y}`).concat([`${base.x},${base.y}`]).join(" ");
+      g.append(svgEl("polyline", { points: line, fill: "none", stroke: colour, "stroke-width": width, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+      const px = -uy * head * 0.7, py = ux * head * 0.7;
+      g.append(svgEl("polygon", { points: `${last.x},${last.y} ${base.x + px},${base.y + py} ${base.x - px},${base.y - py}`, fill: colour }));
+    }
+    layer.append(g);
+  });
 }
 
 // ---- move list --------------------------------------------------------
@@ -399,7 +716,9 @@ function moveSpan(id, ply) {
   s.className = "move" + (id === S.current ? " current" : "");
   const l = label(id);
   if (l) s.classList.add(l[0]);
-  s.textContent = (ply % 2 === 1 ? Math.ceil(ply / 2) + ". " : "") + S.nodes[id].move + (l ? l[1] : "");
+  const n = S.nodes[id];
+  s.textContent = (ply % 2 === 1 ? Math.ceil(ply / 2) + ". " : "") + (n.short || n.move) + (l ? l[1] : "");
+  if (n.short) s.title = n.move;
   s.dataset.node = id;
   s.onclick = () => go(id);
   return s;
@@ -539,7 +858,9 @@ async function exportGame() {
     `gamut show ${S.game} --fen ${q(start)}` + (moves.length ? ` --moves ${q(moves.join("; "))}` : "");
   try {
     // The game as a record: save it as a .jsonl file for 'gamut replay'.
+    const token = S.token;
     const r = await getJson("/api/export", { moves: moves.join("; ") });
+    if (token !== S.token) return;
     $("export-text").textContent =
       `${show}\n\n# ${r.file} (gamut replay ${r.file} --game 1):\n${r.record}`;
   } catch (e) {
@@ -611,14 +932,13 @@ async function init() {
     o.textContent = g.name + (g.id.startsWith("spokes") && g.id !== "spokes" ? ` (${g.id})` : "");
     $("game").append(o);
   }
-  const want = new URLSearchParams(location.search).get("game");
+  const url = new URLSearchParams(location.search);
+  const want = url.get("game");
   if (want && games.some((g) => g.id === want)) $("game").value = want;
+  if (url.get("setup")) $("setup").value = url.get("setup");
   $("game").onchange = () => { $("setup").value = ""; newGame(); };
   $("new").onclick = newGame;
-  $("board").addEventListener("click", (e) => {
-    const el = e.target.closest("[data-square]");
-    if (el) clickSquare(el.getAttribute("data-square"));
-  });
+  wirePointer();
   $("first").onclick = () => go(0);
   $("back").onclick = () => go(S.nodes[S.current].parent);
   $("forward").onclick = () => { const k = S.nodes[S.current].children; if (k.length) go(k[0]); };
@@ -632,17 +952,89 @@ async function init() {
   };
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
-    const keys = { ArrowLeft: "back", ArrowRight: "forward", ArrowUp: "first", ArrowDown: "last" };
-    if (keys[e.key]) { e.preventDefault(); $(keys[e.key]).click(); }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const keys = {
+      ArrowLeft: "back", ArrowRight: "forward", ArrowUp: "first", ArrowDown: "last",
+      Home: "first", End: "last", f: "flip", " ": "engine-move", Escape: null,
+    };
+    if (!(e.key in keys)) return;
+    e.preventDefault();
+    if (keys[e.key] === null) { hideChooser(); S.selection = []; drawChoices(); return; }
+    $(keys[e.key]).click();
   });
-  $("analyse").onchange = () => ($("analyse").checked ? startAnalysis() : stopAnalysis());
+  $("flip").onclick = () => {
+    $("board").classList.toggle("flipped");
+    hideChooser();
+  };
+  $("engine-move").onclick = () => {
+    const v = S.view;
+    if (!v || S.busy) return;
+    if (v.node === "simultaneous") { fillPendingOnce(); return; }
+    if (v.node === "decision" || v.node === "chance") engineMove(S.token, 0);
+  };
+  $("analyse").onchange = () => {
+    stopAnalysis();
+    clearNumbers();
+    if ($("analyse").checked) startAnalysis();
+  };
+  $("multipv").onchange = () => { if ($("analyse").checked) { stopAnalysis(); clearNumbers(); startAnalysis(); } };
   $("engine-seats").onchange = () => maybeEngine(S.token);
   $("limit-kind").onchange = () => { $("limit").value = $("limit-kind").value === "depth" ? 6 : 1000; };
   $("score-game").onclick = scoreGame;
   $("load").onclick = () => load($("load-text").value);
   $("export").onclick = exportGame;
   $("io").addEventListener("toggle", () => { if ($("io").open) showRecords(); });
+  if (url.get("fen") || url.get("moves")) {
+    S.game = $("game").value;
+    S.setup = $("setup").value.trim();
+    S.fen = url.get("fen");
+    resetTree();
+    for (const m of (url.get("moves") || "").split(";").map((t) => t.trim()).filter(Boolean)) {
+      const id = S.nodes.length;
+      S.nodes.push({ move: m, parent: S.current, children: [], score: null, mover: null });
+      S.nodes[S.current].children.push(id);
+      S.current = id;
+    }
+    render();
+    return;
+  }
   newGame();
+}
+
+// The square under a pointer event: its hit area (marks and arrows take
+// no pointer).
+function squareAt(e) {
+  const el = document.elementFromPoint(e.clientX, e.clientY);
+  const hit = el && el.closest("#board svg [data-square]");
+  return hit ? hit.getAttribute("data-square") : null;
+}
+
+// Clicks and drags on the board: pressing on a square clicks it, and
+// letting go on another square clicks that one too, so a move is made by
+// clicking its squares one after another or by dragging from one to the
+// next. Pressing the last square clicked again and letting go there stops
+// a move that could go on (Apart's hops).
+function wirePointer() {
+  let down = null;
+  const board = $("board");
+  board.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    const sq = squareAt(e);
+    if (sq === null) { if (!e.target.closest("#chooser")) hideChooser(); return; }
+    e.preventDefault();
+    const sel = S.selection;
+    down = { sq, again: sel.length > 0 && sel[sel.length - 1] === sq };
+    if (!down.again) clickSquare(sq);
+  });
+  board.addEventListener("pointerup", (e) => {
+    const d = down;
+    down = null;
+    if (!d) return;
+    const sq = squareAt(e);
+    if (sq === null) return;
+    if (sq !== d.sq || d.again) clickSquare(sq);
+  });
+  board.addEventListener("pointercancel", () => { down = null; });
 }
 
 init();
