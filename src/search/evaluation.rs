@@ -3,8 +3,8 @@
 //! search in its [`Config`](crate::Config). Two engines of one process can
 //! evaluate with two different networks.
 
-use gamut_core::nnue::network::read_network_file;
-use gamut_core::nnue::{Evaluator, Network};
+use crate::nnue::network::read_network_file;
+use crate::nnue::{Evaluator, Network};
 use gamut_core::game::{Evaluate, TermMask, EVAL_LIMIT};
 use std::path::Path;
 use std::sync::Arc;
