@@ -451,7 +451,9 @@ impl Session {
                     .ok()
                     .filter(|n| (1..=MAX_MULTIPV as u32).contains(n))
                     .ok_or_else(|| {
-                        format!("multipv takes a number from 1 to {MAX_MULTIPV}, not '{value}'")
+                        format!(
+                            "multipv takes a whole number from 1 to {MAX_MULTIPV}, not '{value}'"
+                        )
                     })?
             }
             "seed" => {

@@ -168,7 +168,10 @@ fn number(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
         .parse::<u64>()
         .ok()
         .filter(|n| (min..=max).contains(n))
-        .ok_or_else(|| format!("{name} takes a number from {min} to {max}, not '{value}'"))
+        .ok_or_else(|| match max {
+            u64::MAX => format!("{name} takes a whole number from {min} up, not '{value}'"),
+            _ => format!("{name} takes a whole number from {min} to {max}, not '{value}'"),
+        })
 }
 
 impl SearchOptions {

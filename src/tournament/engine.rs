@@ -259,10 +259,7 @@ impl Engine {
                 "table" => table = Some(value),
                 "tc" => {}
                 _ => {
-                    if !options
-                        .set(key, value)
-                        .map_err(|e| spec.error(format!("{key}={}: {e}", value.unwrap_or(""))))?
-                    {
+                    if !options.set(key, value).map_err(|e| spec.error(e))? {
                         return Err(spec.error(format!("unknown option '{key}' ({SEARCH_KEYS})")));
                     }
                 }
@@ -1019,15 +1016,15 @@ mod tests {
     #[test]
     fn a_bad_spec_of_a_game_of_two_sides_says_what_is_wrong_in_one_line() {
         for (text, msg) in [
-            ("depth=0", "engine 'depth=0': depth=0: not a whole number from 1 to 100"),
-            ("depth=101", "engine 'depth=101': depth=101: not a whole number from 1 to 100"),
-            ("time=x", "engine 'time=x': time=x: not a whole number from 1"),
-            ("depth=1,threads=0", "engine 'depth=1,threads=0': threads=0: not a whole number from 1 to 256"),
+            ("depth=0", "engine 'depth=0': depth takes a whole number from 1 to 100, not '0'"),
+            ("depth=101", "engine 'depth=101': depth takes a whole number from 1 to 100, not '101'"),
+            ("time=x", "engine 'time=x': time takes a whole number from 1 up, not 'x'"),
+            ("depth=1,threads=0", "engine 'depth=1,threads=0': threads takes a whole number from 1 to 256, not '0'"),
             ("name=a", "engine 'name=a': alphabeta needs depth=, time=, nodes= or tc="),
             ("random,depth=2", "engine 'random,depth=2': 'depth' does not apply to this player"),
             ("greedy,eval=net", "engine 'greedy,eval=net': 'eval' does not apply to this player"),
-            ("depth=2,quiescence=maybe", "engine 'depth=2,quiescence=maybe': quiescence=maybe: use on or off"),
-            ("depth=2,parallel=x", "engine 'depth=2,parallel=x': parallel=x: use lazysmp or rootsplit"),
+            ("depth=2,quiescence=maybe", "engine 'depth=2,quiescence=maybe': quiescence is on or off, not 'maybe'"),
+            ("depth=2,parallel=x", "engine 'depth=2,parallel=x': parallel is lazysmp or rootsplit, not 'x'"),
             ("depth=2,iterations=5", "engine 'depth=2,iterations=5': unknown option 'iterations' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval, net, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"),
             ("depth=2,depth", "engine 'depth=2,depth': 'depth' given twice"),
             ("depth", "engine 'depth': 'depth' needs a value"),
