@@ -81,27 +81,13 @@ impl Options {
     }
 }
 
-/// The search options the protocol sets by their own names (`setoption`;
-/// a network file is UCI's `EvalFile`), as [`SearchOptions::set`] names
-/// them; the limits come with each `go` instead.
-const SEARCH_OPTIONS: [&str; 16] = [
-    "threads",
-    "hash",
-    "parallel",
-    "eval_off",
-    "eval",
-    "ordering_off",
-    "quiescence",
-    "aspiration",
-    "star1",
-    "exact",
-    "lmr",
-    "nmp",
-    "rfp",
-    "futility",
-    "partial",
-    "narrow",
-];
+/// Whether the protocol sets search option `name` by its own name
+/// (`setoption`): every one of [`SearchOptions::NAMES`] but the limits,
+/// which come with each `go`, and the network file, which is UCI's
+/// `EvalFile`.
+fn set_by_name(name: &str) -> bool {
+    SearchOptions::NAMES.contains(&name) && !matches!(name, "depth" | "time" | "nodes" | "net")
+}
 
 /// A search (or perft count) running on its own thread.
 struct Running {
@@ -464,7 +450,7 @@ impl Session {
             "evalfile" => {
                 o.search.set("net", Some(value))?;
             }
-            _ if SEARCH_OPTIONS.contains(&name) => {
+            _ if set_by_name(name) => {
                 o.search.set(name, Some(value))?;
             }
             _ => return Err(format!("unknown option '{name}'")),
