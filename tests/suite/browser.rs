@@ -814,8 +814,18 @@ fn enter_every_move(browser: &Browser, server: &Server, game: &str, fen: &str) -
 /// simultaneous node an action of each player), and compares the position
 /// the page then shows with `gamut show --moves` of the page's line.
 fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
-    let players = browser.run("return S.view.node === 'simultaneous' ? S.view.players : 1");
+    // The actions the check put in place to plan the later players' moves
+    // are dropped first: each player chooses in turn from none chosen.
+    let players = browser.run(
+        "S.pending = []; S.selection = []; drawChoices(); \
+         return S.view.node === 'simultaneous' ? S.view.players : 1",
+    );
     for player in 0..players.as_u64().unwrap() {
+        browser.wait(
+            &format!("return S.current === 0 && S.pending.length === {player}"),
+            20,
+            "the player's turn to choose",
+        );
         // The clicks of a move, planned by the page's targets; then the
         // page's own `choose` back in place, and the move made.
         let plan = browser.run(&format!(
