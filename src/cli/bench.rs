@@ -138,11 +138,10 @@ fn bench_game<G: FullGame>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     }
     // Search the position, whatever its kind: the entry point handles
     // decision, chance and simultaneous roots alike.
-    let mut config = Config::for_game::<G>(threads);
+    let mut config = Config::new::<G>(threads, a.evaluation.evaluation::<G>()?);
     if a.exact {
         config = config.exact();
     }
-    config.eval = a.evaluation.evaluation::<G>()?;
     let limits = Limits {
         depth: Some(sd),
         ..Limits::default()

@@ -72,7 +72,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         }
         Command::Moves(a) => {
             let id = a.position.game;
-            with_game!(id, G => moves::moves::<G>(&a, out))
+            with_game!(id, G => moves::moves::<G>(&a, cli.quiet, out))
         }
         Command::Show(a) => {
             let id = a.position.game;

@@ -82,8 +82,7 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     super::two_players::<G>("datagen")?;
     let (k, n) = a.shard.unwrap_or((1, 1));
     let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
-    let mut config = Config::for_game::<G>(1);
-    config.eval = a.evaluation.evaluation::<G>()?;
+    let config = Config::new::<G>(1, a.evaluation.evaluation::<G>()?);
     if let Some(net) = &a.evaluation.net {
         check_outputs(&[("--net", net)], &[("--out", &a.out)])?;
     }

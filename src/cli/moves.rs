@@ -21,9 +21,22 @@ pub struct MovesArgs {
     pub short: bool,
 }
 
-/// Runs `gamut moves`.
-pub fn moves<G: FullGame>(a: &MovesArgs, out: &mut impl Write) -> Result<(), CliError> {
+/// Above this many moves, `gamut moves` first says how many it is about
+/// to list (on stderr), since gathering and sorting them takes a while.
+const MANY: u64 = 100_000;
+
+/// Runs `gamut moves`; a list of more than [`MANY`] moves is announced
+/// with its count on stderr before it is gathered (unless `quiet`).
+pub fn moves<G: FullGame>(
+    a: &MovesArgs,
+    quiet: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     let pos: G = position(&a.position)?;
+    let count = perft::count_parts(&pos, 1, 1, || {});
+    if count > MANY && !quiet {
+        eprintln!("listing {count} moves: the first line comes once all are gathered and sorted");
+    }
     let texts = if a.short {
         short_child_texts(&pos)
     } else {

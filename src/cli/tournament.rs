@@ -107,8 +107,8 @@ pub struct TournamentArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Also write the report as a web page to this file, and beside it
-    /// each game's page (`<stem>-game-<N>.html`), linked from the report.
+    /// Also write the report as one web page to this file, every game in
+    /// it viewable in place (a link `#game=N` opens game N).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Also write every finished game to this file in PGN's export format

@@ -102,9 +102,19 @@ pub struct Config {
 }
 
 impl Config {
-    /// The default configuration for game `G` on `threads` threads.
+    /// The default configuration for game `G` on `threads` threads, with
+    /// the game's default evaluation (its built-in network, parsed here, if
+    /// it plays one by default).
     #[must_use]
     pub fn for_game<G: Evaluate>(threads: usize) -> Config {
+        Config::new::<G>(threads, Evaluation::default_for::<G>())
+    }
+
+    /// Game `G`'s default configuration on `threads` threads with the
+    /// evaluation `eval`, which a caller that chooses its own evaluation
+    /// hands over rather than having the default one parsed and dropped.
+    #[must_use]
+    pub fn new<G: Evaluate>(threads: usize, eval: Evaluation) -> Config {
         Config {
             threads: threads.max(1),
             terms: TermMask::ALL,
@@ -115,7 +125,7 @@ impl Config {
             parallel: Parallel::LazySmp,
             full_matrix: false,
             selective: G::SELECTIVE,
-            eval: Evaluation::default_for::<G>(),
+            eval,
             multipv: params::DEFAULT_MULTIPV,
             multipv_margin: None,
         }

@@ -293,7 +293,8 @@ impl SearchOptions {
     /// place they are checked against the game (its evaluation terms, its
     /// network), each refusal one line.
     pub fn setup<G: Evaluate>(&self) -> Result<Config, String> {
-        let mut config = Config::for_game::<G>(self.threads as usize);
+        let mut config =
+            Config::new::<G>(self.threads as usize, self.evaluation.evaluation::<G>()?);
         config.parallel = self.parallel;
         config.quiescence &= !self.no_quiescence;
         config.aspiration = !self.no_aspiration;
@@ -309,7 +310,6 @@ impl SearchOptions {
         if let Some(list) = &self.eval_off {
             config.terms = terms_off::<G>(list).map_err(|e| e.to_string())?;
         }
-        config.eval = self.evaluation.evaluation::<G>()?;
         if let Some(list) = &self.ordering_off {
             config.ordering = Ordering::without(list).map_err(|e| e.to_string())?;
         }

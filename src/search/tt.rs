@@ -211,8 +211,7 @@ impl Table {
     }
 
     /// A table of about `mib` mebibytes, or an error if the machine cannot
-    /// give that much. Its pages are mapped here, on every core at once, so
-    /// that a search does not pay for them.
+    /// give that much. Its pages are mapped on first use ([`Buckets`]).
     pub fn try_new(mib: usize) -> Result<Table, TableAllocError> {
         let bytes = mib
             .checked_mul(1024 * 1024)

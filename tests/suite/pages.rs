@@ -400,6 +400,10 @@ fn a_tournament_page_holds_every_game() {
             .with_file_name(format!("report-game-{n}.html"))
             .exists());
     }
+    // ... and the help says so.
+    let help = ok(&["tournament", "--help"]);
+    assert!(!help.contains("-game-"), "{help}");
+    assert!(help.contains("#game=N"), "{help}");
     let plot_start = text.find("id=\"elo-plot\"").expect("the Elo plot");
     let plot = &text[plot_start..plot_start + text[plot_start..].find("</svg>").unwrap()];
     assert_eq!(plot.matches("class=\"elo\"").count(), 1);

@@ -372,6 +372,24 @@ fn the_command_line_counts_shows_and_refuses_what_it_cannot_play() {
     let o = common::gamut(&["moves", "spokes4", "--fen", fen]);
     let lines = String::from_utf8_lossy(&o.stdout).lines().count();
     assert_eq!(lines, 16);
+    // A list of millions says so first, with its count.
+    let mut child = common::gamut_command()
+        .args(["moves", "spokes4"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("gamut runs");
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    child.kill().ok();
+    child.wait().ok();
+    assert!(first.starts_with("listing 32458792 moves"), "{first}");
+    let few = common::gamut(&["moves", "spokes4", "--fen", fen]);
+    assert!(few.stderr.is_empty());
     let o = common::gamut(&["show", "spokes2v2", "--moves", "wA,wA,bA,bA"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("position [XX]/4/8/16/16 1 resolve"), "{out}");
