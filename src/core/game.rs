@@ -506,11 +506,6 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
         Self::Simultaneous::play_joint_all(self, actions)
     }
 
-    /// The score (for the side to move, in the evaluation's unit) at which
-    /// the side to move wins about three games in four: the scale of the
-    /// logistic curve that turns scores into win probabilities for people.
-    const SCORE_SCALE: f64 = 200.0;
-
     /// A 64-bit Zobrist-style hash, maintained incrementally by `play`.
     fn hash(&self) -> u64;
 

@@ -10,6 +10,12 @@ use super::Notation;
 /// A game's pictures of its positions. Built on its [`Notation`]: a
 /// picture's squares are named as the move texts name them.
 pub trait Diagram: Notation {
+    /// The score (for the side to move, in the default evaluation's unit)
+    /// at which the side to move wins about three games in four: the scale
+    /// of the logistic curve that turns scores into win probabilities for
+    /// people.
+    const SCORE_SCALE: f64 = 200.0;
+
     /// A readable diagram of the position for `gamut show`.
     fn diagram(&self) -> String;
 

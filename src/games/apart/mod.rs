@@ -145,8 +145,6 @@ impl Game for Apart {
     type Scratch = ();
 
     const ID: &'static str = "apart";
-    /// Five units of closeness.
-    const SCORE_SCALE: f64 = 100.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Apart",
@@ -251,6 +249,9 @@ impl Game for Apart {
 }
 
 impl Diagram for Apart {
+    /// Five units of closeness.
+    const SCORE_SCALE: f64 = 100.0;
+
     fn diagram(&self) -> String {
         let mut s = draw_board(8, 8, |i| self.cell(i));
         if self.first {

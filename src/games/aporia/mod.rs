@@ -179,8 +179,6 @@ impl Game for Aporia {
     type Scratch = ();
 
     const ID: &'static str = "aporia";
-    /// A lock threat is worth 2500–3000.
-    const SCORE_SCALE: f64 = 1000.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Aporia",
@@ -281,6 +279,9 @@ impl Game for Aporia {
 }
 
 impl Diagram for Aporia {
+    /// A lock threat is worth 2500–3000.
+    const SCORE_SCALE: f64 = 1000.0;
+
     fn diagram(&self) -> String {
         let mut s = draw_board(4, 4, |i| self.piece_letter(Node(i as u8)));
         let locked: Vec<&str> = PLATFORMS

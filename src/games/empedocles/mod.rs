@@ -229,8 +229,6 @@ impl Game for Empedocles {
     type Scratch = ();
 
     const ID: &'static str = "empedocles";
-    /// Two pieces.
-    const SCORE_SCALE: f64 = 200.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Empedocles' Stones",
@@ -381,6 +379,9 @@ impl Game for Empedocles {
 }
 
 impl Diagram for Empedocles {
+    /// Two pieces.
+    const SCORE_SCALE: f64 = 200.0;
+
     fn diagram(&self) -> String {
         text::diagram(self)
     }

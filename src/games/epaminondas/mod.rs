@@ -213,8 +213,6 @@ impl Game for Epaminondas {
     type Scratch = ();
 
     const ID: &'static str = "epaminondas";
-    /// Three stones.
-    const SCORE_SCALE: f64 = 300.0;
 
     const INFO: GameInfo = GameInfo {
         name: "Epaminondas",
@@ -311,6 +309,9 @@ impl Game for Epaminondas {
 }
 
 impl Diagram for Epaminondas {
+    /// Three stones.
+    const SCORE_SCALE: f64 = 300.0;
+
     fn diagram(&self) -> String {
         draw_board(FILES as usize, RANKS as usize, |i| self.cell(i))
     }

@@ -512,9 +512,6 @@ impl<S: Seats> Game for SpokesGame<S> {
     type Simultaneous = Self;
     type Scratch = Workspace<S::Board>;
     const ID: &'static str = S::ID;
-    /// Fitted to the results of 986 self-play games (`tools/winprob-fit.py`,
-    /// docs/serve.md): 146.1, 95% interval 127 to 172.
-    const SCORE_SCALE: f64 = 146.0;
     const INFO: GameInfo = S::INFO;
 
     fn start() -> Self {
@@ -624,6 +621,10 @@ impl<S: Seats> Game for SpokesGame<S> {
 }
 
 impl<S: Seats> Diagram for SpokesGame<S> {
+    /// Fitted to the results of 986 self-play games (`tools/winprob-fit.py`,
+    /// docs/serve.md): 146.1, 95% interval 127 to 172.
+    const SCORE_SCALE: f64 = 146.0;
+
     /// A readable diagram: each circle with its node names and contents,
     /// then the round, the phase and the stones left.
     fn diagram(&self) -> String {
