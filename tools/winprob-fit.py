@@ -28,6 +28,7 @@ import math
 import random
 import struct
 import sys
+import zlib
 
 LIMIT = 10_000
 
@@ -40,13 +41,23 @@ def read(path):
     if d[:8] != b"GAMUTPOS":
         sys.exit(f"error: {path} is not a datagen file")
     (version,) = struct.unpack("<H", d[8:10])
-    if version != 1:
-        sys.exit(f"error: {path}: version {version}, not 1")
+    if version not in (1, 2):
+        sys.exit(f"error: {path}: version {version}, not 1 or 2")
     n = d[10]
     game = d[11 : 11 + n].decode()
     i = 11 + n
     games = []
     while i < len(d):
+        if version == 2:
+            # length, its CRC-32, the body, the body's CRC-32
+            (length, length_check) = struct.unpack("<II", d[i : i + 8])
+            if zlib.crc32(d[i : i + 4]) != length_check:
+                sys.exit(f"error: {path}: bad length at byte {i}")
+            body = d[i + 8 : i + 8 + length]
+            (check,) = struct.unpack("<I", d[i + 8 + length : i + 12 + length])
+            if len(body) < length or zlib.crc32(body) != check:
+                sys.exit(f"error: {path}: bad game at byte {i}")
+            i += 8
         (count,) = struct.unpack("<H", d[i : i + 2])
         winner = d[i + 2]
         i += 3
@@ -60,6 +71,8 @@ def read(path):
             if abs(score) >= LIMIT:
                 continue
             kept.append((score if side == 0 else -score, result))
+        if version == 2:
+            i += 4
         games.append(kept)
     return game, games
 

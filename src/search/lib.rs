@@ -375,6 +375,28 @@ pub fn run<G: Evaluate>(
     observe: &mut dyn FnMut(Progress<'_, G::Move>),
 ) -> Verdict<G::Move> {
     tt.new_search();
+    // The table's pages not yet mapped are mapped on a thread beside the
+    // search (Table::map_pages), which stops when the search returns.
+    let searched = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        if !tt.pages_mapped() {
+            s.spawn(|| tt.map_pages(&searched));
+        }
+        let verdict = run_on(pos, limits, config, tt, interrupt, observe);
+        searched.store(true, Relaxed);
+        verdict
+    })
+}
+
+/// [`run`] once the table's page mapper is started.
+fn run_on<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    interrupt: Option<&AtomicBool>,
+    observe: &mut dyn FnMut(Progress<'_, G::Move>),
+) -> Verdict<G::Move> {
     let shared = Shared::new(tt, limits, interrupt);
     match pos.node() {
         NodeKind::Terminal => {
