@@ -12,7 +12,8 @@
 //! buttons and the arrow keys to step, the list of steps (click to jump)
 //! and, when the record has scores, a plot of the first player's chance
 //! to win by them over the steps. Every score shown is from the first
-//! player's side. The fragment `#game=N&move=K` opens game N at step K.
+//! player's side. The fragment `#game=N&move=K` opens game N at step K
+//! and scrolls the viewer into view.
 
 use crate::records::{self, GameRecord};
 use crate::report::Report;
@@ -636,8 +637,12 @@ const SCRIPT: &str = r#"
   }
   function fromHash() {
     var g = /game=(\d+)/.exec(location.hash), m = /move=(\d+)/.exec(location.hash);
+    var before = game;
     open(g ? parseInt(g[1], 10) : game ? game.n : -1);
     if (game) { show(m ? parseInt(m[1], 10) : 0); }
+    // A game opened by its link (or the page's address) is brought into
+    // view: the viewer sits below the tables.
+    if (g && game && game !== before) { $('viewer').scrollIntoView({block: 'start'}); }
   }
   $('first').onclick = function () { show(0); };
   $('prev').onclick = function () { show(current - 1); };
