@@ -57,9 +57,13 @@ impl Browser {
         ];
         let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
+        // Downloads go to the profile's `downloads` folder, unasked.
+        let downloads = profile.join("downloads");
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": chromium().unwrap(), "args": args}
+            "goog:chromeOptions": {"binary": chromium().unwrap(), "args": args,
+                "prefs": {"download.default_directory": downloads.to_str().unwrap(),
+                          "download.prompt_for_download": false}}
         }}});
         let a = request(&addr, "POST", "/session", Some(&caps.to_string()));
         let v = a.json();
@@ -147,19 +151,23 @@ impl Browser {
         self.call("DELETE", "/actions", Value::Null);
     }
 
-    /// Clicks the element `selector` finds.
-    fn click(&self, selector: &str) {
+    /// The WebDriver id of the element `selector` finds.
+    fn element(&self, selector: &str) -> String {
         let el = self.call(
             "POST",
             "/element",
             json!({"using": "css selector", "value": selector}),
         );
-        let id = el
-            .as_object()
+        el.as_object()
             .and_then(|o| o.values().next())
             .and_then(Value::as_str)
             .unwrap_or_else(|| panic!("no element {selector}"))
-            .to_string();
+            .to_string()
+    }
+
+    /// Clicks the element `selector` finds.
+    fn click(&self, selector: &str) {
+        let id = self.element(selector);
         self.call("POST", &format!("/element/{id}/click"), json!({}));
     }
 
@@ -611,7 +619,8 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
 /// move is finished on the chooser that appears at the square or by
 /// clicking the last square again where the move could go on. It returns
 /// each move's clicks in viewport coordinates (moves not made on the board
-/// are listed as buttons), the problems found, and the smallest hit
+/// are listed as buttons, with the point to press where the button is in
+/// view), the problems found, and the smallest hit
 /// area's side in pixels. The page's `choose` is replaced by one that
 /// records the move chosen and stays at the position, so that every move
 /// can be entered one after another.
@@ -649,6 +658,14 @@ for (const m of choosable()) {
   plans.push({ text: m.text, clicks });
 }
 reset();
+// Where each button is in view (not scrolled out of its list), the point
+// to press it.
+for (const p of plans.filter((p) => p.button)) {
+  const b = [...document.querySelectorAll('#choices button')].find((b) => b.dataset.move === p.text);
+  if (!b) { problems.push(`${p.text}: no button`); continue; }
+  const [x, y] = centre(b.getBoundingClientRect());
+  if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y) === b) p.at = [x, y];
+}
 const hits = [...document.querySelectorAll('#board .hit')].map((e) => e.getBoundingClientRect());
 return { plans, problems, min_hit: Math.min(...hits.map((r) => Math.min(r.width, r.height))) };
 "#;
@@ -710,14 +727,28 @@ fn sample_positions(server: &Server, game: &str, count: usize, seed: u64) -> Vec
 
 /// Every move of `game` at `fen`, entered by pointer on the page: each
 /// player in turn at a simultaneous node. Returns how many moves went
-/// through more than two clicks (multi-hop jumps, stops, choosers) and
-/// how many were captures (an `x` in their text).
-fn enter_every_move(browser: &Browser, server: &Server, game: &str, fen: &str) -> (usize, usize) {
-    browser.goto(&format!(
-        "{}?game={game}&fen={}",
-        server.url(),
-        crate::serve::enc(fen)
-    ));
+/// through more than two clicks (multi-hop jumps, stops, choosers), how
+/// many were captures (an `x` in their text) and how many were entered.
+/// The page opens at the position's address, or where it shows the game
+/// already, loads the position in place as its load box does.
+fn enter_every_move(
+    browser: &Browser,
+    server: &Server,
+    game: &str,
+    fen: &str,
+) -> (usize, usize, usize) {
+    if browser.run(&format!(
+        "return window.S !== undefined && S.game === {game:?}"
+    )) == json!(true)
+    {
+        browser.run(&format!("load({fen:?}); return true"));
+    } else {
+        browser.goto(&format!(
+            "{}?game={game}&fen={}",
+            server.url(),
+            crate::serve::enc(fen)
+        ));
+    }
     browser.wait(
         &format!(
             "return !!S.view && S.view.text === {fen:?} && !!document.querySelector('#board .hit')"
@@ -768,13 +799,26 @@ fn enter_every_move(browser: &Browser, server: &Server, game: &str, fen: &str) -
             }
             want.push(p["text"].clone());
         }
+        // The buttons in view are pressed by the mouse too, at the
+        // points the plan found them; the others (scrolled out of their
+        // list) are clicked by the driver, which scrolls them into view.
+        let mut hidden = Vec::new();
+        for p in plans.iter().filter(|p| p["button"] == json!(true)) {
+            match p["at"].as_array() {
+                Some(at) => {
+                    clicks.push((at[0].as_i64().unwrap(), at[1].as_i64().unwrap()));
+                    want.push(p["text"].clone());
+                }
+                None => hidden.push(p["text"].clone()),
+            }
+        }
         for chunk in clicks.chunks(600) {
             browser.pointer(chunk);
         }
-        for p in plans.iter().filter(|p| p["button"] == json!(true)) {
-            let text = p["text"].as_str().unwrap();
-            browser.click(&format!("#choices button[data-move={text:?}]"));
-            want.push(p["text"].clone());
+        for text in hidden {
+            let t = text.as_str().unwrap();
+            browser.click(&format!("#choices button[data-move={t:?}]"));
+            want.push(text);
         }
         let entered = browser.run("return __entered");
         assert_eq!(
@@ -807,7 +851,7 @@ fn enter_every_move(browser: &Browser, server: &Server, game: &str, fen: &str) -
     };
     legal.sort();
     assert_eq!(entered, legal, "{game} at {fen}: entered against legal");
-    (long, captures)
+    (long, captures, entered.len())
 }
 
 /// Plays one move of the position shown for real, by pointer (at a
@@ -901,14 +945,22 @@ fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
         let count = asked.unwrap_or(if four_players { 1 } else { 3 });
         let positions = sample_positions(&server, game, count, 45 + g as u64);
         assert!(positions.len() >= count);
-        let (mut long, mut captures) = (0, 0);
+        let (mut long, mut captures, mut entered) = (0, 0, 0);
+        let started = Instant::now();
         for (k, fen) in positions.iter().enumerate() {
             eprintln!("{game} {k}: {fen}");
-            let (l, c) = enter_every_move(&browser, &server, game, fen);
+            let (l, c, n) = enter_every_move(&browser, &server, game, fen);
+            entered += n;
             long += l;
             captures += c;
             play_one_for_real(&browser, game, fen, k);
         }
+        eprintln!(
+            "{game}: {} positions, {entered} moves entered by pointer ({captures} captures, \
+             {long} of more than two clicks), {:.0} s",
+            positions.len(),
+            started.elapsed().as_secs_f64()
+        );
         if count >= 20 && matches!(*game, "apart" | "epaminondas") {
             assert!(captures > 0, "{game}: no capture entered");
         }
@@ -1048,4 +1100,441 @@ fn long_a_spokes_round_is_resolved_through_the_preview_in_chromium() {
         .unwrap();
     assert_eq!(played[1], json!(want));
     shot(5);
+}
+
+/// Makes the `k`-th move made on the board of the position shown (the
+/// first where there are fewer), or its first move by button, as a person
+/// does, and waits for the page to take it.
+fn play_first(browser: &Browser, k: usize) {
+    settled(browser);
+    let before = browser.run("return [S.token, S.pending.length]");
+    let plan = browser.run(&format!(
+        "const p = (() => {{ {PLAN} }})(); window.choose = window.__choose; delete window.__choose; \
+         const board = p.plans.filter((x) => !x.button); \
+         return board.length ? board[{k}] || board[0] : p.plans[0]"
+    ));
+    if plan["button"] == json!(true) {
+        let text = plan["text"].as_str().unwrap();
+        browser.click(&format!("#choices button[data-move={text:?}]"));
+    } else {
+        let clicks: Vec<(i64, i64)> = plan["clicks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c[0].as_i64().unwrap(), c[1].as_i64().unwrap()))
+            .collect();
+        browser.pointer(&clicks);
+    }
+    browser.wait(
+        &format!(
+            "return S.token !== {} || S.pending.length !== {}",
+            before[0], before[1]
+        ),
+        20,
+        "the move taken",
+    );
+}
+
+/// Waits for the page's position to be drawn and its answers in.
+fn settled(browser: &Browser) {
+    browser.wait(
+        "return !!S.view && S.shown === S.token && !!document.querySelector('#board .hit')",
+        30,
+        "the position",
+    );
+}
+
+/// The page's address keeps the game, its start, the moves and the move
+/// shown as a person plays and steps back: opened afresh, the address
+/// gives the same board, the same moves and the same move shown, in a
+/// game of two sides from a position given (`fen=`), in Empedocles from
+/// its setup (`setup=`) and in Spokes (rounds and their resolutions).
+#[test]
+#[ignore = "long check"]
+fn long_the_address_reopens_the_same_board_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-address");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    // Epaminondas' start, given as a position text.
+    let fen =
+        "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w";
+    for (game, start) in [
+        ("epaminondas", format!("fen={}", crate::serve::enc(fen))),
+        ("empedocles", "setup=water%2Cair".to_string()),
+        ("spokes", String::new()),
+    ] {
+        browser.goto(&format!("{}?game={game}&{start}", server.url()));
+        settled(&browser);
+        // Five choices, each the page's first move made on the board
+        // (clicked) or else its first outcome or roll (its button); at a
+        // round of secret choices, each player's.
+        for k in 0..5 {
+            play_first(&browser, k);
+        }
+        browser.click("#back");
+        browser.wait(
+            "return S.shown === S.token && S.nodes[S.current].children.length === 1",
+            20,
+            "the step back",
+        );
+        let state = "const q = new URLSearchParams(location.search); \
+                     return [location.href, S.view.text, lineTo(S.current).join(';'), \
+                     gameThrough(S.current).slice(1).map((id) => S.nodes[id].move).join(';'), \
+                     document.querySelectorAll('#moves .move').length, \
+                     q.get('game'), q.get('fen'), q.get('setup'), q.get('moves')]";
+        let before = browser.run(state);
+        let href = before[0].as_str().unwrap().to_string();
+        assert_eq!(before[5], json!(game), "{href}");
+        assert_eq!(before[8], before[3], "{href}: the moves");
+        match game {
+            "epaminondas" => assert_eq!(before[6], json!(fen), "{href}"),
+            "empedocles" => assert_eq!(before[7], json!("water,air"), "{href}"),
+            _ => assert_eq!(
+                [&before[6], &before[7]],
+                [&Value::Null, &Value::Null],
+                "{href}"
+            ),
+        }
+        // A fresh page at the address: the same board, line and moves.
+        browser.goto("about:blank");
+        browser.goto(&href);
+        settled(&browser);
+        browser.wait(
+            &format!(
+                "return document.querySelectorAll('#moves .move').length === {}",
+                before[4]
+            ),
+            20,
+            "the moves listed",
+        );
+        let after = browser.run(state);
+        assert_eq!(
+            after, before,
+            "{game}: the address {href} opened another board"
+        );
+        // The address names the position the command line reaches.
+        let moves = before[2].as_str().unwrap();
+        let mut args = vec!["show", game, "--moves", moves];
+        if game == "epaminondas" {
+            args.extend(["--fen", fen]);
+        }
+        if game == "empedocles" {
+            args.extend(["--setup", "water,air"]);
+        }
+        let out = crate::common::ok(&args);
+        let want = out
+            .lines()
+            .find_map(|l| l.strip_prefix("position "))
+            .unwrap();
+        assert_eq!(before[1], json!(want), "{game}");
+    }
+}
+
+/// Export downloads the game as a `.jsonl` record that `gamut replay`
+/// reads to the position the page shows; the copy button holds the same
+/// record; and the record opens again by the file picker and by a drop on
+/// the page, its moves in the list and its last position on the board.
+#[test]
+#[ignore = "long check"]
+fn long_an_exported_record_replays_and_opens_again_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-export");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let profile = dir.join("profile");
+    let browser = Browser::start(&profile);
+    let downloads = profile.join("downloads");
+    for (game, count) in [("empedocles", 14), ("apart", 6), ("spokes", 6)] {
+        let mut rng = SmallRng::seed_from_u64(7);
+        // A line of random moves (die rolls and rounds included), opened
+        // by its address.
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..count {
+            let v = get(
+                &server.addr,
+                &format!(
+                    "/api/position?game={game}&moves={}",
+                    crate::serve::enc(&moves.join(";"))
+                ),
+            )
+            .json();
+            let pick = |list: &Value, rng: &mut SmallRng| {
+                let list = list.as_array().unwrap();
+                list[rng.gen_range(0..list.len())]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            };
+            let next = match v["node"].as_str().unwrap() {
+                "terminal" => break,
+                "simultaneous" => v["actions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| pick(a, &mut rng))
+                    .collect::<Vec<_>>()
+                    .join(","),
+                _ => pick(&v["moves"], &mut rng),
+            };
+            moves.push(next);
+        }
+        let line = moves.join(";");
+        browser.goto(&format!(
+            "{}?game={game}&moves={}",
+            server.url(),
+            crate::serve::enc(&line)
+        ));
+        settled(&browser);
+        let shown = browser.run("return S.view.text");
+        let _ = std::fs::remove_dir_all(&downloads);
+        browser.click("#io summary");
+        browser.click("#export");
+        let file = downloads.join(format!("{game}-game.jsonl"));
+        let start = Instant::now();
+        while !file.exists() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{game}: no download in {downloads:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let record = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(record.lines().count(), 1, "{record}");
+        let copied = browser.run("return [S.record, document.getElementById('copy').disabled]");
+        assert_eq!(
+            copied,
+            json!([record, false]),
+            "{game}: the copy button's record"
+        );
+        // `gamut replay` reads it to the position on the page.
+        let out = crate::common::ok(&["replay", file.to_str().unwrap(), "--game", "1"]);
+        let last = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("position "))
+            .next_back()
+            .unwrap();
+        assert_eq!(shown, json!(last), "{game}: replayed");
+        // Opened again: by the file picker, on a fresh page ...
+        for how in ["picker", "drop"] {
+            browser.goto(&format!("{}?game=aporia", server.url()));
+            settled(&browser);
+            if how == "picker" {
+                browser.click("#io summary");
+                let input = browser.element("#record-file");
+                browser.call(
+                    "POST",
+                    &format!("/element/{input}/value"),
+                    json!({"text": file.to_str().unwrap()}),
+                );
+            } else {
+                // ... and dropped on the page (a drop of the file's bytes).
+                browser.run(&format!(
+                    "const dt = new DataTransfer(); \
+                     dt.items.add(new File([{}], 'dropped.jsonl')); \
+                     document.getElementById('moves').dispatchEvent(new DragEvent('drop', {{dataTransfer: dt, bubbles: true, cancelable: true}})); \
+                     return true",
+                    json!(record)
+                ));
+            }
+            browser.wait(
+                &format!(
+                    "return S.game === {game:?} && S.shown === S.token && S.view.text === {shown} && \
+                     document.querySelectorAll('#moves .move').length === {}",
+                    moves.len()
+                ),
+                20,
+                "the record opened",
+            );
+            let opened = browser.run("return lineTo(S.current).join(';')");
+            assert_eq!(opened, json!(line), "{game} by {how}");
+        }
+    }
+}
+
+/// A tournament page's game link (its viewer sits below the tables)
+/// brings the game it opens into view, and so does opening the page at a
+/// game's address.
+#[test]
+#[ignore = "long check"]
+fn long_a_tournament_page_scrolls_to_the_game_it_opens_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-tournament");
+    let page = dir.join("t.html");
+    crate::common::ok(&[
+        "tournament",
+        "aporia",
+        "--engine",
+        "name=d2,depth=2",
+        "--engine",
+        "name=d1,depth=1",
+        "--games",
+        "40",
+        "--ply-limit",
+        "8",
+        "--records",
+        dir.join("t.jsonl").to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let browser = Browser::start(&dir.join("profile"));
+    let url = format!("file://{}", page.display());
+    let viewer = "const r = document.getElementById('viewer').getBoundingClientRect(); \
+                  return [r.top, innerHeight, document.getElementById('game-title').textContent]";
+    browser.goto(&url);
+    browser.wait(
+        "return !!document.querySelector('a[href=\"#game=31\"]')",
+        20,
+        "the page",
+    );
+    let before = browser.run(viewer);
+    assert!(
+        before[0].as_f64().unwrap() > before[1].as_f64().unwrap(),
+        "the viewer is not below the fold here: {before}"
+    );
+    browser.click("a[href=\"#game=31\"]");
+    browser.wait(
+        "return document.getElementById('game-title').textContent.endsWith('game 31')",
+        10,
+        "the game opened",
+    );
+    let after = browser.run(viewer);
+    let (top, height) = (after[0].as_f64().unwrap(), after[1].as_f64().unwrap());
+    assert!(
+        (-1.0..height / 2.0).contains(&top),
+        "the game opened out of view: {after}"
+    );
+    // Opened at a game's address, the page shows that game in view.
+    browser.goto("about:blank");
+    browser.goto(&format!("{url}#game=12&move=3"));
+    browser.wait(
+        "return document.getElementById('game-title').textContent.endsWith('game 12')",
+        10,
+        "the game opened",
+    );
+    let direct = browser.run(viewer);
+    let top = direct[0].as_f64().unwrap();
+    assert!(
+        (-1.0..height / 2.0).contains(&top),
+        "the game opened out of view: {direct}"
+    );
+}
+
+/// The move list fits the game: in Empedocles a row per turn number with
+/// a column per side, each side's setup placements together in its cell
+/// and a die roll an annotation at the head of the turn it opens; in Apart
+/// a variation is written as in chess after the move it is an alternative
+/// to (`1… x 2. y`, `2. z`), and the main line takes up again with `2 …`;
+/// in Spokes a row per round (placements, then the resolution).
+#[test]
+#[ignore = "long check"]
+fn long_the_move_list_numbers_turns_and_variations_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-list");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    // Each row as its number and its cells, each cell the ids of its
+    // moves (`roll` for a die roll) and `…` where it takes up a turn;
+    // each variation as its numbers and move ids.
+    let rows = "return [...document.querySelectorAll('#moves > .row, #moves > .variations > .variation')].map((r) => \
+                r.classList.contains('row') \
+                  ? [r.querySelector('.num').textContent, ...[...r.querySelectorAll('.cell')].map((c) => \
+                      [...c.children].map((e) => e.classList.contains('num') ? e.textContent \
+                        : (e.classList.contains('die') ? 'roll ' : '') + e.dataset.node))] \
+                  : ['variation', ...[...r.children].map((e) => e.classList.contains('num') ? e.textContent : e.dataset.node)])";
+    let line = "@b3;@f5;@a8;@f7;@c7;@e1;N;b3-a3;N;f7-f6;N;f5-g6";
+    browser.goto(&format!(
+        "{}?game=empedocles&moves={}",
+        server.url(),
+        crate::serve::enc(line)
+    ));
+    settled(&browser);
+    browser.wait(
+        "return S.nodes.every((n, i) => i === 0 || n.kind !== undefined) && document.querySelectorAll('#moves .row').length === 3",
+        20,
+        "the moves described",
+    );
+    assert_eq!(
+        browser.run(rows),
+        json!([
+            ["1", ["1", "2", "3"], ["4", "5", "6"]],
+            ["2", ["roll 7", "8"], ["roll 9", "10"]],
+            ["3", ["roll 11", "12"], []],
+        ]),
+        "empedocles"
+    );
+    let roll = browser.run("return document.querySelector('#moves .move.die').textContent");
+    assert_eq!(roll, json!("roll N"));
+    // Apart: four moves, then an alternative to Black's first move with
+    // a reply, and one to White's second.
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    let play = |i: usize| {
+        browser.run(&format!("choose(S.view.moves[{i}].text); return true"));
+        settled(&browser);
+    };
+    for i in [0, 0, 0, 0] {
+        play(i);
+    }
+    browser.run("go(1); return true");
+    settled(&browser);
+    play(3);
+    play(3);
+    browser.run("go(2); return true");
+    settled(&browser);
+    play(5);
+    assert_eq!(
+        browser.run(rows),
+        json!([
+            ["1", ["1"], ["2"]],
+            ["variation", "1…", "5", "2.", "6"],
+            ["2", ["3"], []],
+            ["variation", "2.", "7"],
+            ["2", ["…"], ["4"]],
+        ]),
+        "apart"
+    );
+    // Spokes: a row per round, its placements then its resolution.
+    browser.goto(&format!("{}?game=spokes", server.url()));
+    settled(&browser);
+    for _ in 0..2 {
+        browser.run("choose(S.view.actions[0][0].text); return true");
+        browser.run("choose(S.view.actions[1][1].text); return true");
+        // The resolution, played by itself where it is forced.
+        browser.wait(
+            "return S.shown === S.token && S.current > 0 && S.pending.length === 0",
+            20,
+            "the round placed",
+        );
+        if browser.run("return S.view.node") == json!("decision") {
+            browser.run("choose(S.view.moves[0].text); return true");
+            browser.wait(
+                "return S.shown === S.token && S.view.node === 'simultaneous'",
+                20,
+                "the round resolved",
+            );
+        }
+    }
+    let spokes = browser.run(rows);
+    let spokes = spokes.as_array().unwrap();
+    assert_eq!(spokes.len(), 2, "{spokes:?}");
+    for (k, row) in spokes.iter().enumerate() {
+        assert_eq!(row[0], json!(format!("{}.", k + 1)), "{spokes:?}");
+        let cell: Vec<u64> = row[1]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|id| id.as_str().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(cell, [2 * k as u64 + 1, 2 * k as u64 + 2], "{spokes:?}");
+    }
 }

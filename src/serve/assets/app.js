@@ -20,7 +20,10 @@ const S = {
   game: null,      // game id
   setup: "",       // setup text ("" for the default start)
   fen: null,       // start position text (null: the start of the setup)
-  nodes: [],       // the move tree: {move, parent, children, score, mover}
+  nodes: [],       // the move tree: {move, short, parent, children, score, mover,
+                   // kind and by (the node kind and mover of the position the
+                   // move was made in), text (the position, once shown)}
+  tree: 0,         // counts new trees, so stale fills of a tree are dropped
   current: 0,      // the node shown
   view: null,      // the server's answer for the node shown
   selection: [],   // squares clicked so far
@@ -36,6 +39,8 @@ const S = {
   busy: false,     // an engine move is being searched
   token: 0,        // counts renders, so stale answers are dropped
   shown: 0,        // the render whose position is shown
+  record: null,    // the record exported last (for the copy button)
+  scoringIds: null, // the nodes the running scoring scores, in its order
 };
 
 function showError(msg) { $("error").textContent = msg || ""; }
@@ -74,6 +79,22 @@ function gameThrough(id) {
 function resetTree() {
   S.nodes = [{ move: null, parent: -1, children: [], score: null, mover: null }];
   S.current = 0;
+  S.tree += 1;
+  if (S.scoring) { S.scoring.close(); S.scoring = null; }
+}
+
+// Appends `texts` as the main line from the root, and shows move `ply`
+// of it (the last by default).
+function lineFromTexts(texts, ply) {
+  resetTree();
+  const ids = [0];
+  for (const m of texts) {
+    const id = S.nodes.length;
+    S.nodes.push({ move: m, parent: ids[ids.length - 1], children: [], score: null, mover: null });
+    S.nodes[ids[ids.length - 1]].children.push(id);
+    ids.push(id);
+  }
+  S.current = ids[ply === undefined || ply === null || ply < 0 || ply >= ids.length ? ids.length - 1 : ply];
 }
 
 function addMove(text) {
@@ -83,7 +104,10 @@ function addMove(text) {
   if (fresh) {
     child = S.nodes.length;
     const m = choosable().find((c) => c.text === text);
-    S.nodes.push({ move: text, short: m && m.short, parent: S.current, children: [], score: null, mover: null });
+    S.nodes.push({
+      move: text, short: m && m.short, parent: S.current, children: [], score: null, mover: null,
+      kind: S.view.node, by: S.view.mover,
+    });
     cur.children.push(child);
   }
   go(child);
@@ -114,6 +138,9 @@ async function render() {
   showError("");
   S.view = view;
   S.nodes[S.current].mover = view.mover;
+  S.nodes[S.current].text = view.text;
+  describeChildren(S.current, view);
+  keepInUrl();
   S.preview = -1;
   S.cursor = -1;
   S.stepped = false;
@@ -130,6 +157,8 @@ async function render() {
   drawGraph();
   if ($("analyse").checked) startAnalysis();
   S.shown = token;
+  describeTree();
+  scoreSoon();
   if (playForced()) return;
   maybeEngine(token);
 }
@@ -155,6 +184,8 @@ function clearNumbers() {
   $("bar-fill").style.width = "0";
   $("bar-text").textContent = "no evaluation";
   $("export-text").textContent = "";
+  $("copy").disabled = true;
+  S.record = null;
   $("table-verdict").textContent = "";
   S.lastIteration = null;
   drawArrows();
@@ -711,43 +742,197 @@ function label(id) {
   return null;
 }
 
-function moveSpan(id, ply) {
-  const s = document.createElement("span");
-  s.className = "move" + (id === S.current ? " current" : "");
-  const l = label(id);
-  if (l) s.classList.add(l[0]);
-  const n = S.nodes[id];
-  s.textContent = (ply % 2 === 1 ? Math.ceil(ply / 2) + ". " : "") + (n.short || n.move) + (l ? l[1] : "");
-  if (n.short) s.title = n.move;
-  s.dataset.node = id;
-  s.onclick = () => go(id);
-  return s;
-}
-
-// Writes the line from node `id` on: its main moves, each other child in
-// brackets as a variation.
-function writeLine(box, id, ply) {
-  let n = id;
-  while (S.nodes[n].children.length) {
-    const kids = S.nodes[n].children;
-    box.append(moveSpan(kids[0], ply + 1), " ");
-    for (const v of kids.slice(1)) {
-      const span = document.createElement("span");
-      span.className = "variation";
-      span.append("( ", moveSpan(v, ply + 1), " ");
-      writeLine(span, v, ply + 1);
-      span.append(") ");
-      box.append(span);
+// Fills in what the move list needs of the children of node `id` (the
+// kind of node they were played at, its mover, their short forms) from
+// `view`, the answer for the position at `id`.
+function describeChildren(id, view) {
+  for (const c of S.nodes[id].children) {
+    const n = S.nodes[c];
+    if (n.kind === undefined) { n.kind = view.node; n.by = view.mover; }
+    if (n.short === undefined) {
+      const m = (view.moves || []).find((x) => x.text === n.move);
+      n.short = m && m.short;
     }
-    n = kids[0];
-    ply += 1;
   }
 }
 
+// Asks the server, one position after another, about the moves of the
+// tree not yet described (a line loaded, opened from a URL or a record),
+// then redraws the move list.
+let describing = false;
+async function describeTree() {
+  if (describing) return;
+  describing = true;
+  const tree = S.tree;
+  try {
+    for (;;) {
+      const id = S.nodes.findIndex((n, i) => i > 0 && n.kind === undefined);
+      if (id < 0 || tree !== S.tree) break;
+      const parent = S.nodes[id].parent;
+      let view;
+      try {
+        view = await getJson("/api/position", { moves: lineTo(parent).join(";") });
+      } catch (_) { break; }
+      if (tree !== S.tree) break;
+      describeChildren(parent, view);
+      if (S.nodes[parent].text === undefined) S.nodes[parent].text = view.text;
+      if (S.nodes[id].kind === undefined) S.nodes[id].kind = null;
+    }
+  } finally {
+    describing = false;
+  }
+  if (tree === S.tree) drawMoves();
+  else describeTree();
+}
+
+// Where node `id` stands in the game's turns: `group` is the side whose
+// turn it is (a die roll belongs to the turn it opens), or "round" for a
+// round of secret choices and its resolution; `start` whether the node
+// opens a turn, `n` the turn's number. Sides that alternate are numbered
+// as in chess (side 1 opens turn n, side 2 plays n…); rounds one by one.
+function turnOf(id) {
+  const n = S.nodes[id];
+  const prev = n.parent > 0 ? turnOf(n.parent) : null;
+  const round = n.kind === "simultaneous";
+  const group = round ? "round" : prev && prev.group === "round" ? "round" : n.by;
+  if (n.kind === undefined || n.kind === null || group === null || group === undefined) {
+    return { group: "?", start: true, n: prev ? prev.n : 1 };
+  }
+  if (prev && !round && prev.group === group) return { group, start: false, n: prev.n };
+  let num = 1;
+  if (prev) num = group === 0 || group === "round" ? prev.n + 1 : prev.n;
+  return { group, start: true, n: num };
+}
+
+// The number written before a move that opens a turn: `3.` for the
+// first side's turn or a round; where a line of moves is taken up again
+// (`opening`: a variation's first move, or the move after a nested one)
+// also `3…` for the second side's and `3. …` inside the first side's.
+function turnLabel(t, opening) {
+  if (t.group === "?") return "";
+  if (t.group === 0 || t.group === "round") return t.start || !opening ? `${t.n}.` : `${t.n}. …`;
+  return opening ? `${t.n}…` : "";
+}
+
+function moveSpan(id) {
+  const s = document.createElement("span");
+  const n = S.nodes[id];
+  s.className = "move" + (id === S.current ? " current" : "");
+  s.dataset.node = id;
+  s.onclick = () => go(id);
+  if (n.kind === "chance") {
+    // A die roll: an annotation of the turn it opens.
+    s.classList.add("die");
+    s.textContent = "roll " + (n.short || n.move);
+    s.title = "the die: " + n.move;
+    return s;
+  }
+  const l = label(id);
+  if (l) s.classList.add(l[0]);
+  s.textContent = (n.short || n.move) + (l ? l[1] : "");
+  if (n.short && n.short !== n.move) s.title = n.move;
+  return s;
+}
+
+function numberSpan(text) {
+  const s = document.createElement("span");
+  s.className = "num";
+  s.textContent = text;
+  return s;
+}
+
+// Writes the line from node `id` on, inline (a variation): a number where
+// a turn opens, before the first move and after a nested variation, and
+// the alternatives to each later move in brackets right after it.
+function writeLine(box, id) {
+  let number = true;
+  for (let n = id; ; ) {
+    const t = turnOf(n);
+    if (t.start || number) {
+      const l = turnLabel(t, number);
+      if (l) box.append(numberSpan(l), " ");
+    }
+    box.append(moveSpan(n), " ");
+    number = false;
+    if (n !== id) {
+      for (const v of S.nodes[S.nodes[n].parent].children.slice(1)) {
+        const span = document.createElement("span");
+        span.className = "variation";
+        span.append("( ");
+        writeLine(span, v);
+        span.append(") ");
+        box.append(span);
+        number = true;
+      }
+    }
+    const kids = S.nodes[n].children;
+    if (!kids.length) break;
+    n = kids[0];
+  }
+}
+
+// Whether the game's sides take turns one after the other (two sides, no
+// rounds of secret choices): then the main line is set in a column per
+// side.
+function alternating() {
+  const v = S.view;
+  return !!v && v.sides.length === 2 && v.node !== "simultaneous" &&
+    !S.nodes.some((n) => n.kind === "simultaneous");
+}
+
+// The move list: the main line in rows of one turn number (a column per
+// side where the sides alternate, one row per round where they choose in
+// secret), each variation after the move it is an alternative to, written
+// inline as in chess (`2… c3-b4`).
 function drawMoves() {
   const box = $("moves");
   box.innerHTML = "";
-  writeLine(box, 0, 0);
+  const columns = alternating();
+  box.classList.toggle("columns", columns);
+  let row = null;
+  const newRow = (num, wide) => {
+    row = { el: document.createElement("div"), cells: [], num, open: true };
+    row.el.className = "row" + (wide ? " wide" : "");
+    row.el.append(numberSpan(num ? num + (wide || !columns ? "." : "") : ""));
+    const k = wide || !columns ? 1 : 2;
+    for (let i = 0; i < k; i++) {
+      const c = document.createElement("span");
+      c.className = "cell";
+      row.cells.push(c);
+      row.el.append(c);
+    }
+    box.append(row.el);
+  };
+  for (let n = S.nodes[0].children[0]; n !== undefined; n = S.nodes[n].children[0]) {
+    const t = turnOf(n);
+    const side = columns && (t.group === 0 || t.group === 1) ? t.group : null;
+    if (!row || t.start || !row.open) {
+      if (side === 1 && row && row.open && row.num === t.n && row.cells.length === 2 && !row.cells[1].childNodes.length) {
+        // The second side's turn in the row its first side opened.
+      } else if (side !== null) {
+        newRow(t.n, false);
+        if (side === 1) row.cells[0].append(numberSpan("…"));
+      } else {
+        newRow(t.group === "?" ? "" : t.n, true);
+      }
+    }
+    const cell = side === 1 ? row.cells[1] : row.cells[0];
+    if (!t.start && !cell.childNodes.length) cell.append(numberSpan("…"), " ");
+    cell.append(moveSpan(n), " ");
+    const alts = S.nodes[S.nodes[n].parent].children.slice(1);
+    if (alts.length) {
+      const box2 = document.createElement("div");
+      box2.className = "variations";
+      for (const v of alts) {
+        const span = document.createElement("div");
+        span.className = "variation";
+        writeLine(span, v);
+        box2.append(span);
+      }
+      box.append(box2);
+      row.open = false;
+    }
+  }
   const cur = box.querySelector(".current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
 }
@@ -756,9 +941,9 @@ function drawMoves() {
 
 function drawGraph() {
   const path = gameThrough(S.current);
-  const w = 600, h = 140, pad = 18;
-  const x = (i) => pad + (w - 2 * pad) * (path.length > 1 ? i / (path.length - 1) : 0);
-  const y = (p) => 4 + (h - pad - 4) * (1 - p);
+  const w = 600, h = 140, pad = 18, left = 34;
+  const x = (i) => left + (w - left - pad) * (path.length > 1 ? i / (path.length - 1) : 0);
+  const y = (p) => 8 + (h - pad - 8) * (1 - p);
   let pts = [];
   let marks = "";
   path.forEach((id, i) => {
@@ -774,43 +959,148 @@ function drawGraph() {
     ticks += `<line x1="${x(i)}" x2="${x(i)}" y1="${h - pad}" y2="${h - pad + 4}" stroke="#888"/>` +
       `<text x="${x(i)}" y="${h - 3}" font-size="10" text-anchor="middle">${i}</text>`;
   }
+  // The % axis: the first side's chance of winning.
+  let axis = "";
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    axis += `<line x1="${left - 4}" x2="${w - pad}" y1="${y(p)}" y2="${y(p)}" stroke="${p === 0.5 ? "#aaa" : "#ddd"}"` +
+      (p === 0.5 ? ` stroke-dasharray="4"` : "") + `/>` +
+      `<text class="axis" x="${left - 6}" y="${y(p) + 3}" font-size="10" text-anchor="end">${p * 100}%</text>`;
+  }
   const cur = path.indexOf(S.current);
+  const area = pts.length > 1
+    ? `<polygon points="${pts[0].split(",")[0]},${y(0)} ${pts.join(" ")} ${pts[pts.length - 1].split(",")[0]},${y(0)}" fill="#f4f1e8" stroke="none"/>`
+    : "";
   $("graph").innerHTML =
     `<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" id="graph-svg">` +
-    `<rect x="${pad}" y="4" width="${w - 2 * pad}" height="${h - pad - 4}" fill="#eee"/>` +
-    `<line x1="${pad}" x2="${w - pad}" y1="${y(0.5)}" y2="${y(0.5)}" stroke="#aaa" stroke-dasharray="4"/>` +
-    `<line x1="${x(cur)}" x2="${x(cur)}" y1="4" y2="${h - pad}" stroke="#2a7de1"/>` +
-    `<polyline points="${pts.join(" ")}" fill="none" stroke="#222" stroke-width="1.5"/>` +
+    `<rect x="${left}" y="${y(1)}" width="${w - left - pad}" height="${y(0) - y(1)}" fill="#555"/>` +
+    area + axis +
+    `<line x1="${x(cur)}" x2="${x(cur)}" y1="${y(1)}" y2="${y(0)}" stroke="#2a7de1"/>` +
+    `<polyline points="${pts.join(" ")}" fill="none" stroke="#2a7de1" stroke-width="1.5"/>` +
     marks + ticks + `</svg>`;
   $("graph-svg").onclick = (e) => {
     const r = e.currentTarget.getBoundingClientRect();
     const fx = ((e.clientX - r.left) / r.width) * w;
-    const i = Math.round(((fx - pad) / (w - 2 * pad)) * (path.length - 1));
+    const i = Math.round(((fx - left) / (w - left - pad)) * (path.length - 1));
     go(path[Math.max(0, Math.min(path.length - 1, i))]);
   };
+  drawAccuracy(path);
 }
 
-function scoreGame() {
+// Each side's accuracy over the scored moves of `path`, as lichess
+// reckons it: a move's accuracy falls with the win probability its side
+// lost (103.1668·e^(−0.04354·loss in %) − 3.1669), and a side's is the
+// mean of its moves' weighted by how much the game swung around them, and
+// their harmonic mean, averaged. Two-sided games only.
+function drawAccuracy(path) {
+  const box = $("accuracy");
+  box.innerHTML = "";
+  const v = S.view;
+  if (!v || v.sides.length !== 2) return;
+  const wins = path.map((id) => (S.nodes[id].score === null ? null : winProbability(S.nodes[id].score, false)));
+  const moves = [[], []];
+  for (let i = 1; i < path.length; i++) {
+    const n = S.nodes[path[i]];
+    // The side that moved (the scoring's `labelled` of the position before).
+    const side = S.nodes[path[i - 1]].labelled;
+    if (wins[i] === null || wins[i - 1] === null || (side !== 0 && side !== 1) || n.kind === "chance") continue;
+    const before = side === 0 ? wins[i - 1] : 1 - wins[i - 1];
+    const after = side === 0 ? wins[i] : 1 - wins[i];
+    const loss = Math.max(0, before - after) * 100;
+    const acc = Math.max(0, Math.min(100, 103.1668 * Math.exp(-0.04354 * loss) - 3.1669));
+    moves[side].push({ i, acc });
+  }
+  const known = wins.filter((p) => p !== null);
+  const window = Math.max(2, Math.min(8, Math.floor(known.length / 10)));
+  const swing = (i) => {
+    const around = wins.slice(Math.max(0, i - window), i + 1).filter((p) => p !== null).map((p) => p * 100);
+    if (around.length < 2) return 0.5;
+    const mean = around.reduce((a, b) => a + b, 0) / around.length;
+    const sd = Math.sqrt(around.reduce((a, b) => a + (b - mean) ** 2, 0) / around.length);
+    return Math.max(0.5, Math.min(12, sd));
+  };
+  v.sides.forEach((name, side) => {
+    const list = moves[side];
+    const span = document.createElement("span");
+    span.className = "side-accuracy";
+    span.dataset.side = side;
+    span.append(swatch(side), ` ${name}: `);
+    if (!list.length) {
+      span.append("accuracy —");
+    } else {
+      const weights = list.map((m) => swing(m.i));
+      const weighted = list.reduce((a, m, k) => a + m.acc * weights[k], 0) / weights.reduce((a, b) => a + b, 0);
+      const harmonic = list.length / list.reduce((a, m) => a + 1 / Math.max(m.acc, 1), 0);
+      const acc = (weighted + harmonic) / 2;
+      span.append(`accuracy ${acc.toFixed(0)}% (${list.length} move${list.length === 1 ? "" : "s"})`);
+      span.dataset.accuracy = acc.toFixed(1);
+    }
+    box.append(span);
+  });
+}
+
+// Scores the plies `ids` (a line of the tree, each after the one before)
+// with `/api/scores`, the first from the position of `ids[0]` (the game's
+// start, or a node already shown), and redraws the graph and the move
+// list as the scores come. `background`: the low-budget scoring after a
+// move, which says less and gives way to the button's.
+function scoreLine(ids, limits, background) {
   if (S.scoring) S.scoring.close();
-  const path = gameThrough(S.current);
-  const moves = path.slice(1).map((id) => S.nodes[id].move);
-  $("graph-info").textContent = "scoring…";
-  const es = new EventSource("/api/scores?" + params({ moves: moves.join(";"), ...limitForScores() }));
+  const first = S.nodes[ids[0]];
+  const start = ids[0] === 0 ? params() : new URLSearchParams({ game: S.game, fen: first.text });
+  const moves = ids.slice(1).map((id) => S.nodes[id].move);
+  start.set("moves", moves.join(";"));
+  for (const [k, v] of Object.entries(limits)) start.set(k, v);
+  const info = (t) => { if (!background || S.scoringIds === ids) $("graph-info").textContent = t; };
+  info(background ? "scoring the new moves…" : "scoring…");
+  const es = new EventSource("/api/scores?" + start);
   S.scoring = es;
+  S.scoringIds = ids;
+  const tree = S.tree;
   es.onmessage = (e) => {
+    if (tree !== S.tree) { es.close(); return; }
     const d = JSON.parse(e.data);
-    if (d.error) { $("graph-info").textContent = d.error; es.close(); return; }
-    if (d.done) { $("graph-info").textContent = "scored" + graphSide(); es.close(); return; }
+    if (d.error) { info(d.error); es.close(); return; }
+    if (d.done) {
+      info("scored" + graphSide());
+      es.close();
+      S.scoring = null;
+      scoreSoon();
+      return;
+    }
     if (d.ply === undefined) return;
-    const id = path[d.ply];
+    const id = ids[d.ply];
+    if (id === undefined) return;
     S.nodes[id].score = d.score;
-    S.nodes[id].labelled = d.labelled;
+    if (d.ply > 0 || ids[0] === 0) S.nodes[id].labelled = d.labelled;
     if (d.mover !== undefined && d.mover !== null) S.nodes[id].mover = d.mover;
-    $("graph-info").textContent = `scored ${d.ply + 1} of ${path.length}` + graphSide();
+    info(`scored ${d.ply + 1} of ${ids.length}` + graphSide());
     drawGraph();
     drawMoves();
   };
-  es.onerror = () => es.close();
+  es.onerror = () => { es.close(); if (S.scoring === es) S.scoring = null; };
+}
+
+function scoreGame() {
+  scoreLine(gameThrough(S.current), limitForScores(), false);
+}
+
+// After a move, the moves of the game not yet scored are scored in the
+// background at a low budget (from the last scored position before them),
+// unless a scoring runs.
+let scoreTimer = null;
+function scoreSoon() {
+  clearTimeout(scoreTimer);
+  scoreTimer = setTimeout(() => {
+    if (S.scoring || !$("auto-score").checked) return;
+    const path = gameThrough(S.current);
+    const k = path.findIndex((id) => S.nodes[id].score === null);
+    if (k < 0) return;
+    // From the last scored node before the first unscored one whose
+    // position is known (a move's label needs its position before).
+    let from = k;
+    while (from > 0 && (S.nodes[path[from]].score === null || S.nodes[path[from]].text === undefined)) from--;
+    scoreLine(path.slice(from), { time: 60 }, true);
+  }, 400);
 }
 
 // Whose value the graph draws, in games of more than two players: the
@@ -826,6 +1116,19 @@ function limitForScores() {
 
 // ---- load, save, records -----------------------------------------------
 
+// Keeps the game, its start, the main line through the move shown and
+// which of its moves is shown in the page's address, so that the address
+// opens the same board.
+function keepInUrl() {
+  const p = params();
+  const path = gameThrough(S.current);
+  const moves = path.slice(1).map((id) => S.nodes[id].move);
+  if (moves.length) p.set("moves", moves.join(";"));
+  const at = path.indexOf(S.current);
+  if (at < path.length - 1) p.set("ply", at);
+  history.replaceState(null, "", "?" + p.toString());
+}
+
 async function load(text) {
   text = text.trim();
   try {
@@ -837,36 +1140,94 @@ async function load(text) {
   } catch (_) { /* not a position: try a move list */ }
   try {
     await getJson("/api/position", { moves: text });
-    resetTree();
-    for (const m of text.split(";").map((t) => t.trim())) {
-      const id = S.nodes.length;
-      S.nodes.push({ move: m, parent: S.current, children: [], score: null, mover: null });
-      S.nodes[S.current].children.push(id);
-      S.current = id;
-    }
+    lineFromTexts(text.split(";").map((t) => t.trim()).filter(Boolean));
     render();
   } catch (e) {
     showError("neither a position nor moves here: " + e.message);
   }
 }
 
+// The game through the move shown as a record that `gamut replay` reads:
+// downloaded as a .jsonl file, shown with the `gamut show` command of
+// the same line, and kept for the copy button.
 async function exportGame() {
   const moves = gameThrough(S.current).slice(1).map((id) => S.nodes[id].move);
   const start = S.view ? S.view.start : "";
   const q = (s) => '"' + s.replace(/(["\\$`])/g, "\\$1") + '"';
   const show =
     `gamut show ${S.game} --fen ${q(start)}` + (moves.length ? ` --moves ${q(moves.join("; "))}` : "");
+  S.record = null;
+  $("copy").disabled = true;
   try {
-    // The game as a record: save it as a .jsonl file for 'gamut replay'.
     const token = S.token;
     const r = await getJson("/api/export", { moves: moves.join("; ") });
     if (token !== S.token) return;
+    S.record = r.record + "\n";
+    $("copy").disabled = false;
     $("export-text").textContent =
       `${show}\n\n# ${r.file} (gamut replay ${r.file} --game 1):\n${r.record}`;
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([S.record], { type: "application/x-ndjson" }));
+    a.download = r.file;
+    a.id = "download";
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   } catch (e) {
     $("export-text").textContent = show;
     showError("no record: " + e.message);
   }
+}
+
+// Copies the record exported last.
+async function copyRecord() {
+  if (!S.record) return;
+  try {
+    await navigator.clipboard.writeText(S.record);
+  } catch (_) {
+    const t = document.createElement("textarea");
+    t.value = S.record;
+    document.body.append(t);
+    t.select();
+    document.execCommand("copy");
+    t.remove();
+  }
+  $("copy").textContent = "copied";
+  setTimeout(() => { $("copy").textContent = "copy"; }, 1500);
+}
+
+// A record file of this computer (chosen or dropped on the page): its
+// games listed as a records file of the server's folder is, or the game
+// opened at once when it holds one.
+function openFile(file) {
+  const reader = new FileReader();
+  reader.onload = () => {
+    const games = [];
+    for (const line of String(reader.result).split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        const g = JSON.parse(line);
+        if (g && g.game && Array.isArray(g.moves)) games.push(g);
+      } catch (_) { /* not a record line */ }
+    }
+    if (!games.length) { showError(`${file.name}: no game record in it`); return; }
+    $("io").open = true;
+    if (games.length === 1) openGame(games[0]);
+    listGames(file.name, games, false);
+  };
+  reader.onerror = () => showError(`${file.name}: ${reader.error}`);
+  reader.readAsText(file);
+}
+
+// Opens one game of a record on the board.
+function openGame(g) {
+  S.game = g.game;
+  $("game").value = g.game;
+  S.setup = "";
+  S.fen = g.opening || null;
+  $("engine-seats").value = "";
+  load(g.moves.join(";"));
 }
 
 async function showRecords() {
@@ -889,29 +1250,31 @@ async function showRecords() {
 }
 
 async function openRecord(file) {
-  const box = $("records");
   const r = await fetch("/api/record?" + new URLSearchParams({ file }));
   const games = await r.json();
   if (!r.ok) { showError(games.error); return; }
+  listGames(file, games, true);
+}
+
+// The games of records file `file`, a button each; `served`: the file is
+// in the server's folder (a way back to its list).
+function listGames(file, games, served) {
+  const box = $("records");
   box.innerHTML = "";
-  const back = document.createElement("button");
-  back.textContent = "← files";
-  back.onclick = showRecords;
-  box.append(back, ` ${file}: `);
-  for (const g of games) {
+  if (served) {
+    const back = document.createElement("button");
+    back.textContent = "← files";
+    back.onclick = showRecords;
+    box.append(back);
+  }
+  box.append(` ${file}: `);
+  games.forEach((g, i) => {
     const b = document.createElement("button");
     b.className = "record-game";
-    b.textContent = `#${g.number} ${g.game} ${(g.engines || []).join("–")} ${g.result || ""}`;
-    b.onclick = () => {
-      S.game = g.game;
-      $("game").value = g.game;
-      S.setup = "";
-      S.fen = g.opening;
-      $("engine-seats").value = "";
-      load(g.moves.join(";"));
-    };
+    b.textContent = `#${g.number || i + 1} ${g.game} ${(g.engines || []).join("–")} ${g.result || ""}`;
+    b.onclick = () => openGame(g);
     box.append(b);
-  }
+  });
 }
 
 // ---- wiring -------------------------------------------------------------
@@ -983,18 +1346,25 @@ async function init() {
   $("score-game").onclick = scoreGame;
   $("load").onclick = () => load($("load-text").value);
   $("export").onclick = exportGame;
+  $("copy").onclick = copyRecord;
+  $("record-file").onchange = () => { const f = $("record-file").files[0]; if (f) openFile(f); };
+  // A record dropped anywhere on the page opens.
+  document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
+  document.addEventListener("dragleave", (e) => { if (!e.relatedTarget) document.body.classList.remove("dropping"); });
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dropping");
+    const f = e.dataTransfer && e.dataTransfer.files[0];
+    if (f) openFile(f);
+  });
   $("io").addEventListener("toggle", () => { if ($("io").open) showRecords(); });
   if (url.get("fen") || url.get("moves")) {
     S.game = $("game").value;
     S.setup = $("setup").value.trim();
     S.fen = url.get("fen");
-    resetTree();
-    for (const m of (url.get("moves") || "").split(";").map((t) => t.trim()).filter(Boolean)) {
-      const id = S.nodes.length;
-      S.nodes.push({ move: m, parent: S.current, children: [], score: null, mover: null });
-      S.nodes[S.current].children.push(id);
-      S.current = id;
-    }
+    const ply = url.get("ply");
+    lineFromTexts((url.get("moves") || "").split(";").map((t) => t.trim()).filter(Boolean),
+      ply === null ? null : parseInt(ply, 10));
     render();
     return;
   }
