@@ -623,11 +623,26 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
 /// view), the problems found, and the smallest hit
 /// area's side in pixels. The page's `choose` is replaced by one that
 /// records the move chosen and stays at the position, so that every move
-/// can be entered one after another.
+/// can be entered one after another, and its preview of an outcome by
+/// nothing; [`RESTORE`] puts both back.
+/// Puts back the page's own `choose` and outcome preview after [`PLAN`].
+const RESTORE: &str =
+    "window.choose = window.__choose; delete window.__choose; window.previewOutcome = window.__preview; delete window.__preview;";
+
 const PLAN: &str = r#"
 if (!window.__choose) {
   window.__choose = choose;
-  window.choose = (t) => { __entered.push(t); hideChooser(); S.selection = []; drawChoices(); };
+  // Redrawn only where squares were clicked or the chooser opened: a
+  // button pressed leaves the buttons as they were (thousands of them at
+  // a four-player resolution).
+  window.choose = (t) => {
+    __entered.push(t);
+    if (S.selection.length || $('chooser').style.display === 'block') { hideChooser(); S.selection = []; drawChoices(); }
+  };
+  // No outcome previewed as the mouse passes over the buttons (the
+  // preview has its own check).
+  window.__preview = previewOutcome;
+  window.previewOutcome = () => {};
 }
 window.__entered = [];
 const centre = (r) => [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
@@ -660,8 +675,9 @@ for (const m of choosable()) {
 reset();
 // Where each button is in view (not scrolled out of its list), the point
 // to press it.
+const buttons = new Map([...document.querySelectorAll('#choices button[data-move]')].map((b) => [b.dataset.move, b]));
 for (const p of plans.filter((p) => p.button)) {
-  const b = [...document.querySelectorAll('#choices button')].find((b) => b.dataset.move === p.text);
+  const b = buttons.get(p.text);
   if (!b) { problems.push(`${p.text}: no button`); continue; }
   const [x, y] = centre(b.getBoundingClientRect());
   if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y) === b) p.at = [x, y];
@@ -748,6 +764,12 @@ fn enter_every_move(
             server.url(),
             crate::serve::enc(fen)
         ));
+        // The page's errors, kept for the messages of a failure.
+        browser.run(
+            "window.__errors = []; \
+             addEventListener('error', (e) => __errors.push(e.message)); \
+             addEventListener('unhandledrejection', (e) => __errors.push(String(e.reason))); return true",
+        );
     }
     browser.wait(
         &format!(
@@ -800,8 +822,8 @@ fn enter_every_move(
             want.push(p["text"].clone());
         }
         // The buttons in view are pressed by the mouse too, at the
-        // points the plan found them; the others (scrolled out of their
-        // list) are clicked by the driver, which scrolls them into view.
+        // points the plan found them; the others (beyond the list's
+        // height) after, a page of them at a time.
         let mut hidden = Vec::new();
         for p in plans.iter().filter(|p| p["button"] == json!(true)) {
             match p["at"].as_array() {
@@ -815,10 +837,45 @@ fn enter_every_move(
         for chunk in clicks.chunks(600) {
             browser.pointer(chunk);
         }
-        for text in hidden {
-            let t = text.as_str().unwrap();
-            browser.click(&format!("#choices button[data-move={t:?}]"));
-            want.push(text);
+        if !hidden.is_empty() {
+            // The outcomes' list at its full height, and scrolled through:
+            // at each step the buttons then in view are pressed.
+            browser.run("const l = document.getElementById('outcome-list'); if (l) l.style.maxHeight = 'none'; return true");
+            while !hidden.is_empty() {
+                let found = browser.run(&format!(
+                    "const left = {}; \
+                     const buttons = new Map([...document.querySelectorAll('#choices button[data-move]')].map((b) => [b.dataset.move, b])); \
+                     buttons.get(left[0]).scrollIntoView({{block: 'start'}}); \
+                     const out = []; \
+                     for (const t of left) {{ \
+                       const b = buttons.get(t), r = b.getBoundingClientRect(); \
+                       const x = Math.round(r.left + r.width / 2), y = Math.round(r.top + r.height / 2); \
+                       if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y) === b) out.push([t, x, y]); \
+                     }} \
+                     return out",
+                    Value::Array(hidden.clone())
+                ));
+                let found = found.as_array().unwrap();
+                assert!(
+                    !found.is_empty(),
+                    "{game} at {fen}: {} not in view",
+                    hidden[0]
+                );
+                let points: Vec<(i64, i64)> = found
+                    .iter()
+                    .map(|f| (f[1].as_i64().unwrap(), f[2].as_i64().unwrap()))
+                    .collect();
+                for chunk in points.chunks(600) {
+                    browser.pointer(chunk);
+                }
+                let pressed: std::collections::HashSet<&str> =
+                    found.iter().map(|f| f[0].as_str().unwrap()).collect();
+                for f in found {
+                    want.push(f[0].clone());
+                }
+                hidden.retain(|t| !pressed.contains(t.as_str().unwrap()));
+            }
+            browser.run("window.scrollTo(0, 0); const l = document.getElementById('outcome-list'); if (l) l.style.maxHeight = ''; return true");
         }
         let entered = browser.run("return __entered");
         assert_eq!(
@@ -873,7 +930,7 @@ fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
         // The clicks of a move, planned by the page's targets; then the
         // page's own `choose` back in place, and the move made.
         let plan = browser.run(&format!(
-            "const p = (() => {{ {PLAN} }})(); window.choose = window.__choose; delete window.__choose; \
+            "const p = (() => {{ {PLAN} }})(); {RESTORE} \
              const board = p.plans.filter((x) => !x.button); \
              return board.length ? board[{pick} % board.length] : p.plans[{pick} % p.plans.length]"
         ));
@@ -895,11 +952,18 @@ fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
             "the move chosen",
         );
     }
-    browser.wait(
-        "return S.current > 0 && S.shown === S.token",
-        20,
-        "the move played",
-    );
+    let start = Instant::now();
+    while browser.run("return S.current > 0 && S.shown === S.token") != json!(true) {
+        let state = browser.run(
+            "return {current: S.current, shown: S.shown, token: S.token, errors: window.__errors || [], \
+             line: lineTo(S.current).join(';')}",
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{game} at {fen}: the move not played: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let line = browser.run("return [lineTo(S.current).join(';'), S.view.text]");
     let moves = line[0].as_str().unwrap();
     let shown = line[1].as_str().unwrap();
@@ -919,9 +983,12 @@ fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
 /// position played for real and the page's position compared with
 /// `gamut show --moves`. `GAMUT_BOARD_POSITIONS` sets the number of
 /// positions per game (3 by default, 1 in the four-player games, to fit
-/// CI's time; the full check is
-/// `GAMUT_BOARD_POSITIONS=50`, about 25 s a position on two busy cores),
+/// CI's time; the full check is `GAMUT_BOARD_POSITIONS=50`, run a game at
+/// a time, times in docs/results.md: every pointer move waits for a frame
+/// of chromium's, about 17 ms, so a position takes about 17 ms a click),
 /// `GAMUT_BOARD_GAMES` (ids joined by `,`) the games (all by default).
+/// Each game's count of positions, moves, captures and moves of more than
+/// two clicks, and its time, are printed.
 #[test]
 #[ignore = "long check"]
 fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
@@ -1109,7 +1176,7 @@ fn play_first(browser: &Browser, k: usize) {
     settled(browser);
     let before = browser.run("return [S.token, S.pending.length]");
     let plan = browser.run(&format!(
-        "const p = (() => {{ {PLAN} }})(); window.choose = window.__choose; delete window.__choose; \
+        "const p = (() => {{ {PLAN} }})(); {RESTORE} \
          const board = p.plans.filter((x) => !x.button); \
          return board.length ? board[{k}] || board[0] : p.plans[0]"
     ));
