@@ -775,7 +775,9 @@ fn enter_every_move(
         &format!(
             "return !!S.view && S.view.text === {fen:?} && !!document.querySelector('#board .hit')"
         ),
-        30,
+        // A page of thousands of outcomes (a four-player resolution) is
+        // slow to replace on a loaded machine.
+        120,
         "the position",
     );
     let v = browser.run("return S.view");
