@@ -745,38 +745,30 @@ fn sample_positions(server: &Server, game: &str, count: usize, seed: u64) -> Vec
 /// player in turn at a simultaneous node. Returns how many moves went
 /// through more than two clicks (multi-hop jumps, stops, choosers), how
 /// many were captures (an `x` in their text) and how many were entered.
-/// The page opens at the position's address, or where it shows the game
-/// already, loads the position in place as its load box does.
+/// The page opens at the position's address.
 fn enter_every_move(
     browser: &Browser,
     server: &Server,
     game: &str,
     fen: &str,
 ) -> (usize, usize, usize) {
-    if browser.run(&format!(
-        "return window.S !== undefined && S.game === {game:?}"
-    )) == json!(true)
-    {
-        browser.run(&format!("load({fen:?}); return true"));
-    } else {
-        browser.goto(&format!(
-            "{}?game={game}&fen={}",
-            server.url(),
-            crate::serve::enc(fen)
-        ));
-        // The page's errors, kept for the messages of a failure.
-        browser.run(
-            "window.__errors = []; \
-             addEventListener('error', (e) => __errors.push(e.message)); \
-             addEventListener('unhandledrejection', (e) => __errors.push(String(e.reason))); return true",
-        );
-    }
+    browser.goto(&format!(
+        "{}?game={game}&fen={}",
+        server.url(),
+        crate::serve::enc(fen)
+    ));
+    // The page's errors, kept for the messages of a failure.
+    browser.run(
+        "window.__errors = []; \
+         addEventListener('error', (e) => __errors.push(e.message)); \
+         addEventListener('unhandledrejection', (e) => __errors.push(String(e.reason))); return true",
+    );
     browser.wait(
         &format!(
             "return !!S.view && S.view.text === {fen:?} && !!document.querySelector('#board .hit')"
         ),
         // A page of thousands of outcomes (a four-player resolution) is
-        // slow to replace on a loaded machine.
+        // slow to draw on a loaded machine.
         120,
         "the position",
     );
