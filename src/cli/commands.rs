@@ -3,7 +3,7 @@
 
 use super::args::AnalyzeArgs;
 use super::{
-    analyze, bench, datagen, engine, moves, openings, perft, play, serve, show, soak, solve,
+    analyze, bench, datagen, engine, learn, moves, openings, perft, play, serve, show, soak, solve,
     tournament, CliError,
 };
 use clap::{Parser, Subcommand};
@@ -55,6 +55,10 @@ pub enum Command {
     /// Play self-play games at a fixed node budget per move and write their
     /// positions, search scores and results as training data.
     Datagen(datagen::DatagenArgs),
+    /// Make a game's network stronger generation by generation: self-play
+    /// data, training, a gate against the best, promotion; resumable, with
+    /// a ledger (docs/learn.md).
+    Learn(learn::LearnArgs),
     /// Speak the engine protocol (docs/protocol.md) on standard input and
     /// output, for tournaments and other programs.
     Engine(engine::EngineArgs),
@@ -93,6 +97,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Openings(a) => openings::openings(&a, cli.quiet, out),
         Command::Engine(a) => engine::engine(&a, out),
         Command::Datagen(a) => datagen::datagen(&a, cli.quiet, out),
+        Command::Learn(a) => learn::learn(&a, cli.quiet, out),
         Command::Soak(a) => soak::soak(&a, cli.quiet, out),
         Command::Serve(a) => serve::serve(&a, out),
     }

@@ -63,7 +63,7 @@ pub struct DatagenArgs {
 }
 
 /// Parses `K/N` with 1 ≤ K ≤ N.
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+pub(super) fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let bad = || format!("'{s}' is not K/N with 1 <= K <= N");
     let (k, n) = s.split_once('/').ok_or_else(bad)?;
     let (k, n): (u64, u64) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
@@ -100,7 +100,7 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     let started = Instant::now();
     let mut positions = 0u64;
     for &i in todo {
-        let game = play_game::<G>(a, i, &limits, &config)?;
+        let game = play_game::<G>(a.seed, a.random_plies, i, &limits, &config)?;
         positions += game.samples.len() as u64;
         file.write_all(&encode_game(&game))
             .and_then(|_| file.flush())
@@ -171,7 +171,8 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
     Ok((file, 0))
 }
 
-/// Game number `i`: random decision plies from its own seed, then the
+/// Game number `i` of the data of `seed`: `random_plies` random decision
+/// plies from its own seed, then the
 /// search's choice at every ply; keeps the decision positions whose best
 /// move is not a capture ([`gamut::game::Evaluate::is_capture`]) and whose score is not
 /// a proven result, and the simultaneous nodes (round starts) whose matrix
@@ -179,13 +180,14 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
 /// are drawn with the game's probabilities, and joint actions from the
 /// mixed strategies the search found (uniformly during the random plies),
 /// all from the game's own random stream; neither uses a ply.
-fn play_game<G: FullGame>(
-    a: &DatagenArgs,
+pub(super) fn play_game<G: FullGame>(
+    seed: u64,
+    random_plies: u32,
     i: u64,
     limits: &Limits,
     config: &Config,
 ) -> Result<GameRecord, CliError> {
-    let mut rng = StdRng::seed_from_u64(splitmix64(a.seed ^ splitmix64(i)));
+    let mut rng = StdRng::seed_from_u64(splitmix64(seed ^ splitmix64(i)));
     let tt = Table::try_new(HASH_MIB)?;
     let mut pos = G::start();
     let mut moves = Vec::new();
@@ -204,7 +206,7 @@ fn play_game<G: FullGame>(
                 continue;
             }
             NodeKind::Simultaneous => {
-                let (first, second) = if ply < a.random_plies {
+                let (first, second) = if ply < random_plies {
                     pos.actions(Player::FIRST, &mut moves);
                     pos.actions(Player::SECOND, &mut theirs);
                     (
@@ -231,7 +233,7 @@ fn play_game<G: FullGame>(
                 continue;
             }
         };
-        let m = if ply < a.random_plies {
+        let m = if ply < random_plies {
             pos.moves(&mut moves);
             moves[rng.gen_range(0..moves.len())]
         } else {

@@ -8,6 +8,7 @@ mod compliance;
 mod datagen;
 pub mod engine;
 mod interrupt;
+mod learn;
 mod moves;
 mod openings;
 mod perft;

@@ -33,6 +33,7 @@ mod empedocles;
 mod epaminondas;
 mod integrity;
 mod layers;
+mod learn;
 mod naive_apart;
 mod naive_aporia;
 mod naive_empedocles;

@@ -1,0 +1,690 @@
+//! `gamut learn`: the loop of generations that makes a game's network
+//! stronger by itself (docs/learn.md). Each generation has four steps:
+//! self-play data played by the current best evaluation, a network
+//! trained on it (`gamut_train`), a gate (an SPRT match of the candidate
+//! against the best, one process, the tournament library's runner) and
+//! the promotion. Each completed step is one JSON line of the ledger in
+//! the directory, recorded only once its outputs are complete (written to
+//! a temporary name, synced and renamed); a step without its line is done
+//! again from a clean state, so a run killed at any point and started
+//! again ends as an uninterrupted run does.
+
+mod ledger;
+mod page;
+
+use super::args::parse_game;
+use super::datagen::{parse_shard, play_game};
+use super::progress::Progress;
+use super::CliError;
+use clap::Args;
+use gamut::bits::splitmix64;
+use gamut::game::FullGame;
+use gamut::games::data::{encode_game, write_header, Reader};
+use gamut::games::GameId;
+use gamut::search::nnue::network::read_network_file;
+use gamut::search::{Config, Evaluation, Limits};
+use gamut::tournament::runner::{self, Summary, Watch};
+use gamut::tournament::schedule::Format;
+use gamut::tournament::stats::SprtState;
+use gamut::with_game;
+use ledger::{file_entry, Ledger, Settings, SettingsArgs};
+use serde_json::{json, Value};
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Options of `gamut learn`.
+#[derive(Args, Debug)]
+pub struct LearnArgs {
+    /// The game (of two players with a network: aporia, apart,
+    /// empedocles, epaminondas, spokes).
+    #[arg(value_parser = parse_game)]
+    pub game: GameId,
+    /// The directory of the run: its ledger (`ledger.jsonl`, `ledger.html`),
+    /// the best network (`best.net`) and each generation's files
+    /// (`gen-001/`…). Created if missing; an existing one is resumed.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Stop once this many generations are complete in DIR (counted from
+    /// the first, not from this run).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub generations: u64,
+    /// Play only share K of N of the current generation's data (the games
+    /// numbered K-1 modulo N, as `datagen --shard` does) into its own file
+    /// in DIR, then stop; a run without --shard plays the shares still
+    /// missing and goes on. N is the run's number of shares (--shards).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with_all = ["shards", "install"])]
+    pub shard: Option<(u64, u64)>,
+    /// Copy the best network of DIR into the game's built-in slot,
+    /// src/games/<game>/<game>.net under the current directory (the
+    /// repository's root), and stop; anything that is not a network of
+    /// the game is refused.
+    #[arg(long)]
+    pub install: bool,
+    /// Games played at once in the gate (1 keeps it reproducible: where
+    /// an SPRT stops may depend on the order games finish).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// The run's settings, fixed when DIR is made (see docs/learn.md).
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+/// The steps of a generation, in order, as the ledger names them.
+const STEPS: [&str; 4] = ["data", "train", "gate", "promotion"];
+
+/// The environment variable that makes a run stop for good inside a
+/// step (`data`, `train`, `gate` or `promotion`) with part of its
+/// outputs written, after a line on stderr: the kill-and-resume test
+/// kills it there.
+const PAUSE: &str = "GAMUT_LEARN_PAUSE";
+
+/// Waits forever inside `step` if [`PAUSE`] names it.
+fn pause(step: &str) {
+    if std::env::var(PAUSE).is_ok_and(|v| v == step) {
+        eprintln!("paused in {step}");
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(60));
+        }
+    }
+}
+
+/// Runs `gamut learn`.
+pub fn learn(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
+    with_game!(a.game, G => run::<G>(a, quiet, out))
+}
+
+fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
+    super::two_players::<G>("learn")?;
+    if G::NETWORK.is_none() {
+        return Err(CliError(format!("{} has no network to learn", G::ID)));
+    }
+    let dir_text = a.dir.to_string_lossy();
+    if dir_text.contains(',') || dir_text.contains('=') {
+        return Err(CliError(format!(
+            "--dir {dir_text}: engine specs name files in it, so it may hold no ',' or '='"
+        )));
+    }
+    if a.install {
+        return install::<G>(a, out);
+    }
+    let mut given = a.settings.given();
+    if let Some((_, n)) = a.shard {
+        given.insert("shards".into(), n.into());
+    }
+    let mut ledger = Ledger::open_or_start::<G>(&a.dir, given)?;
+    let run = Run::<G> {
+        dir: a.dir.clone(),
+        settings: ledger.settings.clone(),
+        concurrency: a.concurrency,
+        quiet,
+        game: std::marker::PhantomData,
+    };
+    if let Some((k, _)) = a.shard {
+        let (generation, step) = ledger.next_step();
+        if step != "data" {
+            writeln!(
+                out,
+                "generation {generation}'s data is complete: nothing to play"
+            )?;
+            return Ok(());
+        }
+        run.play_share(&ledger, generation, k, out)?;
+        return Ok(());
+    }
+    loop {
+        let (generation, step) = ledger.next_step();
+        if generation > a.generations {
+            break;
+        }
+        let started = Instant::now();
+        let mut record = match step {
+            "data" => run.data(&ledger, generation, out)?,
+            "train" => run.train(&ledger, generation, out)?,
+            "gate" => run.gate(&ledger, generation, out)?,
+            _ => run.promote(&ledger, generation, out)?,
+        };
+        record["generation"] = generation.into();
+        record["step"] = step.into();
+        record["seconds"] = json!((started.elapsed().as_secs_f64() * 10.0).round() / 10.0);
+        ledger.record(record)?;
+        page::write(&ledger)?;
+    }
+    // Also after a kill between a step's line and its page.
+    page::write(&ledger)?;
+    let best = ledger.best();
+    writeln!(
+        out,
+        "{} generations complete in {}; best: {}",
+        ledger.generations(),
+        a.dir.display(),
+        best.describe()
+    )?;
+    Ok(())
+}
+
+/// What plays as the best so far: the starting evaluation, or the
+/// network `best.net` promoted last (its size and CRC as recorded).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Best {
+    /// The game's classic terms.
+    Classic,
+    /// The game's built-in network.
+    Builtin,
+    /// `best.net` in the directory, promoted in this generation.
+    File {
+        /// The generation whose candidate it is.
+        generation: u64,
+        /// Its ledger entry (path, bytes, crc32).
+        entry: Value,
+    },
+}
+
+impl Best {
+    /// In words, for the end of a run.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Best::Classic => "the classic evaluation (no network promoted)".into(),
+            Best::Builtin => "the built-in network (no network promoted)".into(),
+            Best::File { generation, .. } => {
+                format!("best.net, generation {generation}'s network")
+            }
+        }
+    }
+
+    /// Its name as the ledger and the page show it.
+    #[must_use]
+    pub fn name(&self) -> String {
+        match self {
+            Best::Classic => "the classic evaluation".into(),
+            Best::Builtin => "the built-in network".into(),
+            Best::File { generation, .. } => format!("generation {generation}'s network"),
+        }
+    }
+}
+
+/// One run's steps in game `G`.
+struct Run<G> {
+    dir: PathBuf,
+    settings: Settings,
+    concurrency: u32,
+    quiet: bool,
+    game: std::marker::PhantomData<G>,
+}
+
+impl<G: FullGame> Run<G> {
+    /// The folder of generation `g`'s files, relative to the directory.
+    fn folder(g: u64) -> String {
+        format!("gen-{g:03}")
+    }
+
+    /// The seed of generation `g`'s step `what` (data, training, gate).
+    fn seed(&self, g: u64, what: u64) -> u64 {
+        splitmix64(self.settings.seed ^ splitmix64(g.wrapping_mul(4).wrapping_add(what)))
+    }
+
+    /// The best evaluation as a value, its file checked against the
+    /// ledger.
+    fn best_evaluation(&self, best: &Best) -> Result<Evaluation, CliError> {
+        match best {
+            Best::Classic => Ok(Evaluation::Classic),
+            Best::Builtin => Ok(Evaluation::builtin::<G>().expect("the game has a network")),
+            Best::File { entry, .. } => {
+                let path = self.check_best(entry)?;
+                let b = G::NETWORK.expect("the game has a network");
+                let net = read_network_file(&path, b.game, b.inputs)?;
+                Ok(Evaluation::Net(std::sync::Arc::new(net)))
+            }
+        }
+    }
+
+    /// `best.net`'s path once its size and CRC are those the ledger
+    /// recorded.
+    fn check_best(&self, entry: &Value) -> Result<PathBuf, CliError> {
+        let path = self.dir.join("best.net");
+        let now = file_entry(&self.dir, "best.net")?;
+        if now["bytes"] != entry["bytes"] || now["crc32"] != entry["crc32"] {
+            return Err(CliError(format!(
+                "{} is not the network the ledger promoted (size or CRC differ)",
+                path.display()
+            )));
+        }
+        Ok(path)
+    }
+
+    /// The path of share `k` of generation `g`'s data, relative to the
+    /// directory.
+    fn share_name(&self, g: u64, k: u64) -> String {
+        let n = self.settings.shards;
+        format!("{}/data-{k}-of-{n}.dat", Self::folder(g))
+    }
+
+    /// Plays share `k` of generation `g`'s data into its file, unless
+    /// that file is complete already.
+    fn play_share(
+        &self,
+        ledger: &Ledger,
+        g: u64,
+        k: u64,
+        out: &mut impl Write,
+    ) -> Result<(), CliError> {
+        let name = self.share_name(g, k);
+        let path = self.dir.join(&name);
+        if path.exists() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(self.dir.join(Self::folder(g))).map_err(|e| {
+            CliError(format!(
+                "cannot make a folder in {}: {e}",
+                self.dir.display()
+            ))
+        })?;
+        let best = ledger.best();
+        let mut config = Config::for_game::<G>(1);
+        config.eval = self.best_evaluation(&best)?;
+        let limits = Limits {
+            nodes: Some(self.settings.nodes),
+            ..Limits::default()
+        };
+        let n = self.settings.shards;
+        let mine: Vec<u64> = (k - 1..self.settings.games).step_by(n as usize).collect();
+        let tmp = temp_name(&path);
+        let cannot = |e: io::Error| CliError(format!("cannot write {}: {e}", tmp.display()));
+        let mut file = File::create(&tmp).map_err(cannot)?;
+        write_header(&mut file, G::ID).map_err(cannot)?;
+        let bar = Progress::new(
+            mine.len() as u64,
+            "{prefix} {bar:30} {pos}/{len} games eta {eta}",
+            self.quiet,
+        );
+        bar.set_prefix(format!("generation {g} data {k}/{n}"));
+        let seed = self.seed(g, 0);
+        for (played, &i) in mine.iter().enumerate() {
+            let game = play_game::<G>(seed, self.settings.random_plies, i, &limits, &config)?;
+            file.write_all(&encode_game(&game)).map_err(cannot)?;
+            bar.inc();
+            if played == 0 {
+                file.flush().map_err(cannot)?;
+                pause("data");
+            }
+        }
+        bar.finish();
+        file.sync_all().map_err(cannot)?;
+        drop(file);
+        rename(&tmp, &path)?;
+        writeln!(
+            out,
+            "generation {g}: share {k} of {n} of the data ({} games) played by {}",
+            mine.len(),
+            best.name()
+        )?;
+        Ok(())
+    }
+
+    /// Generation `g`'s data: every share played (those complete kept),
+    /// then counted.
+    fn data(&self, ledger: &Ledger, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
+        let mut files = Vec::new();
+        let (mut games, mut positions) = (0u64, 0u64);
+        for k in 1..=self.settings.shards {
+            self.play_share(ledger, g, k, out)?;
+            let name = self.share_name(g, k);
+            let path = self.dir.join(&name);
+            let bad = |e: String| CliError(format!("{}: {e}", path.display()));
+            let file = File::open(&path).map_err(|e| bad(e.to_string()))?;
+            let mut reader = Reader::new(BufReader::new(file)).map_err(|e| bad(e.to_string()))?;
+            while let Some(game) = reader.next_game().map_err(|e| bad(e.to_string()))? {
+                games += 1;
+                positions += game.samples.len() as u64;
+            }
+            files.push(file_entry(&self.dir, &name)?);
+        }
+        writeln!(
+            out,
+            "generation {g}: data {games} games, {positions} positions"
+        )?;
+        Ok(json!({
+            "played_by": ledger.best().name(),
+            "games": games,
+            "positions": positions,
+            "files": files,
+        }))
+    }
+
+    /// Generation `g`'s training: a candidate network from the data of
+    /// the last `window` generations.
+    fn train(&self, ledger: &Ledger, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
+        let first = g.saturating_sub(self.settings.window - 1).max(1);
+        let data: Vec<PathBuf> = (first..=g)
+            .flat_map(|h| ledger.files(h, "data"))
+            .map(|name| self.dir.join(name))
+            .collect();
+        let name = format!("{}/candidate.net", Self::folder(g));
+        let path = self.dir.join(&name);
+        let tmp = temp_name(&path);
+        let s = &self.settings;
+        let training = gamut_train::Training {
+            data,
+            out: tmp.clone(),
+            curve: None,
+            hidden: s.hidden,
+            epochs: s.epochs,
+            batch: s.batch,
+            lr: s.lr,
+            lambda: s.lambda as f32,
+            scale: s.scale,
+            validation: s.validation,
+            max_positions: None,
+            no_mirror: false,
+            seed: self.seed(g, 1),
+            on_classic: false,
+        };
+        let bar = Progress::new(
+            s.epochs as u64,
+            "{prefix} {bar:30} {pos}/{len} epochs",
+            self.quiet,
+        );
+        bar.set_prefix(format!("generation {g} training"));
+        let mut log = |line: &str| {
+            if line.starts_with("epoch ") {
+                bar.inc();
+            }
+        };
+        let report = gamut_train::train_game(G::ID, &training, &mut log).map_err(CliError)?;
+        bar.finish();
+        pause("train");
+        sync(&tmp)?;
+        rename(&tmp, &path)?;
+        let last = report.losses.last().copied().unwrap_or_default();
+        writeln!(
+            out,
+            "generation {g}: trained on {} games of generations {first} to {g}: loss {:.6}, validation {:.6}",
+            report.games, last.0, last.1
+        )?;
+        Ok(json!({
+            "data_generations": [first, g],
+            "games": report.games,
+            "positions": [report.positions.0, report.positions.1],
+            "losses": report.losses.iter().map(|(t, v)| json!([round6(*t), round6(*v)])).collect::<Vec<_>>(),
+            "quantization": (report.quantization * 100.0).round() / 100.0,
+            "files": [file_entry(&self.dir, &name)?],
+        }))
+    }
+
+    /// The engine spec of the best evaluation at the gate's limit.
+    fn best_spec(&self, best: &Best) -> Result<String, CliError> {
+        let what = match best {
+            Best::Classic => "eval=classic".to_string(),
+            Best::Builtin => "eval=net".to_string(),
+            Best::File { entry, .. } => format!("net={}", self.check_best(entry)?.display()),
+        };
+        Ok(format!("name=best,{what},{}", self.settings.gate))
+    }
+
+    /// Generation `g`'s gate: the candidate against the best in an SPRT.
+    fn gate(&self, ledger: &Ledger, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
+        let folder = self.dir.join(Self::folder(g));
+        let candidate = folder.join("candidate.net");
+        let name = format!("{}/gate.jsonl", Self::folder(g));
+        let records = self.dir.join(&name);
+        let tmp = temp_name(&records);
+        let best = ledger.best();
+        let settings = runner::Settings {
+            engines: vec![
+                format!(
+                    "name=candidate,net={},{}",
+                    candidate.display(),
+                    self.settings.gate
+                ),
+                self.best_spec(&best)?,
+            ],
+            format: Format::RoundRobin,
+            games: self.settings.gate_games,
+            concurrency: self.concurrency,
+            seed: self.seed(g, 2),
+            openings: None,
+            random_plies: Some(self.settings.random_plies),
+            ply_limit: None,
+            resign_score: None,
+            resign_moves: 3,
+            draw_score: None,
+            draw_moves: 8,
+            draw_after: 0,
+            adjudicate: Vec::new(),
+            time_margin: 0,
+            sprt: Some(self.settings.sprt.clone()),
+            records: Some(tmp.clone()),
+            resume: false,
+            overwrite: true,
+            shard: None,
+            html: Some(folder.join("gate.html")),
+            pgn: None,
+        };
+        let mut watch = GateWatch {
+            bar: None,
+            quiet: self.quiet,
+            generation: g,
+        };
+        let never = AtomicBool::new(false);
+        let outcome = runner::run::<G>(&settings, &never, &mut watch)?;
+        let Summary::Pairs(report) = outcome.summary else {
+            unreachable!("a game of two players has pairs");
+        };
+        let e = report
+            .encounters
+            .first()
+            .ok_or_else(|| CliError("the gate played no games".into()))?;
+        if e.engines[0] != "candidate" {
+            return Err(CliError(format!(
+                "the gate's results are counted for {}, not the candidate",
+                e.engines[0]
+            )));
+        }
+        sync(&tmp)?;
+        rename(&tmp, &records)?;
+        let elo = e.penta_elo.or(e.elo);
+        let state = e.sprt.as_ref().map(|s| s.state);
+        writeln!(
+            out,
+            "generation {g}: gate against {}: {} over {} games ({}-{}-{}), sprt {}",
+            best.name(),
+            elo.map_or("no Elo".into(), |i| format!(
+                "{:+.1} [{:+.1}, {:+.1}]",
+                i.value, i.lower, i.upper
+            )),
+            e.games,
+            e.wdl.wins,
+            e.wdl.draws,
+            e.wdl.losses,
+            state.map_or("none", state_name),
+        )?;
+        Ok(json!({
+            "against": best.name(),
+            "games": e.games,
+            "wdl": [e.wdl.wins, e.wdl.draws, e.wdl.losses],
+            "score": round6(e.score),
+            "elo": elo.map(|i| json!({"value": round1(i.value), "lower": round1(i.lower), "upper": round1(i.upper)})),
+            "sprt": e.sprt.as_ref().map(|s| json!({
+                "test": self.settings.sprt,
+                "llr": (s.llr * 1000.0).round() / 1000.0,
+                "bounds": [(s.bounds.0 * 1000.0).round() / 1000.0, (s.bounds.1 * 1000.0).round() / 1000.0],
+                "state": state_name(s.state),
+            })),
+            "ended": outcome.ended,
+            "files": [{"path": name, "games": e.games}],
+        }))
+    }
+
+    /// Generation `g`'s promotion: the candidate becomes `best.net` if
+    /// the gate's SPRT accepted it.
+    fn promote(&self, ledger: &Ledger, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
+        let gate = ledger
+            .find(g, "gate")
+            .ok_or_else(|| CliError(format!("generation {g} has no gate in the ledger")))?;
+        let accepted = gate["sprt"]["state"] == "h1";
+        let mut record = json!({
+            "decision": if accepted { "promoted" } else { "kept" },
+        });
+        if accepted {
+            let candidate = self.dir.join(Self::folder(g)).join("candidate.net");
+            let best = self.dir.join("best.net");
+            let tmp = temp_name(&best);
+            std::fs::copy(&candidate, &tmp)
+                .map_err(|e| CliError(format!("cannot write {}: {e}", tmp.display())))?;
+            sync(&tmp)?;
+            rename(&tmp, &best)?;
+            record["files"] = json!([file_entry(&self.dir, "best.net")?]);
+        }
+        pause("promotion");
+        writeln!(
+            out,
+            "generation {g}: {}",
+            if accepted {
+                "the candidate is the new best (best.net)".to_string()
+            } else {
+                format!("the best stays {}", ledger.best().name())
+            }
+        )?;
+        Ok(record)
+    }
+}
+
+/// `x` to a millionth.
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+/// `x` to a tenth (never −0).
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0 + 0.0
+}
+
+/// `h0`, `h1` or `continue`.
+fn state_name(s: SprtState) -> &'static str {
+    match s {
+        SprtState::H0 => "h0",
+        SprtState::H1 => "h1",
+        SprtState::Continue => "continue",
+    }
+}
+
+/// The gate's progress: a bar of games on a terminal.
+struct GateWatch {
+    bar: Option<Progress>,
+    quiet: bool,
+    generation: u64,
+}
+
+impl Watch for GateWatch {
+    fn start(&mut self, total: u64, done: u64) {
+        let bar = Progress::new(
+            total,
+            "{prefix} {bar:30} {pos}/{len} games {msg}",
+            self.quiet,
+        );
+        bar.set_prefix(format!("generation {} gate", self.generation));
+        bar.set_position(done);
+        self.bar = Some(bar);
+    }
+
+    fn game(&mut self, _line: &str, status: Option<String>) -> io::Result<()> {
+        if let Some(bar) = &self.bar {
+            bar.inc();
+            if let Some(msg) = status {
+                bar.set_message(msg);
+            }
+        }
+        pause("gate");
+        Ok(())
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish();
+        }
+    }
+
+    fn warn(&mut self, msg: &str) {
+        eprintln!("{msg}");
+    }
+}
+
+/// The temporary name an output is written under before it is renamed.
+fn temp_name(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+/// Flushes a file's contents to the disk.
+fn sync(path: &Path) -> Result<(), CliError> {
+    File::open(path)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| CliError(format!("cannot sync {}: {e}", path.display())))
+}
+
+/// Renames `from` to `to` and syncs their folder, so that the new name
+/// survives a crash.
+fn rename(from: &Path, to: &Path) -> Result<(), CliError> {
+    std::fs::rename(from, to).map_err(|e| {
+        CliError(format!(
+            "cannot rename {} to {}: {e}",
+            from.display(),
+            to.display()
+        ))
+    })?;
+    if let Some(folder) = to.parent() {
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        File::open(folder)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| CliError(format!("cannot sync {}: {e}", folder.display())))?;
+    }
+    Ok(())
+}
+
+/// `gamut learn --install`: the best network into the game's built-in
+/// slot.
+fn install<G: FullGame>(a: &LearnArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let ledger = Ledger::open(&a.dir, G::ID)?;
+    let Best::File { generation, entry } = ledger.best() else {
+        return Err(CliError(format!(
+            "{}: no network has been promoted yet",
+            a.dir.display()
+        )));
+    };
+    let run = Run::<G> {
+        dir: a.dir.clone(),
+        settings: ledger.settings.clone(),
+        concurrency: 1,
+        quiet: true,
+        game: std::marker::PhantomData,
+    };
+    let path = run.check_best(&entry)?;
+    let b = G::NETWORK.expect("the game has a network");
+    read_network_file(&path, b.game, b.inputs)?;
+    let slot = PathBuf::from(format!("src/games/{0}/{0}.net", G::ID));
+    if !slot.is_file() {
+        return Err(CliError(format!(
+            "no built-in slot {} here: run from the repository's root",
+            slot.display()
+        )));
+    }
+    let tmp = temp_name(&slot);
+    std::fs::copy(&path, &tmp)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", tmp.display())))?;
+    sync(&tmp)?;
+    rename(&tmp, &slot)?;
+    writeln!(
+        out,
+        "installed generation {generation}'s network as {} (build gamut again to play it)",
+        slot.display()
+    )?;
+    Ok(())
+}

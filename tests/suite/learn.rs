@@ -1,0 +1,199 @@
+//! `gamut learn`: the loop of generations, killed at each step and
+//! started again, ends as an uninterrupted run does; its settings are
+//! fixed; `--install` copies only a network of the game.
+
+use crate::common::{gamut_command, ok, rejected, scratch_dir};
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Stdio;
+
+/// A tiny, depth-limited run of Aporia: two generations, the first
+/// network promoted by a lenient test.
+const TINY: [&str; 20] = [
+    "--games",
+    "4",
+    "--nodes",
+    "100",
+    "--epochs",
+    "2",
+    "--hidden",
+    "8",
+    "--validation",
+    "0.3",
+    "--gate",
+    "depth=1",
+    "--gate-games",
+    "12",
+    "--sprt",
+    "elo0=-300,elo1=-200,alpha=0.2,beta=0.2",
+    "--start",
+    "classic",
+    "--generations",
+    "2",
+];
+
+/// `gamut learn aporia --dir DIR` with the tiny settings.
+fn args(dir: &Path) -> Vec<String> {
+    let mut a: Vec<String> = ["learn", "aporia", "--dir", dir.to_str().unwrap(), "--quiet"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    a.extend(TINY.iter().map(|s| s.to_string()));
+    a
+}
+
+/// The ledger's lines with the times (which vary) taken out.
+fn untimed_ledger(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("ledger.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let o = v.as_object_mut().unwrap();
+            o.remove("time");
+            o.remove("seconds");
+            v
+        })
+        .collect()
+}
+
+/// Runs the tiny run in `dir` until it stops inside `step`, kills it
+/// with SIGKILL there, and asserts it left that step unrecorded.
+fn kill_inside(dir: &Path, step: &str) {
+    let mut child = gamut_command()
+        .args(args(dir))
+        .env("GAMUT_LEARN_PAUSE", step)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = lines.next().expect("a line").unwrap();
+    assert_eq!(line, format!("paused in {step}"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let ledger = untimed_ledger(dir);
+    let last = ledger.last().unwrap();
+    assert_ne!(last["step"], step, "{step} was recorded before the kill");
+    assert!(last["generation"].as_u64().unwrap() <= 1);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_learn_killed_at_each_step_resumes_to_the_same_ledger_and_network() {
+    let root = scratch_dir("learn-kill");
+    let whole = root.join("whole");
+    ok(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    let reference = untimed_ledger(&whole);
+    // Settings, then four steps for each of two generations.
+    assert_eq!(reference.len(), 9, "{reference:?}");
+    assert_eq!(reference[4]["decision"], "promoted", "{reference:?}");
+    assert_eq!(reference[5]["played_by"], "generation 1's network");
+    let best = std::fs::read(whole.join("best.net")).unwrap();
+    for step in ["data", "train", "gate", "promotion"] {
+        let dir = root.join(step);
+        kill_inside(&dir, step);
+        ok(&args(&dir).iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(untimed_ledger(&dir), reference, "killed in {step}");
+        assert_eq!(
+            std::fs::read(dir.join("best.net")).unwrap(),
+            best,
+            "killed in {step}"
+        );
+        for g in ["gen-001", "gen-002"] {
+            let file = format!("{g}/candidate.net");
+            assert_eq!(
+                std::fs::read(dir.join(&file)).unwrap(),
+                std::fs::read(whole.join(&file)).unwrap(),
+                "{file}, killed in {step}"
+            );
+        }
+        assert!(!dir.join("best.net.tmp").exists());
+    }
+    // A complete run asked for no more generations does nothing more.
+    ok(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(untimed_ledger(&whole), reference);
+    // --install copies best.net into the slot under the current folder,
+    // and refuses a best.net that is not the promoted network.
+    let repo = root.join("repo");
+    let slot = repo.join("src/games/aporia/aporia.net");
+    std::fs::create_dir_all(slot.parent().unwrap()).unwrap();
+    std::fs::write(&slot, b"old").unwrap();
+    let install = |dir: &Path| {
+        gamut_command()
+            .args([
+                "learn",
+                "aporia",
+                "--dir",
+                dir.to_str().unwrap(),
+                "--install",
+            ])
+            .current_dir(&repo)
+            .output()
+            .unwrap()
+    };
+    let o = install(&whole);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&slot).unwrap(), best);
+    let apart = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/apart/apart.net");
+    std::fs::copy(apart, whole.join("best.net")).unwrap();
+    std::fs::write(&slot, b"old").unwrap();
+    let o = install(&whole);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not the network the ledger promoted"));
+    assert_eq!(std::fs::read(&slot).unwrap(), b"old");
+}
+
+#[test]
+fn learn_settings_are_fixed_and_bad_ones_refused() {
+    let root = scratch_dir("learn-settings");
+    let dir = root.join("run");
+    let d = dir.to_str().unwrap();
+    // No generation asked for: the run only keeps its settings.
+    ok(&[
+        "learn",
+        "aporia",
+        "--dir",
+        d,
+        "--games",
+        "6",
+        "--generations",
+        "0",
+    ]);
+    let ledger = untimed_ledger(&dir);
+    assert_eq!(ledger.len(), 1);
+    assert_eq!(ledger[0]["settings"]["games"], 6);
+    ok(&[
+        "learn",
+        "aporia",
+        "--dir",
+        d,
+        "--games",
+        "6",
+        "--generations",
+        "0",
+    ]);
+    let err = rejected(&["learn", "aporia", "--dir", d, "--games", "8"]);
+    assert!(err.contains("was started with --games 6, not 8"), "{err}");
+    let err = rejected(&["learn", "apart", "--dir", d]);
+    assert!(err.contains("is a run of aporia"), "{err}");
+    let err = rejected(&["learn", "aporia", "--dir", d, "--install"]);
+    assert!(err.contains("no network has been promoted yet"), "{err}");
+    let fresh = root.join("fresh");
+    let f = fresh.to_str().unwrap();
+    for (option, value, says) in [
+        ("--gate-games", "7", "even number"),
+        ("--gate", "name=x,depth=1", "chooses 'name'"),
+        ("--gate", "depth=0", "--gate depth=0"),
+        ("--sprt", "elo0=5", "--sprt elo0=5"),
+        ("--validation", "1.5", "--validation"),
+        ("--start", "random", "random"),
+    ] {
+        let err = rejected(&["learn", "aporia", "--dir", f, option, value]);
+        assert!(err.contains(says), "{option} {value}: {err}");
+        assert!(!fresh.join("ledger.jsonl").exists());
+    }
+    let err = rejected(&["learn", "spokes4", "--dir", f]);
+    assert!(err.contains("two players"), "{err}");
+}
