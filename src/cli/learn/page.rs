@@ -43,7 +43,7 @@ fn page(ledger: &Ledger) -> String {
     let _ = write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gamut learn: {game}</title>\n<style>\
-body{{font-family:sans-serif;margin:24px;color:#222;max-width:980px}}\
+body{{font-family:sans-serif;margin:24px;color:#222}}p{{max-width:980px}}\
 table{{border-collapse:collapse;margin:12px 0;font-size:90%}}td,th{{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}}\
 th{{background:#f2f2f2}}td.l{{text-align:left}}.promoted{{color:#1a7f37;font-weight:bold}}.kept{{color:#888}}\
 svg{{background:#fafafa;border:1px solid #ddd;margin:6px 0}}.note{{color:#555;font-size:90%}}\
@@ -112,7 +112,7 @@ fn table(ledger: &Ledger) -> String {
             cell(loss.as_ref().map(|l| format!("{:.5}", num(&l[1])))),
             cell(gate.map(|t| t["games"].to_string())),
             cell(gate.map(|t| format!("{}-{}-{}", t["wdl"][0], t["wdl"][1], t["wdl"][2]))),
-            cell(gate.map(|t| elo_text(&t["elo"]))),
+            cell(gate.map(|t| elo_text(&t["elo"], num(&t["score"])))),
             cell(gate.map(|t| shown_sprt(&t["sprt"]))),
             decision.clone().unwrap_or_default(),
             cell(decision),
@@ -127,17 +127,22 @@ fn table(ledger: &Ledger) -> String {
     h
 }
 
-/// An Elo entry as `+12.3 [−4.0, +28.1]`.
-fn elo_text(e: &Value) -> String {
+/// An Elo entry as `+12.3 [−4.0, +28.1]`; an infinite bound (written as
+/// null) on the side of the `score`'s value for the value.
+fn elo_text(e: &Value, score: f64) -> String {
     if e.is_null() {
         return "none".into();
     }
-    let b = |v: &Value| v.as_f64().map_or("∞".into(), |x| format!("{x:+.1}"));
+    let b = |v: &Value, inf: &str| {
+        v.as_f64()
+            .map_or(inf.to_string(), |x| format!("{:+.1}", x + 0.0))
+    };
+    let inf = if score < 0.5 { "−∞" } else { "+∞" };
     format!(
         "{} [{}, {}]",
-        b(&e["value"]),
-        b(&e["lower"]),
-        b(&e["upper"])
+        b(&e["value"], inf),
+        b(&e["lower"], "−∞"),
+        b(&e["upper"], "+∞")
     )
 }
 
@@ -184,7 +189,7 @@ impl Frame {
             .map(|m| m * power)
             .find(|s| *s >= raw)
             .unwrap_or(10.0 * power);
-        let mut v = (self.y0 / step).ceil() * step;
+        let mut v = (self.y0 / step).ceil() * step + 0.0;
         while v <= self.y1 {
             let y = self.y(v);
             let _ = writeln!(
@@ -195,6 +200,9 @@ impl Frame {
                 y + 4.0
             );
             v += step;
+            if v.abs() < step * 1e-9 {
+                v = 0.0;
+            }
         }
         let _ = writeln!(
             h,
