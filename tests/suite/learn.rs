@@ -79,6 +79,7 @@ fn kill_inside(dir: &Path, step: &str) {
     assert!(last["generation"].as_u64().unwrap() <= 1);
 }
 
+#[cfg(feature = "learn")]
 #[test]
 #[ignore = "long check"]
 fn long_learn_killed_at_each_step_resumes_to_the_same_ledger_and_network() {
@@ -196,4 +197,11 @@ fn learn_settings_are_fixed_and_bad_ones_refused() {
     }
     let err = rejected(&["learn", "spokes4", "--dir", f]);
     assert!(err.contains("two players"), "{err}");
+    // A build without the trainer says so before it plays a game, and
+    // leaves only the run's settings behind.
+    if !cfg!(feature = "learn") {
+        let err = rejected(&["learn", "aporia", "--dir", f]);
+        assert!(err.contains("--features learn"), "{err}");
+        assert!(!fresh.join("gen-001").exists());
+    }
 }

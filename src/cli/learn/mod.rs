@@ -134,6 +134,9 @@ fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<
         run.play_share(&ledger, generation, k, out)?;
         return Ok(());
     }
+    if !cfg!(feature = "learn") && ledger.next_step().0 <= a.generations {
+        return Err(no_trainer());
+    }
     loop {
         let (generation, step) = ledger.next_step();
         if generation > a.generations {
@@ -163,6 +166,16 @@ fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<
         best.describe()
     )?;
     Ok(())
+}
+
+/// The refusal of a build without the trainer (the `learn` feature),
+/// which can still play shards of data and install a network.
+fn no_trainer() -> CliError {
+    CliError(
+        "this gamut was built without the trainer: build it with `cargo build --release --features learn` \
+         (--shard and --install work without it)"
+            .into(),
+    )
 }
 
 /// What plays as the best so far: the starting evaluation, or the
@@ -356,6 +369,14 @@ impl<G: FullGame> Run<G> {
 
     /// Generation `g`'s training: a candidate network from the data of
     /// the last `window` generations.
+    #[cfg(not(feature = "learn"))]
+    fn train(&self, _: &Ledger, _: u64, _: &mut impl Write) -> Result<Value, CliError> {
+        Err(no_trainer())
+    }
+
+    /// Generation `g`'s training: a candidate network from the data of
+    /// the last `window` generations.
+    #[cfg(feature = "learn")]
     fn train(&self, ledger: &Ledger, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
         let first = g.saturating_sub(self.settings.window - 1).max(1);
         let data: Vec<PathBuf> = (first..=g)
