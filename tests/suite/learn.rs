@@ -2,12 +2,17 @@
 //! started again, ends as an uninterrupted run does; its settings are
 //! fixed; `--install` copies only a network of the game.
 
-use crate::common::{gamut_command, ok, rejected, scratch_dir};
+#[cfg(feature = "learn")]
+use crate::common::gamut_command;
+use crate::common::{ok, rejected, scratch_dir};
 use serde_json::Value;
+#[cfg(feature = "learn")]
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+#[cfg(feature = "learn")]
 use std::process::Stdio;
 
+#[cfg(feature = "learn")]
 /// A tiny, depth-limited run of Aporia: two generations, the first
 /// network promoted by a lenient test.
 const TINY: [&str; 20] = [
@@ -33,6 +38,7 @@ const TINY: [&str; 20] = [
     "2",
 ];
 
+#[cfg(feature = "learn")]
 /// `gamut learn aporia --dir DIR` with the tiny settings.
 fn args(dir: &Path) -> Vec<String> {
     let mut a: Vec<String> = ["learn", "aporia", "--dir", dir.to_str().unwrap(), "--quiet"]
@@ -58,6 +64,7 @@ fn untimed_ledger(dir: &Path) -> Vec<Value> {
         .collect()
 }
 
+#[cfg(feature = "learn")]
 /// Runs the tiny run in `dir` until it stops inside `step`, kills it
 /// with SIGKILL there, and asserts it left that step unrecorded.
 fn kill_inside(dir: &Path, step: &str) {

@@ -338,6 +338,7 @@ impl Ledger {
             .find(|r| r["generation"] == g && r["step"] == step)
     }
 
+    #[cfg(feature = "learn")]
     /// The paths (relative to the directory) of the files of generation
     /// `g`'s step `step`.
     #[must_use]
