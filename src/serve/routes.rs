@@ -5,7 +5,7 @@
 //! Every answer carries [`SECURITY_HEADERS`].
 
 use super::assets;
-use super::sessions::{Budget, Grant, StopOnDrop};
+use super::sessions::{Budget, Kind, StopOnDrop, Turns};
 use super::view;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
@@ -327,27 +327,37 @@ async fn status(State(s): Shared) -> Json<Value> {
 }
 
 /// Runs `job` on a thread of its own once the budget grants it threads
-/// (at most `threads`),
-/// streaming what it sends as server-sent events; the stream closing (the
-/// page going away) raises the job's stop flag.
+/// (at most `threads`) for a search of `kind`, streaming what it sends as
+/// server-sent events; the stream closing (the page going away) raises
+/// the job's stop flags. The first event (`queued`: the searches holding
+/// threads, `waiting`: the requests waiting, `of`: the server's threads)
+/// comes at once, so a page waiting for a thread knows what it waits for.
 fn stream_job<F>(
     server: Arc<Server>,
+    kind: Kind,
     threads: usize,
     job: F,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
 where
-    F: FnOnce(&Grant, &AtomicBool, &mut dyn FnMut(Value) -> bool) + Send + 'static,
+    F: FnOnce(&mut Turns, &mut dyn FnMut(Value) -> bool) + Send + 'static,
 {
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
-    let stop = Arc::new(AtomicBool::new(false));
-    let guard = StopOnDrop(Arc::clone(&stop));
-    // The first event comes at once, so a page waiting for a thread knows.
-    let _ = tx.send(json!({ "queued": server.budget.running() }));
+    let halt = Arc::new(AtomicBool::new(false));
+    let gone = Arc::new(AtomicBool::new(false));
+    let guard = StopOnDrop(vec![Arc::clone(&halt), Arc::clone(&gone)]);
+    let _ = tx.send(json!({
+        "queued": server.budget.running(),
+        "waiting": server.budget.waiting(),
+        "of": server.budget.threads(),
+    }));
     tokio::spawn(async move {
-        let grant = server.budget.grant_at_most(threads).await;
+        let Some(mut turns) = server.budget.turns(kind, threads, halt, gone).await else {
+            return;
+        };
         if tx.is_closed() {
             return;
         }
+        let grant = turns.grant();
         let _ = tx.send(json!({
             "threads": grant.threads,
             "hash": grant.hash_mib,
@@ -355,8 +365,8 @@ where
         }));
         std::thread::spawn(move || {
             let mut send = |v: Value| tx.send(v).is_ok();
-            job(&grant, &stop, &mut send);
-            drop(grant);
+            job(&mut turns, &mut send);
+            drop(turns);
         });
     });
     let events = stream::unfold((rx, guard), |(mut rx, guard)| async move {
@@ -382,8 +392,8 @@ async fn analysis(
         let pos = line.into_last();
         // Games of more than two players are searched on one thread.
         let threads = if <G as gamut_core::game::Game>::players() == 2 { usize::MAX } else { 1 };
-        Ok(stream_job(s, threads, move |grant, stop, send| {
-            view::analyse(&pos, &limits, multipv, grant, stop, send)
+        Ok(stream_job(s, Kind::Analysis, threads, move |turns, send| {
+            view::analyse(&pos, &limits, multipv, turns, send)
         })
         .into_response())
     })
@@ -406,8 +416,8 @@ async fn scores(
         let line = p.line::<G>()?;
         // Games of more than two players are searched on one thread.
         let threads = if <G as gamut_core::game::Game>::players() == 2 { usize::MAX } else { 1 };
-        Ok(stream_job(s, threads, move |grant, stop, send| {
-            view::line_scores(&line, &limits, grant, stop, send)
+        Ok(stream_job(s, Kind::Scores, threads, move |turns, send| {
+            view::line_scores(&line, &limits, turns, send)
         })
         .into_response())
     })
@@ -415,21 +425,35 @@ async fn scores(
 
 /// `/api/engine`: the engine's move at the line's last position (`player`'s
 /// action at a simultaneous node), searched `time` ms (1000 by default) or
-/// to `depth`.
+/// to `depth`. A chance outcome is drawn by its probability without
+/// waiting for a search thread; a search is the most urgent of the
+/// server's (see [`Kind`]).
 async fn engine(
     State(s): Shared,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
-    let p = Params::read(q)?;
+    let p = Arc::new(Params::read(q)?);
     let limits = p.limits(Limits {
         time: Some(Duration::from_millis(1000)),
         ..Limits::default()
     });
     let player = p.player.unwrap_or(0);
     let id = p.game()?;
-    let grant = s.budget.grant().await;
+    let q = Arc::clone(&p);
+    let drawn = tokio::task::spawn_blocking(move || {
+        with_game!(id, G => {
+            let line = q.line::<G>()?;
+            view::drawn_outcome(line.last()).map_err(BadRequest)
+        })
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the engine failed: {e}")))??;
+    if let Some(m) = drawn {
+        return Ok(Json(json!({ "move": m })));
+    }
     let stop = Arc::new(AtomicBool::new(false));
-    let guard = StopOnDrop(Arc::clone(&stop));
+    let grant = s.budget.grant(Kind::Engine, usize::MAX, &stop).await;
+    let guard = StopOnDrop(vec![Arc::clone(&stop)]);
     let found = tokio::task::spawn_blocking(move || {
         with_game!(id, G => {
             let line = p.line::<G>()?;

@@ -3,7 +3,7 @@
 //! moves with the squares they touch), the engine's analysis as JSON
 //! events, its choice of move, and the scores along a game.
 
-use super::sessions::Grant;
+use super::sessions::{Grant, Turns};
 use gamut_core::game::{state_text, FullGame, NodeKind, Player};
 use gamut_core::svg::SvgOptions;
 use gamut_search::score::{Score, WIN};
@@ -24,6 +24,8 @@ pub const MAX_PLIES: usize = 5000;
 pub struct Line<G> {
     /// The start, then the position after each move.
     pub positions: Vec<G>,
+    /// The moves' texts, as given.
+    pub texts: Vec<String>,
 }
 
 impl<G: FullGame> Line<G> {
@@ -52,6 +54,7 @@ pub fn line<G: FullGame>(
         (None, None) => G::start(),
     };
     let mut positions = vec![start];
+    let mut texts = Vec::new();
     if let Some(list) = moves.filter(|m| !m.trim().is_empty()) {
         for (i, item) in list.split(';').enumerate() {
             if i == MAX_PLIES {
@@ -61,9 +64,10 @@ pub fn line<G: FullGame>(
             let next = gamut_core::moves::play_moves(last, item, "the moves")
                 .map_err(|e| format!("ply {}: {e}", i + 1))?;
             positions.push(next);
+            texts.push(item.trim().to_string());
         }
     }
-    Ok(Line { positions })
+    Ok(Line { positions, texts })
 }
 
 /// `score` for the side to move at `pos` as a score for the first side.
@@ -108,6 +112,25 @@ fn moves_json<G: FullGame>(pos: &G, moves: &[G::Move], chance: bool) -> Vec<Valu
         .collect()
 }
 
+/// The unit of game `id`'s scores, as the page names it (README's units
+/// table), and what a score includes: the bonus for having the move, and
+/// at a die roll how a proven win counts.
+fn unit(id: &str) -> (&'static str, &'static str) {
+    let unit = match id {
+        "aporia" => "positional units (a lock threat 2500-3000)",
+        "apart" => "closeness units (about 20 a unit of closeness)",
+        "empedocles" => "centipieces (100 a piece)",
+        "epaminondas" => "centistones (100 a stone)",
+        _ => "centistones (100 a home stone)",
+    };
+    let note = if id == "empedocles" {
+        "for the first side; every score includes a small bonus for the side to move (so odd and even depths compare); at a die roll the expectation counts a proven win as 10000"
+    } else {
+        "for the first side; every score includes a small bonus for the side to move (so odd and even depths compare)"
+    };
+    (unit, note)
+}
+
 /// The line's last position as the page draws it: the game, the
 /// picture (with the last move marked), the state in words, and what can
 /// be played there.
@@ -145,6 +168,8 @@ pub fn position_json<G: FullGame>(line: &Line<G>) -> Value {
         "player_sides": (0..G::players()).map(|i| G::side_of(Player::nth(i)).index()).collect::<Vec<_>>(),
         "setup": G::INFO.setup,
         "scale": G::SCORE_SCALE,
+        "unit": unit(G::ID).0,
+        "unit_note": unit(G::ID).1,
         "analysable": true,
         "text": pos.text(),
         "start": line.positions[0].text(),
@@ -245,38 +270,86 @@ fn progress_json<G: FullGame>(pos: &G, p: Progress<'_, G::Move>) -> Value {
 /// The lines the analysis panel shows by default (MultiPV).
 pub const ANALYSIS_LINES: usize = 3;
 
-/// Searches `pos` within `limits` and the grant's threads and hash until
-/// `stop` is raised, sending each iteration with its `multipv` best lines
-/// to `send` (which says `false` once nobody listens, which stops the
-/// search), then the best move.
+/// `limits` less the time already spent (`spent`), for a search resumed
+/// after yielding its threads.
+fn left(limits: &Limits, spent: Duration) -> Limits {
+    Limits {
+        time: limits
+            .time
+            .map(|t| t.saturating_sub(spent).max(Duration::from_millis(1))),
+        ..limits.clone()
+    }
+}
+
+/// Searches `pos` within `limits` and the threads and hash of its turns
+/// until the page goes away, sending each iteration with its `multipv`
+/// best lines to `send` (which says `false` once nobody listens, which
+/// stops the search), then the best move. Asked to yield, the search
+/// stops, waits for its next turn and searches again (with a new table,
+/// within what is left of the time), sending only iterations deeper than
+/// those sent before.
 pub fn analyse<G: FullGame>(
     pos: &G,
     limits: &Limits,
     multipv: usize,
-    grant: &Grant,
-    stop: &AtomicBool,
+    turns: &mut Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
     if G::players() != 2 {
-        return analyse_sides(pos, limits, multipv, grant, stop, send);
+        return analyse_sides(pos, limits, multipv, turns, send);
     }
-    let config = Config {
-        eval: grant.evaluation::<G>(),
-        multipv,
-        ..Config::for_game::<G>(grant.threads)
-    };
-    let tt = Table::new(grant.hash_mib);
-    let mut observe = |p: Progress<'_, G::Move>| {
-        if !send(progress_json(pos, p)) {
-            stop.store(true, Relaxed);
+    let mut deepest = 0;
+    let mut spent = Duration::ZERO;
+    loop {
+        let grant = turns.grant();
+        let config = Config {
+            eval: grant.evaluation::<G>(),
+            multipv,
+            ..Config::for_game::<G>(grant.threads)
+        };
+        let tt = Table::new(grant.hash_mib);
+        let halt = std::sync::Arc::clone(&turns.halt);
+        let mut observe = |p: Progress<'_, G::Move>| {
+            let depth = match &p {
+                Progress::Decision(it) => it.depth,
+                Progress::Chance(it) => it.depth,
+                Progress::Simultaneous(m) => m.depth,
+            };
+            if depth <= deepest {
+                return;
+            }
+            deepest = depth;
+            if !send(progress_json(pos, p)) {
+                halt.store(true, Relaxed);
+            }
+        };
+        let started = std::time::Instant::now();
+        let verdict = search::run(
+            pos,
+            &left(limits, spent),
+            &config,
+            &tt,
+            Some(&halt),
+            &mut observe,
+        );
+        spent += started.elapsed();
+        drop(tt);
+        if turns.yielded() {
+            if !turns.resume(send) {
+                return;
+            }
+            continue;
         }
-    };
-    let verdict = search::run(pos, limits, &config, &tt, Some(stop), &mut observe);
-    let best = match verdict {
-        Verdict::Decision(r) => Some(pos.move_text(r.best)),
-        _ => None,
-    };
-    send(json!({"done": true, "best": best}));
+        if turns.halt.load(Relaxed) {
+            return;
+        }
+        let best = match verdict {
+            Verdict::Decision(r) => Some(pos.move_text(r.best)),
+            _ => None,
+        };
+        send(json!({"done": true, "best": best}));
+        return;
+    }
 }
 
 /// The texts of a tuple of actions (one per player of a side), joined by
@@ -351,13 +424,14 @@ fn side_json<G: FullGame>(pos: &G, side: Player, p: Progress<'_, Tuple<G::Move>>
 /// decision. After each side's depth an event with every side's latest
 /// value and strategy (or best lines at a decision) goes to `send`; the
 /// search is one thread's, its table the grant's. Ends at `limits`'
-/// depth or time, or when `stop` is raised.
+/// depth or time (the time waiting for a turn not counted), or when the
+/// page goes away; asked to yield, it waits for its next turn and
+/// searches the same side to the same depth again.
 fn analyse_sides<G: FullGame>(
     pos: &G,
     limits: &Limits,
     multipv: usize,
-    grant: &Grant,
-    stop: &AtomicBool,
+    turns: &mut Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
     let sides: Vec<Player> = match pos.node() {
@@ -369,18 +443,20 @@ fn analyse_sides<G: FullGame>(
         _ => (0..G::INFO.sides.len()).map(Player::nth).collect(),
     };
     let start = std::time::Instant::now();
-    let deadline = limits.time.map(|t| start + t);
+    let mut deadline = limits.time.map(|t| start + t);
     let config = Config {
-        eval: grant.evaluation::<G>(),
+        eval: turns.grant().evaluation::<G>(),
         multipv,
         ..Config::for_game::<TwoSided<G>>(1)
     };
-    let tt = Table::new(grant.hash_mib);
+    let mut tt = Table::new(turns.grant().hash_mib);
     let mut latest: Vec<Option<Value>> = vec![None; sides.len()];
     let mut nodes = 0u64;
     let mut best = None;
     'deepen: for depth in 1..=limits.depth.unwrap_or(64) {
-        for (k, &side) in sides.iter().enumerate() {
+        let mut k = 0;
+        while k < sides.len() {
+            let side = sides[k];
             let left = match deadline {
                 Some(d) => match d.checked_duration_since(std::time::Instant::now()) {
                     Some(left) if !left.is_zero() => Some(left),
@@ -405,13 +481,30 @@ fn analyse_sides<G: FullGame>(
                     found = side_json(pos, side, p);
                 }
             };
-            let verdict = search::run(&view, &side_limits, &config, &tt, Some(stop), &mut observe);
+            let verdict = search::run(
+                &view,
+                &side_limits,
+                &config,
+                &tt,
+                Some(&turns.halt),
+                &mut observe,
+            );
             nodes += match &verdict {
                 Verdict::Decision(r) => r.nodes,
                 Verdict::Simultaneous(m) => m.nodes,
                 _ => 0,
             };
             let Some(v) = found else {
+                if turns.yielded() {
+                    drop(tt);
+                    let paused = std::time::Instant::now();
+                    if !turns.resume(send) {
+                        return;
+                    }
+                    deadline = deadline.map(|d| d + paused.elapsed());
+                    tt = Table::new(turns.grant().hash_mib);
+                    continue;
+                }
                 // Stopped, or out of time, before the depth completed.
                 break 'deepen;
             };
@@ -429,16 +522,37 @@ fn analyse_sides<G: FullGame>(
                 "nps": nps(nodes, time),
                 "time_ms": time.as_millis() as u64,
             });
-            if !send(event) {
-                stop.store(true, Relaxed);
-            }
-            if stop.load(Relaxed) {
+            if !send(event) || turns.halt.load(Relaxed) && !turns.yielded() {
                 return;
             }
+            k += 1;
         }
     }
-    if !stop.load(Relaxed) {
+    if !turns.halt.load(Relaxed) || turns.yielded() {
         send(json!({"done": true, "best": best}));
+    }
+}
+
+/// A chance outcome at `pos` drawn by its probability (`None` where `pos`
+/// is not a chance node): what needs no search thread. A finished game
+/// has no move.
+pub fn drawn_outcome<G: FullGame>(pos: &G) -> Result<Option<String>, String> {
+    let mut list = Vec::new();
+    match pos.node() {
+        NodeKind::Terminal => Err("the game is over".into()),
+        NodeKind::Chance => {
+            pos.moves(&mut list);
+            let mut r: f64 = rand::thread_rng().gen();
+            for &m in &list {
+                r -= pos.probability(m);
+                if r <= 0.0 {
+                    return Ok(Some(pos.move_text(m)));
+                }
+            }
+            let last = *list.last().expect("a chance node has outcomes");
+            Ok(Some(pos.move_text(last)))
+        }
+        _ => Ok(None),
     }
 }
 
@@ -456,21 +570,11 @@ pub fn engine_move<G: FullGame>(
     player: usize,
     stop: &AtomicBool,
 ) -> Result<String, String> {
+    if let Some(drawn) = drawn_outcome(pos)? {
+        return Ok(drawn);
+    }
     let mut rng = rand::thread_rng();
-    let mut list = Vec::new();
     match pos.node() {
-        NodeKind::Terminal => return Err("the game is over".into()),
-        NodeKind::Chance => {
-            pos.moves(&mut list);
-            let mut r: f64 = rng.gen();
-            for &m in &list {
-                r -= pos.probability(m);
-                if r <= 0.0 {
-                    return Ok(pos.move_text(m));
-                }
-            }
-            return Ok(pos.move_text(*list.last().expect("a chance node has outcomes")));
-        }
         NodeKind::Simultaneous if player >= G::players() => {
             return Err(format!("{} has {} players", G::ID, G::players()))
         }
@@ -525,99 +629,280 @@ pub fn engine_move<G: FullGame>(
     }
 }
 
-/// The paranoid value of the first side (player 1, or team 1) at `pos` of
-/// a game of more than two players: its search against all the others
-/// ([`TwoSided`]) within `limits`, on one thread, with the mover's best
-/// move at a decision.
-fn side_score<G: FullGame>(
+/// The first side's win probability at score `s` (for it, in the
+/// evaluation's unit) on game `G`'s scale: `1 / (1 + 3^(-s / scale))`, a
+/// proven result 0 or 1 (docs/serve.md).
+fn win_probability<G: FullGame>(s: f64) -> f64 {
+    if Score(s as i32).plies_to_end().is_some() {
+        return if s > 0.0 {
+            1.0
+        } else if s < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+    }
+    1.0 / (1.0 + 3f64.powf(-s / G::SCORE_SCALE))
+}
+
+/// The labels of a move by the win probability it lost for its side, the
+/// largest first (docs/serve.md): at least 0.15 a blunder, 0.10 a
+/// mistake, 0.05 an inaccuracy.
+const LABELS: [(f64, &str); 3] = [(0.15, "??"), (0.10, "?"), (0.05, "?!")];
+
+/// One position's score for the evaluation graph: for the first side,
+/// with the engine's best move there, the depth searched and, at a chance
+/// node, each outcome's probability and score.
+struct Scored {
+    score: f64,
+    best: Option<String>,
+    depth: u32,
+    /// At a decision, the score of the iteration one ply less deep.
+    shallower: Option<f64>,
+    outcomes: Vec<(f64, f64)>,
+}
+
+/// The score (for the side to move) of the decision iteration at `depth`
+/// among those seen.
+fn iteration_at(seen: &[(u32, i32)], depth: u32) -> Option<f64> {
+    seen.iter()
+        .find(|(d, _)| *d == depth)
+        .map(|&(_, s)| f64::from(s))
+}
+
+/// The score of `pos` for the first side within `limits`: its search's
+/// (in games of more than two players the paranoid value of the first
+/// side, player 1 or team 1, against all the others, [`TwoSided`], on one
+/// thread) or a finished game's proven result.
+fn score_position<G: FullGame>(
     pos: &G,
     limits: &Limits,
     config: &Config,
+    sides_config: &Config,
     tt: &Table,
-    stop: &AtomicBool,
-) -> (f64, Option<String>) {
-    let view = TwoSided::new(pos.clone(), Player::FIRST, DEFAULT_WIDTH);
-    // The view's scores are for its side to move: the first side, or the
-    // others.
-    let sign = if gamut_core::game::Game::perspective(&view) == Player::FIRST {
-        1.0
-    } else {
-        -1.0
+    halt: &AtomicBool,
+) -> Scored {
+    if let Some(o) = pos.outcome() {
+        // The winner is a side (a team in `spokes2v2`).
+        let score = match o.winner {
+            Some(p) if p == Player::FIRST => f64::from(WIN),
+            Some(_) => -f64::from(WIN),
+            None => 0.0,
+        };
+        return Scored {
+            score,
+            best: None,
+            depth: 0,
+            shallower: None,
+            outcomes: Vec::new(),
+        };
+    }
+    let mut seen = Vec::new();
+    if G::players() != 2 {
+        let view = TwoSided::new(pos.clone(), Player::FIRST, DEFAULT_WIDTH);
+        // The view's scores are for its side to move: the first side, or
+        // the others.
+        let sign = if gamut_core::game::Game::perspective(&view) == Player::FIRST {
+            1.0
+        } else {
+            -1.0
+        };
+        let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
+            if let Progress::Decision(it) = p {
+                seen.push((it.depth, it.score));
+            }
+        };
+        let (score, best, depth) =
+            match search::run(&view, limits, sides_config, tt, Some(halt), &mut observe) {
+                Verdict::Decision(r) => (
+                    sign * f64::from(r.score),
+                    r.best[0].map(|m| pos.move_text(m)),
+                    r.depth,
+                ),
+                Verdict::Chance(c) => (sign * f64::from(c.expected), None, c.depth),
+                Verdict::Simultaneous(m) => (m.value, None, m.depth),
+                Verdict::Over(_) => (0.0, None, 0),
+            };
+        return Scored {
+            score,
+            best,
+            depth,
+            shallower: iteration_at(&seen, depth.saturating_sub(1)).map(|s| sign * s),
+            outcomes: Vec::new(),
+        };
+    }
+    let mut observe = |p: Progress<'_, G::Move>| {
+        if let Progress::Decision(it) = p {
+            seen.push((it.depth, it.score));
+        }
     };
-    match search::run(&view, limits, config, tt, Some(stop), &mut |_| {}) {
-        Verdict::Decision(r) => (
-            sign * f64::from(r.score),
-            r.best[0].map(|m| pos.move_text(m)),
-        ),
-        Verdict::Chance(c) => (sign * f64::from(c.expected), None),
-        Verdict::Simultaneous(m) => (m.value, None),
-        Verdict::Over(_) => (0.0, None),
+    match search::run(pos, limits, config, tt, Some(halt), &mut observe) {
+        Verdict::Decision(r) => Scored {
+            score: for_first(pos, f64::from(r.score)),
+            best: Some(pos.move_text(r.best)),
+            depth: r.depth,
+            shallower: iteration_at(&seen, r.depth.saturating_sub(1)).map(|s| for_first(pos, s)),
+            outcomes: Vec::new(),
+        },
+        Verdict::Chance(c) => Scored {
+            score: for_first(pos, f64::from(c.expected)),
+            best: None,
+            depth: c.depth,
+            shallower: None,
+            outcomes: c
+                .outcomes
+                .iter()
+                .map(|o| (o.probability, for_first(pos, f64::from(o.score))))
+                .collect(),
+        },
+        Verdict::Simultaneous(m) => Scored {
+            score: m.value,
+            best: None,
+            depth: m.depth,
+            shallower: None,
+            outcomes: Vec::new(),
+        },
+        Verdict::Over(_) => Scored {
+            score: 0.0,
+            best: None,
+            depth: 0,
+            shallower: None,
+            outcomes: Vec::new(),
+        },
     }
 }
 
 /// The score of every position of `line` for the first side, each
 /// searched within `limits`, sent one by one with the engine's best move
-/// there and the side whose loss labels the move played there; a
-/// finished game scores a proven result. In games of more than two
-/// players the score is the first side's paranoid value ([`side_score`]).
+/// there, the side whose loss labels the move played there (none where
+/// that move was forced), and the score of the move played as the same
+/// search saw it (`played`: its position searched one ply less deep,
+/// so that it compares with `score` at equal depth, without the bonus
+/// for having the move between them), the win probability it lost for
+/// the labelled side (`loss`: the smaller of that comparison and the same
+/// one ply less deep, so that the search's noise between depths labels
+/// nothing) and its label (`?!`, `?`, `??` or none, as
+/// [`LABELS`]); a finished game scores a proven
+/// result for its winning side. In games of more than two players the
+/// score is the first side's paranoid value. Asked to yield, the search
+/// of a position waits for its next turn and starts again.
 pub fn line_scores<G: FullGame>(
     line: &Line<G>,
     limits: &Limits,
-    grant: &Grant,
-    stop: &AtomicBool,
+    turns: &mut Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
-    let config = Config {
-        eval: grant.evaluation::<G>(),
-        ..Config::for_game::<G>(grant.threads)
-    };
-    let sides_config = Config {
-        eval: grant.evaluation::<TwoSided<G>>(),
-        ..Config::for_game::<TwoSided<G>>(1)
-    };
-    let tt = Table::new(grant.hash_mib);
-    for (ply, pos) in line.positions.iter().enumerate() {
-        if stop.load(Relaxed) {
-            return;
-        }
-        let (score, best) = if let Some(o) = pos.outcome() {
-            let s = match o.winner {
-                Some(p) if G::side_of(p) == Player::FIRST => f64::from(WIN),
-                Some(_) => -f64::from(WIN),
-                None => 0.0,
-            };
-            (s, None)
-        } else if G::players() != 2 {
-            side_score(pos, limits, &sides_config, &tt, stop)
-        } else {
-            match search::run(pos, limits, &config, &tt, Some(stop), &mut |_| {}) {
-                Verdict::Decision(r) => (
-                    for_first(pos, f64::from(r.score)),
-                    Some(pos.move_text(r.best)),
-                ),
-                Verdict::Chance(c) => (for_first(pos, f64::from(c.expected)), None),
-                Verdict::Simultaneous(m) => (m.value, None),
-                Verdict::Over(_) => (0.0, None),
-            }
+    let mut ply = 0;
+    let mut tt = Table::new(turns.grant().hash_mib);
+    while ply < line.positions.len() {
+        let grant = turns.grant();
+        let config = Config {
+            eval: grant.evaluation::<G>(),
+            ..Config::for_game::<G>(grant.threads)
         };
-        if stop.load(Relaxed) {
-            return;
-        }
+        let sides_config = Config {
+            eval: grant.evaluation::<TwoSided<G>>(),
+            ..Config::for_game::<TwoSided<G>>(1)
+        };
+        let pos = &line.positions[ply];
+        let halt = &turns.halt;
+        let scored = score_position(pos, limits, &config, &sides_config, &tt, halt);
+        let mut choices = Vec::new();
         let mover = match pos.node() {
-            NodeKind::Decision(p) => Some(p),
+            NodeKind::Decision(p) => {
+                pos.moves(&mut choices);
+                Some(p)
+            }
             _ => None,
         };
-        // The side whose loss labels the move played here: the mover in
-        // a game of two sides; with more, only the first side's own moves
-        // (the scores are its value against all the others).
-        let labelled = mover.filter(|&p| G::INFO.sides.len() <= 2 || p == Player::FIRST);
-        let event = json!({"ply": ply, "score": score, "best": best,
-                           "mover": mover.map(|p| p.index()),
-                           "labelled": labelled.map(|p| p.index())});
-        if !send(event) {
-            stop.store(true, Relaxed);
+        // The move played here against the best, as pairs of scores (the
+        // best's, the move played's) at equal depths: the move's position
+        // searched one ply less deep than this one was (its score the
+        // best's if it was the engine's best).
+        let played: Vec<(f64, f64)> = match (line.positions.get(ply + 1), line.texts.get(ply)) {
+            (Some(next), Some(text)) if mover.is_some() && choices.len() > 1 => {
+                let same = pos
+                    .parse_move(text)
+                    .ok()
+                    .map(|m| pos.move_text(m))
+                    .is_some_and(|t| Some(&t) == scored.best.as_ref());
+                if same {
+                    vec![(scored.score, scored.score)]
+                } else {
+                    let at = |depth: u32| {
+                        let deep = Limits {
+                            depth: Some(depth.max(1)),
+                            ..Limits::default()
+                        };
+                        score_position(next, &deep, &config, &sides_config, &tt, halt).score
+                    };
+                    let played = at(scored.depth.saturating_sub(1));
+                    // The same comparison one ply less deep, where the
+                    // search got that far: a move is labelled only if it
+                    // loses at both depths (the search's noise between
+                    // depths, as among Empedocles' setup placements of
+                    // equal value, labels nothing).
+                    let mut pairs = vec![(scored.score, played)];
+                    if let Some(best) = scored.shallower.filter(|_| scored.depth >= 3) {
+                        pairs.push((best, at(scored.depth - 2)));
+                    }
+                    pairs
+                }
+            }
+            _ => Vec::new(),
+        };
+        if turns.yielded() {
+            drop(tt);
+            if !turns.resume(send) {
+                return;
+            }
+            tt = Table::new(turns.grant().hash_mib);
+            continue;
+        }
+        if turns.halt.load(Relaxed) {
             return;
         }
+        // The side whose loss labels the move played here: the mover's
+        // side in a game of two sides (a team in `spokes2v2`); in
+        // `spokes4` only the first player's own moves (the scores are its
+        // value against all the others). A forced move has no label.
+        let labelled = mover
+            .map(G::side_of)
+            .filter(|&s| G::INFO.sides.len() <= 2 || s == Player::FIRST)
+            .filter(|_| choices.len() > 1);
+        // The win probability the move played lost for the labelled
+        // side, against the best move's at the same depth.
+        let loss = labelled.filter(|_| !played.is_empty()).map(|side| {
+            played
+                .iter()
+                .map(|&(best, move_played)| {
+                    let drop = win_probability::<G>(best) - win_probability::<G>(move_played);
+                    if side == Player::FIRST {
+                        drop
+                    } else {
+                        -drop
+                    }
+                })
+                .fold(f64::INFINITY, f64::min)
+        });
+        let label = loss.and_then(|l| LABELS.iter().find(|(t, _)| l >= *t).map(|(_, m)| *m));
+        let mut event = json!({"ply": ply, "score": scored.score, "best": scored.best,
+                               "mover": mover.map(|p| p.index()),
+                               "forced": mover.is_some() && choices.len() == 1,
+                               "labelled": labelled.map(|p| p.index()),
+                               "played": played.first().map(|p| p.1),
+                               "loss": loss, "label": label});
+        if !scored.outcomes.is_empty() {
+            event["outcomes"] = scored
+                .outcomes
+                .iter()
+                .map(|&(p, s)| json!({"probability": p, "score": s}))
+                .collect();
+        }
+        if !send(event) {
+            return;
+        }
+        ply += 1;
     }
     send(json!({"done": true}));
 }

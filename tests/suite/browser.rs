@@ -1599,3 +1599,173 @@ fn long_the_move_list_numbers_turns_and_variations_in_chromium() {
         assert_eq!(cell, [2 * k as u64 + 1, 2 * k as u64 + 2], "{spokes:?}");
     }
 }
+
+/// The moves of a line of `game` from its start to its first chance node
+/// (Empedocles' die), each the first listed.
+fn line_to_chance(server: &Server, game: &str) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..200 {
+        let v = get(
+            &server.addr,
+            &format!(
+                "/api/position?game={game}&moves={}",
+                crate::serve::enc(&moves.join(";"))
+            ),
+        )
+        .json();
+        match v["node"].as_str().unwrap() {
+            "chance" => return moves,
+            "terminal" => break,
+            _ => moves.push(v["moves"][0]["text"].as_str().unwrap().to_string()),
+        }
+    }
+    panic!("no chance node in {game}'s first line");
+}
+
+/// Waits for `script` to return `true`, polling often, and checks that
+/// it did within `limit` of `start` (when the person acted); returns how
+/// long it took.
+fn effect_within(
+    browser: &Browser,
+    script: &str,
+    start: Instant,
+    limit: Duration,
+    what: &str,
+) -> Duration {
+    while browser.run(script) != json!(true) {
+        assert!(start.elapsed() < Duration::from_secs(20), "never: {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let took = start.elapsed();
+    eprintln!("{what}: {} ms", took.as_millis());
+    assert!(took <= limit, "{what} took {took:?}, over {limit:?}");
+    took
+}
+
+/// With one search thread on the server, a page analysing and a second
+/// page analysing too (a forgotten tab), each thing a person does in the
+/// first shows its effect within a second: a die roll, a move, an engine
+/// move and the start of a game's scoring. The analysis of the first page
+/// goes on after each.
+#[test]
+#[ignore = "long check"]
+fn long_one_search_thread_never_stalls_a_page_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-stall");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    // The forgotten page: analysing Epaminondas' start, in a browser of its
+    // own (so that it is not a hidden tab, which would give its thread up).
+    let other = Browser::start(&dir.join("other"));
+    other.goto(&format!("{}?game=epaminondas", server.url()));
+    other.wait("return !!S.view", 30, "the other page");
+    other.click("#analyse");
+    other.wait(
+        "return S.lastIteration !== null",
+        30,
+        "the other page's analysis",
+    );
+    let browser = Browser::start(&dir.join("profile"));
+    let analysing = |b: &Browser| {
+        b.click("#analyse");
+        b.wait(
+            "return S.analysis !== null && S.analysis.readyState !== 2",
+            30,
+            "the analysis asked for",
+        );
+    };
+    let second = Duration::from_secs(1);
+    // A die roll.
+    let moves = line_to_chance(&server, "empedocles");
+    browser.goto(&format!(
+        "{}?game=empedocles&moves={}",
+        server.url(),
+        crate::serve::enc(&moves.join(";"))
+    ));
+    browser.wait(
+        "return S.shown === S.token && S.view && S.view.node === 'chance'",
+        30,
+        "the die roll's position",
+    );
+    analysing(&browser);
+    std::thread::sleep(Duration::from_millis(1500));
+    let before = browser.move_count();
+    let acted = Instant::now();
+    browser.click("#choices button:not([data-move])");
+    effect_within(
+        &browser,
+        &format!(
+            "return document.querySelectorAll('#moves .move').length === {}",
+            before + 1
+        ),
+        acted,
+        second,
+        "a die roll",
+    );
+    // A move on the board.
+    browser.goto(&format!("{}?game=epaminondas", server.url()));
+    browser.wait("return S.shown === S.token && !!S.view", 30, "the board");
+    analysing(&browser);
+    std::thread::sleep(Duration::from_millis(1500));
+    let (_, squares) = first_move_squares(&server, "epaminondas", "");
+    let acted = Instant::now();
+    for sq in &squares {
+        browser.click_square(sq);
+    }
+    effect_within(
+        &browser,
+        "return document.querySelectorAll('#moves .move').length === 1",
+        acted,
+        second,
+        "a move",
+    );
+    // The analysis of the new position follows.
+    browser.wait(
+        "return S.lastIteration !== null",
+        10,
+        "the analysis after the move",
+    );
+    // An engine move: the engine plays the side to move (side 2 now).
+    browser.run("document.getElementById('limit').value = '300'; return true");
+    std::thread::sleep(Duration::from_millis(1500));
+    let acted = Instant::now();
+    browser.click("#engine-seats option[value='1']");
+    effect_within(
+        &browser,
+        "return document.querySelectorAll('#moves .move').length === 2",
+        acted,
+        second,
+        "an engine move",
+    );
+    browser.click("#engine-seats option[value='']");
+    // The game's scoring: its first position's score.
+    browser.wait("return S.shown === S.token", 10, "the position");
+    std::thread::sleep(Duration::from_millis(1500));
+    let acted = Instant::now();
+    browser.click("#score-game");
+    effect_within(
+        &browser,
+        "return S.nodes[0].score !== null && S.nodes[0].score !== undefined && !!document.querySelector('#graph polyline[points*=\",\"]')",
+        acted,
+        second,
+        "a graph scoring",
+    );
+    browser.wait(
+        "return document.getElementById('graph-info').textContent.startsWith('scored')",
+        20,
+        "the whole scoring",
+    );
+    // Both pages analyse again once it is done.
+    browser.wait(
+        "return S.lastIteration !== null && !document.getElementById('info').textContent.includes('paused')",
+        20,
+        "this page's analysis after the scoring",
+    );
+    // The other page's analysis waits for its turn (round robin) rather
+    // than ending: its stream is still open.
+    assert_eq!(
+        other.run("return S.analysis !== null && S.analysis.readyState !== 2"),
+        json!(true)
+    );
+}

@@ -546,9 +546,12 @@ fn four_player_analysis_streams_every_side_and_stops_when_the_page_closes() {
             if let Some(ply) = e["ply"].as_u64() {
                 assert_eq!(ply as usize, scores.len(), "{game}: {e}");
                 assert_eq!(e["mover"], movers[scores.len()], "{game}: {e}");
+                // Team 1 is players 1 and 2 in `spokes2v2`; a forced move
+                // has no label.
                 let labelled = match e["mover"].as_u64() {
+                    _ if e["forced"] == true => Value::Null,
                     Some(0) => Value::from(0),
-                    Some(side) if game == "spokes2v2" => Value::from(side),
+                    Some(player) if game == "spokes2v2" => Value::from(player / 2),
                     _ => Value::Null,
                 };
                 assert_eq!(e["labelled"], labelled, "{game}: {e}");
@@ -1446,4 +1449,175 @@ fn a_records_file_over_the_cap_is_not_read() {
         after < before + 20_000,
         "peak memory rose from {before} kB to {after} kB"
     );
+}
+
+/// A game of `game` played by a seeded random choice of each move (each
+/// player's action at a simultaneous round), to its end or `plies` steps:
+/// its moves, and each position's answer from `/api/position`.
+fn seeded_game(addr: &str, game: &str, plies: usize, seed: u64) -> (Vec<String>, Vec<Value>) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves: Vec<String> = Vec::new();
+    let mut views = Vec::new();
+    loop {
+        let v = get(
+            addr,
+            &format!("/api/position?game={game}&moves={}", enc(&moves.join(";"))),
+        )
+        .json();
+        let node = v["node"].as_str().unwrap().to_string();
+        views.push(v.clone());
+        if node == "terminal" || moves.len() == plies {
+            return (moves, views);
+        }
+        let mut pick = |list: &Value| {
+            let list = list.as_array().unwrap();
+            list[rng.gen_range(0..list.len())]["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        let step = if node == "simultaneous" {
+            let actions: Vec<String> = v["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(&mut pick)
+                .collect();
+            actions.join(",")
+        } else {
+            pick(&v["moves"])
+        };
+        moves.push(step);
+    }
+}
+
+/// The scores events of `moves` of `game` searched to `depth`.
+fn scored(addr: &str, game: &str, moves: &[String], depth: u32) -> Vec<Value> {
+    let mut events = Events::open(
+        addr,
+        &format!(
+            "/api/scores?game={game}&depth={depth}&moves={}",
+            enc(&moves.join(";"))
+        ),
+    );
+    let mut out = Vec::new();
+    loop {
+        let e = events.next();
+        assert!(e["error"].is_null(), "{game}: {e}");
+        if e["done"] == true {
+            return out;
+        }
+        if e["ply"].is_number() {
+            out.push(e);
+        }
+    }
+}
+
+/// The evaluation graph's labels, on a game of each id: none on a forced
+/// move (one legal move, every forced Spokes resolution), none on a move
+/// the search values as the best (Empedocles' setup placements of equal
+/// value among them), each the win probability the mover's side lost
+/// against the best move at the same depth; a finished four-player game
+/// ends at the winner's 100% and its last move is not labelled a loss
+/// for the winner.
+#[test]
+#[ignore = "long check"]
+fn long_moves_are_labelled_only_by_a_loss_of_win_probability() {
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    for (k, game) in GAMES.iter().enumerate() {
+        let four = game.starts_with("spokes") && *game != "spokes";
+        let (moves, views) = seeded_game(
+            &server.addr,
+            game,
+            if four { 600 } else { 40 },
+            7 + k as u64,
+        );
+        let depth = if four { 1 } else { 2 };
+        let events = scored(&server.addr, game, &moves, depth);
+        assert_eq!(events.len(), views.len(), "{game}");
+        let mut labels = 0;
+        for (ply, (e, v)) in events.iter().zip(&views).enumerate() {
+            let label = &e["label"];
+            let forced = v["node"] == "decision" && v["moves"].as_array().unwrap().len() == 1;
+            assert_eq!(e["forced"], forced, "{game} ply {ply}: {e}");
+            if forced || v["node"] != "decision" || ply == moves.len() {
+                assert!(label.is_null(), "{game} ply {ply}: {e}");
+                continue;
+            }
+            if !label.is_null() {
+                labels += 1;
+                assert!(e["loss"].as_f64().unwrap() >= 0.05, "{game} ply {ply}: {e}");
+            }
+            // The move played valued as the best by the search at this
+            // depth (its line's score the best line's): no label.
+            if !four && label.is_null() {
+                continue;
+            }
+            if !four {
+                let mut a = Events::open(
+                    &server.addr,
+                    &format!(
+                        "/api/analysis?game={game}&depth={depth}&multipv=256&moves={}",
+                        enc(&moves[..ply].join(";"))
+                    ),
+                );
+                let mut last = Value::Null;
+                loop {
+                    let it = a.next();
+                    if it["done"] == true {
+                        break;
+                    }
+                    if it["depth"].is_number() {
+                        last = it;
+                    }
+                }
+                let lines = last["lines"].as_array().unwrap();
+                let best = &lines[0]["score"];
+                // A move beyond the 256 lines listed scores at most the
+                // last line's.
+                let Some(played) = lines.iter().find(|l| l["pv"][0] == moves[ply].as_str()) else {
+                    let worst = lines.last().unwrap()["score"].as_f64().unwrap();
+                    assert!(worst != best.as_f64().unwrap(), "{game} ply {ply}: {e}");
+                    continue;
+                };
+                assert_ne!(
+                    &played["score"], best,
+                    "{game} ply {ply}: {} is labelled {label} but scores as the best: {e}",
+                    moves[ply]
+                );
+            }
+        }
+        eprintln!("{game}: {} moves, {labels} labelled", moves.len());
+        if four {
+            let end = views.last().unwrap();
+            assert_eq!(
+                end["node"],
+                "terminal",
+                "{game}: unfinished after {} steps",
+                moves.len()
+            );
+            let winner = end["winner"].as_u64().unwrap();
+            let last = events.last().unwrap()["score"].as_f64().unwrap();
+            // The graph is the first side's: the winner's 100% is its 100%
+            // if it won, else its 0%.
+            if winner == 0 {
+                assert!(
+                    last >= 29000.0,
+                    "{game}: side {winner} won, graph ends at {last}"
+                );
+            } else {
+                assert!(
+                    last <= -29000.0,
+                    "{game}: side {winner} won, graph ends at {last}"
+                );
+            }
+            let before = &events[events.len() - 2];
+            if before["labelled"].as_u64() == Some(winner) {
+                assert!(
+                    before["label"].is_null(),
+                    "{game}: the winning move is labelled: {before}"
+                );
+            }
+        }
+    }
 }

@@ -6,8 +6,8 @@
 
 const $ = (id) => document.getElementById(id);
 
-// Win-probability losses (for the side that moved) at which a move is
-// marked; see docs/serve.md.
+// The marks of moves by the win probability their side lost (the server
+// labels them); see docs/serve.md.
 const LABELS = [
   [0.15, "blunder", "??"],
   [0.10, "mistake", "?"],
@@ -619,6 +619,7 @@ function winProbability(score, proven) {
 
 function stopAnalysis() {
   if (S.analysis) { S.analysis.close(); S.analysis = null; }
+  S.pausedFor = null;
 }
 
 function startAnalysis() {
@@ -629,18 +630,60 @@ function startAnalysis() {
     $("info").textContent = v.node === "terminal" ? "game over" : "no analysis for " + v.name;
     return;
   }
+  if (document.hidden) { $("info").textContent = "analysis paused while the page is hidden"; return; }
+  if (S.idle) { $("info").textContent = "analysis paused: the page was idle (move the pointer to resume)"; return; }
   $("info").textContent = "waiting for a search thread…";
   const es = new EventSource("/api/analysis?" + params({ moves: lineTo(S.current).join(";"), multipv: $("multipv").value }));
   S.analysis = es;
   es.onmessage = (e) => {
     const d = JSON.parse(e.data);
     if (d.error) { $("info").textContent = d.error; es.close(); return; }
-    if (d.queued !== undefined) return;
+    if (d.queued !== undefined) {
+      if (d.queued >= d.of) {
+        $("info").textContent = `waiting for a search thread: ${d.queued} search(es) hold the server's ${d.of}` +
+          (d.waiting ? `, ${d.waiting} wait` : "") + " (an engine move or a scoring goes first, analyses take turns)";
+      }
+      return;
+    }
+    if (d.paused !== undefined) { S.pausedFor = d.paused; showPaused(); return; }
+    if (d.resumed !== undefined) { S.pausedFor = null; if (!S.lastIteration) $("info").textContent = `searching on ${d.resumed} thread(s)`; return; }
     if (d.threads !== undefined) { $("info").textContent = `searching on ${d.threads} thread(s)`; return; }
     if (d.done) { es.close(); $("info").textContent += " (done)"; return; }
+    S.pausedFor = null;
     showIteration(d);
   };
   es.onerror = () => es.close();
+}
+
+// The analysis yielded its thread to another search: the lines shown stay
+// (they are this position's), and the page says what it waits for.
+function showPaused() {
+  const what = `paused: its thread lent to ${S.pausedFor}, resumes after`;
+  const info = $("info");
+  info.textContent = info.textContent.replace(/ *\[paused[^\]]*\]$/, "") + ` [${what}]`;
+}
+
+// A hidden page, or one without input for IDLE_MS, gives its search thread
+// back; it analyses again once shown or used.
+const IDLE_MS = 10 * 60 * 1000;
+function wireYield() {
+  let timer = null;
+  const analysing = () => $("analyse").checked && S.view;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      S.idle = true;
+      if (analysing() && S.analysis) { stopAnalysis(); $("info").textContent = "analysis paused: the page was idle (move the pointer to resume)"; }
+    }, IDLE_MS);
+    if (S.idle) { S.idle = false; if (analysing() && !S.analysis) startAnalysis(); }
+  };
+  for (const ev of ["pointermove", "pointerdown", "keydown", "wheel"]) document.addEventListener(ev, touch, { passive: true });
+  document.addEventListener("visibilitychange", () => {
+    if (!analysing()) return;
+    if (document.hidden) { stopAnalysis(); $("info").textContent = "analysis paused while the page is hidden"; }
+    else if (!S.analysis) startAnalysis();
+  });
+  touch();
 }
 
 // An event of a game of more than two players: every side's latest
@@ -672,11 +715,18 @@ function showIteration(d) {
   if (d.sides) { showSides(d); return; }
   const side = S.view.sides[0];
   const knps = Math.round(d.nps / 1000);
-  $("info").textContent = `depth ${d.depth}  ${side}: ${d.score_text}  ${knps} kN/s  ${d.nodes} nodes`;
-  const p = winProbability(d.score, d.proven);
+  // A chance root: the expectation over the outcomes, each outcome's own
+  // value and win probability in its line.
+  const chance = d.lines.length && d.lines[0].probability !== undefined;
+  const unit = S.view.unit ? ` ${S.view.unit}` : "";
+  $("info").textContent = `depth ${d.depth}  ${side}: ${d.score_text}${d.proven ? "" : unit}  ${knps} kN/s  ${d.nodes} nodes`;
+  $("info").title = S.view.unit_note || "";
+  const p = chance
+    ? d.lines.reduce((a, l) => a + l.probability * winProbability(l.score, false), 0)
+    : winProbability(d.score, d.proven);
   $("bar").classList.remove("empty");
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
-  $("bar-text").textContent = `${side} ${(p * 100).toFixed(0)}%`;
+  $("bar-text").textContent = `${side} ${(p * 100).toFixed(0)}%` + (chance ? " expected over the roll" : "");
   const ol = $("lines");
   ol.innerHTML = "";
   const lines = d.lines.length ? d.lines : (d.strategies || []).map((s, i) => ({
@@ -686,7 +736,9 @@ function showIteration(d) {
   for (const l of lines) {
     const li = document.createElement("li");
     li.className = "line";
-    li.textContent = `${l.score_text}${l.probability !== undefined ? " @" + (l.probability * 100).toFixed(0) + "%" : ""}: ${l.pv.join(" ")}`;
+    li.textContent = l.probability !== undefined
+      ? `${l.pv[0]} (chance ${(l.probability * 100).toFixed(0)}%): ${l.score_text}, ${side} ${(winProbability(l.score, false) * 100).toFixed(0)}%: ${l.pv.slice(1).join(" ")}`
+      : `${l.score_text}: ${l.pv.join(" ")}`;
     ol.append(li);
   }
   S.lastIteration = d;
@@ -730,16 +782,21 @@ function drawArrows() {
 
 // ---- move list --------------------------------------------------------
 
+// A move's label, as the scoring gave it: by the win probability its side
+// lost against the best move, both scored by the same search (so moves of
+// equal value score alike, and the bonus for having the move does not
+// count); none for a forced move.
 function label(id) {
-  const n = S.nodes[id];
-  const p = S.nodes[n.parent];
-  // `labelled`: the side whose loss marks the move (from the scoring).
-  if (n.score === null || !p || p.score === null || p.labelled === null || p.labelled === undefined) return null;
-  const before = winProbability(p.score, false);
-  const after = winProbability(n.score, false);
-  const loss = p.labelled === 0 ? before - after : after - before;
-  for (const [t, name, mark] of LABELS) if (loss >= t) return [name, mark];
-  return null;
+  const mark = S.nodes[id].label;
+  const found = LABELS.find(([, , m]) => m === mark);
+  return found ? [found[1], found[2]] : null;
+}
+
+// A node's win probability for the first side: at a chance node the
+// outcomes' win probabilities weighed by their probability.
+function nodeProbability(n) {
+  if (n.outcomes && n.outcomes.length) return n.outcomes.reduce((a, o) => a + o.probability * winProbability(o.score, false), 0);
+  return winProbability(n.score, false);
 }
 
 // Fills in what the move list needs of the children of node `id` (the
@@ -949,9 +1006,9 @@ function drawGraph() {
   path.forEach((id, i) => {
     const n = S.nodes[id];
     if (n.score === null) return;
-    pts.push(`${x(i).toFixed(1)},${y(winProbability(n.score, false)).toFixed(1)}`);
+    pts.push(`${x(i).toFixed(1)},${y(nodeProbability(n)).toFixed(1)}`);
     const l = label(id);
-    if (l) marks += `<circle class="${l[0]}" cx="${x(i).toFixed(1)}" cy="${y(winProbability(n.score, false)).toFixed(1)}" r="3" fill="currentColor"/>`;
+    if (l) marks += `<circle class="${l[0]}" cx="${x(i).toFixed(1)}" cy="${y(nodeProbability(n)).toFixed(1)}" r="3" fill="currentColor"/>`;
   });
   let ticks = "";
   const step = Math.max(1, Math.ceil(path.length / 12));
@@ -1067,11 +1124,15 @@ function scoreLine(ids, limits, background) {
       scoreSoon();
       return;
     }
+    if (d.queued !== undefined) { if (d.queued >= d.of) info("scoring: waiting for a search thread (an engine move goes first; analyses yield)"); return; }
+    if (d.paused !== undefined) { info($("graph-info").textContent + ` [paused: its thread lent to ${d.paused}]`); return; }
     if (d.ply === undefined) return;
     const id = ids[d.ply];
     if (id === undefined) return;
     S.nodes[id].score = d.score;
+    S.nodes[id].outcomes = d.outcomes;
     if (d.ply > 0 || ids[0] === 0) S.nodes[id].labelled = d.labelled;
+    if (d.ply + 1 < ids.length) S.nodes[ids[d.ply + 1]].label = d.label;
     if (d.mover !== undefined && d.mover !== null) S.nodes[id].mover = d.mover;
     info(`scored ${d.ply + 1} of ${ids.length}` + graphSide());
     drawGraph();
@@ -1302,6 +1363,7 @@ async function init() {
   $("game").onchange = () => { $("setup").value = ""; newGame(); };
   $("new").onclick = newGame;
   wirePointer();
+  wireYield();
   $("first").onclick = () => go(0);
   $("back").onclick = () => go(S.nodes[S.current].parent);
   $("forward").onclick = () => { const k = S.nodes[S.current].children; if (k.length) go(k[0]); };
