@@ -1,11 +1,13 @@
-//! A game at the terminal against the engine (`gamut play`): the board is
-//! drawn after every step, the person types moves in canonical text (or a
-//! number from the `moves` list) and commands, and the engine plays the
-//! other side, or both. Written over a line reader and a text writer, so
-//! tests drive whole games with scripted input.
+//! A game at the terminal against the engine (`gamut play`), of two sides
+//! or more: the board is drawn after every step, the person types moves in
+//! canonical text (or a number from the `moves` list) and commands for
+//! the sides they play, and the engine plays the others, or every side.
+//! Written over a line reader and a text writer, so tests drive whole
+//! games with scripted input.
 //!
-//! At a simultaneous node the person types their own action in secret; the
-//! engine's is drawn from its mixed strategy and revealed after. A
+//! At a simultaneous node the person types their own action in secret
+//! (one for each of their players: a team has two); the engine's are
+//! drawn from its mixed strategy and revealed after. A
 //! decision right after a simultaneous step (a Spokes resolution) shows its
 //! choices as a numbered list. Chance outcomes (Empedocles' die) are drawn
 //! by the program from the seed. Bad input prints one `error:` line and
@@ -19,7 +21,9 @@
 use crate::game::{state_text, FullGame, NodeKind, Player};
 use crate::moves::natural_cmp;
 use crate::search::score::Score;
+use crate::search::sides::{merge, players_of, MAX_PLAYERS};
 use crate::tournament::engine::{Engine, Instance};
+use crate::tournament::play::tuple_text;
 use crate::tournament::records::{self, Adjudication, GameRecord, JointStep, StepScore};
 use crate::tournament::schedule::pick;
 use crate::tournament::schedule::{seed_for, Stream};
@@ -33,9 +37,10 @@ use std::time::Instant;
 pub struct Settings<'e> {
     /// The engine playing the sides nobody types for, and giving hints.
     pub engine: &'e Engine,
-    /// Which side the person plays, by player index: one side, or none
-    /// (the engine plays both).
-    pub humans: [bool; 2],
+    /// Which sides the person plays, one flag per side of the game
+    /// (`GameInfo::sides`): any of them, or none (the engine plays every
+    /// side).
+    pub humans: Vec<bool>,
     /// The seed of the die and the engine's random choices.
     pub seed: u64,
     /// Whether to colour the output (ANSI escapes).
@@ -80,8 +85,14 @@ struct Table<'e, G: FullGame> {
     positions: Vec<G>,
     steps: Vec<Played>,
     ended: Option<Ending>,
-    engines: [Instance<'e>; 2],
+    /// The engine of each side.
+    engines: Vec<Instance<'e>>,
     advisor: Instance<'e>,
+    /// The person's secret actions typed so far at the current
+    /// simultaneous node, by player, and whether any was chosen (not the
+    /// only choice).
+    pending: Vec<Option<G::Move>>,
+    pending_chosen: bool,
     dice: StdRng,
     started: Instant,
     /// The step count when the choices were last listed unasked, so that
@@ -116,31 +127,41 @@ pub fn play<G: FullGame>(
 ) -> io::Result<()> {
     let engine =
         |s: u64| Instance::new(settings.engine, seed_for(settings.seed, Stream::Engine, s));
+    let sides = G::INFO.sides;
     let mut t = Table {
         settings,
         positions: vec![start],
         steps: Vec::new(),
         ended: None,
-        engines: [engine(0), engine(1)],
-        advisor: engine(2),
+        engines: (0..sides.len() as u64).map(engine).collect(),
+        advisor: engine(sides.len() as u64),
+        pending: vec![None; G::players()],
+        pending_chosen: false,
         dice: StdRng::seed_from_u64(seed_for(settings.seed, Stream::Chance, 0)),
         started: Instant::now(),
         listed: None,
     };
-    let sides = G::INFO.sides;
+    let mine: Vec<&str> = (0..sides.len())
+        .filter(|&i| settings.humans[i])
+        .map(|i| sides[i])
+        .collect();
+    let engine_sides = sides.len() - mine.len();
     writeln!(
         out,
         "{}: you play {}, the engine '{}' {} (seed {}); 'help' lists the commands",
         G::INFO.name,
-        match settings.humans {
-            [false, false] => "no side",
-            [true, _] => sides[0],
-            _ => sides[1],
+        if mine.is_empty() {
+            "no side".to_string()
+        } else {
+            mine.join(" and ")
         },
         settings.engine.name,
-        match settings.humans {
-            [false, false] => "plays both",
-            _ => "plays the other",
+        match (engine_sides, sides.len()) {
+            (0, _) => "gives hints",
+            (1, _) => "plays the other",
+            (2, 2) => "plays both",
+            (n, _) if n == sides.len() => "plays every side",
+            _ => "plays the others",
         },
         settings.seed
     )?;
@@ -170,8 +191,8 @@ pub fn play<G: FullGame>(
         match pos.node() {
             NodeKind::Chance => t.roll(out)?,
             NodeKind::Decision(p) if !settings.humans[p.index()] => t.engine_decides(p, out)?,
-            NodeKind::Simultaneous if settings.humans == [false, false] => {
-                t.joint(None, false, out)?;
+            NodeKind::Simultaneous if !settings.humans.contains(&true) => {
+                t.joint(false, out)?;
             }
             NodeKind::Decision(_) | NodeKind::Simultaneous if t.only_choice(out)? => {}
             NodeKind::Decision(p) => {
@@ -188,8 +209,7 @@ pub fn play<G: FullGame>(
                 return Ok(());
             }
             NodeKind::Simultaneous => {
-                let me = Player::from_index(usize::from(!settings.humans[0]));
-                let prompt = format!("{} (secret)> ", sides[me.index()]);
+                let prompt = format!("{} (secret)> ", player_name::<G>(t.asked()));
                 let Some(line) = t.prompt(&prompt, input, out)? else {
                     return Ok(());
                 };
@@ -202,9 +222,31 @@ pub fn play<G: FullGame>(
     }
 }
 
+/// How the person's player `p` is named at a simultaneous node: its side,
+/// and the player too where a side has several (`team 1, player 3`).
+fn player_name<G: FullGame>(p: Player) -> String {
+    let side = G::INFO.side(G::side_of(p));
+    if G::players() == G::INFO.sides.len() {
+        side.to_string()
+    } else {
+        format!("{side}, {p}")
+    }
+}
+
 impl<'e, G: FullGame> Table<'e, G> {
     fn current(&self) -> &G {
         self.positions.last().expect("the start position is kept")
+    }
+
+    /// The person's player whose secret action is asked next at the
+    /// current simultaneous node: the first of their players without one.
+    fn asked(&self) -> Player {
+        (0..G::players())
+            .map(Player::nth)
+            .find(|&p| {
+                self.settings.humans[G::side_of(p).index()] && self.pending[p.index()].is_none()
+            })
+            .expect("the person has a player to act")
     }
 
     /// Whether the game is over: by the rules, the ply limit or a forfeit.
@@ -298,10 +340,7 @@ impl<'e, G: FullGame> Table<'e, G> {
         let pos = self.current();
         let mut v = Vec::new();
         match pos.node() {
-            NodeKind::Simultaneous => {
-                let me = Player::from_index(usize::from(!self.settings.humans[0]));
-                pos.actions(me, &mut v)
-            }
+            NodeKind::Simultaneous => pos.actions(self.asked(), &mut v),
             _ => pos.moves(&mut v),
         }
         let mut texts: Vec<(String, G::Move)> =
@@ -400,7 +439,18 @@ impl<'e, G: FullGame> Table<'e, G> {
     /// chose it (not when it was the only one).
     fn human_plays(&mut self, m: G::Move, by_choice: bool, out: &mut dyn Write) -> io::Result<()> {
         if self.current().node() == NodeKind::Simultaneous {
-            return self.joint(Some(m), by_choice, out);
+            let me = self.asked();
+            self.pending[me.index()] = Some(m);
+            self.pending_chosen |= by_choice;
+            let done = (0..G::players()).all(|p| {
+                !self.settings.humans[G::side_of(Player::nth(p)).index()]
+                    || self.pending[p].is_some()
+            });
+            return if done {
+                self.joint(self.pending_chosen, out)
+            } else {
+                Ok(())
+            };
         }
         let pos = self.current();
         let text = pos.move_text(m);
@@ -504,33 +554,46 @@ impl<'e, G: FullGame> Table<'e, G> {
         self.draw(out)
     }
 
-    /// Plays the current simultaneous node: the person's action `mine`
-    /// (for their side) and the engine's for the other side(s), drawn from
-    /// its strategy and revealed now.
-    fn joint(
-        &mut self,
-        mine: Option<G::Move>,
-        by_choice: bool,
-        out: &mut dyn Write,
-    ) -> io::Result<()> {
+    /// Plays the current simultaneous node: the person's actions typed
+    /// (for their sides; `by_choice` when they chose them) and the
+    /// engine's for the other sides, drawn from its strategy and revealed
+    /// now.
+    fn joint(&mut self, by_choice: bool, out: &mut dyn Write) -> io::Result<()> {
         let pos = self.current().clone();
-        let mut actions = [None, None];
-        let mut strategies: [Vec<(String, f64)>; 2] = [Vec::new(), Vec::new()];
-        for side in Player::BOTH {
-            let i = side.index();
-            if self.settings.humans[i] {
-                let m = mine.expect("the person's action");
-                actions[i] = Some(m);
-                strategies[i] = vec![(pos.move_text(m), 1.0)];
+        let pending = std::mem::replace(&mut self.pending, vec![None; G::players()]);
+        self.pending_chosen = false;
+        // A record keeps all of a strategy in a game of two players, its
+        // first ten choices in a game of more (a team's choices multiply).
+        let kept = if G::players() == 2 { usize::MAX } else { 10 };
+        let mut parts = Vec::new();
+        let mut strategies: Vec<Vec<(String, f64)>> = Vec::new();
+        for (i, &human) in self.settings.humans.iter().enumerate() {
+            let side = Player::nth(i);
+            if human {
+                let mut t = [None; MAX_PLAYERS];
+                for p in players_of::<G>(side, false) {
+                    t[p.index()] = pending[p.index()];
+                }
+                strategies.push(vec![(tuple_text(&pos, &t), 1.0)]);
+                parts.push(t);
                 continue;
             }
-            match self.engines[i].strategy(&pos, side) {
-                Ok(st) => {
-                    let m = self.engines[i].sample(&st);
-                    actions[i] = Some(m);
-                    strategies[i] = st.iter().map(|&(a, p)| (pos.move_text(a), p)).collect();
-                    let line = format!("{} placed {}", G::INFO.side(side), pos.move_text(m));
+            match self.engines[i].joint(&pos, side) {
+                Ok(j) => {
+                    let line = format!(
+                        "{} placed {}",
+                        G::INFO.side(side),
+                        tuple_text(&pos, &j.actions)
+                    );
                     writeln!(out, "{}", self.paint("36", &line))?;
+                    strategies.push(
+                        j.strategy
+                            .iter()
+                            .take(kept)
+                            .map(|(t, p)| (tuple_text(&pos, t), *p))
+                            .collect(),
+                    );
+                    parts.push(j.actions);
                 }
                 Err(f) => {
                     writeln!(
@@ -546,21 +609,21 @@ impl<'e, G: FullGame> Table<'e, G> {
                 }
             }
         }
-        let [a, b] = actions.map(|a| a.expect("both actions chosen"));
-        let texts = [pos.move_text(a), pos.move_text(b)];
-        let mut squares = pos.move_squares(a);
-        squares.extend(pos.move_squares(b));
+        let refs: Vec<_> = parts.iter().collect();
+        let actions = merge(&refs, G::players());
+        let texts: Vec<String> = actions.iter().map(|&a| pos.move_text(a)).collect();
+        let squares = actions.iter().flat_map(|&a| pos.move_squares(a)).collect();
         self.push(
-            pos.joint_text(a, b),
+            pos.joint_text_all(&actions),
             Some(JointStep {
                 step: self.steps.len(),
-                actions: texts.to_vec(),
-                strategies: strategies.to_vec(),
+                actions: texts,
+                strategies,
             }),
             None,
             by_choice,
             squares,
-            pos.play_joint(a, b),
+            pos.play_joint_all(&actions),
         );
         self.draw(out)
     }
@@ -569,8 +632,27 @@ impl<'e, G: FullGame> Table<'e, G> {
     fn hint(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let pos = self.current().clone();
         match pos.node() {
+            NodeKind::Simultaneous if G::players() != 2 => {
+                let side = G::side_of(self.asked());
+                match self.advisor.joint(&pos, side) {
+                    Ok(mut j) => {
+                        if j.strategy.is_empty() {
+                            j.strategy.push((j.actions, 1.0));
+                        }
+                        j.strategy.sort_by(|a, b| b.1.total_cmp(&a.1));
+                        let parts: Vec<String> = j
+                            .strategy
+                            .iter()
+                            .take(5)
+                            .map(|(t, p)| format!("{} {:.0}%", tuple_text(&pos, t), 100.0 * p))
+                            .collect();
+                        writeln!(out, "hint: {}", parts.join(", "))
+                    }
+                    Err(f) => self.error(out, &format!("no hint: {}", f.0)),
+                }
+            }
             NodeKind::Simultaneous => {
-                let me = Player::from_index(usize::from(!self.settings.humans[0]));
+                let me = self.asked();
                 match self.advisor.strategy(&pos, me) {
                     Ok(mut st) => {
                         st.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -604,20 +686,22 @@ impl<'e, G: FullGame> Table<'e, G> {
         };
         self.steps.truncate(last);
         self.positions.truncate(last + 1);
+        self.pending = vec![None; G::players()];
+        self.pending_chosen = false;
         self.ended = None;
         self.listed = None;
         writeln!(out, "took back to step {last}")?;
         self.draw(out)
     }
 
-    /// The game so far as a record (see [`records`]): game 1 of a pair
-    /// between the person (`human`) and the engine by side; a game not yet
-    /// over is saved `unfinished`.
+    /// The game so far as a record (see [`records`]): the person (`human`)
+    /// and the engine by side, in a game of two players game 1 of a pair;
+    /// a game not yet over is saved `unfinished`.
     fn record(&self) -> GameRecord {
         let name = |i: usize| {
             if self.settings.humans[i] {
                 "human".to_string()
-            } else if self.settings.humans == [false, false] {
+            } else if !self.settings.humans.contains(&true) {
                 format!("{}-{}", self.settings.engine.name, i + 1)
             } else {
                 self.settings.engine.name.clone()
@@ -630,7 +714,9 @@ impl<'e, G: FullGame> Table<'e, G> {
                 self.settings.engine.spec.clone()
             }
         };
-        let engines = [name(0), name(1)];
+        let sides = self.settings.humans.len();
+        let two = G::players() == 2;
+        let engines: Vec<String> = (0..sides).map(name).collect();
         let (winner, reason, points, adjudicated) = match (&self.ended, self.current().outcome()) {
             (Some(e), _) => (e.winner, e.reason.clone(), None, true),
             (None, Some(o)) => (o.winner, o.reason.to_string(), o.points, false),
@@ -645,12 +731,12 @@ impl<'e, G: FullGame> Table<'e, G> {
         GameRecord {
             game: G::ID.to_string(),
             number: 1,
-            pair: Some(0),
-            encounter: Some(engines.clone()),
-            opening_index: Some(0),
+            pair: two.then_some(0),
+            encounter: two.then(|| [engines[0].clone(), engines[1].clone()]),
+            opening_index: two.then_some(0),
             opening: self.positions[0].text(),
-            engines: engines.to_vec(),
-            specs: vec![spec(0), spec(1)],
+            engines,
+            specs: (0..sides).map(spec).collect(),
             moves: self.steps.iter().map(|s| s.text.clone()).collect(),
             rolls: self
                 .steps
@@ -661,15 +747,17 @@ impl<'e, G: FullGame> Table<'e, G> {
                 .collect(),
             joint: self.steps.iter().filter_map(|s| s.joint.clone()).collect(),
             scores: self.steps.iter().filter_map(|s| s.score).collect(),
-            result: Some(if unfinished {
-                GameRecord::UNFINISHED.to_string()
-            } else {
-                GameRecord::result_text(winner).to_string()
+            result: two.then(|| {
+                if unfinished {
+                    GameRecord::UNFINISHED.to_string()
+                } else {
+                    GameRecord::result_text(winner).to_string()
+                }
             }),
             winner: winner.map(|p| p.index() as u8 + 1),
             reason,
             adjudicated,
-            points: points.map(|p| p.to_vec()),
+            points: points.filter(|_| two).map(|p| p.to_vec()),
             ply_limit: None,
             plies: self.plies(),
             time_ms: self.started.elapsed().as_millis() as u64,

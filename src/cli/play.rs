@@ -15,8 +15,10 @@ pub struct PlayArgs {
     /// The game and the position to start from.
     #[command(flatten)]
     pub position: PositionArgs,
-    /// The side you play: 1, 2, or none (the engine plays both).
-    #[arg(long, value_name = "SIDE", default_value = "1", value_parser = ["1", "2", "none"])]
+    /// The side you play, by number (1 or 2; spokes4: 1 to 4; spokes2v2:
+    /// team 1 or 2), several joined by commas (`1,3`), or none (the engine
+    /// plays every side).
+    #[arg(long, value_name = "SIDE", default_value = "1")]
     pub side: String,
     /// The engine searches this many plies per move.
     #[arg(long, value_name = "N", conflicts_with_all = ["time", "engine"],
@@ -27,7 +29,10 @@ pub struct PlayArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub time: Option<u64>,
     /// The engine as a tournament spec (`depth=4,threads=2`, `greedy`,
-    /// `cmd=<program>,time=100`; see docs/tournament.md).
+    /// `cmd=<program>,time=100`; in games of more than two sides
+    /// `paranoid,depth=2`, `mcts,iterations=500`, `random`; see
+    /// docs/tournament.md). Without it the engine is the searcher, in
+    /// games of more than two sides the paranoid search.
     #[arg(long, value_name = "SPEC")]
     pub engine: Option<String>,
     /// The seed of the die and of the engine's random choices (default:
@@ -38,19 +43,17 @@ pub struct PlayArgs {
 
 /// Runs `gamut play` on standard input and `out`.
 pub fn play<G: FullGame>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliError> {
-    super::two_players::<G>("gamut play")?;
     let start: G = position(&a.position)?;
+    // Games of more than two sides are searched by one side against all
+    // the others.
+    let search = if G::players() == 2 { "" } else { "paranoid," };
     let spec = match (&a.engine, a.depth, a.time) {
         (Some(spec), _, _) => spec.clone(),
-        (None, Some(d), _) => format!("name=gamut,depth={d}"),
-        (None, None, t) => format!("name=gamut,time={}", t.unwrap_or(1000)),
+        (None, Some(d), _) => format!("name=gamut,{search}depth={d}"),
+        (None, None, t) => format!("name=gamut,{search}time={}", t.unwrap_or(1000)),
     };
     let engine = Engine::parse::<G>(&spec)?;
-    let humans = match a.side.as_str() {
-        "1" => [true, false],
-        "2" => [false, true],
-        _ => [false, false],
-    };
+    let humans = humans::<G>(&a.side)?;
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -68,4 +71,26 @@ pub fn play<G: FullGame>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliEr
     let stdin = std::io::stdin();
     console::play(start, &settings, &mut stdin.lock(), out)?;
     Ok(())
+}
+
+/// The sides `--side` gives the person, one flag per side of `G`: `none`,
+/// or side numbers joined by commas.
+fn humans<G: FullGame>(text: &str) -> Result<Vec<bool>, CliError> {
+    let sides = G::INFO.sides.len();
+    let mut humans = vec![false; sides];
+    if text == "none" {
+        return Ok(humans);
+    }
+    for part in text.split(',') {
+        match part.trim().parse::<usize>() {
+            Ok(n) if (1..=sides).contains(&n) && !humans[n - 1] => humans[n - 1] = true,
+            _ => {
+                return Err(CliError(format!(
+                    "--side {text}: {} has sides 1 to {sides}; give one or several joined by commas (1,2), each once, or none",
+                    G::ID
+                )))
+            }
+        }
+    }
+    Ok(humans)
 }

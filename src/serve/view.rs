@@ -9,9 +9,8 @@ use gamut_core::svg::SvgOptions;
 use gamut_search::score::{Score, WIN};
 use gamut_search::sides::{Tuple, TwoSided, DEFAULT_WIDTH};
 use gamut_search::{self as search, Config, Limits, Progress, Table, Verdict};
-use gamut_tournament::seats::{Choice, SeatEngine, SeatPlayer};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use gamut_tournament::engine::{Engine, Instance, Kind};
+use rand::Rng;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
@@ -560,7 +559,7 @@ pub fn drawn_outcome<G: FullGame>(pos: &G) -> Result<Option<String>, String> {
 /// search's best move, an action drawn from its mixed strategy, or a
 /// chance outcome drawn by its probability. In games of more than two
 /// players, the paranoid search of the side `player` belongs to (the
-/// tournaments' seat engine, [`SeatPlayer::Paranoid`]) against all the
+/// tournaments' [`Kind::Paranoid`] engine) against all the
 /// others: its move, or `player`'s part of the side's joint action drawn
 /// from its strategy.
 pub fn engine_move<G: FullGame>(
@@ -579,27 +578,33 @@ pub fn engine_move<G: FullGame>(
             return Err(format!("{} has {} players", G::ID, G::players()))
         }
         node if G::players() != 2 => {
-            let engine = SeatEngine {
+            let engine = Engine {
                 name: "engine".into(),
                 spec: String::new(),
-                player: SeatPlayer::Paranoid {
+                kind: Kind::Paranoid {
                     limits: limits.clone(),
                     width: DEFAULT_WIDTH,
                     hash_mib: grant.hash_mib,
                 },
+                tc: None,
             };
+            let mut instance = Instance::new(&engine, rng.gen()).interruptible(stop);
             // A decision names its side; a simultaneous node's player
             // belongs to one.
-            let (me, side) = match node {
-                NodeKind::Decision(s) => (s, s),
-                _ => (Player::nth(player), G::side_of(Player::nth(player))),
-            };
-            let mut seeded = StdRng::seed_from_u64(rng.gen());
-            return match engine.choose(pos, side, &mut seeded, Some(stop)) {
-                Choice::Move(m) => Ok(pos.move_text(m)),
-                Choice::Joint { actions, .. } => actions[me.index()]
-                    .map(|a| pos.move_text(a))
-                    .ok_or_else(|| format!("no action for {me}")),
+            return match node {
+                NodeKind::Decision(_) => instance
+                    .decide(pos)
+                    .map(|c| pos.move_text(c.mv))
+                    .map_err(|f| f.reason()),
+                _ => {
+                    let me = Player::nth(player);
+                    let joint = instance
+                        .joint(pos, G::side_of(me))
+                        .map_err(|f| f.reason())?;
+                    joint.actions[me.index()]
+                        .map(|a| pos.move_text(a))
+                        .ok_or_else(|| format!("no action for {me}"))
+                }
             };
         }
         _ => {}

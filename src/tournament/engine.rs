@@ -3,16 +3,16 @@
 
 use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
 use crate::schedule::pick;
-use crate::seats::{SeatEngine, SeatPlayer};
 use gamut_core::game::{Evaluate, Game, NodeKind, Notation, ParseError, Player, TermMask};
 use gamut_core::tablebase::{Oracle, Value};
-use gamut_search::mcts::MctsConfig;
+use gamut_search::mcts::{self, MctsConfig};
 use gamut_search::options::SearchOptions;
 use gamut_search::score::{outcome_score, WIN};
-use gamut_search::sides::DEFAULT_WIDTH;
+use gamut_search::sides::{players_of, Tuple, TwoSided, DEFAULT_WIDTH, MAX_PLAYERS};
 use gamut_search::{self as search, Clock, Config, Limits, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -189,28 +189,25 @@ const SEARCH_KEYS: &str = "name, search, depth, time, nodes, tc, threads, hash, 
 const PROGRAM_KEYS: &str =
     "name, cmd, time, depth, nodes, tc, margin, hash, threads, option.<name>";
 
-/// The options a seat engine's spec may give, for error messages.
+/// The options a spec may give in a game of more than two sides, for error
+/// messages.
 const SEAT_KEYS: &str = "name, search, depth, time, nodes, iterations, width, exploration, hash";
 
 impl Engine {
-    /// The engine a spec gives in game `G` of two sides: a searcher
-    /// (`name=d4,depth=4`), `greedy`, `random`, or a program speaking the
-    /// engine protocol (`cmd=<program>,time=100`); see
+    /// The engine a spec gives in game `G`: in a game of two sides a
+    /// searcher (`name=d4,depth=4`), `greedy`, `random`, or a program
+    /// speaking the engine protocol (`cmd=<program>,time=100`); in a game
+    /// of more than two the paranoid search, MCTS or `random`; see
     /// docs/tournament.md.
     pub fn parse<G: Evaluate>(text: &str) -> Result<Engine, ParseError> {
         let spec = SpecText::parse(text)?;
+        if G::players() != 2 {
+            return Self::seated(spec);
+        }
         if spec.options.iter().any(|(k, _)| k == "cmd") {
             return Self::program(spec);
         }
         let player = spec.player();
-        if G::players() != 2 {
-            return Err(spec.error(format!(
-                "{} plays games of two sides; {} has {} (paranoid, mcts)",
-                player.name(),
-                G::ID,
-                G::INFO.sides.len()
-            )));
-        }
         if matches!(player, PlayerKind::Paranoid | PlayerKind::Mcts) {
             return Err(spec.error(format!(
                 "{} plays games of more than two sides; {} has two (alphabeta, greedy, random)",
@@ -372,12 +369,13 @@ impl Engine {
     }
 }
 
-impl SeatEngine {
+impl Engine {
     /// The engine a spec gives in a game of more than two sides:
-    /// `name=p,paranoid,time=200`, `name=m,mcts,time=200`, `random`; see
-    /// docs/tournament.md.
-    pub fn parse(text: &str) -> Result<SeatEngine, ParseError> {
-        let spec = SpecText::parse(text)?;
+    /// `name=p,paranoid,time=200`, `name=m,mcts,time=200`, `random`. The
+    /// limits and the table size read as a searcher's
+    /// ([`SearchOptions::set`]); `iterations=`, `width=` and
+    /// `exploration=` are the MCTS's and the paranoid search's own.
+    fn seated(spec: SpecText) -> Result<Engine, ParseError> {
         let kind = spec
             .search
             .ok_or_else(|| spec.error("no search given (paranoid, mcts, random)"))?;
@@ -392,23 +390,24 @@ impl SeatEngine {
                 )))
             }
         };
-        let mut limits = Limits::default();
+        let mut options = SearchOptions {
+            hash: gamut_search::params::TOURNAMENT_HASH_MIB as u32,
+            ..SearchOptions::default()
+        };
         let mut iterations = None;
         let mut width = DEFAULT_WIDTH;
         let mut exploration = gamut_search::params::MCTS_EXPLORATION;
-        let mut hash_mib = gamut_search::params::TOURNAMENT_HASH_MIB;
         for (key, value) in &spec.options {
             let v = value
                 .as_deref()
                 .ok_or_else(|| spec.error(format!("'{key}' needs a value")))?;
             let number = |lo: u64| spec.number(key, v, lo, u64::MAX);
             match key.as_str() {
-                "depth" => limits.depth = Some(number(1)? as u32),
-                "time" => limits.time = Some(Duration::from_millis(number(1)?)),
-                "nodes" => limits.nodes = Some(number(1)?),
+                "depth" | "time" | "nodes" | "hash" => {
+                    options.set(key, Some(v)).map_err(|e| spec.error(e))?;
+                }
                 "iterations" => iterations = Some(number(1)?),
                 "width" => width = number(1)? as usize,
-                "hash" => hash_mib = number(1)? as usize,
                 "exploration" => {
                     exploration = v
                         .parse::<f64>()
@@ -427,23 +426,24 @@ impl SeatEngine {
                 return Err(spec.error(format!("'{key}' does not apply to {}", kind.name())));
             }
         }
-        let player = match kind {
-            PlayerKind::Random => SeatPlayer::Random,
+        let limits = options.limits();
+        let kind = match kind {
+            PlayerKind::Random => Kind::Random,
             PlayerKind::Paranoid => {
                 if limits == Limits::default() {
                     return Err(spec.error("paranoid needs depth=, time= or nodes="));
                 }
-                SeatPlayer::Paranoid {
+                Kind::Paranoid {
                     limits,
                     width,
-                    hash_mib,
+                    hash_mib: options.hash as usize,
                 }
             }
             _ => {
                 if limits.time.is_none() && iterations.is_none() {
                     return Err(spec.error("mcts needs time= or iterations="));
                 }
-                SeatPlayer::Mcts(MctsConfig {
+                Kind::Mcts(MctsConfig {
                     iterations,
                     time: limits.time,
                     width,
@@ -452,10 +452,11 @@ impl SeatEngine {
                 })
             }
         };
-        Ok(SeatEngine {
+        Ok(Engine {
             name: spec.name,
             spec: spec.text,
-            player,
+            kind,
+            tc: None,
         })
     }
 }
@@ -623,6 +624,20 @@ pub enum Kind {
     },
     /// Another program speaking the engine protocol (`cmd=`).
     External(External),
+    /// The exact two-sided search of the engine's side against all the
+    /// others ([`TwoSided`]), in games of more than two sides; a fresh
+    /// table for every choice.
+    Paranoid {
+        /// Depth, time or node limits per move.
+        limits: Limits,
+        /// Actions kept per player in a coalition's or team's choices.
+        width: usize,
+        /// Transposition table size in MiB.
+        hash_mib: usize,
+    },
+    /// Simultaneous-move Monte Carlo tree search ([`mcts`]), in games of
+    /// more than two sides.
+    Mcts(MctsConfig),
 }
 
 /// A tournament engine: its name, its spec as given, and how it plays.
@@ -658,7 +673,8 @@ pub struct Instance<'e> {
     rng: StdRng,
     seed: u64,
     process: Option<Process>,
-    clocks: [Option<Clock>; 2],
+    clocks: Vec<Option<Clock>>,
+    interrupt: Option<&'e AtomicBool>,
 }
 
 impl<'e> Instance<'e> {
@@ -675,15 +691,27 @@ impl<'e> Instance<'e> {
             rng: StdRng::seed_from_u64(seed),
             seed,
             process: None,
-            clocks: [None; 2],
+            clocks: Vec::new(),
+            interrupt: None,
         }
     }
 
-    /// The game clocks of the first and second player (`None`: no clock)
-    /// for the next choice: the searcher spends its side's clock, an
-    /// external engine is sent both as `wtime`/`btime`.
-    pub fn set_clocks(&mut self, clocks: [Option<Clock>; 2]) {
-        self.clocks = clocks;
+    /// The engine stopped mid-choice when `stop` is raised: the paranoid
+    /// search and MCTS give up their search then (the searcher of two
+    /// sides always finishes its move).
+    #[must_use]
+    pub fn interruptible(self, stop: &'e AtomicBool) -> Self {
+        Instance {
+            interrupt: Some(stop),
+            ..self
+        }
+    }
+
+    /// The game clocks of each side (`None`: no clock) for the next
+    /// choice: the searcher spends its side's clock, an external engine is
+    /// sent the first two as `wtime`/`btime`.
+    pub fn set_clocks(&mut self, clocks: &[Option<Clock>]) {
+        self.clocks = clocks.to_vec();
     }
 
     /// The clock of the side choosing at `pos` (`side` at a simultaneous
@@ -693,7 +721,7 @@ impl<'e> Instance<'e> {
             NodeKind::Decision(s) => Some(s),
             _ => None,
         })?;
-        self.clocks[side.index()]
+        self.clocks.get(side.index()).copied().flatten()
     }
 
     /// The search limits for a choice at `pos`: the spec's, under the
@@ -784,6 +812,18 @@ impl<'e> Instance<'e> {
                 mv,
                 score: reported.map(|r| r.score),
                 depth: reported.map(|r| r.depth),
+            });
+        }
+        if let (Kind::Paranoid { .. } | Kind::Mcts(_), NodeKind::Decision(side)) =
+            (&engine.kind, pos.node())
+        {
+            return Ok(match self.seated(pos, side) {
+                Seated::Move(mv) => Choice {
+                    mv,
+                    score: None,
+                    depth: None,
+                },
+                Seated::Joint(_) => unreachable!("a decision asks for a move"),
             });
         }
         Ok(match (&self.engine.kind, &self.table) {
@@ -884,6 +924,126 @@ impl<'e> Instance<'e> {
     pub fn sample<M: Copy>(&mut self, strategy: &[(M, f64)]) -> M {
         pick(&mut self.rng, strategy.iter().copied())
     }
+
+    /// The engine's part of simultaneous node `pos` for side `side`: one
+    /// action for each player of the side, and the mixed strategy it was
+    /// drawn from (empty for the uniformly random player of a game of more
+    /// than two sides, which draws each player's action on its own).
+    pub fn joint<G: Evaluate + Notation>(
+        &mut self,
+        pos: &G,
+        side: Player,
+    ) -> Result<Joint<G::Move>, Forfeit> {
+        if G::players() == 2 {
+            let strategy = self.strategy(pos, side)?;
+            let one = |m| {
+                let mut t = [None; MAX_PLAYERS];
+                t[side.index()] = Some(m);
+                t
+            };
+            let action = self.sample(&strategy);
+            return Ok(Joint {
+                actions: one(action),
+                strategy: strategy.into_iter().map(|(m, p)| (one(m), p)).collect(),
+            });
+        }
+        match self.seated(pos, side) {
+            Seated::Joint(j) => Ok(j),
+            Seated::Move(_) => unreachable!("a simultaneous node asks for actions"),
+        }
+    }
+
+    /// The choice of an engine of a game of more than two sides (the
+    /// paranoid search, MCTS, random) for side `side` at `pos`.
+    fn seated<G: Evaluate>(&mut self, pos: &G, side: Player) -> Seated<G::Move> {
+        let simultaneous = pos.node() == NodeKind::Simultaneous;
+        let rng = &mut self.rng;
+        match &self.engine.kind {
+            Kind::Paranoid {
+                limits,
+                width,
+                hash_mib,
+            } => {
+                let view = TwoSided::new(pos.clone(), side, *width);
+                let config = Config::for_game::<TwoSided<G>>(1);
+                let tt = Table::new(*hash_mib);
+                match search::run(&view, limits, &config, &tt, self.interrupt, &mut |_| {}) {
+                    Verdict::Simultaneous(r) => {
+                        let strategy = r.strategies[0].clone();
+                        Seated::Joint(Joint {
+                            actions: sample(&strategy, rng),
+                            strategy,
+                        })
+                    }
+                    Verdict::Decision(r) => Seated::Move(r.best[0].expect("a decision's move")),
+                    _ => panic!("an engine is asked only at its own nodes"),
+                }
+            }
+            Kind::Mcts(config) => {
+                let config = MctsConfig {
+                    seed: rng.gen(),
+                    ..config.clone()
+                };
+                let r = mcts::search(pos, &config, self.interrupt, None, &mut |_| {});
+                if simultaneous {
+                    let strategy = r.sides[side.index()].strategy.clone();
+                    Seated::Joint(Joint {
+                        actions: sample(&strategy, rng),
+                        strategy,
+                    })
+                } else {
+                    Seated::Move(r.best.expect("a decision has moves"))
+                }
+            }
+            _ if simultaneous => {
+                let mut t = [None; MAX_PLAYERS];
+                let mut acts = Vec::new();
+                for p in players_of::<G>(side, false) {
+                    pos.actions(p, &mut acts);
+                    t[p.index()] = Some(acts[rng.gen_range(0..acts.len())]);
+                }
+                Seated::Joint(Joint {
+                    actions: t,
+                    strategy: Vec::new(),
+                })
+            }
+            _ => {
+                let mut moves = Vec::new();
+                pos.moves(&mut moves);
+                Seated::Move(moves[rng.gen_range(0..moves.len())])
+            }
+        }
+    }
+}
+
+/// What an engine plays for its side at a simultaneous node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint<M> {
+    /// One action per player of the side.
+    pub actions: Tuple<M>,
+    /// The mixed strategy the actions were drawn from.
+    pub strategy: Vec<(Tuple<M>, f64)>,
+}
+
+/// The choice of an engine of a game of more than two sides.
+enum Seated<M> {
+    /// Its side's actions at a simultaneous node.
+    Joint(Joint<M>),
+    /// A move at its decision.
+    Move(M),
+}
+
+/// A joint choice drawn from a mixed strategy of a game of more than two
+/// sides.
+fn sample<M: Copy>(strategy: &[(Tuple<M>, f64)], rng: &mut StdRng) -> Tuple<M> {
+    let mut x: f64 = rng.gen::<f64>() * strategy.iter().map(|s| s.1).sum::<f64>();
+    for &(t, p) in strategy {
+        if x < p {
+            return t;
+        }
+        x -= p;
+    }
+    strategy.last().expect("a strategy has a choice").0
 }
 
 /// The value of `child` for `me` by one look: the result if it is over,
@@ -919,7 +1079,7 @@ pub fn check_names(engines: &[Engine]) -> Result<(), ParseError> {
 mod tests {
     use super::*;
     use gamut_games::epaminondas::Epaminondas;
-    use gamut_games::spokes::Spokes;
+    use gamut_games::spokes::{Spokes, Spokes4};
 
     /// The error a spec gives in a game of two sides.
     fn pair_error(text: &str) -> String {
@@ -930,7 +1090,7 @@ mod tests {
 
     /// The error a spec gives in a game of more than two sides.
     fn seat_error(text: &str) -> String {
-        let e = SeatEngine::parse(text).expect_err(text).0;
+        let e = Engine::parse::<Spokes4>(text).expect_err(text).0;
         assert!(!e.contains('\n'), "{e}");
         e
     }
@@ -1044,25 +1204,25 @@ mod tests {
 
     #[test]
     fn a_spec_of_a_game_of_more_than_two_sides_reads_with_the_same_grammar() {
-        let m = SeatEngine::parse("name=m,mcts,iterations=50,exploration=0.2").unwrap();
+        let m = Engine::parse::<Spokes4>("name=m,mcts,iterations=50,exploration=0.2").unwrap();
         assert_eq!(m.name, "m");
-        let SeatPlayer::Mcts(c) = &m.player else {
+        let Kind::Mcts(c) = &m.kind else {
             panic!("{m:?}")
         };
         assert_eq!((c.iterations, c.time, c.exploration), (Some(50), None, 0.2));
-        let p = SeatEngine::parse("search=paranoid,depth=2,width=3").unwrap();
+        let p = Engine::parse::<Spokes4>("search=paranoid,depth=2,width=3").unwrap();
         assert_eq!(p.name, "search=paranoid,depth=2,width=3");
         assert!(matches!(
-            p.player,
-            SeatPlayer::Paranoid {
+            p.kind,
+            Kind::Paranoid {
                 width: 3,
                 limits: Limits { depth: Some(2), .. },
                 ..
             }
         ));
         assert_eq!(
-            SeatEngine::parse("random").unwrap().player,
-            SeatPlayer::Random
+            Engine::parse::<Spokes4>("random").unwrap().kind,
+            Kind::Random
         );
         for (text, msg) in [
             ("name=m,time=5", "engine 'name=m,time=5': no search given (paranoid, mcts, random)"),
@@ -1073,6 +1233,8 @@ mod tests {
             ("mcts,iterations=0", "engine 'mcts,iterations=0': iterations=0: not a whole number from 1"),
             ("mcts,iterations=5,exploration=2", "engine 'mcts,iterations=5,exploration=2': exploration=2: not from 0 to 1"),
             ("paranoid,depth=1,threads=2", "engine 'paranoid,depth=1,threads=2': unknown option 'threads' (name, search, depth, time, nodes, iterations, width, exploration, hash)"),
+            ("paranoid,depth=0", "engine 'paranoid,depth=0': depth takes a whole number from 1 to 100, not '0'"),
+            ("cmd=prog,time=5", "engine 'cmd=prog,time=5': no search given (paranoid, mcts, random)"),
             ("depth=2", "engine 'depth=2': no search given (paranoid, mcts, random)"),
             ("greedy", "engine 'greedy': greedy plays games of two sides; games of more than two have paranoid, mcts and random"),
             ("mcts,mcts", "engine 'mcts,mcts': 'search' given twice"),

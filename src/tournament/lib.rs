@@ -2,8 +2,8 @@
 //! and of more: the runner that takes a tournament from settings to report
 //! ([`runner`]), engines from one spec grammar ([`engine`]), other
 //! programs speaking the engine protocol ([`external`]), which games are
-//! played ([`schedule`]), playing them ([`play`]; [`seats`] for more than
-//! two sides), a session that keeps the records and the running tally as
+//! played ([`schedule`]), playing them, one engine per side
+//! ([`play`]), a session that keeps the records and the running tally as
 //! games finish ([`session`]), one JSON record per game ([`records`]), the
 //! report with honest statistics ([`stats`], [`report`]), records and
 //! reports as web pages ([`pages`]) and games of two sides in PGN
@@ -19,6 +19,5 @@ pub mod records;
 pub mod report;
 pub mod runner;
 pub mod schedule;
-pub mod seats;
 pub mod session;
 pub mod stats;

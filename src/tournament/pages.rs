@@ -16,8 +16,7 @@
 //! and scrolls the viewer into view.
 
 use crate::records::{self, GameRecord};
-use crate::report::Report;
-use crate::seats::{self, SeatReport};
+use crate::report::{MeanScore, Report, SideScores, Summary};
 use crate::stats::Interval;
 use gamut_core::game::{grid_squares, state_text, Diagram, NodeKind, ParseError, Player};
 use gamut_core::svg::{escape, SvgOptions};
@@ -687,8 +686,8 @@ pub fn game_page<G: Diagram>(rec: &GameRecord, steps: &[(Option<String>, G)]) ->
 /// with its error bar overall and per seat, the wins by seat, the list of
 /// games, and every game in the page's viewer (`#game=N`), kept as
 /// compact data. An error when a record does not replay.
-pub fn seat_tournament_page<G: Diagram>(
-    report: &SeatReport,
+fn seat_tournament_page<G: Diagram>(
+    report: &SideScores,
     records: &[GameRecord],
 ) -> Result<String, ParseError> {
     let (name, sides) = (G::INFO.name, G::INFO.sides);
@@ -705,7 +704,7 @@ pub fn seat_tournament_page<G: Diagram>(
         let _ = write!(o, "<th>{}</th>", escape(side));
     }
     o.push_str("</tr>\n");
-    let cell = |sc: &seats::Score| {
+    let cell = |sc: &MeanScore| {
         if sc.games == 0 {
             "-".to_string()
         } else {
@@ -796,12 +795,24 @@ fn elo_text(i: &Option<Interval>) -> String {
     }
 }
 
-/// The tournament's page: the score table, the Elo of each encounter with
-/// its interval as a plot, the standings, the results by opening (when
+/// A tournament's page, of two sides or more (see the two below); an
+/// error when a record does not replay.
+pub fn tournament_page<G: Diagram>(
+    summary: &Summary,
+    records: &[GameRecord],
+) -> Result<String, ParseError> {
+    match summary {
+        Summary::Pairs(report) => pair_tournament_page::<G>(report, records),
+        Summary::Seats(report) => seat_tournament_page::<G>(report, records),
+    }
+}
+
+/// The page of a tournament of two sides: the score table, the Elo of
+/// each encounter with its interval as a plot, the standings, the results by opening (when
 /// the games start from more than the start position), the list of games,
 /// and every game in the page's viewer (`#game=N`), kept as compact data.
 /// An error when a record does not replay.
-pub fn tournament_page<G: Diagram>(
+fn pair_tournament_page<G: Diagram>(
     report: &Report,
     records: &[GameRecord],
 ) -> Result<String, ParseError> {

@@ -1,12 +1,16 @@
-//! Playing games: one game between two engines from an opening, with
-//! adjudication, and a whole schedule on a pool of threads.
+//! Playing games: one game between engines, one per side, from an opening,
+//! with adjudication, and a whole schedule on a pool of threads: pairs of
+//! games with the sides swapped in a game of two sides, every arrangement
+//! of the engines on the seats in turn in a game of more (a team's engine
+//! chooses both its players' actions).
 
 use crate::engine::{Engine, Instance, TimeControl};
 use crate::external::Forfeit;
 use crate::records::{Adjudication, GameRecord, JointStep, StepScore};
 use crate::schedule::pick;
 use crate::schedule::{seed_for, Openings, Pairing, Stream};
-use gamut_core::game::{Evaluate, NodeKind, Notation, ParseError, Player};
+use gamut_core::game::{Evaluate, Game, NodeKind, Notation, ParseError, Player};
+use gamut_search::sides::{merge, Tuple};
 use gamut_search::Clock;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -49,32 +53,58 @@ pub struct Rules {
 pub struct Setup<G> {
     /// The game's number (from 1).
     pub number: u64,
-    /// The pair.
-    pub pairing: Pairing,
+    /// The pair, in a game of two sides.
+    pub pairing: Option<Pairing>,
     /// The opening position.
     pub opening: G,
     /// The tournament seed.
     pub seed: u64,
 }
 
-/// Plays game `setup.number` between `engines` (by side: first player,
-/// second player). Returns `None` if `stop` was raised before it ended.
+/// How many engine streams each game number has room for: one per side,
+/// two in a game of two players, up to eight in a game of more.
+fn streams<G: Game>() -> u64 {
+    if G::players() == 2 {
+        2
+    } else {
+        8
+    }
+}
+
+/// How many of a side's mixed strategy's choices a record keeps in a game
+/// of more than two players (a team's joint choices multiply).
+const STRATEGY_KEPT: usize = 10;
+
+/// Plays game `setup.number` between `engines`, one per side in the
+/// order of the sides; `encounter` is the pair's two engines in a game of
+/// two sides. Returns `None` if `stop` was raised before it ended.
 pub fn play_game<G: Evaluate + Notation>(
     setup: &Setup<G>,
-    engines: [&Engine; 2],
-    encounter: [&Engine; 2],
+    engines: &[&Engine],
+    encounter: Option<[&Engine; 2]>,
     rules: &Rules,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let started = Instant::now();
-    let mut players = [0, 1].map(|s| {
-        Instance::new(
-            engines[s],
-            seed_for(setup.seed, Stream::Engine, 2 * setup.number + s as u64),
-        )
-    });
-    let mut chance =
-        StdRng::seed_from_u64(seed_for(setup.seed, Stream::Chance, setup.pairing.opening));
+    let two = G::players() == 2;
+    let mut players: Vec<Instance> = engines
+        .iter()
+        .enumerate()
+        .map(|(s, e)| {
+            let seed = seed_for(
+                setup.seed,
+                Stream::Engine,
+                streams::<G>() * setup.number + s as u64,
+            );
+            Instance::new(e, seed).interruptible(stop)
+        })
+        .collect();
+    let opening_index = setup.pairing.map(|p| p.opening);
+    let mut chance = StdRng::seed_from_u64(seed_for(
+        setup.seed,
+        Stream::Chance,
+        opening_index.unwrap_or(0),
+    ));
     let mut pos = setup.opening.clone();
     let mut moves = Vec::new();
     let mut rolls = Vec::new();
@@ -84,8 +114,8 @@ pub fn play_game<G: Evaluate + Notation>(
     // without a score.
     let mut scores: Vec<Option<i32>> = Vec::new();
     let mut buf = Vec::new();
-    let tcs = engines.map(|e| e.tc);
-    let mut clocks = tcs.map(|tc| tc.map(|tc| tc.start()));
+    let tcs: Vec<Option<TimeControl>> = engines.iter().map(|e| e.tc).collect();
+    let mut clocks: Vec<Option<Clock>> = tcs.iter().map(|tc| tc.map(|tc| tc.start())).collect();
     let margin = rules.time_margin;
     let (winner, reason, points, adjudicated) = loop {
         if let Some(o) = pos.outcome() {
@@ -100,7 +130,7 @@ pub fn play_game<G: Evaluate + Notation>(
         match pos.node() {
             NodeKind::Decision(side) => {
                 let player = &mut players[side.index()];
-                player.set_clocks(clocks);
+                player.set_clocks(&clocks);
                 let thinking = Instant::now();
                 let c = match player.decide(&pos) {
                     Ok(c) => c,
@@ -138,36 +168,53 @@ pub fn play_game<G: Evaluate + Notation>(
                 pos = pos.play(m);
             }
             NodeKind::Simultaneous => {
-                let mut spent = [Duration::ZERO; 2];
-                let answers = [0, 1].map(|s| {
-                    players[s].set_clocks(clocks);
+                let mut spent = Vec::new();
+                let mut answers = Vec::new();
+                for player in &mut players {
+                    player.set_clocks(&clocks);
                     let thinking = Instant::now();
-                    let answer = players[s].strategy(&pos, Player::from_index(s));
-                    spent[s] = thinking.elapsed();
-                    answer
-                });
-                let strategies = match answers {
-                    [Ok(a), Ok(b)] => [a, b],
-                    [Err(f), _] => break forfeit(Player::FIRST, &f),
-                    [_, Err(f)] => break forfeit(Player::SECOND, &f),
-                };
-                let lost = charge(tcs[0], &mut clocks[0], Player::FIRST, spent[0], margin);
-                let lost = lost
-                    .or_else(|| charge(tcs[1], &mut clocks[1], Player::SECOND, spent[1], margin));
+                    answers.push(player.joint(&pos, Player::nth(spent.len())));
+                    spent.push(thinking.elapsed());
+                }
+                let mut parts = Vec::new();
+                let mut lost = None;
+                for (s, answer) in answers.into_iter().enumerate() {
+                    match answer {
+                        Ok(j) => parts.push(j),
+                        Err(f) => {
+                            lost = Some(forfeit(Player::nth(s), &f));
+                            break;
+                        }
+                    }
+                }
+                for s in 0..parts.len() {
+                    if lost.is_some() {
+                        break;
+                    }
+                    lost = charge(tcs[s], &mut clocks[s], Player::nth(s), spent[s], margin);
+                }
                 if let Some(lost) = lost {
                     break lost;
                 }
-                let [a, b] = [0, 1].map(|s| players[s].sample(&strategies[s]));
-                let text_of = |m| pos.move_text(m);
+                let tuples: Vec<&Tuple<G::Move>> = parts.iter().map(|j| &j.actions).collect();
+                let actions = merge(&tuples, G::players());
+                let kept = if two { usize::MAX } else { STRATEGY_KEPT };
                 joint.push(JointStep {
                     step: moves.len(),
-                    actions: vec![text_of(a), text_of(b)],
-                    strategies: strategies
-                        .map(|st| st.iter().map(|&(m, p)| (text_of(m), p)).collect())
-                        .to_vec(),
+                    actions: actions.iter().map(|&a| pos.move_text(a)).collect(),
+                    strategies: parts
+                        .iter()
+                        .map(|j| {
+                            j.strategy
+                                .iter()
+                                .take(kept)
+                                .map(|(t, p)| (tuple_text(&pos, t), *p))
+                                .collect()
+                        })
+                        .collect(),
                 });
-                moves.push(pos.joint_text(a, b));
-                pos = pos.play_joint(a, b);
+                moves.push(pos.joint_text_all(&actions));
+                pos = pos.play_joint_all(&actions);
             }
             NodeKind::Terminal => unreachable!("terminal positions have an outcome"),
         }
@@ -175,26 +222,33 @@ pub fn play_game<G: Evaluate + Notation>(
     Some(GameRecord {
         game: G::ID.to_string(),
         number: setup.number,
-        pair: Some(setup.pairing.pair),
-        encounter: Some(encounter.map(|e| e.name.clone())),
-        opening_index: Some(setup.pairing.opening),
+        pair: setup.pairing.map(|p| p.pair),
+        encounter: encounter.map(|pair| pair.map(|e| e.name.clone())),
+        opening_index,
         opening: setup.opening.text(),
-        engines: engines.map(|e| e.name.clone()).to_vec(),
-        specs: engines.map(|e| e.spec.clone()).to_vec(),
+        engines: engines.iter().map(|e| e.name.clone()).collect(),
+        specs: engines.iter().map(|e| e.spec.clone()).collect(),
         moves,
         rolls,
         joint,
         scores: scored,
-        result: Some(GameRecord::result_text(winner).to_string()),
+        result: two.then(|| GameRecord::result_text(winner).to_string()),
         winner: winner.map(|p| p.index() as u8 + 1),
         reason,
         adjudicated,
-        points: points.map(|p| p.to_vec()),
+        // Points are a pair's: games of more than two players score none.
+        points: points.filter(|_| two).map(|p| p.to_vec()),
         plies: scores.len() as u32,
         ply_limit: Some(rules.ply_limit),
         time_ms: started.elapsed().as_millis() as u64,
         seed: Some(setup.seed),
     })
+}
+
+/// A joint choice's text: its actions joined by `+`.
+pub fn tuple_text<G: Notation>(pos: &G, t: &Tuple<G::Move>) -> String {
+    let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
+    texts.join("+")
 }
 
 type Ending = (Option<Player>, String, Option<[u32; 2]>, bool);
@@ -270,13 +324,42 @@ fn adjudicate(scores: &[Option<i32>], rules: &Rules) -> Option<Ending> {
     None
 }
 
+/// Who meets whom: pairs of games with the sides swapped in a game of two
+/// sides, seatings in a game of more.
+#[derive(Clone, Debug)]
+pub enum Schedule {
+    /// The pairs to play (all of them, or one shard's), both games of
+    /// each: games `2p + 1` and `2p + 2` of pair `p`.
+    Pairs(Vec<Pairing>),
+    /// Games 1 to `games`, game `n` seating the engines as the
+    /// `(n - 1)`-th of `lineups`, cycled ([`lineups`]).
+    Seats {
+        /// The arrangements of engines on the seats.
+        lineups: Vec<Vec<usize>>,
+        /// The number of games.
+        games: u64,
+    },
+}
+
+/// One game of a plan: its number, its engines by side and, in a game of
+/// two sides, its pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seating {
+    /// The game's number (from 1).
+    pub number: u64,
+    /// The engines by side, as indices into the plan's engines.
+    pub engines: Vec<usize>,
+    /// The pair, in a game of two sides.
+    pub pairing: Option<Pairing>,
+}
+
 /// Everything a tournament plays, on any machine that plays a share of it.
 #[derive(Clone, Debug)]
 pub struct Plan<G> {
     /// The engines.
     pub engines: Vec<Engine>,
-    /// The pairs to play (all of them, or one shard's).
-    pub pairs: Vec<Pairing>,
+    /// The games to play.
+    pub schedule: Schedule,
     /// Where games start.
     pub openings: Openings<G>,
     /// Adjudication.
@@ -286,25 +369,60 @@ pub struct Plan<G> {
 }
 
 impl<G> Plan<G> {
-    /// The number of the `i`-th game of the plan (from 0): both games of
-    /// each pair in turn.
-    pub fn number(&self, i: usize) -> u64 {
-        2 * self.pairs[i / 2].pair + 1 + (i % 2) as u64
+    /// The `i`-th game of the plan (from 0): of pairs, both games of each
+    /// pair in turn, the second with the sides swapped.
+    pub fn seating(&self, i: usize) -> Seating {
+        match &self.schedule {
+            Schedule::Pairs(pairs) => {
+                let pairing = pairs[i / 2];
+                let [a, b] = pairing.engines;
+                Seating {
+                    number: 2 * pairing.pair + 1 + (i % 2) as u64,
+                    engines: if i.is_multiple_of(2) {
+                        vec![a, b]
+                    } else {
+                        vec![b, a]
+                    },
+                    pairing: Some(pairing),
+                }
+            }
+            Schedule::Seats { lineups, .. } => Seating {
+                number: i as u64 + 1,
+                engines: lineups[i % lineups.len()].clone(),
+                pairing: None,
+            },
+        }
     }
 
     /// The number of games in the plan.
     pub fn game_count(&self) -> usize {
-        2 * self.pairs.len()
+        match &self.schedule {
+            Schedule::Pairs(pairs) => 2 * pairs.len(),
+            Schedule::Seats { games, .. } => *games as usize,
+        }
+    }
+
+    /// The pair's two engines of a game of two sides.
+    pub fn encounter(&self, seating: &Seating) -> Option<[&Engine; 2]> {
+        seating.pairing.map(|p| p.engines.map(|e| &self.engines[e]))
+    }
+}
+
+impl<G: Game> Plan<G> {
+    /// The opening of a game.
+    pub fn opening(&self, seating: &Seating) -> Result<G, ParseError> {
+        let index = seating.pairing.map_or(0, |p| p.opening);
+        self.openings.get(index, self.seed)
     }
 }
 
 impl<G: Evaluate + Notation> Plan<G> {
-    /// Plays both games of every pair (in order of game number) except
-    /// those `skip` holds, on `concurrency` threads, handing each finished
-    /// game to `done` on the calling thread in the order they finish. Stops
-    /// starting games when `stop` is raised (by `done` or from outside);
-    /// games in progress then end unfinished and are dropped. Fails if an
-    /// opening cannot be made.
+    /// Plays every game of the plan (in order of game number) except those
+    /// `skip` holds, on `concurrency` threads (no more than there are
+    /// games), handing each finished game to `done` on the calling thread
+    /// in the order they finish. Stops starting games when `stop` is
+    /// raised (by `done` or from outside); games in progress then end
+    /// unfinished and are dropped. Fails if an opening cannot be made.
     pub fn run(
         &self,
         concurrency: usize,
@@ -320,12 +438,11 @@ impl<G: Evaluate + Notation> Plan<G> {
             if i >= self.game_count() || stop.load(Relaxed) {
                 return;
             }
-            let number = self.number(i);
-            if skip.contains(&number) {
+            let seating = self.seating(i);
+            if skip.contains(&seating.number) {
                 continue;
             }
-            let pairing = self.pairs[i / 2];
-            let opening = match self.openings.get(pairing.opening, self.seed) {
+            let opening = match self.opening(&seating) {
                 Ok(p) => p,
                 Err(e) => {
                     *error.lock().expect("the error slot") = Some(e);
@@ -333,27 +450,27 @@ impl<G: Evaluate + Notation> Plan<G> {
                     return;
                 }
             };
-            let encounter = pairing.engines.map(|e| &self.engines[e]);
-            let by_side = if i.is_multiple_of(2) {
-                encounter
-            } else {
-                [encounter[1], encounter[0]]
-            };
+            let engines: Vec<&Engine> = seating.engines.iter().map(|&e| &self.engines[e]).collect();
             let setup = Setup {
-                number,
-                pairing,
+                number: seating.number,
+                pairing: seating.pairing,
                 opening,
                 seed: self.seed,
             };
-            if let Some(rec) = play_game(&setup, by_side, encounter, &self.rules, stop) {
-                if finished.send(rec).is_err() {
-                    return;
+            let encounter = self.encounter(&seating);
+            match play_game(&setup, &engines, encounter, &self.rules, stop) {
+                Some(rec) => {
+                    if finished.send(rec).is_err() {
+                        return;
+                    }
                 }
+                None => return,
             }
         };
         let worker = &worker;
+        let threads = concurrency.clamp(1, self.game_count().max(1));
         std::thread::scope(|s| {
-            for _ in 0..concurrency.max(1) {
+            for _ in 0..threads {
                 let send = send.clone();
                 s.spawn(move || worker(send));
             }
@@ -367,4 +484,35 @@ impl<G: Evaluate + Notation> Plan<G> {
             None => Ok(()),
         }
     }
+}
+
+/// Every arrangement of `engines` engines on `seats` seats a tournament of
+/// more than two sides cycles through, in lexicographic order: every
+/// ordering of distinct engines when there are at least as many engines as
+/// seats, otherwise every ordering in which the engines' seat counts
+/// differ by at most one (three engines at four seats: one of them, in
+/// turn, holds two). A tournament of a whole number of cycles seats every
+/// engine equally often on every seat.
+#[must_use]
+pub fn lineups(engines: usize, seats: usize) -> Vec<Vec<usize>> {
+    let (lo, hi) = if engines >= seats {
+        (0, 1)
+    } else {
+        (seats / engines, seats.div_ceil(engines))
+    };
+    let mut out = Vec::new();
+    let total = engines.pow(seats as u32);
+    for code in 0..total {
+        let lineup: Vec<usize> = (0..seats)
+            .map(|s| code / engines.pow((seats - 1 - s) as u32) % engines)
+            .collect();
+        let fair = (0..engines).all(|e| {
+            let n = lineup.iter().filter(|&&x| x == e).count();
+            (lo..=hi).contains(&n)
+        });
+        if fair {
+            out.push(lineup);
+        }
+    }
+    out
 }

@@ -1,8 +1,11 @@
 //! The tournament's report, built from game records alone (so a merged set
-//! of shards gives the same report as one run): per encounter W/D/L, score,
-//! Elo with its interval, LOS, pentanomial counts, normalised Elo, points,
-//! the SPRT; per engine the standings. A [`Tally`] counts each game once as
-//! it finishes; the report is made from the tally.
+//! of shards gives the same report as one run): in a game of two sides,
+//! per encounter W/D/L, score, Elo with its interval, LOS, pentanomial
+//! counts, normalised Elo, points, the SPRT, and per engine the standings
+//! ([`Report`]); in a game of more than two, each engine's score with its
+//! error bar, overall and per seat ([`SideScores`]). A [`Tally`] counts
+//! each game once as it finishes; the report ([`Summary`]) is made from the
+//! tally.
 
 use crate::records::GameRecord;
 use crate::stats::{Interval, Margins, Penta, Sprt, SprtState, Wdl};
@@ -197,6 +200,9 @@ pub struct Tally {
     game: Option<(u64, String)>,
     games: u64,
     encounters: Vec<EncounterTally>,
+    /// In a game of more than two sides: the engines, the number of sides
+    /// and every record (the scores are made from them).
+    seats: Option<(Vec<String>, usize, Vec<GameRecord>)>,
 }
 
 /// The running counts of one encounter.
@@ -215,7 +221,8 @@ struct EncounterTally {
 }
 
 impl Tally {
-    /// No games yet; `sprt` is applied to every encounter.
+    /// No games yet of a game of two sides; `sprt` is applied to every
+    /// encounter.
     #[must_use]
     pub fn new(sprt: Option<Sprt>) -> Tally {
         Tally {
@@ -223,6 +230,17 @@ impl Tally {
             game: None,
             games: 0,
             encounters: Vec::new(),
+            seats: None,
+        }
+    }
+
+    /// No games yet of engines `names` in a game of `sides` sides, more
+    /// than two.
+    #[must_use]
+    pub fn of_seats(names: Vec<String>, sides: usize) -> Tally {
+        Tally {
+            seats: Some((names, sides, Vec::new())),
+            ..Tally::new(None)
         }
     }
 
@@ -231,6 +249,10 @@ impl Tally {
         self.games += 1;
         if self.game.as_ref().is_none_or(|(n, _)| r.number < *n) {
             self.game = Some((r.number, r.game.clone()));
+        }
+        if let Some((_, _, records)) = &mut self.seats {
+            records.push(r.clone());
+            return;
         }
         let encounter = r.encounter().map(str::to_string);
         let i = match self.encounters.iter().position(|e| e.engines == encounter) {
@@ -306,7 +328,18 @@ impl Tally {
         v
     }
 
-    /// The report of the games counted so far.
+    /// The report of the games counted so far, of two sides or more.
+    #[must_use]
+    pub fn summary(&self) -> Summary {
+        match &self.seats {
+            Some((names, sides, records)) => {
+                Summary::Seats(SideScores::new(names, *sides, records))
+            }
+            None => Summary::Pairs(self.report()),
+        }
+    }
+
+    /// The report of the games of two sides counted so far.
     #[must_use]
     pub fn report(&self) -> Report {
         let encounters: Vec<EncounterReport> = self
@@ -373,5 +406,193 @@ impl EncounterTally {
                 }
             }),
         }
+    }
+}
+
+/// A tournament's report: of encounters of two engines in a game of two
+/// sides, or of engines seated at the sides of a game of more.
+#[derive(Clone, Debug)]
+pub enum Summary {
+    /// Encounters of two engines.
+    Pairs(Report),
+    /// Engines seated at the sides of a game of more than two.
+    Seats(SideScores),
+}
+
+impl Summary {
+    /// The report as a table.
+    #[must_use]
+    pub fn table(&self) -> String {
+        match self {
+            Summary::Pairs(r) => r.table(),
+            Summary::Seats(r) => r.table(),
+        }
+    }
+
+    /// The report as JSON.
+    pub fn json(&self) -> Result<serde_json::Value, serde_json::Error> {
+        match self {
+            Summary::Pairs(r) => serde_json::to_value(r),
+            Summary::Seats(r) => serde_json::to_value(r),
+        }
+    }
+}
+
+/// A score with its 95% interval: wins (½ for a draw) over seats played.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MeanScore {
+    /// Seats played.
+    pub games: u64,
+    /// Wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// The mean score per seat, from 0 to 1.
+    pub score: f64,
+    /// Half the 95% interval: 1.96 standard errors of the mean.
+    pub error: f64,
+}
+
+impl MeanScore {
+    fn of(results: &[f64]) -> MeanScore {
+        let n = results.len() as f64;
+        let mean = results.iter().sum::<f64>() / n.max(1.0);
+        let var = if n > 1.0 {
+            results.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        MeanScore {
+            games: results.len() as u64,
+            wins: results.iter().filter(|&&r| r == 1.0).count() as u64,
+            draws: results.iter().filter(|&&r| r == 0.5).count() as u64,
+            score: mean,
+            error: 1.96 * (var / n.max(1.0)).sqrt(),
+        }
+    }
+}
+
+/// One engine's results in a tournament of more than two sides.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineScores {
+    /// The engine.
+    pub engine: String,
+    /// Over every seat it held.
+    pub overall: MeanScore,
+    /// Per seat (side), first side first.
+    pub seats: Vec<MeanScore>,
+}
+
+/// The report of a tournament of more than two sides: each engine's
+/// score, overall and per seat.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideScores {
+    /// Games played.
+    pub games: u64,
+    /// The score a side gets by chance alone: 1 / sides.
+    pub fair_share: f64,
+    /// Each engine's standing, in the order given.
+    pub standings: Vec<EngineScores>,
+    /// How many games ended for each reason.
+    pub endings: Vec<(String, u64)>,
+    /// Wins per seat over all engines.
+    pub seat_wins: Vec<u64>,
+}
+
+impl SideScores {
+    /// The report over `records` of engines `names` in a game of `sides`
+    /// sides.
+    #[must_use]
+    pub fn new(names: &[String], sides: usize, records: &[GameRecord]) -> SideScores {
+        let result = |r: &GameRecord, s: usize| match r.winner {
+            Some(w) if w as usize == s + 1 => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        let standings = names
+            .iter()
+            .map(|name| {
+                let mut all = Vec::new();
+                let mut per_seat = vec![Vec::new(); sides];
+                for r in records {
+                    for (s, seat) in r.engines.iter().enumerate() {
+                        if seat == name {
+                            all.push(result(r, s));
+                            per_seat[s].push(result(r, s));
+                        }
+                    }
+                }
+                EngineScores {
+                    engine: name.clone(),
+                    overall: MeanScore::of(&all),
+                    seats: per_seat.iter().map(|v| MeanScore::of(v)).collect(),
+                }
+            })
+            .collect();
+        let mut endings: Vec<(String, u64)> = Vec::new();
+        for r in records {
+            match endings.iter_mut().find(|(k, _)| *k == r.reason) {
+                Some(e) => e.1 += 1,
+                None => endings.push((r.reason.clone(), 1)),
+            }
+        }
+        SideScores {
+            games: records.len() as u64,
+            fair_share: 1.0 / sides as f64,
+            standings,
+            endings,
+            seat_wins: (0..sides)
+                .map(|s| {
+                    records
+                        .iter()
+                        .filter(|r| r.winner == Some(s as u8 + 1))
+                        .count() as u64
+                })
+                .collect(),
+        }
+    }
+
+    /// The report as a table: per engine its score ± error overall and per
+    /// seat.
+    #[must_use]
+    pub fn table(&self) -> String {
+        let sides = self.seat_wins.len();
+        let mut s = format!(
+            "games {}; a side's fair share {:.3}; score = wins (draws ½) per seat held, ± 95% interval\n",
+            self.games, self.fair_share
+        );
+        s.push_str(&format!("{:<12} {:>6} {:>18}", "engine", "seats", "score"));
+        for k in 0..sides {
+            s.push_str(&format!(" {:>18}", format!("seat {}", k + 1)));
+        }
+        s.push('\n');
+        for st in &self.standings {
+            let cell = |sc: &MeanScore| {
+                if sc.games == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.3} ± {:.3} ({})", sc.score, sc.error, sc.games)
+                }
+            };
+            s.push_str(&format!(
+                "{:<12} {:>6} {:>18}",
+                st.engine,
+                st.overall.games,
+                format!("{:.3} ± {:.3}", st.overall.score, st.overall.error)
+            ));
+            for sc in &st.seats {
+                s.push_str(&format!(" {:>18}", cell(sc)));
+            }
+            s.push('\n');
+        }
+        let wins: Vec<String> = self.seat_wins.iter().map(|w| w.to_string()).collect();
+        s.push_str(&format!("wins by seat {}\n", wins.join(" ")));
+        let ends: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        s.push_str(&format!("endings    {}\n", ends.join(", ")));
+        s
     }
 }

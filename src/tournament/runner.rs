@@ -1,18 +1,17 @@
-//! The tournament runner, in four parts as fastchess splits it: the
-//! engines (built from their specs), the matchmaking (the plan of pairs, or
-//! the seating of a game of more than two sides), the games (played on a
-//! pool of threads by [`session`] or [`seats`]) and the output (records
-//! file, running lines, report, web pages). The command line gives it
+//! The tournament runner, for games of any number of sides, in four parts
+//! as fastchess splits it: the engines (built from their specs), the
+//! matchmaking (the plan of pairs, or the seating of a game of more than
+//! two sides), the games (played on a pool of threads by [`session`]) and
+//! the output (records file, running lines, report, web pages). The command line gives it
 //! [`Settings`] and a [`Watch`] that shows progress; it returns the report.
 
 use crate::engine::{check_names, Engine, SpecText};
 use crate::pages;
 use crate::pgn::{self, PgnFile};
-use crate::play::{Plan, Rules, Threshold};
+use crate::play::{lineups, Plan, Rules, Schedule, Threshold};
 use crate::records::{self, GameRecord};
-use crate::report::{Report, Tally};
+use crate::report::{Summary, Tally};
 use crate::schedule::{default_ply_limit, pairings, parse_openings, Format, Openings, Shard};
-use crate::seats::{self, SeatEngine, SeatReport};
 use crate::session::{self, check_previous, Ended, RecordsFile};
 use crate::stats::Sprt;
 use gamut_core::game::{Diagram, FullGame, Game, Notation, ParseError, Player};
@@ -22,7 +21,7 @@ use gamut_games::GameId;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Why a sequential test is refused for games of more than two sides.
@@ -92,34 +91,6 @@ pub trait Watch {
     fn warn(&mut self, msg: &str);
 }
 
-/// A tournament's report: of two-player pairs, or of seats.
-#[derive(Clone, Debug)]
-pub enum Summary {
-    /// Encounters of two engines.
-    Pairs(Report),
-    /// Engines seated at the sides of a game of more than two.
-    Seats(SeatReport),
-}
-
-impl Summary {
-    /// The report as a table.
-    #[must_use]
-    pub fn table(&self) -> String {
-        match self {
-            Summary::Pairs(r) => r.table(),
-            Summary::Seats(r) => r.table(),
-        }
-    }
-
-    /// The report as JSON.
-    pub fn json(&self) -> Result<serde_json::Value, serde_json::Error> {
-        match self {
-            Summary::Pairs(r) => serde_json::to_value(r),
-            Summary::Seats(r) => serde_json::to_value(r),
-        }
-    }
-}
-
 /// A tournament's end: its report and why it stopped (`complete`, `sprt`,
 /// `interrupted`, `merged`).
 #[derive(Clone, Debug)]
@@ -130,16 +101,13 @@ pub struct Outcome {
     pub ended: &'static str,
 }
 
-/// Runs the tournament of `settings` in game `G`; raising `stop` ends it
-/// early (finished games kept).
+/// Runs the tournament of `settings` in game `G`, of two sides or more;
+/// raising `stop` ends it early (finished games kept).
 pub fn run<G: FullGame>(
     settings: &Settings,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
 ) -> Result<Outcome, ParseError> {
-    if G::players() != 2 {
-        return run_seats::<G>(settings, stop, watch);
-    }
     let plan = plan::<G>(settings)?;
     let sprt = settings
         .sprt
@@ -150,6 +118,13 @@ pub fn run<G: FullGame>(
     if sprt.is_some() && plan.engines.len() != 2 {
         return Err(ParseError::new("--sprt needs exactly two engines"));
     }
+    let tally = match plan.schedule {
+        Schedule::Pairs(_) => Tally::new(sprt),
+        Schedule::Seats { .. } => Tally::of_seats(
+            plan.engines.iter().map(|e| e.name.clone()).collect(),
+            G::INFO.sides.len(),
+        ),
+    };
     check_tournament_paths(settings)?;
     let (mut records, previous) = open_records(settings, &plan, watch)?;
     let mut pgn_file = open_pgn::<G>(settings, &previous)?;
@@ -164,12 +139,12 @@ pub fn run<G: FullGame>(
         if let Some(f) = pgn_file.as_mut() {
             f.append::<G>(rec).map_err(|e| io::Error::other(e.0))?;
         }
-        watch.game(&game_line(rec, total), status(tally))
+        watch.game(&game_line(rec, total, G::INFO.sides), status(tally))
     };
     let finished = session::run(
         &plan,
         settings.concurrency as usize,
-        sprt,
+        tally,
         &previous,
         records.as_mut(),
         stop,
@@ -183,13 +158,13 @@ pub fn run<G: FullGame>(
             finished.tally.games()
         ));
     }
-    let report = finished.tally.report();
+    let summary = finished.tally.summary();
     if let Some(path) = &settings.html {
         played.extend(previous);
-        write_pages::<G>(path, &report, &played)?;
+        write_pages::<G>(path, &summary, &played)?;
     }
     Ok(Outcome {
-        summary: Summary::Pairs(report),
+        summary,
         ended: finished.ended.as_str(),
     })
 }
@@ -296,23 +271,34 @@ fn open_records<G: FullGame>(
     Ok((Some(RecordsFile::create(path)?), Vec::new()))
 }
 
-/// The line printed when a game ends: number, engines by side, result,
-/// reason and length.
-fn game_line(rec: &GameRecord, total: u64) -> String {
-    format!(
-        "game {} of {total}: {} - {} {} ({}, {} plies)",
+/// The line printed when a game ends: its number, its engines by side,
+/// the result (`1-0`, or which engine won at which seat of `sides`), why
+/// and its length.
+fn game_line(rec: &GameRecord, total: u64, sides: &[&str]) -> String {
+    let head = format!(
+        "game {} of {total}: {}",
         rec.number,
-        rec.engines[0],
-        rec.engines[1],
-        rec.result.as_deref().unwrap_or_default(),
-        rec.reason,
-        rec.plies
-    )
+        rec.engines.join(" - ")
+    );
+    let tail = format!("({}, {} plies)", rec.reason, rec.plies);
+    match (&rec.result, rec.winner) {
+        (Some(result), _) => format!("{head} {result} {tail}"),
+        (None, Some(w)) => format!(
+            "{head}: {} ({}) wins {tail}",
+            rec.engines[w as usize - 1],
+            sides[w as usize - 1]
+        ),
+        (None, None) => format!("{head}: draw {tail}"),
+    }
 }
 
 /// The engines, the schedule (this shard's pairs), the openings and the
 /// adjudication rules from the settings.
 fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
+    let pairs = G::players() == 2;
+    if !pairs {
+        refuse_pair_options::<G>(s)?;
+    }
     let engines = s
         .engines
         .iter()
@@ -322,7 +308,7 @@ fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
         return Err(ParseError::new("a tournament needs at least two --engine"));
     }
     check_names(&engines)?;
-    if !s.games.is_multiple_of(2) {
+    if pairs && !s.games.is_multiple_of(2) {
         return Err(ParseError::new(
             "--games must be even: games are played in pairs with sides swapped",
         ));
@@ -358,13 +344,22 @@ fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
     for rule in &s.adjudicate {
         adjudication(rule, &mut rules)?;
     }
-    let pairs = pairings(engines.len(), s.format, s.games / 2)
-        .into_iter()
-        .filter(|p| shard.is_none_or(|sh| sh.has(p.pair)))
-        .collect();
+    let schedule = if pairs {
+        Schedule::Pairs(
+            pairings(engines.len(), s.format, s.games / 2)
+                .into_iter()
+                .filter(|p| shard.is_none_or(|sh| sh.has(p.pair)))
+                .collect(),
+        )
+    } else {
+        Schedule::Seats {
+            lineups: lineups(engines.len(), G::INFO.sides.len()),
+            games: s.games,
+        }
+    };
     Ok(Plan {
         engines,
-        pairs,
+        schedule,
         openings,
         rules,
         seed: s.seed,
@@ -404,14 +399,10 @@ fn adjudication(rule: &str, rules: &mut Rules) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// A tournament of a game of more than two players: one engine per side,
-/// seated by [`seats::lineups`], games played from the start position;
-/// records, `--resume`, `--html` and the output checks as for two sides.
-fn run_seats<G: FullGame>(
-    s: &Settings,
-    stop: &AtomicBool,
-    watch: &mut dyn Watch,
-) -> Result<Outcome, ParseError> {
+/// Refuses the options of a tournament of two sides in game `G` of more:
+/// its games start from the start position, the seat engines give no
+/// scores to adjudicate on, every engine takes every seat in turn.
+fn refuse_pair_options<G: Game>(s: &Settings) -> Result<(), ParseError> {
     const START: &str = "its games start from the start position";
     const SCORES: &str = "adjudication needs the engines' scores, and seat engines give none";
     let unsupported = [
@@ -433,186 +424,22 @@ fn run_seats<G: FullGame>(
             "every engine takes every seat in turn",
         ),
     ];
-    if let Some((_, opt, why)) = unsupported.iter().find(|(given, _, _)| *given) {
-        return Err(ParseError::new(format!(
+    match unsupported.iter().find(|(given, _, _)| *given) {
+        Some((_, opt, why)) => Err(ParseError::new(format!(
             "{opt} does not apply to {}: {why}",
             G::ID
-        )));
+        ))),
+        None => Ok(()),
     }
-    let engines = s
-        .engines
-        .iter()
-        .map(|t| SeatEngine::parse(t))
-        .collect::<Result<Vec<_>, _>>()?;
-    if engines.len() < 2 {
-        return Err(ParseError::new("a tournament needs at least two --engine"));
-    }
-    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
-    if let Some(n) = names
-        .iter()
-        .find(|n| names.iter().filter(|m| m == n).count() > 1)
-    {
-        return Err(ParseError::new(format!("two engines are named '{n}'")));
-    }
-    let sides = G::INFO.sides.len();
-    let lineups = seats::lineups(engines.len(), sides);
-    let total = s.games;
-    check_tournament_paths(s)?;
-    let seated = |n: u64| &lineups[((n - 1) % lineups.len() as u64) as usize];
-    let (mut file, previous) = match &s.records {
-        None => (None, Vec::new()),
-        Some(path) if s.resume => {
-            let r = RecordsFile::reopen(path, |previous| {
-                check_seat_previous::<G>(&engines, &seated, total, s.seed, previous)
-            })?;
-            if let Some(line) = r.dropped {
-                watch.warn(&format!(
-                    "warning: {} line {line}: dropped a cut-off last record; that game is played again",
-                    path.display()
-                ));
-            }
-            (
-                Some(r.file),
-                r.previous.into_iter().map(|(_, rec)| rec).collect(),
-            )
-        }
-        Some(path) if !s.overwrite && path.exists() => {
-            return Err(ParseError::new(format!(
-                "{} already exists: --resume continues it, --overwrite replaces it",
-                path.display()
-            )))
-        }
-        Some(path) => (Some(RecordsFile::create(path)?), Vec::new()),
-    };
-    let done: std::collections::BTreeSet<u64> = previous.iter().map(|r| r.number).collect();
-    let ply_limit = s.ply_limit.unwrap_or_else(|| default_ply_limit::<G>());
-    watch.start(total, previous.len() as u64);
-    let next = std::sync::atomic::AtomicU64::new(1);
-    let (send, receive) = std::sync::mpsc::channel::<GameRecord>();
-    let mut played = previous;
-    let written: Result<(), ParseError> = std::thread::scope(|scope| {
-        for _ in 0..s.concurrency.min(total as u32) {
-            let send = send.clone();
-            let (engines, next, done, seated) = (&engines, &next, &done, &seated);
-            scope.spawn(move || loop {
-                let n = next.fetch_add(1, SeqCst);
-                if n > total || stop.load(SeqCst) {
-                    break;
-                }
-                if done.contains(&n) {
-                    continue;
-                }
-                match seats::play_game::<G>(engines, seated(n), n, s.seed, ply_limit, stop) {
-                    Some(rec) => {
-                        if send.send(rec).is_err() {
-                            break;
-                        }
-                    }
-                    None => break,
-                }
-            });
-        }
-        drop(send);
-        for rec in receive {
-            if let Some(f) = file.as_mut() {
-                if let Err(e) = f.append(&rec) {
-                    stop.store(true, SeqCst);
-                    return Err(e);
-                }
-            }
-            if let Err(e) = watch.game(&seat_line(&rec, total, G::INFO.sides), None) {
-                stop.store(true, SeqCst);
-                return Err(ParseError::new(format!("cannot write the output: {e}")));
-            }
-            played.push(rec);
-        }
-        Ok(())
-    });
-    watch.finish();
-    written?;
-    let report = seats::report(&names, sides, &played);
-    let ended = if (played.len() as u64) < total {
-        watch.warn(&format!(
-            "interrupted: {} of {total} games finished and kept",
-            played.len()
-        ));
-        "interrupted"
-    } else {
-        "complete"
-    };
-    if let Some(path) = &s.html {
-        write_seat_pages::<G>(path, &report, &played)?;
-    }
-    Ok(Outcome {
-        summary: Summary::Seats(report),
-        ended,
-    })
-}
-
-/// Checks that seats records read back are games of this tournament: in
-/// its schedule of `total` games, each with the engines `seated` gives it
-/// (and [`records::check_previous`]'s checks).
-fn check_seat_previous<'l, G: Notation>(
-    engines: &[SeatEngine],
-    seated: &dyn Fn(u64) -> &'l Vec<usize>,
-    total: u64,
-    seed: u64,
-    previous: &[records::Line],
-) -> Result<(), ParseError> {
-    records::check_previous(previous, G::ID, seed, |rec| {
-        if !(1..=total).contains(&rec.number) {
-            return Err("is not in this tournament's schedule".into());
-        }
-        let lineup = seated(rec.number);
-        let specs: Vec<&str> = lineup.iter().map(|&e| engines[e].spec.as_str()).collect();
-        let names: Vec<&str> = lineup.iter().map(|&e| engines[e].name.as_str()).collect();
-        if rec.specs != specs || rec.engines != names {
-            return Err(format!(
-                "played by {}, not by this tournament's {}",
-                rec.specs.join(" vs "),
-                specs.join(" vs ")
-            ));
-        }
-        Ok(())
-    })
-}
-
-/// Writes a seats tournament's page, every game in it, to `path`.
-pub fn write_seat_pages<G: Diagram>(
-    path: &Path,
-    report: &SeatReport,
-    games: &[GameRecord],
-) -> Result<(), ParseError> {
-    write_file(path, &pages::seat_tournament_page::<G>(report, games)?)
-}
-
-/// The line printed when a seats game ends: its engines by seat, the
-/// winner and why.
-fn seat_line(rec: &GameRecord, total: u64, sides: &[&str]) -> String {
-    let result = match rec.winner {
-        Some(w) => format!(
-            "{} ({}) wins",
-            rec.engines[w as usize - 1],
-            sides[w as usize - 1]
-        ),
-        None => "draw".to_string(),
-    };
-    format!(
-        "game {} of {total}: {}: {result} ({}, {} plies)",
-        rec.number,
-        rec.engines.join(" - "),
-        rec.reason,
-        rec.plies
-    )
 }
 
 /// Writes the tournament's page, every game in it, to `path`.
 pub fn write_pages<G: Diagram>(
     path: &Path,
-    report: &Report,
+    summary: &Summary,
     games: &[GameRecord],
 ) -> Result<(), ParseError> {
-    write_file(path, &pages::tournament_page::<G>(report, games)?)
+    write_file(path, &pages::tournament_page::<G>(summary, games)?)
 }
 
 /// Writes `text` to the file at `path`.
@@ -662,26 +489,15 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     check_outputs(&inputs, &outputs)?;
     let Some(game) = &check.game else {
         return Ok(Outcome {
-            summary: Summary::Pairs(Tally::new(sprt).report()),
+            summary: Tally::new(sprt).summary(),
             ended: "merged",
         });
     };
     let id: GameId = game.parse().map_err(ParseError)?;
     let (sides, pairs) = with_game!(id, G => (G::INFO.sides.len(), G::players() == 2));
-    let summary = if pairs {
-        let mut tally = Tally::new(sprt);
-        for rec in &all {
-            tally.add(rec);
-        }
-        let report = tally.report();
-        if let Some(path) = &m.html {
-            with_game!(id, G => write_pages::<G>(path, &report, &all))?;
-        }
-        if let Some(path) = &m.pgn {
-            all.sort_by_key(|r| r.number);
-            write_file(path, &pgn::undated(&all)?)?;
-        }
-        Summary::Pairs(report)
+    all.sort_by_key(|r| r.number);
+    let mut tally = if pairs {
+        Tally::new(sprt)
     } else {
         if sprt.is_some() {
             return Err(ParseError::new(format!(
@@ -691,19 +507,24 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         if m.pgn.is_some() {
             return Err(pgn::refused(&id.to_string()));
         }
-        all.sort_by_key(|r| r.number);
         let mut names: Vec<String> = Vec::new();
         for name in all.iter().flat_map(|r| &r.engines) {
             if !names.contains(name) {
                 names.push(name.clone());
             }
         }
-        let report = seats::report(&names, sides, &all);
-        if let Some(path) = &m.html {
-            with_game!(id, G => write_seat_pages::<G>(path, &report, &all))?;
-        }
-        Summary::Seats(report)
+        Tally::of_seats(names, sides)
     };
+    for rec in &all {
+        tally.add(rec);
+    }
+    let summary = tally.summary();
+    if let Some(path) = &m.html {
+        with_game!(id, G => write_pages::<G>(path, &summary, &all))?;
+    }
+    if let Some(path) = &m.pgn {
+        write_file(path, &pgn::undated(&all)?)?;
+    }
     Ok(Outcome {
         summary,
         ended: "merged",

@@ -3,10 +3,10 @@
 //! as soon as it ends, until the plan is done, the SPRT decides or the
 //! session is interrupted.
 
+use crate::engine::Engine;
 use crate::play::Plan;
 use crate::records::{self, GameRecord, Line};
 use crate::report::Tally;
-use crate::stats::Sprt;
 use gamut_core::game::{Evaluate, Notation, ParseError};
 use std::collections::{BTreeSet, HashMap};
 use std::fs::{File, OpenOptions};
@@ -120,30 +120,26 @@ fn cannot_write(path: &Path, e: io::Error) -> ParseError {
 }
 
 /// Checks that records read back from a file are games of `plan`: each
-/// number is in its schedule once, with the pair's engines, specs and
+/// number is in its schedule once, with its engines, specs, ply limit and
 /// opening (so the seed, engines and openings are the ones it was started
 /// with). Errors read `line N: problem`.
 pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<(), ParseError> {
     let index: HashMap<u64, usize> = (0..plan.game_count())
-        .map(|i| (plan.number(i), i))
+        .map(|i| (plan.seating(i).number, i))
         .collect();
     records::check_previous(previous, G::ID, plan.seed, |rec| {
         let Some(&i) = index.get(&rec.number) else {
             return Err("is not in this tournament's schedule".into());
         };
-        let pairing = plan.pairs[i / 2];
-        let encounter = pairing.engines.map(|e| &plan.engines[e]);
-        let by_side = if i % 2 == 0 {
-            encounter
-        } else {
-            [encounter[1], encounter[0]]
-        };
-        if rec.engines != by_side.map(|e| e.name.as_str())
-            || rec.specs != by_side.map(|e| e.spec.as_str())
-        {
+        let seating = plan.seating(i);
+        let engines: Vec<&Engine> = seating.engines.iter().map(|&e| &plan.engines[e]).collect();
+        let names: Vec<&str> = engines.iter().map(|e| e.name.as_str()).collect();
+        let specs: Vec<&str> = engines.iter().map(|e| e.spec.as_str()).collect();
+        if rec.engines != names || rec.specs != specs {
             return Err(format!(
-                "played by {} vs {}, not by this tournament's {} vs {}",
-                rec.specs[0], rec.specs[1], by_side[0].spec, by_side[1].spec
+                "played by {}, not by this tournament's {}",
+                rec.specs.join(" vs "),
+                specs.join(" vs ")
             ));
         }
         if let Some(limit) = rec.ply_limit.filter(|&l| l != plan.rules.ply_limit) {
@@ -152,17 +148,14 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
                 plan.rules.ply_limit
             ));
         }
-        let opening = plan
-            .openings
-            .get(pairing.opening, plan.seed)
-            .map_err(|e| e.to_string())?
-            .text();
-        if rec.opening_index != Some(pairing.opening) || rec.opening != opening {
+        let opening = plan.opening(&seating).map_err(|e| e.to_string())?.text();
+        let index = seating.pairing.map(|p| p.opening);
+        if rec.opening_index != index || rec.opening != opening {
             return Err(format!(
                 "opening {} '{}' is not this tournament's opening {} '{opening}' (another seed or openings file?)",
                 rec.opening_index.unwrap_or_default(),
                 rec.opening,
-                pairing.opening
+                index.unwrap_or_default()
             ));
         }
         Ok(())
@@ -181,20 +174,19 @@ pub struct Finished {
 
 /// Plays the games of `plan` not among `previous` on `concurrency`
 /// threads. Each finished game is appended to `records` (if any), counted
-/// in the tally and handed with the tally to `each` at once, on the
-/// calling thread. Stops starting games when `stop` is raised (from outside,
-/// or here when the SPRT decides or a write fails). `previous` must have
-/// passed [`check_previous`].
+/// in `tally` (which starts empty) and handed with the tally to `each` at
+/// once, on the calling thread. Stops starting games when `stop` is raised
+/// (from outside, or here when the SPRT decides or a write fails).
+/// `previous` must have passed [`check_previous`].
 pub fn run<G: Evaluate + Notation>(
     plan: &Plan<G>,
     concurrency: usize,
-    sprt: Option<Sprt>,
+    mut tally: Tally,
     previous: &[GameRecord],
     mut records: Option<&mut RecordsFile>,
     stop: &AtomicBool,
     each: &mut dyn FnMut(&GameRecord, &Tally) -> io::Result<()>,
 ) -> Result<Finished, ParseError> {
-    let mut tally = Tally::new(sprt);
     for rec in previous {
         tally.add(rec);
     }

@@ -102,7 +102,7 @@ fn drive<G: FullGame>(
     let engine = depth_one::<G>();
     let settings = Settings {
         engine: &engine,
-        humans,
+        humans: humans.to_vec(),
         seed: 7,
         colour: false,
     };
@@ -449,8 +449,8 @@ fn no_colour_at_a_terminal_when_no_color_is_set() {
 /// Plays `gamut play <game> <args>` at a terminal to the end, typing `1`
 /// (the first of the listed choices) at every prompt, then saves the game
 /// and quits; checks the saved record is finished and replays. Returns how
-/// many moves were typed.
-fn whole_game_at_a_terminal(game: &str, args: &[&str]) -> usize {
+/// many moves were typed, everything the terminal showed and the record.
+fn whole_game_at_a_terminal(game: &str, args: &[&str]) -> (usize, String, records::GameRecord) {
     let file = temp(&format!("{game}-terminal.jsonl"));
     let mut all = vec!["play", game, "--depth", "1", "--seed", "5"];
     all.extend(args);
@@ -499,8 +499,7 @@ fn whole_game_at_a_terminal(game: &str, args: &[&str]) -> usize {
     let rec = records::read(&file).unwrap().remove(0).1;
     assert_eq!(rec.game, game);
     assert_ne!(
-        rec.result.as_deref(),
-        Some("*"),
+        rec.reason, "unfinished",
         "{game}: the saved game is finished"
     );
     assert!(
@@ -508,11 +507,14 @@ fn whole_game_at_a_terminal(game: &str, args: &[&str]) -> usize {
         "{game}: {answered} typed moves"
     );
     let replayed = ok(&["replay", file.to_str().unwrap(), "--game", "1"]);
-    assert!(
-        replayed.contains(&format!("result {}", rec.result.as_deref().unwrap())),
-        "{replayed}"
-    );
-    answered
+    // A game of two players shows its result text, one of more the
+    // winning side or a draw.
+    let result = rec.result.clone().unwrap_or_else(|| match rec.winner {
+        Some(w) => format!("player {w} wins"),
+        None => "draw".into(),
+    });
+    assert!(replayed.contains(&format!("result {result}")), "{replayed}");
+    (answered, end, rec)
 }
 
 #[test]
@@ -528,9 +530,46 @@ fn whole_games_of_every_game_through_a_pseudo_terminal() {
         ("spokes", &["--fen", SPOKES_LATE]),
     ];
     for (game, args) in games {
-        let typed = whole_game_at_a_terminal(game, args);
+        let (typed, _, _) = whole_game_at_a_terminal(game, args);
         assert!(typed >= 1, "{game}: no move typed");
     }
+}
+
+/// A late `spokes4` round: three empty placeable nodes, every other one
+/// blocked, the home nodes empty.
+const SPOKES4_LATE: &str = "X/XXXX/1XXXXXXX/XX2XXXXXXXXXXXX/16 20";
+
+#[test]
+fn a_person_plays_seat_3_of_spokes4_through_a_pseudo_terminal() {
+    if !tmux_here() {
+        return;
+    }
+    let (typed, screen, rec) =
+        whole_game_at_a_terminal("spokes4", &["--side", "3", "--fen", SPOKES4_LATE]);
+    assert!(typed >= 1, "no move typed:\n{screen}");
+    assert!(
+        screen.contains("you play player 3, the engine 'gamut' plays the others"),
+        "{screen}"
+    );
+    // The person places in secret for seat 3; the engine's placements for
+    // the other three seats are revealed after.
+    assert!(screen.contains("player 3 (secret)>"), "{screen}");
+    for seat in [1, 2, 4] {
+        assert!(
+            screen.contains(&format!("player {seat} placed ")),
+            "{screen}"
+        );
+    }
+    assert!(!screen.contains("player 3 placed "), "{screen}");
+    assert_eq!(rec.engines, ["gamut", "gamut", "human", "gamut"]);
+    assert_eq!(rec.specs[2], "human");
+    let first = &rec.joint[0];
+    assert_eq!(first.actions.len(), 4, "one action per player");
+    assert_eq!(
+        first.strategies[2],
+        vec![(first.actions[2].clone(), 1.0)],
+        "the person's placement, chosen for certain"
+    );
 }
 
 #[test]
@@ -540,6 +579,10 @@ fn bad_options_exit_2_and_the_end_of_input_ends_the_game() {
     rejected(&["play", "apart", "--fen", "not a position"]);
     rejected(&["play", "apart", "--engine", "depth=1,bogus=2"]);
     rejected(&["play", "apart", "--side", "3"]);
+    rejected(&["play", "spokes4", "--side", "5"]);
+    rejected(&["play", "spokes4", "--side", "1,1"]);
+    rejected(&["play", "spokes2v2", "--side", "3"]);
+    rejected(&["play", "spokes4", "--engine", "depth=1"]);
     rejected(&["play", "apart", "--depth", "1", "--engine", "depth=2"]);
     // No input at all: the board, one prompt, and a clean exit.
     let out = ok(&["play", "apart", "--depth", "1", "--seed", "1"]);

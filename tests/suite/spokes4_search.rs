@@ -11,8 +11,10 @@ use gamut::search::mcts::{self, MctsConfig};
 use gamut::search::score::WIN;
 use gamut::search::sides::{players_of, tuples, TwoSided};
 use gamut::search::{self, Config, Limits, Table, Verdict};
+use gamut::tournament::engine::Engine;
+use gamut::tournament::play::{self, lineups, Rules, Setup};
 use gamut::tournament::records::{self, GameRecord};
-use gamut::tournament::seats::{self, SeatEngine};
+use gamut::tournament::report::SideScores;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -228,15 +230,15 @@ fn the_sampling_search_gives_legal_mixed_placements_within_its_time() {
 
 #[test]
 fn a_four_seat_tournament_completes_and_its_records_replay() {
-    let engines: Vec<SeatEngine> = [
+    let engines: Vec<Engine> = [
         "name=p,paranoid,depth=1,width=2",
         "name=m,mcts,iterations=30",
         "random",
     ]
     .iter()
-    .map(|t| SeatEngine::parse(t).unwrap())
+    .map(|t| Engine::parse::<Spokes4>(t).unwrap())
     .collect();
-    let lineups = seats::lineups(3, 4);
+    let lineups = lineups(3, 4);
     // Every engine holds one or two of the four seats, each arrangement once.
     assert_eq!(lineups.len(), 36);
     for seat in 0..4 {
@@ -246,9 +248,23 @@ fn a_four_seat_tournament_completes_and_its_records_replay() {
         }
     }
     let stop = AtomicBool::new(false);
+    let rules = Rules {
+        ply_limit: 1000,
+        resign: None,
+        draw: None,
+        draw_after: 0,
+        time_margin: std::time::Duration::ZERO,
+    };
     let mut records = Vec::new();
     for (k, lineup) in lineups.iter().take(2).enumerate() {
-        let rec = seats::play_game::<Spokes4>(&engines, lineup, k as u64 + 1, 3, 1000, &stop)
+        let setup = Setup {
+            number: k as u64 + 1,
+            pairing: None,
+            opening: Spokes4::start(),
+            seed: 3,
+        };
+        let seated: Vec<&Engine> = lineup.iter().map(|&e| &engines[e]).collect();
+        let rec = play::play_game::<Spokes4>(&setup, &seated, None, &rules, &stop)
             .expect("not interrupted");
         let line = serde_json::to_string(&rec).unwrap();
         let back: GameRecord = serde_json::from_str(&line).unwrap();
@@ -261,7 +277,7 @@ fn a_four_seat_tournament_completes_and_its_records_replay() {
         records.push(rec);
     }
     let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
-    let report = seats::report(&names, 4, &records);
+    let report = SideScores::new(&names, 4, &records);
     let held: u64 = report.standings.iter().map(|s| s.overall.games).sum();
     assert_eq!(held, 8, "two games of four seats");
     let wins: u64 = report.standings.iter().map(|s| s.overall.wins).sum();
@@ -280,9 +296,9 @@ fn seat_engine_specs_are_checked() {
         "paranoid,depth=0",
         "mcts,time=5,exploration=2",
     ] {
-        assert!(SeatEngine::parse(bad).is_err(), "{bad}");
+        assert!(Engine::parse::<Spokes4>(bad).is_err(), "{bad}");
     }
-    let e = SeatEngine::parse("name=m,search=mcts,time=200,width=4").unwrap();
+    let e = Engine::parse::<Spokes4>("name=m,search=mcts,time=200,width=4").unwrap();
     assert_eq!(e.name, "m");
 }
 
