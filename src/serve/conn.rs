@@ -93,7 +93,7 @@ impl Connections {
     /// place of the oldest connection still sending its head, which is
     /// told to close; `None` when every open connection is busy with a
     /// request.
-    fn admit(self: &Arc<Self>) -> Option<Ticket> {
+    pub(crate) fn admit(self: &Arc<Self>) -> Option<Ticket> {
         let mut open = self.inner.lock().expect("never poisoned");
         if open.count >= self.cap {
             let oldest = *open.waiting.keys().next()?;
@@ -138,11 +138,26 @@ impl Drop for Ticket {
 /// Answers one connection: its request through `router`, or the server's
 /// own refusal (see the module's notes). Returns when the connection is
 /// closed.
-pub async fn serve<IO>(conns: &Arc<Connections>, router: axum::Router, mut io: IO)
+pub async fn serve<IO>(conns: &Arc<Connections>, router: axum::Router, io: IO)
 where
     IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let Some(mut ticket) = conns.admit() else {
+    serve_admitted(conns, router, conns.admit(), io).await;
+}
+
+/// [`serve`] for a connection given its place (or none) when it was
+/// accepted: the accept loop admits connections in the order they come,
+/// so that the oldest is the one whose place goes first, whatever order
+/// their tasks then run in.
+pub async fn serve_admitted<IO>(
+    conns: &Arc<Connections>,
+    router: axum::Router,
+    ticket: Option<Ticket>,
+    mut io: IO,
+) where
+    IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let Some(mut ticket) = ticket else {
         // Every place is busy: a 503, unless too many wait for theirs.
         if conns.refusing.fetch_add(1, Ordering::Relaxed) < MAX_REFUSING {
             let deadline = Instant::now() + LINGER;

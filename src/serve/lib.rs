@@ -128,7 +128,10 @@ pub fn run(opts: Options, ready: impl FnOnce(&str)) -> std::io::Result<()> {
                 Ok((stream, _)) => {
                     let _ = stream.set_nodelay(true);
                     let app = Arc::clone(&app);
-                    tokio::spawn(async move { app.connection(stream).await });
+                    let ticket = app.conns.admit();
+                    tokio::spawn(async move {
+                        conn::serve_admitted(&app.conns, app.router.clone(), ticket, stream).await;
+                    });
                 }
                 // Out of file descriptors (or a connection that broke
                 // before it was accepted): wait for some to close.
