@@ -426,9 +426,10 @@ fn four_player_analysis_streams_every_side_and_stops_when_the_page_closes() {
     ] {
         let v = get(&server.addr, &format!("/api/position?game={game}")).json();
         assert_eq!(v["analysable"], true, "{game}");
-        // The fitted win-probability scale (docs/serve.md), in the
-        // evaluation's unit of 100 a home stone.
-        assert_eq!(v["scale"], 146.0, "{game}");
+        // Two-player Spokes' fitted win-probability scale (docs/serve.md):
+        // the same unit of 100 a home stone.
+        let scale = <gamut::games::spokes::Spokes as gamut::game::Diagram>::SCORE_SCALE;
+        assert_eq!(v["scale"], scale, "{game}");
         let mut events = Events::open(&server.addr, &format!("/api/analysis?game={game}&depth=1"));
         assert!(events.next()["queued"].is_number());
         let grant = events.next();

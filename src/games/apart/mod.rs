@@ -249,8 +249,9 @@ impl Game for Apart {
 }
 
 impl Diagram for Apart {
-    /// Five units of closeness.
-    const SCORE_SCALE: f64 = 100.0;
+    /// Fitted to 3,000 self-play games with the default network
+    /// (`tools/winprob-fit.py`, docs/serve.md): 89.5, 95% 83 to 95.
+    const SCORE_SCALE: f64 = 90.0;
 
     fn diagram(&self) -> String {
         let mut s = draw_board(8, 8, |i| self.cell(i));

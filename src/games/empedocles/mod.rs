@@ -379,8 +379,10 @@ impl Game for Empedocles {
 }
 
 impl Diagram for Empedocles {
-    /// Two pieces.
-    const SCORE_SCALE: f64 = 200.0;
+    /// Fitted to 3,000 self-play games (`tools/winprob-fit.py`,
+    /// docs/serve.md): 1,948, 95% 1,415 to 2,735 — a score counts a proven
+    /// win as 10,000, so ordinary scores are large.
+    const SCORE_SCALE: f64 = 1950.0;
 
     fn diagram(&self) -> String {
         text::diagram(self)

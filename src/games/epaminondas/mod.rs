@@ -309,8 +309,9 @@ impl Game for Epaminondas {
 }
 
 impl Diagram for Epaminondas {
-    /// Three stones.
-    const SCORE_SCALE: f64 = 300.0;
+    /// Fitted to 1,877 self-play games with the default network
+    /// (`tools/winprob-fit.py`, docs/serve.md): 500.6, 95% 428 to 591.
+    const SCORE_SCALE: f64 = 500.0;
 
     fn diagram(&self) -> String {
         draw_board(FILES as usize, RANKS as usize, |i| self.cell(i))

@@ -621,9 +621,9 @@ impl<S: Seats> Game for SpokesGame<S> {
 }
 
 impl<S: Seats> Diagram for SpokesGame<S> {
-    /// Fitted to the results of 986 self-play games (`tools/winprob-fit.py`,
-    /// docs/serve.md): 146.1, 95% interval 127 to 172.
-    const SCORE_SCALE: f64 = 146.0;
+    /// Fitted to 1,053 self-play games with the default network
+    /// (`tools/winprob-fit.py`, docs/serve.md): 162.7, 95% 138 to 189.
+    const SCORE_SCALE: f64 = 163.0;
 
     /// A readable diagram: each circle with its node names and contents,
     /// then the round, the phase and the stones left.
