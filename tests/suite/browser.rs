@@ -686,10 +686,15 @@ const hits = [...document.querySelectorAll('#board .hit')].map((e) => e.getBound
 return { plans, problems, min_hit: Math.min(...hits.map((r) => Math.min(r.width, r.height))) };
 "#;
 
-/// A random line of `game` through the server: up to `plies` moves (a
+/// A random line of `game` through the server: up to `plies` + 1 moves (a
 /// simultaneous round is a random action of each player), stopping at the
-/// game's end. Returns each non-terminal position's text.
-fn random_line(server: &Server, game: &str, plies: usize, rng: &mut SmallRng) -> Vec<String> {
+/// game's end. Returns each non-terminal position's text, and the moves.
+fn random_line(
+    server: &Server,
+    game: &str,
+    plies: usize,
+    rng: &mut SmallRng,
+) -> (Vec<String>, Vec<String>) {
     let mut moves: Vec<String> = Vec::new();
     let mut seen = Vec::new();
     for _ in 0..=plies {
@@ -722,16 +727,16 @@ fn random_line(server: &Server, game: &str, plies: usize, rng: &mut SmallRng) ->
         seen.push(v["text"].as_str().unwrap().to_string());
         moves.push(next);
     }
-    seen
+    (seen, moves)
 }
 
 /// Positions of `game` to enter moves in: the start, then positions spread
 /// over random games from their opening to their last position.
 fn sample_positions(server: &Server, game: &str, count: usize, seed: u64) -> Vec<String> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut out = vec![random_line(server, game, 0, &mut rng)[0].clone()];
+    let mut out = vec![random_line(server, game, 0, &mut rng).0[0].clone()];
     while out.len() < count {
-        let line = random_line(server, game, 240, &mut rng);
+        let (line, _) = random_line(server, game, 240, &mut rng);
         let take = 7.min(count - out.len());
         for k in 1..=take {
             let i = (line.len() - 1) * k / take;
@@ -1313,36 +1318,7 @@ fn long_an_exported_record_replays_and_opens_again_in_chromium() {
         let mut rng = SmallRng::seed_from_u64(7);
         // A line of random moves (die rolls and rounds included), opened
         // by its address.
-        let mut moves: Vec<String> = Vec::new();
-        for _ in 0..count {
-            let v = get(
-                &server.addr,
-                &format!(
-                    "/api/position?game={game}&moves={}",
-                    crate::serve::enc(&moves.join(";"))
-                ),
-            )
-            .json();
-            let pick = |list: &Value, rng: &mut SmallRng| {
-                let list = list.as_array().unwrap();
-                list[rng.gen_range(0..list.len())]["text"]
-                    .as_str()
-                    .unwrap()
-                    .to_string()
-            };
-            let next = match v["node"].as_str().unwrap() {
-                "terminal" => break,
-                "simultaneous" => v["actions"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|a| pick(a, &mut rng))
-                    .collect::<Vec<_>>()
-                    .join(","),
-                _ => pick(&v["moves"], &mut rng),
-            };
-            moves.push(next);
-        }
+        let (_, moves) = random_line(&server, game, count - 1, &mut rng);
         let line = moves.join(";");
         browser.goto(&format!(
             "{}?game={game}&moves={}",
