@@ -134,8 +134,8 @@ impl GameRecord {
     }
 
     /// The result as shown for people: a game of two players' `result`
-    /// (`1-0`), otherwise the winning side of `sides` (`player 3 wins`)
-    /// or `draw`.
+    /// (`1-0`), otherwise the winning side of `sides` (`player 3 wins`),
+    /// `*` for a game saved before its end, or `draw`.
     #[must_use]
     pub fn shown_result(&self, sides: &[&str]) -> String {
         match (&self.result, self.winner) {
@@ -143,14 +143,17 @@ impl GameRecord {
             (None, Some(w)) => {
                 format!("{} wins", sides.get(w as usize - 1).copied().unwrap_or("?"))
             }
+            (None, None) if self.is_unfinished() => Self::UNFINISHED.to_string(),
             (None, None) => "draw".to_string(),
         }
     }
 
-    /// Whether `gamut play` saved the game before its end.
+    /// Whether `gamut play` saved the game before its end: its result is
+    /// `*` (two players) or its reason `unfinished` (any number of sides).
     #[must_use]
     pub fn is_unfinished(&self) -> bool {
         self.result.as_deref() == Some(Self::UNFINISHED)
+            || Adjudication::from_reason(&self.reason) == Some(Adjudication::Unfinished)
     }
 
     /// The two engines of a game of two players' encounter (a seats
@@ -358,7 +361,7 @@ pub fn scan(text: &str, holds: Holds) -> Result<Scan, ParseError> {
         records.push((i + 1, rec));
     }
     if holds == Holds::Finished || records.len() > 1 {
-        if let Some((line, rec)) = records.iter().find(|(_, r)| is_unfinished(r)) {
+        if let Some((line, rec)) = records.iter().find(|(_, r)| r.is_unfinished()) {
             return Err(ParseError::new(format!(
                 "line {line}: game {} is unfinished (saved by play): a file of finished games holds none",
                 rec.number
@@ -399,11 +402,6 @@ pub fn read_text(path: &Path) -> Result<String, ParseError> {
     }
     String::from_utf8(text)
         .map_err(|_| ParseError::new(format!("{}: not UTF-8 text", path.display())))
-}
-
-/// Whether a record is of a game saved before its end.
-fn is_unfinished(rec: &GameRecord) -> bool {
-    rec.is_unfinished() || Adjudication::from_reason(&rec.reason) == Some(Adjudication::Unfinished)
 }
 
 /// Reads a records file for `replay`, which may hold a game saved by

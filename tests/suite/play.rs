@@ -316,6 +316,29 @@ fn an_unfinished_game_saves_and_replays() {
     );
 }
 
+/// A game of four players saved before its end replays as unfinished
+/// (`*`), not as a draw.
+#[test]
+fn an_unfinished_four_player_game_replays_as_unfinished() {
+    use std::io::Write as _;
+    let file = temp("unfinished4.jsonl");
+    let mut child = crate::common::gamut_command()
+        .args(["play", "spokes4", "--side", "1", "--depth", "1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    writeln!(input, "save {}\nquit", file.display()).unwrap();
+    drop(input);
+    assert!(child.wait().unwrap().success());
+    let replayed = ok(&["replay", file.to_str().unwrap(), "--game", "1"]);
+    assert!(
+        replayed.contains("result * (unfinished), 0 plies"),
+        "{replayed}"
+    );
+}
+
 /// Runs `tmux` with `args`, or says why not.
 fn tmux(args: &[&str]) -> Option<String> {
     let o = std::process::Command::new("tmux")
