@@ -382,39 +382,27 @@ pub fn run<G: Evaluate>(
         if !tt.pages_mapped() {
             s.spawn(|| tt.map_pages(&searched));
         }
-        let verdict = run_on(pos, limits, config, tt, interrupt, observe);
+        let shared = Shared::new(tt, limits, interrupt);
+        let verdict = match pos.node() {
+            NodeKind::Terminal => {
+                Verdict::Over(pos.outcome().expect("a terminal position has an outcome"))
+            }
+            NodeKind::Decision(_) => {
+                let mut report = |it: &Iteration<G::Move>| observe(Progress::Decision(it));
+                Verdict::Decision(root::decision(pos, limits, config, &shared, &mut report))
+            }
+            NodeKind::Chance => {
+                let mut report = |it: &ChanceIteration<G::Move>| observe(Progress::Chance(it));
+                Verdict::Chance(root::chance(pos, limits, config, &shared, &mut report))
+            }
+            NodeKind::Simultaneous => {
+                let mut report = |r: &MixedResult<G::Move>| observe(Progress::Simultaneous(r));
+                Verdict::Simultaneous(simultaneous_root(pos, limits, config, &shared, &mut report))
+            }
+        };
         searched.store(true, Relaxed);
         verdict
     })
-}
-
-/// [`run`] once the table's page mapper is started.
-fn run_on<G: Evaluate>(
-    pos: &G,
-    limits: &Limits,
-    config: &Config,
-    tt: &Table,
-    interrupt: Option<&AtomicBool>,
-    observe: &mut dyn FnMut(Progress<'_, G::Move>),
-) -> Verdict<G::Move> {
-    let shared = Shared::new(tt, limits, interrupt);
-    match pos.node() {
-        NodeKind::Terminal => {
-            Verdict::Over(pos.outcome().expect("a terminal position has an outcome"))
-        }
-        NodeKind::Decision(_) => {
-            let mut report = |it: &Iteration<G::Move>| observe(Progress::Decision(it));
-            Verdict::Decision(root::decision(pos, limits, config, &shared, &mut report))
-        }
-        NodeKind::Chance => {
-            let mut report = |it: &ChanceIteration<G::Move>| observe(Progress::Chance(it));
-            Verdict::Chance(root::chance(pos, limits, config, &shared, &mut report))
-        }
-        NodeKind::Simultaneous => {
-            let mut report = |r: &MixedResult<G::Move>| observe(Progress::Simultaneous(r));
-            Verdict::Simultaneous(simultaneous_root(pos, limits, config, &shared, &mut report))
-        }
-    }
 }
 
 /// [`run`] at a decision root, reporting each iteration. Panics if `pos` is

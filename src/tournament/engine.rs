@@ -801,19 +801,7 @@ impl<'e> Instance<'e> {
                 return Ok(choice);
             }
         }
-        let mut moves = Vec::new();
-        let listed = Instant::now();
-        pos.moves(&mut moves);
-        let listing = listed.elapsed();
         let engine = self.engine;
-        if let Kind::External(spec) = &engine.kind {
-            let (mv, reported) = self.ask(spec, pos, None, &moves, listing)?;
-            return Ok(Choice {
-                mv,
-                score: reported.map(|r| r.score),
-                depth: reported.map(|r| r.depth),
-            });
-        }
         if let (Kind::Paranoid { .. } | Kind::Mcts(_), NodeKind::Decision(side)) =
             (&engine.kind, pos.node())
         {
@@ -824,6 +812,18 @@ impl<'e> Instance<'e> {
                     depth: None,
                 },
                 Seated::Joint(_) => unreachable!("a decision asks for a move"),
+            });
+        }
+        let mut moves = Vec::new();
+        let listed = Instant::now();
+        pos.moves(&mut moves);
+        let listing = listed.elapsed();
+        if let Kind::External(spec) = &engine.kind {
+            let (mv, reported) = self.ask(spec, pos, None, &moves, listing)?;
+            return Ok(Choice {
+                mv,
+                score: reported.map(|r| r.score),
+                depth: reported.map(|r| r.depth),
             });
         }
         Ok(match (&self.engine.kind, &self.table) {

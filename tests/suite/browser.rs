@@ -1001,7 +1001,7 @@ fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
     let server = Server::start(&["--threads", "1", "--hash", "16"]);
     let browser = Browser::start(&dir.join("profile"));
     let only = std::env::var("GAMUT_BOARD_GAMES").unwrap_or_default();
-    for (g, game) in GAME_IDS.iter().enumerate() {
+    for (g, game) in crate::serve::GAMES.iter().enumerate() {
         if !only.is_empty() && !only.split(',').any(|x| x == *game) {
             continue;
         }
@@ -1035,17 +1035,6 @@ fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
         }
     }
 }
-
-/// Every game id the page offers.
-const GAME_IDS: [&str; 7] = [
-    "aporia",
-    "apart",
-    "empedocles",
-    "spokes",
-    "spokes4",
-    "spokes2v2",
-    "epaminondas",
-];
 
 /// A Spokes round whose resolution is not forced, played through the
 /// preview: both placements clicked on the board (each colour chosen at

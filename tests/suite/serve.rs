@@ -243,7 +243,8 @@ fn wait_idle(addr: &str, limit: Duration) -> bool {
     false
 }
 
-const GAMES: [&str; 7] = [
+/// Every game id the page offers.
+pub const GAMES: [&str; 7] = [
     "aporia",
     "apart",
     "empedocles",

@@ -146,7 +146,10 @@ fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<
         let started = Instant::now();
         let mut record = match step {
             "data" => run.data(&ledger, generation, out)?,
+            #[cfg(feature = "learn")]
             "train" => run.train(&ledger, generation, out)?,
+            #[cfg(not(feature = "learn"))]
+            "train" => return Err(no_trainer()),
             "gate" => run.gate(&ledger, generation, out)?,
             _ => run.promote(&ledger, generation, out)?,
         };
@@ -366,13 +369,6 @@ impl<G: FullGame> Run<G> {
             "positions": positions,
             "files": files,
         }))
-    }
-
-    /// Generation `g`'s training: a candidate network from the data of
-    /// the last `window` generations.
-    #[cfg(not(feature = "learn"))]
-    fn train(&self, _: &Ledger, _: u64, _: &mut impl Write) -> Result<Value, CliError> {
-        Err(no_trainer())
     }
 
     /// Generation `g`'s training: a candidate network from the data of
