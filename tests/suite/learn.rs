@@ -15,7 +15,7 @@ use std::process::Stdio;
 #[cfg(feature = "learn")]
 /// A tiny, depth-limited run of Aporia: two generations, the first
 /// network promoted by a lenient test.
-const TINY: [&str; 20] = [
+const TINY: [&str; 22] = [
     "--games",
     "4",
     "--nodes",
@@ -34,6 +34,8 @@ const TINY: [&str; 20] = [
     "elo0=-300,elo1=-200,alpha=0.2,beta=0.2",
     "--start",
     "classic",
+    "--classic-games",
+    "4",
     "--generations",
     "2",
 ];
@@ -94,12 +96,14 @@ fn long_learn_killed_at_each_step_resumes_to_the_same_ledger_and_network() {
     let whole = root.join("whole");
     ok(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
     let reference = untimed_ledger(&whole);
-    // Settings, then four steps for each of two generations.
-    assert_eq!(reference.len(), 9, "{reference:?}");
-    assert_eq!(reference[4]["decision"], "promoted", "{reference:?}");
-    assert_eq!(reference[5]["played_by"], "generation 1's network");
+    // Settings, then five steps for each of two generations.
+    assert_eq!(reference.len(), 11, "{reference:?}");
+    assert_eq!(reference[4]["against"], "classic", "{reference:?}");
+    assert_eq!(reference[4]["games"], 4, "{reference:?}");
+    assert_eq!(reference[5]["decision"], "promoted", "{reference:?}");
+    assert_eq!(reference[6]["played_by"], "generation 1's network");
     let best = std::fs::read(whole.join("best.net")).unwrap();
-    for step in ["data", "train", "gate", "promotion"] {
+    for step in ["data", "train", "gate", "classic", "promotion"] {
         let dir = root.join(step);
         kill_inside(&dir, step);
         ok(&args(&dir).iter().map(String::as_str).collect::<Vec<_>>());

@@ -92,6 +92,12 @@ pub struct SettingsArgs {
     #[arg(long, value_name = "TEST")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<String>,
+    /// Games of each generation's candidate against the classic
+    /// evaluation at the gate's limit (even; 0: none), for the ledger's
+    /// Elo against classic [default: 200].
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classic_games: Option<u64>,
     /// What plays generation 1's data and is the first best: `net` (the
     /// game's built-in network) or `classic` [default: net].
     #[arg(long, value_name = "KIND", value_parser = ["net", "classic"])]
@@ -130,6 +136,15 @@ pub struct Settings {
     pub gate_games: u64,
     pub sprt: String,
     pub start: String,
+    /// Absent from runs started before the measure against classic:
+    /// those take the default.
+    #[serde(default = "default_classic_games")]
+    pub classic_games: u64,
+}
+
+/// Games of each candidate against classic, unless the run says.
+fn default_classic_games() -> u64 {
+    200
 }
 
 impl Settings {
@@ -153,6 +168,7 @@ impl Settings {
             gate_games: 800,
             sprt: "elo0=0,elo1=10,alpha=0.05,beta=0.05".into(),
             start: "net".into(),
+            classic_games: default_classic_games(),
         }
     }
 
@@ -175,6 +191,12 @@ impl Settings {
             return Err(CliError(
                 "--lr and --scale take numbers above 0".to_string(),
             ));
+        }
+        if self.classic_games % 2 == 1 {
+            return Err(CliError(format!(
+                "--classic-games takes an even number (pairs of games), not {}",
+                self.classic_games
+            )));
         }
         if self.gate_games % 2 == 1 {
             return Err(CliError(format!(
@@ -409,4 +431,20 @@ pub fn replace_file(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), CliErro
         .map_err(|e| CliError(format!("cannot write {}: {e}", tmp.display())))?;
     sync(tmp)?;
     rename(tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run started before the measure against classic keeps its
+    /// settings line and takes that measure's default.
+    #[test]
+    fn settings_written_before_the_measure_against_classic_still_read() {
+        let mut old = serde_json::to_value(Settings::defaults("apart")).unwrap();
+        old.as_object_mut().unwrap().remove("classic_games");
+        let read: Settings = serde_json::from_value(old).unwrap();
+        assert_eq!(read, Settings::defaults("apart"));
+        assert_eq!(read.classic_games, 200);
+    }
 }

@@ -23,10 +23,10 @@ use gamut::games::data::{encode_game, write_header, Reader};
 use gamut::games::GameId;
 use gamut::search::nnue::network::read_network_file;
 use gamut::search::{Config, Evaluation, Limits};
-use gamut::tournament::report::Summary;
+use gamut::tournament::report::{EncounterReport, Summary};
 use gamut::tournament::runner::{self, Watch};
 use gamut::tournament::schedule::Format;
-use gamut::tournament::stats::SprtState;
+use gamut::tournament::stats::{Interval, SprtState};
 use gamut::with_game;
 use ledger::{file_entry, Ledger, Settings, SettingsArgs};
 use serde_json::{json, Value};
@@ -74,10 +74,10 @@ pub struct LearnArgs {
 }
 
 /// The steps of a generation, in order, as the ledger names them.
-const STEPS: [&str; 4] = ["data", "train", "gate", "promotion"];
+const STEPS: [&str; 5] = ["data", "train", "gate", "classic", "promotion"];
 
 /// The environment variable that makes a run stop for good inside a
-/// step (`data`, `train`, `gate` or `promotion`) with part of its
+/// step (`data`, `train`, `gate`, `classic` or `promotion`) with part of its
 /// outputs written, after a line on stderr: the kill-and-resume test
 /// kills it there.
 const PAUSE: &str = "GAMUT_LEARN_PAUSE";
@@ -151,6 +151,7 @@ fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<
             #[cfg(not(feature = "learn"))]
             "train" => return Err(no_trainer()),
             "gate" => run.gate(&ledger, generation, out)?,
+            "classic" => run.classic(generation, out)?,
             _ => run.promote(&ledger, generation, out)?,
         };
         record["generation"] = generation.into();
@@ -442,14 +443,24 @@ impl<G: FullGame> Run<G> {
         Ok(format!("name=best,{what},{}", self.settings.gate))
     }
 
-    /// Generation `g`'s gate: the candidate against the best in an SPRT.
-    fn gate(&self, ledger: &Ledger, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
+    /// A match of generation `g`'s candidate against `opponent` (an engine
+    /// spec named `opponent_name`), `games` games at most with seed
+    /// `seed`, stopped by `sprt` if given: its records go to
+    /// `gen-NNN/<stem>.jsonl` and its pages to `gen-NNN/<stem>.html`.
+    fn candidate_match(
+        &self,
+        g: u64,
+        stem: &'static str,
+        opponent: String,
+        games: u64,
+        seed: u64,
+        sprt: Option<String>,
+    ) -> Result<(EncounterReport, &'static str, String), CliError> {
         let folder = self.dir.join(Self::folder(g));
         let candidate = folder.join("candidate.net");
-        let name = format!("{}/gate.jsonl", Self::folder(g));
+        let name = format!("{}/{stem}.jsonl", Self::folder(g));
         let records = self.dir.join(&name);
         let tmp = temp_name(&records);
-        let best = ledger.best();
         let settings = runner::Settings {
             engines: vec![
                 format!(
@@ -457,12 +468,12 @@ impl<G: FullGame> Run<G> {
                     candidate.display(),
                     self.settings.gate
                 ),
-                self.best_spec(&best)?,
+                opponent,
             ],
             format: Format::RoundRobin,
-            games: self.settings.gate_games,
+            games,
             concurrency: self.concurrency,
-            seed: self.seed(g, 2),
+            seed,
             openings: None,
             random_plies: Some(self.settings.random_plies),
             ply_limit: None,
@@ -473,18 +484,19 @@ impl<G: FullGame> Run<G> {
             draw_after: 0,
             adjudicate: Vec::new(),
             time_margin: 0,
-            sprt: Some(self.settings.sprt.clone()),
+            sprt,
             records: Some(tmp.clone()),
             resume: false,
             overwrite: true,
             shard: None,
-            html: Some(folder.join("gate.html")),
+            html: Some(folder.join(format!("{stem}.html"))),
             pgn: None,
         };
         let mut watch = GateWatch {
             bar: None,
             quiet: self.quiet,
             generation: g,
+            step: stem,
         };
         let never = AtomicBool::new(false);
         let outcome = runner::run::<G>(&settings, &never, &mut watch)?;
@@ -493,26 +505,38 @@ impl<G: FullGame> Run<G> {
         };
         let e = report
             .encounters
-            .first()
-            .ok_or_else(|| CliError("the gate played no games".into()))?;
+            .into_iter()
+            .next()
+            .ok_or_else(|| CliError(format!("the {stem} match played no games")))?;
         if e.engines[0] != "candidate" {
             return Err(CliError(format!(
-                "the gate's results are counted for {}, not the candidate",
+                "the {stem} match's results are counted for {}, not the candidate",
                 e.engines[0]
             )));
         }
         sync(&tmp)?;
         rename(&tmp, &records)?;
+        Ok((e, outcome.ended, name))
+    }
+
+    /// Generation `g`'s gate: the candidate against the best in an SPRT.
+    fn gate(&self, ledger: &Ledger, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
+        let best = ledger.best();
+        let (e, ended, name) = self.candidate_match(
+            g,
+            "gate",
+            self.best_spec(&best)?,
+            self.settings.gate_games,
+            self.seed(g, 2),
+            Some(self.settings.sprt.clone()),
+        )?;
         let elo = e.penta_elo.or(e.elo);
         let state = e.sprt.as_ref().map(|s| s.state);
         writeln!(
             out,
             "generation {g}: gate against {}: {} over {} games ({}-{}-{}), sprt {}",
             best.name(),
-            elo.map_or("no Elo".into(), |i| format!(
-                "{:+.1} [{:+.1}, {:+.1}]",
-                i.value, i.lower, i.upper
-            )),
+            elo_text(elo),
             e.games,
             e.wdl.wins,
             e.wdl.draws,
@@ -524,14 +548,50 @@ impl<G: FullGame> Run<G> {
             "games": e.games,
             "wdl": [e.wdl.wins, e.wdl.draws, e.wdl.losses],
             "score": round6(e.score),
-            "elo": elo.map(|i| json!({"value": round1(i.value), "lower": round1(i.lower), "upper": round1(i.upper)})),
+            "elo": elo_json(elo),
             "sprt": e.sprt.as_ref().map(|s| json!({
                 "test": self.settings.sprt,
                 "llr": (s.llr * 1000.0).round() / 1000.0,
                 "bounds": [(s.bounds.0 * 1000.0).round() / 1000.0, (s.bounds.1 * 1000.0).round() / 1000.0],
                 "state": state_name(s.state),
             })),
-            "ended": outcome.ended,
+            "ended": ended,
+            "files": [{"path": name, "games": e.games}],
+        }))
+    }
+
+    /// Generation `g`'s measure: the candidate against the classic
+    /// evaluation over `--classic-games` games (none if 0), for the
+    /// ledger's Elo against classic.
+    fn classic(&self, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
+        if self.settings.classic_games == 0 {
+            return Ok(json!({"against": "classic", "games": 0}));
+        }
+        let (e, ended, name) = self.candidate_match(
+            g,
+            "classic",
+            format!("name=classic,eval=classic,{}", self.settings.gate),
+            self.settings.classic_games,
+            self.seed(g, 3),
+            None,
+        )?;
+        let elo = e.penta_elo.or(e.elo);
+        writeln!(
+            out,
+            "generation {g}: the candidate against classic: {} over {} games ({}-{}-{})",
+            elo_text(elo),
+            e.games,
+            e.wdl.wins,
+            e.wdl.draws,
+            e.wdl.losses,
+        )?;
+        Ok(json!({
+            "against": "classic",
+            "games": e.games,
+            "wdl": [e.wdl.wins, e.wdl.draws, e.wdl.losses],
+            "score": round6(e.score),
+            "elo": elo_json(elo),
+            "ended": ended,
             "files": [{"path": name, "games": e.games}],
         }))
     }
@@ -571,6 +631,21 @@ impl<G: FullGame> Run<G> {
 }
 
 /// `x` to a millionth.
+/// An Elo estimate as `+12.3 [+1.0, +25.0]`.
+fn elo_text(elo: Option<Interval>) -> String {
+    elo.map_or("no Elo".into(), |i| {
+        format!("{:+.1} [{:+.1}, {:+.1}]", i.value, i.lower, i.upper)
+    })
+}
+
+/// An Elo estimate as the ledger keeps it.
+fn elo_json(elo: Option<Interval>) -> Value {
+    elo.map_or(
+        Value::Null,
+        |i| json!({"value": round1(i.value), "lower": round1(i.lower), "upper": round1(i.upper)}),
+    )
+}
+
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
@@ -589,11 +664,13 @@ fn state_name(s: SprtState) -> &'static str {
     }
 }
 
-/// The gate's progress: a bar of games on a terminal.
+/// A match's progress (the gate's, or the measure against classic): a
+/// bar of games on a terminal.
 struct GateWatch {
     bar: Option<Progress>,
     quiet: bool,
     generation: u64,
+    step: &'static str,
 }
 
 impl Watch for GateWatch {
@@ -603,7 +680,7 @@ impl Watch for GateWatch {
             "{prefix} {bar:30} {pos}/{len} games {msg}",
             self.quiet,
         );
-        bar.set_prefix(format!("generation {} gate", self.generation));
+        bar.set_prefix(format!("generation {} {}", self.generation, self.step));
         bar.set_position(done);
         self.bar = Some(bar);
     }
@@ -615,7 +692,7 @@ impl Watch for GateWatch {
                 bar.set_message(msg);
             }
         }
-        pause("gate");
+        pause(self.step);
         Ok(())
     }
 

@@ -1,5 +1,5 @@
-//! The ledger as one web page (`ledger.html`): each generation's gate Elo
-//! with its interval, the loss curves, the games and positions of each
+//! The ledger as one web page (`ledger.html`): each generation's Elo
+//! against classic and its gate's, with their intervals, the loss curves, the games and positions of each
 //! generation's data, and the decisions. Made from the ledger alone, and
 //! replaced whole after every step.
 
@@ -70,8 +70,11 @@ svg{{background:#fafafa;border:1px solid #ddd;margin:6px 0}}.note{{color:#555;fo
         esc(&s.sprt),
         if s.start == "classic" { "classic evaluation" } else { "built-in network" },
     );
+    h.push_str("<h2>Each candidate against the classic evaluation</h2>\n");
+    h.push_str(&elo_plot(ledger, "classic"));
+    h.push_str("<p class=\"note\">Elo of each generation's candidate against the hand-written evaluation at the gate's limit, with its 95% interval (pentanomial, over pairs of games with sides swapped); green: promoted.</p>\n");
     h.push_str("<h2>Gates: each candidate against the best before it</h2>\n");
-    h.push_str(&elo_plot(ledger));
+    h.push_str(&elo_plot(ledger, "gate"));
     h.push_str("<p class=\"note\">Elo of the candidate against the best of its time (the first: the starting evaluation), with its 95% interval; green: promoted. Chained over the promoted generations they estimate the strength gained since the start.</p>\n");
     h.push_str("<h2>Loss curves</h2>\n");
     h.push_str(&loss_plot(ledger));
@@ -86,7 +89,7 @@ fn table(ledger: &Ledger) -> String {
     let mut h = String::from(
         "<h2>Generations</h2>\n<table><tr><th>generation</th><th>played by</th><th>games</th><th>positions</th>\
 <th>trained on</th><th>loss</th><th>validation</th><th>gate games</th><th>W-D-L</th><th>Elo [95%]</th>\
-<th>SPRT</th><th>decision</th><th>games' pages</th></tr>\n",
+<th>SPRT</th><th>against classic [95%]</th><th>decision</th><th>games' pages</th></tr>\n",
     );
     let last = ledger
         .records
@@ -97,13 +100,14 @@ fn table(ledger: &Ledger) -> String {
         let data = ledger.find(g, "data");
         let train = ledger.find(g, "train");
         let gate = ledger.find(g, "gate");
+        let classic = ledger.find(g, "classic");
         let promotion = ledger.find(g, "promotion");
         let cell = |v: Option<String>| v.unwrap_or_else(|| "…".into());
         let loss = train.and_then(|t| t["losses"].as_array()?.last().cloned());
         let decision = promotion.and_then(|p| p["decision"].as_str().map(str::to_string));
         let _ = writeln!(
             h,
-            "<tr><td>{g}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l {}\">{}</td><td class=\"l\">{}</td></tr>",
+            "<tr><td>{g}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l {}\">{}</td><td class=\"l\">{}</td></tr>",
             cell(data.and_then(|d| d["played_by"].as_str().map(esc))),
             cell(data.map(|d| d["games"].to_string())),
             cell(data.map(|d| d["positions"].to_string())),
@@ -114,13 +118,19 @@ fn table(ledger: &Ledger) -> String {
             cell(gate.map(|t| format!("{}-{}-{}", t["wdl"][0], t["wdl"][1], t["wdl"][2]))),
             cell(gate.map(|t| elo_text(&t["elo"], num(&t["score"])))),
             cell(gate.map(|t| shown_sprt(&t["sprt"]))),
+            cell(classic.map(|c| if c["games"] == 0 {
+                "not measured".to_string()
+            } else {
+                format!("{} over {} games", elo_text(&c["elo"], num(&c["score"])), c["games"])
+            })),
             decision.clone().unwrap_or_default(),
             cell(decision),
-            if gate.is_some() {
-                format!("<a href=\"gen-{g:03}/gate.html\">gate</a>")
-            } else {
-                String::new()
-            },
+            [("gate", gate), ("classic", classic)]
+                .iter()
+                .filter(|(_, r)| r.is_some_and(|r| r["games"] != 0))
+                .map(|(stem, _)| format!("<a href=\"gen-{g:03}/{stem}.html\">{stem}</a>"))
+                .collect::<Vec<_>>()
+                .join(" "),
         );
     }
     h.push_str("</table>\n");
@@ -214,10 +224,11 @@ impl Frame {
     }
 }
 
-/// Each gate's Elo with its interval, by generation.
-fn elo_plot(ledger: &Ledger) -> String {
+/// Each match's Elo with its interval, by generation: the gates' or the
+/// measures' against classic (`step`).
+fn elo_plot(ledger: &Ledger, step: &str) -> String {
     let mut points = Vec::new();
-    for r in ledger.records.iter().filter(|r| r["step"] == "gate") {
+    for r in ledger.records.iter().filter(|r| r["step"] == step) {
         let g = num(&r["generation"]);
         let e = &r["elo"];
         if e.is_null() {
@@ -248,7 +259,7 @@ fn elo_plot(ledger: &Ledger) -> String {
         points.push((g, value, lower, upper, promoted, label));
     }
     if points.is_empty() {
-        return "<p>No gate yet.</p>\n".into();
+        return format!("<p>No {step} match yet.</p>\n");
     }
     let lo = points.iter().map(|p| p.2).fold(0.0, f64::min);
     let hi = points.iter().map(|p| p.3).fold(0.0, f64::max);
