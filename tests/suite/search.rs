@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use gamut::game::{FullGame, Game, NodeKind, Notation, Player};
+use gamut::game::{FullGame, Game, NodeKind, NodeRules, Notation, Player};
 use gamut::search::{self, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -70,9 +70,16 @@ fn check_deterministic<G: FullGame>(depth: u32) {
 
 #[test]
 fn epaminondas_alpha_beta_equals_minimax() {
+    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(6, 2, false);
+    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(3, 1, true);
+    check_deterministic::<gamut::games::epaminondas::Epaminondas>(5);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_epaminondas_alpha_beta_equals_minimax_on_many_positions() {
     check_against_minimax::<gamut::games::epaminondas::Epaminondas>(60, 2, false);
     check_against_minimax::<gamut::games::epaminondas::Epaminondas>(30, 1, true);
-    check_deterministic::<gamut::games::epaminondas::Epaminondas>(5);
 }
 
 #[test]
@@ -83,8 +90,14 @@ fn aporia_alpha_beta_equals_minimax() {
 
 #[test]
 fn apart_alpha_beta_equals_minimax() {
-    check_against_minimax::<gamut::games::apart::Apart>(40, 2, true);
+    check_against_minimax::<gamut::games::apart::Apart>(4, 2, true);
     check_deterministic::<gamut::games::apart::Apart>(4);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_apart_alpha_beta_equals_minimax_on_many_positions() {
+    check_against_minimax::<gamut::games::apart::Apart>(40, 2, true);
 }
 
 #[test]
@@ -93,16 +106,16 @@ fn empedocles_expectimax_with_star1_equals_plain_expectimax() {
     check_deterministic::<gamut::games::empedocles::Empedocles>(3);
 }
 
-#[test]
-fn spokes_double_oracle_equals_the_full_matrix_game() {
+/// Resolution choices one round deep from `positions` positions, then
+/// `rounds` whole rounds solved exactly, against minimax.
+fn check_spokes_against_minimax(positions: usize, rounds: usize) {
     use gamut::games::spokes::Spokes;
-    // Resolution choices one round deep, then whole rounds solved exactly.
-    check_against_minimax::<Spokes>(30, 1, true);
+    check_against_minimax::<Spokes>(positions, 1, true);
     let mut rng = SmallRng::seed_from_u64(3);
     let mut buf = Vec::new();
     let mut pos = Spokes::start();
     let mut checked = 0;
-    while checked < 6 {
+    while checked < rounds {
         if pos.node() == NodeKind::Terminal {
             pos = Spokes::start();
         }
@@ -120,6 +133,17 @@ fn spokes_double_oracle_equals_the_full_matrix_game() {
         }
         pos = common::random_child(&pos, &mut rng, &mut buf);
     }
+}
+
+#[test]
+fn spokes_double_oracle_equals_the_full_matrix_game() {
+    check_spokes_against_minimax(8, 2);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_spokes_double_oracle_equals_the_full_matrix_game_on_many_positions() {
+    check_spokes_against_minimax(30, 6);
 }
 
 /// The nodes of a depth-`depth` search of `pos` with `config`, and its

@@ -64,16 +64,17 @@ fn epaminondas_soaks_clean() {
 
 #[test]
 fn spokes_soaks_clean() {
-    soak("spokes", 100, 7);
+    soak("spokes", 25, 7);
 }
 
 /// A few hundred more Epaminondas games (about 7 s of CPU: 10,000 take
-/// 230 s) and five hundred more Spokes games (about 30 s), among them the
+/// 230 s) and six hundred more Spokes games (about 35 s), among them the
 /// seeds 2056–2060 whose late rounds once took minutes to resolve.
 #[test]
 #[ignore = "long check"]
 fn long_a_few_hundred_more_games_soak_clean() {
     soak("epaminondas", 300, 1000);
+    soak("spokes", 75, 32);
     soak("spokes", 500, 2000);
 }
 

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind, Notation, Player};
+use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::spokes::Spokes;
 use gamut::search::{self, Config, Limits, Table};
 use rand::rngs::SmallRng;
@@ -43,10 +43,10 @@ fn value_at(pos: &Spokes, depth: u32, config: &Config) -> f64 {
     search::search_simultaneous(pos, &limits, config, &Table::new(4), |_| {}).value
 }
 
-#[test]
-fn the_double_oracle_equals_full_matrix_games_two_rounds_deep() {
-    let positions = late_positions(4, 10, 21);
-    for pos in &positions {
+/// Checks the double oracle, one thread and two, against full matrix
+/// games and against minimax, two rounds deep from `count` late positions.
+fn check_two_rounds_deep(count: usize) {
+    for pos in &late_positions(count, 10, 21) {
         let want = common::minimax(pos, 2, 0, false);
         let mut full = Config::for_game::<Spokes>(1).exact();
         full.full_matrix = true;
@@ -57,4 +57,15 @@ fn the_double_oracle_equals_full_matrix_games_two_rounds_deep() {
             assert_eq!(v.round() as i32, want, "{name} {}", pos.text());
         }
     }
+}
+
+#[test]
+fn the_double_oracle_equals_full_matrix_games_two_rounds_deep() {
+    check_two_rounds_deep(1);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_the_double_oracle_equals_full_matrix_games_two_rounds_deep_from_four_positions() {
+    check_two_rounds_deep(4);
 }
