@@ -3,7 +3,7 @@
 //! in rounds per second and the size of that hardest resolution.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gamut::game::{Game, NodeKind, Notation, Player};
+use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::spokes::resolve::DEFAULT_STATE_LIMIT;
 use gamut::games::spokes::{Phase, Spokes};
 use gamut::perft::perft;

@@ -18,7 +18,7 @@
 //! terminal, colours the stones; the choices are listed with numbers
 //! compared as numbers (`wD2` before `wD10`).
 
-use crate::game::{state_text, FullGame, NodeKind, Player};
+use crate::game::{state_text, FullGame, NodeKind, NodeRules, Player};
 use crate::moves::natural_cmp;
 use crate::search::score::Score;
 use crate::search::sides::{merge, players_of, MAX_PLAYERS};

@@ -10,7 +10,7 @@
 
 pub mod console;
 
-pub use gamut_core::{bits, game, moves, nnue, paths, perft, soak, suite, svg, tablebase, text};
+pub use gamut_core::{bits, game, message, moves, nnue, paths, perft, soak, suite, svg, tablebase};
 pub use gamut_games as games;
 pub use gamut_games::with_game;
 pub use gamut_protocol as protocol;

@@ -9,7 +9,7 @@
 //! with dots).
 #![no_main]
 
-use gamut::game::{Game, NodeKind, Notation, Player};
+use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::GameId;
 use gamut::with_game;
 use libfuzzer_sys::fuzz_target;

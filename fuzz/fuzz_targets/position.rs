@@ -3,7 +3,7 @@
 //! canonical text parses back to it.
 #![no_main]
 
-use gamut::game::{Game, NodeKind, Notation, Player};
+use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::GameId;
 use gamut::with_game;
 use libfuzzer_sys::fuzz_target;

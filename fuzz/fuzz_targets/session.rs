@@ -19,7 +19,7 @@
 //! ends, which LeakSanitizer reports as leaks.
 #![no_main]
 
-use gamut::game::Game;
+use gamut::game::NodeRules;
 use gamut::games::GameId;
 use gamut::protocol::Command;
 use gamut::with_game;

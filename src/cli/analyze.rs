@@ -7,7 +7,7 @@ use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::searching::{emit, run_streamed, search_setup};
 use super::CliError;
-use gamut::game::{FullGame, NodeKind};
+use gamut::game::{FullGame, NodeKind, NodeRules};
 use gamut::moves::texts_along;
 use gamut::search::score::Score;
 use gamut::search::{self, ChanceIteration, Iteration, MixedResult, Progress, Table, Verdict};
@@ -143,7 +143,7 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
     let pos: G = position(&a.position)?;
     if G::players() != 2 {
         note_one_line(a.multipv, "a game of more than two players");
-        return super::sides::analyze(&pos, a, out);
+        return super::analyze_sides::analyze(&pos, a, out);
     }
     let s = &a.search;
     if a.infinite && (s.depth.is_some() || s.time.is_some() || s.nodes.is_some()) {

@@ -7,7 +7,7 @@ use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::searching::{emit, run_streamed};
 use super::CliError;
-use gamut::game::{FullGame, NodeKind, Player};
+use gamut::game::{FullGame, NodeKind, NodeRules, Player};
 use gamut::search::mcts::{self, MctsConfig, MctsResult};
 use gamut::search::sides::{merge, Tuple, TwoSided};
 use gamut::search::{Limits, Progress, Table, Verdict};

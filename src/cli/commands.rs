@@ -3,8 +3,8 @@
 
 use super::args::AnalyzeArgs;
 use super::{
-    analyze, bench, datagen, engine, learn, moves, openings, perft, play, serve, show, soak, solve,
-    tournament, CliError,
+    analyze, bench, datagen, learn, moves, openings, perft, play, protocol, serve, show, soak,
+    solve, tournament, CliError,
 };
 use clap::{Parser, Subcommand};
 use gamut::with_game;
@@ -61,7 +61,7 @@ pub enum Command {
     Learn(learn::LearnArgs),
     /// Speak the engine protocol (docs/protocol.md) on standard input and
     /// output, for tournaments and other programs.
-    Engine(engine::EngineArgs),
+    Engine(protocol::EngineArgs),
     /// Analyse and play every game in the browser: a local web server.
     Serve(serve::ServeArgs),
 }
@@ -95,7 +95,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Bench(a) => bench::bench(&a, out),
         Command::Solve(a) => solve::solve(&a, cli.quiet, out),
         Command::Openings(a) => openings::openings(&a, cli.quiet, out),
-        Command::Engine(a) => engine::engine(&a, out),
+        Command::Engine(a) => protocol::engine(&a, out),
         Command::Datagen(a) => datagen::datagen(&a, cli.quiet, out),
         Command::Learn(a) => learn::learn(&a, cli.quiet, out),
         Command::Soak(a) => soak::soak(&a, cli.quiet, out),

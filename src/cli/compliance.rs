@@ -4,7 +4,7 @@
 
 use super::searching::emit;
 use super::CliError;
-use gamut::game::{FullGame, NodeKind, Player};
+use gamut::game::{FullGame, NodeKind, NodeRules, Player};
 use gamut::games::GameId;
 use gamut::tournament::external::spawn_with_lines;
 use gamut::with_game;

@@ -7,7 +7,7 @@ use super::progress::Progress;
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
-use gamut::game::{FullGame, Game, NodeKind, Player, EVAL_LIMIT};
+use gamut::game::{FullGame, Game, NodeKind, NodeRules, Player, EVAL_LIMIT};
 use gamut::games::data::{encode_game, write_header, GameRecord, Reader, Sample, VERSION};
 use gamut::games::GameId;
 use gamut::paths::check_outputs;

@@ -1,12 +1,12 @@
 //! The command line's actions: each subcommand, generic over the game.
 
 mod analyze;
+mod analyze_sides;
 pub mod args;
 mod bench;
 mod commands;
 mod compliance;
 mod datagen;
-pub mod engine;
 mod interrupt;
 mod learn;
 mod moves;
@@ -14,16 +14,17 @@ mod openings;
 mod perft;
 mod play;
 mod progress;
+pub mod protocol;
 mod searching;
 mod serve;
 mod show;
-mod sides;
 mod soak;
 mod solve;
 mod tournament;
 
 pub use commands::{run, Cli};
 
+use gamut::game::NodeRules;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -65,4 +66,4 @@ pub fn two_players<G: gamut::game::Game>(command: &str) -> Result<(), CliError> 
     }
 }
 
-pub use gamut::text::one_line;
+pub use gamut::message::one_line;

@@ -5,7 +5,7 @@ use super::args::PositionArgs;
 use super::CliError;
 use clap::Args;
 use gamut::console::{self, Settings};
-use gamut::game::FullGame;
+use gamut::game::{FullGame, NodeRules};
 use gamut::tournament::engine::Engine;
 use std::io::{IsTerminal, Write};
 

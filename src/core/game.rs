@@ -468,6 +468,17 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// `moves`.
     fn play(&self, m: Self::Move) -> Self;
 
+    /// A 64-bit Zobrist-style hash, maintained incrementally by `play`.
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from scratch, for checking `hash`.
+    fn hash_from_scratch(&self) -> u64;
+}
+
+/// A position's chance and simultaneous rules, read through the position:
+/// what [`Game::Chance`] and [`Game::Simultaneous`] give, for every game
+/// (bring it into scope to call `pos.actions(…)` or `G::players()`).
+pub trait NodeRules: Game {
     /// The probability of chance outcome `m` (chance nodes only), as
     /// [`Game::Chance`] gives it.
     fn probability(&self, m: Self::Move) -> f64 {
@@ -505,13 +516,9 @@ pub trait Game: Clone + Send + Sync + PartialEq + fmt::Debug + 'static {
     fn play_joint_all(&self, actions: &[Self::Move]) -> Self {
         Self::Simultaneous::play_joint_all(self, actions)
     }
-
-    /// A 64-bit Zobrist-style hash, maintained incrementally by `play`.
-    fn hash(&self) -> u64;
-
-    /// The same hash computed from scratch, for checking `hash`.
-    fn hash_from_scratch(&self) -> u64;
 }
+
+impl<G: Game> NodeRules for G {}
 
 /// A set of evaluation terms switched on, one bit per entry of
 /// [`Evaluate::TERMS`].

@@ -10,6 +10,7 @@
 
 pub mod bits;
 pub mod game;
+pub mod message;
 pub mod moves;
 pub mod nnue;
 pub mod paths;
@@ -18,4 +19,3 @@ pub mod soak;
 pub mod suite;
 pub mod svg;
 pub mod tablebase;
-pub mod text;

@@ -2,7 +2,7 @@
 //! spaces), as `--moves` and the engine protocol's `position ... moves`
 //! give them.
 
-use crate::game::{Child, NodeKind, Notation, ParseError, Player};
+use crate::game::{Child, NodeKind, NodeRules, Notation, ParseError, Player};
 
 /// The texts of the moves of `line` played in turn from `pos` (a
 /// principal variation, say).

@@ -6,7 +6,7 @@
 //! nodes sum `perft(child, n)` over their outcomes or joint actions (they use
 //! no depth). At the last ply of a decision node the moves are only counted.
 
-use crate::game::{Child, Game, NodeKind, Player, SimultaneousRules};
+use crate::game::{Child, Game, NodeKind, NodeRules, Player, SimultaneousRules};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 

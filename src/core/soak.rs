@@ -15,7 +15,7 @@
 //! work to list (a Spokes resolution of more boards) is checked without
 //! its count.
 
-use crate::game::{Child, Game, Listing, ListingBudget, NodeKind, Notation, Player};
+use crate::game::{Child, Game, Listing, ListingBudget, NodeKind, NodeRules, Notation, Player};
 use crate::moves::named_children;
 use crate::perft;
 use rand::rngs::SmallRng;

@@ -11,10 +11,10 @@
 //! ([`TwoSided`]).
 
 use crate::{move_items, Base, Command, Go};
-use gamut_core::game::{Diagram, Evaluate, FullGame, Game, NodeKind, Notation, Player};
+use gamut_core::game::{Diagram, Evaluate, FullGame, Game, NodeKind, NodeRules, Notation, Player};
+use gamut_core::message::one_line;
 use gamut_core::moves::{named_children, texts_along};
 use gamut_core::perft;
-use gamut_core::text::one_line;
 use gamut_games::{with_game, GameId};
 use gamut_search::options::SearchOptions;
 use gamut_search::params::MAX_MULTIPV;

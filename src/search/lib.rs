@@ -17,6 +17,7 @@
 pub mod alphabeta;
 pub mod clock;
 pub mod evaluation;
+pub mod joint_root;
 pub mod matrix;
 pub mod mcts;
 pub mod nnue;
@@ -26,12 +27,11 @@ pub mod params;
 pub mod root;
 pub mod score;
 pub mod sides;
-pub mod simultaneous;
 pub mod tt;
 
 pub use clock::Clock;
 pub use evaluation::{Eval, Evaluation};
-use gamut_core::game::{Evaluate, NodeKind, Outcome, TermMask};
+use gamut_core::game::{Evaluate, NodeKind, NodeRules, Outcome, TermMask};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 pub use tt::{Table, TableAllocError};
@@ -455,7 +455,7 @@ fn simultaneous_root<G: Evaluate>(
     shared: &Shared<'_>,
     report: &mut dyn FnMut(&MixedResult<G::Move>),
 ) -> MixedResult<G::Move> {
-    let mut solver = simultaneous::RootSolver::<G>::new(shared, config);
+    let mut solver = joint_root::RootSolver::<G>::new(shared, config);
     let mut best: Option<MixedResult<G::Move>> = None;
     let max_depth = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
     for depth in 1..=max_depth {

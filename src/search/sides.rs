@@ -20,8 +20,8 @@
 //! actions.
 
 use gamut_core::game::{
-    ChanceRules, Evaluate, Game, GameInfo, Listing, ListingBudget, NodeKind, Outcome, Player,
-    SimultaneousRules, TermMask,
+    ChanceRules, Evaluate, Game, GameInfo, Listing, ListingBudget, NodeKind, NodeRules, Outcome,
+    Player, SimultaneousRules, TermMask,
 };
 use std::collections::{HashMap, HashSet};
 

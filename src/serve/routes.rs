@@ -16,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
+use gamut_core::game::NodeRules;
 use gamut_games::with_game;
 use gamut_games::GameId;
 use gamut_search::params::MAX_MULTIPV;
@@ -391,7 +392,7 @@ async fn analysis(
         let line = p.line::<G>()?;
         let pos = line.into_last();
         // Games of more than two players are searched on one thread.
-        let threads = if <G as gamut_core::game::Game>::players() == 2 { usize::MAX } else { 1 };
+        let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
         Ok(stream_job(s, Kind::Analysis, threads, move |turns, send| {
             view::analyse(&pos, &limits, multipv, turns, send)
         })
@@ -415,7 +416,7 @@ async fn scores(
     with_game!(id, G => {
         let line = p.line::<G>()?;
         // Games of more than two players are searched on one thread.
-        let threads = if <G as gamut_core::game::Game>::players() == 2 { usize::MAX } else { 1 };
+        let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
         Ok(stream_job(s, Kind::Scores, threads, move |turns, send| {
             view::line_scores(&line, &limits, turns, send)
         })

@@ -4,7 +4,7 @@
 //! events, its choice of move, and the scores along a game.
 
 use super::sessions::{Grant, Turns};
-use gamut_core::game::{state_text, FullGame, NodeKind, Player};
+use gamut_core::game::{state_text, FullGame, NodeKind, NodeRules, Player};
 use gamut_core::svg::SvgOptions;
 use gamut_search::score::{Score, WIN};
 use gamut_search::sides::{Tuple, TwoSided, DEFAULT_WIDTH};

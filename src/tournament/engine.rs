@@ -3,7 +3,9 @@
 
 use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
 use crate::schedule::pick;
-use gamut_core::game::{Evaluate, Game, NodeKind, Notation, ParseError, Player, TermMask};
+use gamut_core::game::{
+    Evaluate, Game, NodeKind, NodeRules, Notation, ParseError, Player, TermMask,
+};
 use gamut_core::tablebase::{Oracle, Value};
 use gamut_search::mcts::{self, MctsConfig};
 use gamut_search::options::SearchOptions;

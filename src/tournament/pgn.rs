@@ -7,7 +7,7 @@
 
 use crate::engine::SpecText;
 use crate::records::{self, Adjudication, GameRecord, StepScore};
-use gamut_core::game::{NodeKind, Notation, ParseError, Player};
+use gamut_core::game::{NodeKind, NodeRules, Notation, ParseError, Player};
 use gamut_games::with_game;
 use gamut_games::GameId;
 use gamut_search::score::Score;

@@ -9,7 +9,7 @@ use crate::external::Forfeit;
 use crate::records::{Adjudication, GameRecord, JointStep, StepScore};
 use crate::schedule::pick;
 use crate::schedule::{seed_for, Openings, Pairing, Stream};
-use gamut_core::game::{Evaluate, Game, NodeKind, Notation, ParseError, Player};
+use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, ParseError, Player};
 use gamut_search::sides::{merge, Tuple};
 use gamut_search::Clock;
 use rand::rngs::StdRng;

@@ -1,7 +1,7 @@
 //! Game records: one JSON object per line, enough to replay every game and
 //! rebuild the tournament's report (`gamut tournament merge`).
 
-use gamut_core::game::{NodeKind, Notation, Outcome, ParseError, Player};
+use gamut_core::game::{NodeKind, NodeRules, Notation, Outcome, ParseError, Player};
 use gamut_games::with_game;
 use gamut_games::GameId;
 use gamut_search::score::INFINITY;

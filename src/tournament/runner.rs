@@ -14,7 +14,7 @@ use crate::report::{Summary, Tally};
 use crate::schedule::{default_ply_limit, pairings, parse_openings, Format, Openings, Shard};
 use crate::session::{self, check_previous, Ended, RecordsFile};
 use crate::stats::Sprt;
-use gamut_core::game::{Diagram, FullGame, Game, Notation, ParseError, Player};
+use gamut_core::game::{Diagram, FullGame, Game, NodeRules, Notation, ParseError, Player};
 use gamut_core::paths::check_outputs;
 use gamut_games::with_game;
 use gamut_games::GameId;

@@ -1,7 +1,7 @@
 //! Which games a tournament plays: encounters by format, game pairs over
 //! openings, shards, and the seeds every random choice is drawn from.
 
-use gamut_core::game::{Game, NodeKind, Notation, ParseError, Player};
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, ParseError, Player};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -4,7 +4,7 @@
 //! panic, never die by a signal, never hang.
 
 use crate::common;
-use gamut::game::{Game, NodeKind, Notation};
+use gamut::game::{NodeKind, NodeRules, Notation};
 use gamut::games::GameId;
 use gamut::moves::named_children;
 use gamut::perft;

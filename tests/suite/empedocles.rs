@@ -5,7 +5,9 @@ use crate::common;
 
 use crate::naive::empedocles as naive;
 
-use gamut::game::{Diagram, Evaluate, Game, NodeKind, Notation, Player, TermMask, EVAL_LIMIT};
+use gamut::game::{
+    Diagram, Evaluate, Game, NodeKind, NodeRules, Notation, Player, TermMask, EVAL_LIMIT,
+};
 use gamut::games::empedocles::elements::Pairing;
 use gamut::games::empedocles::{Empedocles, Move, Stage};
 use gamut::moves::named_children;

@@ -4,7 +4,7 @@
 //! games must end as forfeits with their reasons.
 
 use crate::common;
-use gamut::game::{Game, Notation, Player};
+use gamut::game::{Game, NodeRules, Notation, Player};
 use gamut::games::aporia::Aporia;
 use gamut::games::spokes::Spokes;
 use gamut::moves::play_moves;

@@ -5,7 +5,9 @@
 use crate::common;
 use crate::naive::spokes as naive;
 
-use gamut::game::{Diagram, Evaluate, Game, NodeKind, Notation, Player, TermMask, EVAL_LIMIT};
+use gamut::game::{
+    Diagram, Evaluate, Game, NodeKind, NodeRules, Notation, Player, TermMask, EVAL_LIMIT,
+};
 use gamut::games::spokes::board::{Board, Node, NodeSet, NODES};
 use gamut::games::spokes::resolve::{for_each_step, StateLimitExceeded};
 use gamut::games::spokes::tables::{adjacent, perpendicular, straight_on};

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind, Notation, Player};
+use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::spokes::{Spokes2v2, Spokes4};
 use gamut::moves::named_children;
 use gamut::perft::{child_position, children, perft};

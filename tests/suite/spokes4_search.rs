@@ -4,7 +4,7 @@
 //! whose records replay.
 
 use crate::common;
-use gamut::game::{FullGame, Game, NodeKind, Notation, Player, TermMask};
+use gamut::game::{FullGame, Game, NodeKind, NodeRules, Notation, Player, TermMask};
 use gamut::games::spokes::{Spokes2v2, Spokes4};
 use gamut::search::matrix;
 use gamut::search::mcts::{self, MctsConfig};

@@ -3,7 +3,7 @@
 //! short form and canonical text parse back to that outcome, and no two
 //! outcomes of one placement share a short form.
 
-use gamut::game::{Game, NodeKind, Notation, Player};
+use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::spokes::{Spokes, Spokes2v2, Spokes4};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

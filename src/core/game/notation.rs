@@ -6,6 +6,7 @@
 //! asks for [`Notation`] as well.
 
 use super::{Game, NodeKind, ParseError, Player};
+use crate::game::NodeRules;
 
 /// A game's notation: its position text and move text, both canonical
 /// (one text per position or move, which parsing reads back), and the

@@ -27,8 +27,8 @@ pub mod text;
 use board::{Board, Colour, Node, NodeSet};
 use gamut_core::bits::{splitmix64, zobrist_table};
 use gamut_core::game::{
-    BenchCase, Diagram, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, Notation,
-    Outcome, ParseError, Player, SimultaneousRules,
+    BenchCase, Diagram, Game, GameInfo, Listing, ListingBudget, NoChance, NodeKind, NodeRules,
+    Notation, Outcome, ParseError, Player, SimultaneousRules,
 };
 use movegen::STONES_PER_COLOUR;
 pub use multi::{Spokes2v2, Spokes4};

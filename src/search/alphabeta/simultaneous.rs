@@ -7,7 +7,7 @@ use crate::matrix::{solve_lazy, LazyGame, LazyOutcome, LazySolution};
 use crate::params;
 use crate::score::{self, INFINITY};
 use crate::tt::{Bound, Entry};
-use gamut_core::game::{Evaluate, Player};
+use gamut_core::game::{Evaluate, NodeRules, Player};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 

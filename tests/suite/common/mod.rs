@@ -2,7 +2,7 @@
 //! [`Game`] trait.
 #![allow(dead_code, clippy::type_complexity)]
 
-use gamut::game::{FullGame, NodeKind, Notation, Player, TermMask, EVAL_LIMIT};
+use gamut::game::{FullGame, NodeKind, NodeRules, Notation, Player, TermMask, EVAL_LIMIT};
 use gamut::perft::perft;
 use gamut::search::matrix;
 use gamut::search::score::{outcome_score, WIN_THRESHOLD};
