@@ -759,6 +759,7 @@ impl<'e, G: FullGame> Table<'e, G> {
             adjudicated,
             points: points.filter(|_| two).map(|p| p.to_vec()),
             ply_limit: None,
+            adjudicate: None,
             plies: self.plies(),
             time_ms: self.started.elapsed().as_millis() as u64,
             seed: None,

@@ -5,10 +5,10 @@
 //! are served once every record in it replays; the folder's list names
 //! exactly the files that are served.
 
-use gamut_tournament::records::{verify, GameRecord};
+use gamut_tournament::records::{scan_each, GameRecord, Holds};
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -67,7 +67,8 @@ type Stamp = (u64, Option<SystemTime>);
 pub struct Seen(std::sync::Mutex<HashMap<PathBuf, (Stamp, bool)>>);
 
 impl Seen {
-    /// Whether [`open`] serves file `name` of `dir` now.
+    /// Whether [`open`] serves file `name` of `dir` now (checked record by
+    /// record, nothing kept).
     fn serves(&self, dir: &Path, name: &str) -> bool {
         let Ok(path) = servable(dir, name) else {
             return false;
@@ -80,7 +81,7 @@ impl Seen {
         match seen.get(&path) {
             Some(&(was, ok)) if was == stamp => ok,
             _ => {
-                let ok = open(dir, name).is_ok();
+                let ok = each_game(&path, name, |_| {}).is_ok();
                 seen.insert(path, (stamp, ok));
                 ok
             }
@@ -109,57 +110,43 @@ fn too_large(name: &str) -> String {
     )
 }
 
-/// The games of records file `name` of `dir` as JSON text (see
-/// [`games`]), read up to [`MAX_FILE`] bytes.
-pub fn open(dir: &Path, name: &str) -> Result<String, String> {
-    let path = servable(dir, name)?;
-    let file = std::fs::File::open(&path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    // The file may have grown since its size was read.
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    if bytes.len() as u64 > MAX_FILE {
-        return Err(too_large(name));
-    }
-    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
-    games(&text).map_err(|e| format!("{name}: {e}"))
-}
-
-/// The games of a records file (one JSON object per line) as the page
-/// lists them, as the text of a JSON array: number, game id, opening
-/// position, moves, engines by side and result (games of more than two
-/// sides have none: their winning side). Every record is checked as
-/// `gamut replay` checks it ([`verify`]: a known game whose every step
+/// The games of records file `name` of `dir` as the page lists them, as
+/// the text of a JSON array: number, game id, opening position, moves,
+/// engines by side and result (games of more than two sides have none:
+/// their winning side). Every record is checked as `gamut replay` checks
+/// it (the one record check, [`scan_each`]: a known game whose every step
 /// replays to the result it gives); a line that is not such a record is
 /// an error naming it. Blank lines are skipped, and so is a last line cut
-/// off part way (a tournament writing it now), as
-/// [`gamut_tournament::records::scan`] does. Each record is written out as
-/// it is read, so that the memory taken is about twice the file's size.
-pub fn games(text: &str) -> Result<String, String> {
-    gamut_tournament::records::scan(text, gamut_tournament::records::Holds::Saved)
-        .map_err(|e| e.to_string())?;
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('[');
-    let mut lines = text.split_inclusive('\n').enumerate().peekable();
-    while let Some((i, raw)) = lines.next() {
-        let line = raw.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let rec: GameRecord = match serde_json::from_str(line) {
-            Ok(rec) => rec,
-            Err(e) if e.is_eof() && lines.peek().is_none() && !raw.ends_with('\n') => break,
-            Err(e) => return Err(format!("line {}: not a game record: {e}", i + 1)),
-        };
-        verify(&rec).map_err(|e| format!("line {}: {}", i + 1, e.0))?;
+/// off part way (a tournament writing it now). The file is read line by
+/// line, up to [`MAX_FILE`] bytes, each record written out as it is
+/// checked: the memory taken is the answer's and one line's.
+pub fn open(dir: &Path, name: &str) -> Result<String, String> {
+    let path = servable(dir, name)?;
+    let mut out = String::from("[");
+    each_game(&path, name, |rec| {
         if out.len() > 1 {
             out.push(',');
         }
-        out.push_str(&game(&rec).to_string());
-    }
+        out.push_str(&game(rec).to_string());
+    })?;
     out.push(']');
     Ok(out)
+}
+
+/// Checks the records file at `path` (named `name`) record by record,
+/// handing each to `each`; a file that grew past [`MAX_FILE`] bytes since
+/// its size was read is refused.
+fn each_game(path: &Path, name: &str, mut each: impl FnMut(&GameRecord)) -> Result<(), String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let mut input = BufReader::new(file.take(MAX_FILE + 1));
+    let scanned = scan_each(&mut input, Holds::Saved, |(_, rec)| {
+        each(&rec);
+        Ok(())
+    });
+    if input.into_inner().limit() == 0 {
+        return Err(too_large(name));
+    }
+    scanned.map(|_| ()).map_err(|e| format!("{name}: {e}"))
 }
 
 /// One record as the page lists it.

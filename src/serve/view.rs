@@ -985,6 +985,7 @@ pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<Stri
         points: outcome.as_ref().and_then(|o| o.points.map(|p| p.to_vec())),
         plies,
         ply_limit: None,
+        adjudicate: None,
         time_ms: 0,
         seed: None,
     };

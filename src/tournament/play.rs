@@ -6,7 +6,7 @@
 
 use crate::engine::{Engine, Instance, TimeControl};
 use crate::external::Forfeit;
-use crate::records::{Adjudication, GameRecord, JointStep, StepScore};
+use crate::records::{Adjudicator, GameRecord, JointStep, StepScore};
 use crate::schedule::pick;
 use crate::schedule::{seed_for, Openings, Pairing, Stream};
 use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, ParseError, Player};
@@ -19,30 +19,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Ends a game when both engines agree on the score for long enough.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Threshold {
-    /// The score (engine units) the agreement is about.
-    pub score: i32,
-    /// How many consecutive decisions of each side must agree.
-    pub moves: u32,
-}
-
 /// How games end besides the rules.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// Decision plies after which the game is a draw (`ply limit`).
     pub ply_limit: u32,
-    /// Resign adjudication: the last `moves` decisions of each side all
-    /// scored at least `score` for the same player (each engine from its
-    /// own side: one at least `score`, the other at most `-score`) → that
-    /// player wins.
-    pub resign: Option<Threshold>,
-    /// Draw adjudication: after `draw_after` plies, the last `moves`
-    /// decisions of each side all scored within ±`score` → draw.
-    pub draw: Option<Threshold>,
-    /// The ply from which draw adjudication applies.
-    pub draw_after: u32,
+    /// Resign and draw adjudication on the engines' scores (kept in each
+    /// record, which is checked against it).
+    pub adjudicate: Adjudicator,
     /// How far past its clock an engine with a `tc=` may go before it
     /// loses on time.
     pub time_margin: Duration,
@@ -154,8 +138,8 @@ pub fn play_game<G: Evaluate + Notation>(
                 pos = pos.play(c.mv);
                 // A move that ends the game by the rules is not adjudicated.
                 if pos.outcome().is_none() {
-                    if let Some(w) = adjudicate(&scores, rules) {
-                        break w;
+                    if let Some((w, a)) = rules.adjudicate.judge(&scores) {
+                        break (w, a.reason().into(), None, true);
                     }
                 }
             }
@@ -240,6 +224,8 @@ pub fn play_game<G: Evaluate + Notation>(
         points: points.filter(|_| two).map(|p| p.to_vec()),
         plies: scores.len() as u32,
         ply_limit: Some(rules.ply_limit),
+        // Games of more than two sides are not adjudicated on scores.
+        adjudicate: two.then_some(rules.adjudicate),
         time_ms: started.elapsed().as_millis() as u64,
         seed: Some(setup.seed),
     })
@@ -281,47 +267,6 @@ fn charge(
 /// The ending of a game `loser` forfeited: a win for the other side.
 fn forfeit(loser: Player, f: &Forfeit) -> Ending {
     (Some(loser.other()), f.reason(), None, true)
-}
-
-/// Resign or draw adjudication on the scores so far (first player's view).
-fn adjudicate(scores: &[Option<i32>], rules: &Rules) -> Option<Ending> {
-    let last = |t: Threshold| -> Option<Vec<i32>> {
-        let n = 2 * t.moves as usize;
-        if n == 0 || scores.len() < n {
-            return None;
-        }
-        scores[scores.len() - n..].iter().copied().collect()
-    };
-    if let Some(t) = rules.resign {
-        if let Some(v) = last(t) {
-            if v.iter().all(|&s| s >= t.score) {
-                return Some((
-                    Some(Player::FIRST),
-                    Adjudication::Resign.reason().into(),
-                    None,
-                    true,
-                ));
-            }
-            if v.iter().all(|&s| s <= -t.score) {
-                return Some((
-                    Some(Player::SECOND),
-                    Adjudication::Resign.reason().into(),
-                    None,
-                    true,
-                ));
-            }
-        }
-    }
-    if let Some(t) = rules.draw {
-        if scores.len() as u32 >= rules.draw_after {
-            if let Some(v) = last(t) {
-                if v.iter().all(|&s| s.abs() <= t.score) {
-                    return Some((None, Adjudication::Draw.reason().into(), None, true));
-                }
-            }
-        }
-    }
-    None
 }
 
 /// Who meets whom: pairs of games with the sides swapped in a game of two

@@ -1,6 +1,7 @@
 //! Game records: one JSON object per line, enough to replay every game and
 //! rebuild the tournament's report (`gamut tournament merge`).
 
+use crate::engine::SpecText;
 use gamut_core::game::{NodeKind, NodeRules, Notation, Outcome, ParseError, Player};
 use gamut_games::with_game;
 use gamut_games::GameId;
@@ -111,6 +112,12 @@ pub struct GameRecord {
     /// none: a `ply limit` game of theirs must reach the game's own limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ply_limit: Option<u32>,
+    /// The score adjudication the game was played under (tournaments of
+    /// two sides write it, `{}` when none was in force; records written
+    /// before it was kept, and games saved by `play`, have none: their
+    /// adjudications are checked only as far as any settings would allow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudicate: Option<Adjudicator>,
     /// Wall-clock time of the game in milliseconds.
     pub time_ms: u64,
     /// The tournament's seed (records written before it was kept, and
@@ -254,6 +261,93 @@ impl Adjudication {
     }
 }
 
+/// A score agreement that ends a game: both engines' scores past `score`
+/// for `moves` decisions of each side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Threshold {
+    /// The score (engine units) the agreement is about.
+    pub score: i32,
+    /// How many consecutive decisions of each side must agree.
+    pub moves: u32,
+}
+
+/// How a tournament ends games on the engines' scores (`--resign-score`,
+/// `--draw-score`, `--adjudicate`), as its records keep it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjudicator {
+    /// Resign adjudication: the last `moves` decisions of each side all
+    /// scored at least `score` for the same player (each engine from its
+    /// own side: one at least `score`, the other at most `-score`) → that
+    /// player wins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<Threshold>,
+    /// Draw adjudication: after `draw_after` plies, the last `moves`
+    /// decisions of each side all scored within ±`score` → draw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Threshold>,
+    /// The ply from which draw adjudication applies.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub draw_after: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Adjudicator {
+    /// The adjudication the scores call for after a decision that did not
+    /// end the game by the rules: `scores` holds every decision ply's score
+    /// so far from the first player's view (`None` where the engine gave
+    /// none); the winner (`None`: a draw) and the adjudication.
+    #[must_use]
+    pub fn judge(&self, scores: &[Option<i32>]) -> Option<(Option<Player>, Adjudication)> {
+        let last = |t: Threshold| -> Option<Vec<i32>> {
+            let n = 2 * t.moves as usize;
+            if n == 0 || scores.len() < n {
+                return None;
+            }
+            scores[scores.len() - n..].iter().copied().collect()
+        };
+        if let Some(t) = self.resign {
+            if let Some(v) = last(t) {
+                if v.iter().all(|&s| s >= t.score) {
+                    return Some((Some(Player::FIRST), Adjudication::Resign));
+                }
+                if v.iter().all(|&s| s <= -t.score) {
+                    return Some((Some(Player::SECOND), Adjudication::Resign));
+                }
+            }
+        }
+        if let Some(t) = self.draw {
+            if scores.len() as u32 >= self.draw_after {
+                if let Some(v) = last(t) {
+                    if v.iter().all(|&s| s.abs() <= t.score) {
+                        return Some((None, Adjudication::Draw));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+impl std::fmt::Display for Adjudicator {
+    /// As `--adjudicate` takes it (`resign=300,2 draw=5,10,40`), or `none`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut rules = Vec::new();
+        if let Some(t) = self.resign {
+            rules.push(format!("resign={},{}", t.score, t.moves));
+        }
+        if let Some(t) = self.draw {
+            rules.push(format!("draw={},{},{}", t.score, t.moves, self.draw_after));
+        }
+        if rules.is_empty() {
+            return f.write_str("none");
+        }
+        f.write_str(&rules.join(" "))
+    }
+}
+
 /// Checks that records read back from a file before a tournament goes on
 /// are its games: no number twice, each a game of `game` played with seed
 /// `seed` (where the record names one), and each as `fits` says the
@@ -320,88 +414,122 @@ pub struct Scan {
     pub unterminated: bool,
 }
 
+/// What [`scan_each`] found besides the records it handed on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Scanned {
+    /// How many records.
+    pub records: usize,
+    /// A last line cut off part way: its line number and byte offset.
+    pub torn: Option<(usize, u64)>,
+    /// Whether the text ends without a newline after its last record.
+    pub unterminated: bool,
+}
+
 /// Reads the lines of a records file: the one check of records, used by
-/// `tournament --resume`, `merge`, `replay` and `serve`. Each line must be
-/// at most [`MAX_LINE`] bytes and a record of a known game whose every
-/// step replays and whose result is the one its last position (or its
-/// adjudication, replayed against the rules: a `ply limit` game reaches
-/// its limit) gives ([`verify`]); an unfinished game is refused unless
-/// `holds` allows it. Blank lines are skipped. A last line without a
-/// newline that is not JSON is reported in [`Scan::torn`], not as an
-/// error. Errors read `line N: problem`.
+/// `tournament --resume`, `merge`, `replay` and `serve`, through
+/// [`scan_each`]; the records are kept in order.
 pub fn scan(text: &str, holds: Holds) -> Result<Scan, ParseError> {
     let mut records = Vec::new();
-    let mut torn = None;
+    let found = scan_each(text.as_bytes(), holds, |line| {
+        records.push(line);
+        Ok(())
+    })?;
+    Ok(Scan {
+        records,
+        torn: found.torn,
+        unterminated: found.unterminated,
+    })
+}
+
+/// Reads the lines of a records file one at a time, handing each record
+/// to `each` as soon as it is checked, so that only one line is held at
+/// once: the one check of records. Each line must be at most [`MAX_LINE`]
+/// bytes (a longer line is an error as soon as that many bytes are read)
+/// of UTF-8 text, and a record of a known game whose every step replays
+/// and whose result is the one its last position (or its adjudication,
+/// replayed against the rules and the settings the record keeps) gives
+/// ([`verify`]); an unfinished game is refused unless `holds` allows it
+/// (then as soon as a second record is seen). Blank lines are skipped. A
+/// last line without a newline that is not JSON is reported in
+/// [`Scanned::torn`], not as an error. Errors read `line N: problem`, or
+/// what `each` returns.
+pub fn scan_each(
+    mut input: impl std::io::BufRead,
+    holds: Holds,
+    mut each: impl FnMut(Line) -> Result<(), ParseError>,
+) -> Result<Scanned, ParseError> {
+    use std::io::{BufRead, Read};
+    let mut found = Scanned {
+        records: 0,
+        torn: None,
+        unterminated: false,
+    };
+    // The one record of a file that may hold a saved game alone.
+    let mut saved: Option<(usize, u64)> = None;
+    let mut raw = Vec::new();
     let mut offset = 0u64;
-    let mut lines = text.split_inclusive('\n').enumerate().peekable();
-    while let Some((i, raw)) = lines.next() {
-        let start = offset;
-        offset += raw.len() as u64;
-        let line = raw.trim();
-        if line.is_empty() {
-            continue;
+    for number in 1.. {
+        let fail = |msg: String| ParseError::new(format!("line {number}: {msg}"));
+        raw.clear();
+        let n = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut raw)
+            .map_err(|e| fail(format!("cannot read: {e}")))?;
+        if n == 0 {
+            break;
         }
-        let fail = |msg: String| ParseError::new(format!("line {}: {msg}", i + 1));
-        if raw.len() > MAX_LINE {
+        if n > MAX_LINE {
             return Err(fail(format!(
-                "{} bytes, longer than a record may be ({MAX_LINE})",
-                raw.len()
+                "longer than a record may be ({MAX_LINE} bytes)"
             )));
         }
-        let last = lines.peek().is_none() && !raw.ends_with('\n');
+        let start = offset;
+        offset += n as u64;
+        let last = !raw.ends_with(b"\n");
+        let text = std::str::from_utf8(&raw).map_err(|_| fail("not UTF-8 text".into()))?;
+        let line = text.trim();
+        if line.is_empty() {
+            found.unterminated = false;
+            continue;
+        }
         let rec: GameRecord = match serde_json::from_str(line) {
             Ok(r) => r,
             Err(e) if last && e.is_eof() => {
-                torn = Some((i + 1, start));
+                found.torn = Some((number, start));
                 break;
             }
             Err(e) => return Err(fail(format!("not a game record: {e}"))),
         };
         verify(&rec).map_err(|e| fail(e.0))?;
-        records.push((i + 1, rec));
-    }
-    if holds == Holds::Finished || records.len() > 1 {
-        if let Some((line, rec)) = records.iter().find(|(_, r)| r.is_unfinished()) {
-            return Err(ParseError::new(format!(
-                "line {line}: game {} is unfinished (saved by play): a file of finished games holds none",
-                rec.number
-            )));
+        let unfinished = |(line, game): (usize, u64)| {
+            ParseError::new(format!(
+                "line {line}: game {game} is unfinished (saved by play): a file of finished games holds none"
+            ))
+        };
+        if rec.is_unfinished() || saved.is_some() {
+            if holds == Holds::Finished || found.records > 0 {
+                return Err(unfinished(saved.unwrap_or((number, rec.number))));
+            }
+            saved = Some((number, rec.number));
         }
+        found.records += 1;
+        found.unterminated = last;
+        each((number, rec))?;
     }
-    let unterminated = torn.is_none() && !text.is_empty() && !text.ends_with('\n');
-    Ok(Scan {
-        records,
-        torn,
-        unterminated,
-    })
+    Ok(found)
 }
 
-/// The text of a records file, read line by line: a line longer than
-/// [`MAX_LINE`] is an error as soon as it is seen, so a file that is no
-/// records file is never read whole.
-pub fn read_text(path: &Path) -> Result<String, ParseError> {
-    use std::io::{BufRead, Read};
-    let cannot =
-        |e: std::io::Error| ParseError::new(format!("cannot read {}: {e}", path.display()));
-    let mut input = std::io::BufReader::new(std::fs::File::open(path).map_err(cannot)?);
-    let mut text = Vec::new();
-    for line in 1.. {
-        let n = (&mut input)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut text)
-            .map_err(cannot)?;
-        if n == 0 {
-            break;
-        }
-        if n > MAX_LINE {
-            return Err(ParseError::new(format!(
-                "{} line {line}: longer than a record may be ({MAX_LINE} bytes)",
-                path.display()
-            )));
-        }
-    }
-    String::from_utf8(text)
-        .map_err(|_| ParseError::new(format!("{}: not UTF-8 text", path.display())))
+/// Reads the records file at `path` line by line, handing each record to
+/// `each` (see [`scan_each`]); errors name the file.
+pub fn scan_file(
+    path: &Path,
+    holds: Holds,
+    each: impl FnMut(Line) -> Result<(), ParseError>,
+) -> Result<Scanned, ParseError> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
+    scan_each(std::io::BufReader::new(file), holds, each)
+        .map_err(|e| ParseError::new(format!("{} {e}", path.display())))
 }
 
 /// Reads a records file for `replay`, which may hold a game saved by
@@ -411,25 +539,28 @@ pub fn read(path: &Path) -> Result<Vec<Line>, ParseError> {
 }
 
 /// Reads a records file for `merge` (`holds` finished games) and `replay`
-/// (also a saved game): every line must be a valid record (see [`scan`]),
-/// a cut-off last line is an error and so is a file without records.
-/// Errors name the file and the line.
+/// (also a saved game): every line must be a valid record (see
+/// [`scan_each`]), a cut-off last line is an error and so is a file
+/// without records. Errors name the file and the line.
 pub fn read_holding(path: &Path, holds: Holds) -> Result<Vec<Line>, ParseError> {
-    let text = read_text(path)?;
-    let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
-    let scan = scan(&text, holds).map_err(at)?;
-    if let Some((line, _)) = scan.torn {
-        return Err(at(ParseError::new(format!(
-            "line {line}: the last record is cut off (the file ends part way through it)"
-        ))));
+    let mut records = Vec::new();
+    let found = scan_file(path, holds, |line| {
+        records.push(line);
+        Ok(())
+    })?;
+    if let Some((line, _)) = found.torn {
+        return Err(ParseError::new(format!(
+            "{} line {line}: the last record is cut off (the file ends part way through it)",
+            path.display()
+        )));
     }
-    if scan.records.is_empty() {
+    if records.is_empty() {
         return Err(ParseError::new(format!(
             "{}: no game records in the file",
             path.display()
         )));
     }
-    Ok(scan.records)
+    Ok(records)
 }
 
 /// Checks a record of any game: see [`replay`].
@@ -541,8 +672,20 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
     let (mut plies, mut rolls, mut joints) = (0u32, Vec::new(), 0usize);
     let mut scores = rec.scores.iter().peekable();
     let mut last_scored = None;
+    // Every decision ply's score from the first player's view, as the
+    // tournament adjudicated on them, and the adjudication they call for
+    // after the last step.
+    let mut judged: Vec<Option<i32>> = Vec::new();
+    let mut called = None;
+    let mut last_decided = false;
     for (i, text) in rec.moves.iter().enumerate() {
         let bad = |e: ParseError| ParseError::new(format!("game {n} step {}: {e}", i + 1));
+        if let Some(limit) = rec.ply_limit.filter(|&l| plies >= l) {
+            return Err(bad(ParseError::new(format!(
+                "played past its ply limit {limit}"
+            ))));
+        }
+        let mut score = None;
         if let Some(s) = scores.next_if(|s| s.step == i) {
             if !matches!(pos.node(), NodeKind::Decision(_)) {
                 return Err(bad(ParseError::new("a score for a step no engine decided")));
@@ -555,7 +698,9 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
                 ))));
             }
             last_scored = Some(i);
+            score = Some(s.score);
         }
+        last_decided = false;
         pos = match pos.node() {
             NodeKind::Simultaneous => {
                 let step = rec
@@ -593,11 +738,27 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
                 rolls.push(text.clone());
                 pos.play(pos.parse_move(text).map_err(bad)?)
             }
-            NodeKind::Decision(_) => {
+            NodeKind::Decision(side) => {
                 plies += 1;
+                last_decided = true;
+                judged.push(score.map(|s| if side == Player::FIRST { s } else { -s }));
                 pos.play(pos.parse_move(text).map_err(bad)?)
             }
         };
+        // The tournament adjudicates after each decision that does not end
+        // the game by the rules: a call before the last step would have
+        // ended the game there.
+        if let (true, None, Some(rules)) = (last_decided, pos.outcome(), rec.adjudicate) {
+            if let Some((w, a)) = rules.judge(&judged) {
+                if i + 1 < rec.moves.len() {
+                    return Err(bad(ParseError::new(format!(
+                        "the scores call for {} here (adjudication {rules}), but the game goes on",
+                        a.reason()
+                    ))));
+                }
+                called = Some((w, a));
+            }
+        }
         out.push((Some(text.clone()), pos.clone()));
     }
     if let Some(s) = scores.next() {
@@ -626,22 +787,6 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
         ));
     }
     let limit = rec.ply_limit.unwrap_or(G::INFO.ply_limit);
-    if rec.ply_limit.is_some() && plies > limit {
-        return fail(format!("{plies} plies played, past its ply limit {limit}"));
-    }
-    if rec.adjudicated
-        && Adjudication::from_reason(&rec.reason) == Some(Adjudication::PlyLimit)
-        && plies != limit
-    {
-        return fail(format!(
-            "ended by the ply limit after {plies} plies, but its limit is {limit}{}",
-            if rec.ply_limit.is_some() {
-                ""
-            } else {
-                " (the game's own: the record names no other)"
-            }
-        ));
-    }
     let shown = rec.shown_result(G::INFO.sides);
     let points = |p: &Option<Vec<u32>>| p.as_ref().map_or(String::new(), |p| format!("{p:?}"));
     // A seats game keeps no points; its sides are named as the game names
@@ -651,11 +796,14 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
         true => o.to_string(),
         false => o.describe(G::INFO.sides),
     };
-    match (pos.outcome(), rec.adjudicated) {
+    let adjudication = match (pos.outcome(), rec.adjudicated) {
         (Some(o), false)
             if o.winner == winner
                 && (!pairs || o.points.map(|p| p.to_vec()) == rec.points)
-                && o.reason == rec.reason => {}
+                && o.reason == rec.reason =>
+        {
+            return Ok(out)
+        }
         (Some(o), false) => {
             return fail(format!(
                 "replays to {}, not the recorded {shown} ({})",
@@ -680,10 +828,151 @@ pub fn replay<G: Notation>(rec: &GameRecord) -> Result<Vec<(Option<String>, G)>,
                     rec.reason
                 ))
             }
-            Some(_) => {}
+            Some(a) => a,
         },
-    }
+    };
+    let ending = Ending {
+        rec,
+        node: pos.node(),
+        winner,
+        plies,
+        limit,
+        last_decided,
+        judged: &judged,
+    };
+    ending
+        .check(adjudication, called)
+        .map_err(|msg| ParseError::new(format!("game {n}: {msg}")))?;
     Ok(out)
+}
+
+/// The end of a replayed game the tournament ended, to check against its
+/// adjudication: the node the game stopped at, the recorded winner, the
+/// decision plies played and the limit they were played under, whether
+/// the last step was a decision, and the scores of the decisions (first
+/// player's view).
+struct Ending<'a> {
+    rec: &'a GameRecord,
+    node: NodeKind,
+    winner: Option<Player>,
+    plies: u32,
+    limit: u32,
+    last_decided: bool,
+    judged: &'a [Option<i32>],
+}
+
+impl Ending<'_> {
+    /// Checks the recorded adjudication `a` (a `ply limit`, `resign` or
+    /// `draw` adjudication or a forfeit) against what the game's end
+    /// allows: `called` is what the record's adjudication settings call
+    /// for after the last step, where the record keeps them.
+    fn check(
+        &self,
+        a: Adjudication,
+        called: Option<(Option<Player>, Adjudication)>,
+    ) -> Result<(), String> {
+        let rec = self.rec;
+        let (plies, limit) = (self.plies, self.limit);
+        if let Some((w, c)) = called {
+            if (w, c) != (self.winner, a) {
+                return Err(format!(
+                    "the scores of its last moves call for {}{} (adjudication {}), not {}",
+                    c.reason(),
+                    w.map_or(String::new(), |p| format!(" for {p}")),
+                    rec.adjudicate.unwrap_or_default(),
+                    rec.reason
+                ));
+            }
+            return Ok(());
+        }
+        match a {
+            Adjudication::PlyLimit if plies != limit => Err(format!(
+                "ended by the ply limit after {plies} plies, but its limit is {limit}{}",
+                if rec.ply_limit.is_some() {
+                    ""
+                } else {
+                    " (the game's own: the record names no other)"
+                }
+            )),
+            Adjudication::Resign | Adjudication::Draw => match rec.adjudicate {
+                Some(rules) => Err(format!(
+                    "{}, but the scores of its last moves do not call for it (adjudication {rules})",
+                    rec.reason
+                )),
+                None => self.any_settings(a),
+            },
+            Adjudication::Forfeit => self.forfeit(),
+            _ => Ok(()),
+        }
+    }
+
+    /// A resign or draw adjudication in a record that does not keep its
+    /// settings: the game ended on a decision, and the scores of the last
+    /// decision of each side call for it under some settings (resign: both
+    /// at least 1 for the winner; draw: both given).
+    fn any_settings(&self, a: Adjudication) -> Result<(), String> {
+        let last = self
+            .judged
+            .len()
+            .checked_sub(2)
+            .filter(|_| self.last_decided)
+            .and_then(|from| {
+                self.judged[from..]
+                    .iter()
+                    .copied()
+                    .collect::<Option<Vec<_>>>()
+            });
+        let fits = last.is_some_and(|v| match (a, self.winner) {
+            (Adjudication::Resign, Some(Player::FIRST)) => v.iter().all(|&s| s >= 1),
+            (Adjudication::Resign, Some(_)) => v.iter().all(|&s| s <= -1),
+            _ => true,
+        });
+        match fits {
+            true => Ok(()),
+            false => Err(format!(
+                "{}, but the scores of its last moves call for it under no settings",
+                self.rec.reason
+            )),
+        }
+    }
+
+    /// A forfeit: an engine was to choose (a decision's mover, or any side
+    /// at a simultaneous step), the winner is the side after its side, its
+    /// ply limit was not reached, and the side that lost could lose so: on
+    /// time with a game clock (`tc=`), otherwise as a program (`cmd=`).
+    fn forfeit(&self) -> Result<(), String> {
+        let rec = self.rec;
+        if self.rec.ply_limit.is_some() && self.plies >= self.limit {
+            return Err(format!(
+                "{} after its ply limit {} was reached",
+                rec.reason, self.limit
+            ));
+        }
+        let sides = rec.engines.len();
+        let losers: Vec<Player> = match self.node {
+            NodeKind::Decision(side) => vec![side],
+            NodeKind::Simultaneous => (0..sides).map(Player::nth).collect(),
+            _ => return Err(format!("{}, but no engine was to choose", rec.reason)),
+        };
+        let key = if rec.reason.starts_with("forfeit: time") {
+            "tc"
+        } else {
+            "cmd"
+        };
+        let could = |p: &Player| {
+            Some(p.other()) == self.winner
+                && rec.specs.get(p.index()).is_some_and(|spec| {
+                    SpecText::parse(spec).is_ok_and(|s| s.options.iter().any(|(k, _)| k == key))
+                })
+        };
+        if losers.iter().any(could) {
+            return Ok(());
+        }
+        Err(format!(
+            "{}, but no engine to choose here could lose so (a program, cmd=, or a game clock, tc=) to the recorded winner",
+            rec.reason
+        ))
+    }
 }
 
 /// Player `side`'s action with text `text` at simultaneous node `pos`.
@@ -693,4 +982,71 @@ fn action<G: Notation>(pos: &G, side: Player, text: &str) -> Result<G::Move, Par
     acts.into_iter()
         .find(|&a| pos.move_text(a) == text)
         .ok_or_else(|| ParseError::new(format!("'{text}' is not an action of {side} here")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamut_core::game::Game;
+    use gamut_games::epaminondas::Epaminondas;
+    use std::io::Read;
+
+    /// A game of Epaminondas saved at its start, as `play` saves one.
+    fn saved() -> GameRecord {
+        GameRecord {
+            game: "epaminondas".into(),
+            number: 1,
+            pair: Some(0),
+            encounter: Some(["a".into(), "b".into()]),
+            opening_index: Some(0),
+            opening: Epaminondas::start().text(),
+            engines: vec!["a".into(), "b".into()],
+            specs: vec!["a".into(), "b".into()],
+            moves: Vec::new(),
+            rolls: Vec::new(),
+            joint: Vec::new(),
+            scores: Vec::new(),
+            result: Some(GameRecord::UNFINISHED.into()),
+            winner: None,
+            reason: Adjudication::Unfinished.reason().into(),
+            adjudicated: true,
+            points: None,
+            plies: 0,
+            ply_limit: None,
+            adjudicate: None,
+            time_ms: 0,
+            seed: None,
+        }
+    }
+
+    /// Each record is handed on as soon as its line is read: a record
+    /// followed by a line that never ends is handed on, then the endless
+    /// line is refused at the cap (read whole, it would never be).
+    #[test]
+    fn records_are_handed_on_line_by_line() {
+        let line = format!("{}\n", saved().to_json());
+        let endless = line.as_bytes().chain(std::io::repeat(b'x'));
+        let mut seen = Vec::new();
+        let err = scan_each(
+            std::io::BufReader::new(endless),
+            Holds::Saved,
+            |(n, rec)| {
+                seen.push((n, rec.number));
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(seen, [(1, 1)]);
+        assert!(
+            err.0.starts_with("line 2: longer than a record may be"),
+            "{err}"
+        );
+        // A saved game among other records is refused when the second is
+        // read; a tournament's file holds none.
+        let twice = line.repeat(2);
+        let err = scan(&twice, Holds::Saved).unwrap_err();
+        assert!(err.0.starts_with("line 1: game 1 is unfinished"), "{err}");
+        assert!(scan(&line, Holds::Finished).is_err());
+        assert_eq!(scan(&line, Holds::Saved).unwrap().records.len(), 1);
+    }
 }

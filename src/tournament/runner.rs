@@ -8,8 +8,8 @@
 use crate::engine::{check_names, Engine, SpecText};
 use crate::pages;
 use crate::pgn::{self, PgnFile};
-use crate::play::{lineups, Plan, Rules, Schedule, Threshold};
-use crate::records::{self, GameRecord};
+use crate::play::{lineups, Plan, Rules, Schedule};
+use crate::records::{self, Adjudicator, GameRecord, Threshold};
 use crate::report::{Summary, Tally};
 use crate::schedule::{default_ply_limit, pairings, parse_openings, Format, Openings, Shard};
 use crate::session::{self, check_previous, Ended, RecordsFile};
@@ -330,19 +330,21 @@ fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
     };
     let mut rules = Rules {
         ply_limit: s.ply_limit.unwrap_or_else(|| default_ply_limit::<G>()),
-        resign: s.resign_score.map(|score| Threshold {
-            score,
-            moves: s.resign_moves,
-        }),
-        draw: s.draw_score.map(|score| Threshold {
-            score,
-            moves: s.draw_moves,
-        }),
-        draw_after: s.draw_after,
+        adjudicate: Adjudicator {
+            resign: s.resign_score.map(|score| Threshold {
+                score,
+                moves: s.resign_moves,
+            }),
+            draw: s.draw_score.map(|score| Threshold {
+                score,
+                moves: s.draw_moves,
+            }),
+            draw_after: s.draw_after,
+        },
         time_margin: Duration::from_millis(s.time_margin),
     };
     for rule in &s.adjudicate {
-        adjudication(rule, &mut rules)?;
+        adjudication(rule, &mut rules.adjudicate)?;
     }
     let schedule = if pairs {
         Schedule::Pairs(
@@ -368,7 +370,7 @@ fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
 
 /// Reads one `--adjudicate` rule into `rules`: `resign=<score>,<moves>` or
 /// `draw=<score>,<moves>[,<from ply>]`.
-fn adjudication(rule: &str, rules: &mut Rules) -> Result<(), ParseError> {
+fn adjudication(rule: &str, rules: &mut Adjudicator) -> Result<(), ParseError> {
     let fail = || {
         ParseError::new(format!(
             "--adjudicate {rule}: use resign=<score>,<moves> or draw=<score>,<moves>[,<from ply>]"

@@ -69,20 +69,26 @@ impl RecordsFile {
     }
 
     /// Opens the file to continue it: every record is checked as
-    /// [`records::scan`] checks them, then by `check` (against the plan);
+    /// [`records::scan_each`] checks them, then by `check` (against the plan);
     /// only then is a last line cut off by a crash cut from the file (and
     /// reported in [`Reopened::dropped`]). A missing file is created empty.
     pub fn reopen(
         path: &Path,
         check: impl FnOnce(&[Line]) -> Result<(), ParseError>,
     ) -> Result<Reopened, ParseError> {
-        let text = match path.try_exists() {
-            Ok(false) => String::new(),
-            _ => records::read_text(path)?,
+        let mut previous = Vec::new();
+        let scan = match path.try_exists() {
+            Ok(false) => records::Scanned {
+                records: 0,
+                torn: None,
+                unterminated: false,
+            },
+            _ => records::scan_file(path, records::Holds::Finished, |line| {
+                previous.push(line);
+                Ok(())
+            })?,
         };
-        let at = |e: ParseError| ParseError::new(format!("{} {e}", path.display()));
-        let scan = records::scan(&text, records::Holds::Finished).map_err(at)?;
-        check(&scan.records).map_err(at)?;
+        check(&previous).map_err(|e| ParseError::new(format!("{} {e}", path.display())))?;
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -99,7 +105,7 @@ impl RecordsFile {
                 file,
                 path: path.to_path_buf(),
             },
-            previous: scan.records,
+            previous,
             dropped: scan.torn.map(|(line, _)| line),
         })
     }
@@ -120,8 +126,8 @@ fn cannot_write(path: &Path, e: io::Error) -> ParseError {
 }
 
 /// Checks that records read back from a file are games of `plan`: each
-/// number is in its schedule once, with its engines, specs, ply limit and
-/// opening (so the seed, engines and openings are the ones it was started
+/// number is in its schedule once, with its engines, specs, ply limit,
+/// score adjudication and opening (so the seed, engines and openings are the ones it was started
 /// with). Errors read `line N: problem`.
 pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<(), ParseError> {
     let index: HashMap<u64, usize> = (0..plan.game_count())
@@ -146,6 +152,12 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
             return Err(format!(
                 "played to a ply limit of {limit}, not this tournament's {}",
                 plan.rules.ply_limit
+            ));
+        }
+        if let Some(rules) = rec.adjudicate.filter(|&a| a != plan.rules.adjudicate) {
+            return Err(format!(
+                "played under adjudication {rules}, not this tournament's {}",
+                plan.rules.adjudicate
             ));
         }
         let opening = plan.opening(&seating).map_err(|e| e.to_string())?.text();

@@ -247,23 +247,44 @@ fn write_records(path: &Path, lines: &[Value]) {
 /// `merge`, `replay` and the server.
 fn refused_everywhere(name: &str, edit: impl Fn(&mut Vec<Value>), says: &str) {
     let path = dir().join(format!("{name}.jsonl"));
-    let _ = std::fs::remove_file(&path);
     let args = short_tournament(&path);
-    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    crate::common::ok(&argv);
-    let mut lines: Vec<Value> = std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = played(&args, &path);
     assert!(
         lines.iter().any(|l| l["reason"] == "ply limit"),
         "a game reaches the ply limit"
     );
+    refused_after(&args, &path, lines, edit, says);
+}
+
+/// Plays the tournament of `args` into the records file `path` afresh;
+/// its records.
+fn played(args: &[String], path: &Path) -> Vec<Value> {
+    let _ = std::fs::remove_file(path);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    crate::common::ok(&argv);
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Writes `lines` edited by `edit` to `path`, the records file of the
+/// tournament of `args`, and checks that resuming it, merging it,
+/// replaying from it and the server's `/api/record` all refuse it saying
+/// `says` (exit status 2 with one line, a JSON error), and change nothing.
+fn refused_after(
+    args: &[String],
+    path: &Path,
+    mut lines: Vec<Value>,
+    edit: impl Fn(&mut Vec<Value>),
+    says: &str,
+) {
     edit(&mut lines);
-    write_records(&path, &lines);
-    let before = std::fs::read(&path).unwrap();
-    let p = s(&path);
+    write_records(path, &lines);
+    let before = std::fs::read(path).unwrap();
+    let p = s(path);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     for cmd in [
         [&argv[..], &["--resume"]].concat(),
         vec!["tournament", "merge", p],
@@ -271,15 +292,22 @@ fn refused_everywhere(name: &str, edit: impl Fn(&mut Vec<Value>), says: &str) {
     ] {
         let err = rejected(&cmd);
         assert!(err.contains(says), "{cmd:?}: {err}");
-        assert_eq!(std::fs::read(&path).unwrap(), before, "{cmd:?} changed it");
+        assert_eq!(std::fs::read(path).unwrap(), before, "{cmd:?} changed it");
     }
+    let name = path.file_stem().unwrap().to_str().unwrap();
     let folder = dir().join(format!("{name}-served"));
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("t.jsonl"), &before).unwrap();
     let server = crate::serve::Server::start(&["--records-dir", s(&folder)]);
     let answer = crate::serve::get(&server.addr, "/api/record?file=t.jsonl");
     assert_eq!(answer.status, 400, "{}", answer.body);
-    assert!(answer.body.contains(says), "{}", answer.body);
+    let error = answer.json()["error"].as_str().unwrap().to_string();
+    assert!(error.contains(says), "{error}");
+    assert_eq!(
+        crate::serve::get(&server.addr, "/api/records").json(),
+        serde_json::json!([]),
+        "a refused file is not listed"
+    );
 }
 
 #[test]
@@ -405,6 +433,231 @@ fn resume_keeps_the_records_ply_limit() {
     let err = rejected(&other);
     assert!(
         err.contains("ply limit of 30, not this tournament's 40"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+/// Two searchers of Epaminondas under resign adjudication (both games of
+/// the pair end by it, as `tournament`'s adjudication check finds).
+fn adjudicated_tournament(records: &Path, rule: &str) -> Vec<String> {
+    [
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=d2,depth=2,eval=classic",
+        "--engine",
+        "name=d1,depth=1,quiescence=off,eval=classic",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--adjudicate",
+        rule,
+        "--records",
+        s(records),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// The first resigned game of `lines`.
+fn resigned(lines: &mut [Value]) -> &mut Value {
+    lines
+        .iter_mut()
+        .find(|l| l["reason"] == "resign adjudication")
+        .expect("a game ended by resign adjudication")
+}
+
+/// Each step of a game with the mover's score, from the first player's
+/// view: (step, score) of its decisions, in order.
+fn first_player_scores(game: &Value) -> Vec<(u64, i64)> {
+    game["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let step = s["step"].as_u64().unwrap();
+            let score = s["score"].as_i64().unwrap();
+            // Epaminondas alternates: even steps are the first player's.
+            (step, if step % 2 == 0 { score } else { -score })
+        })
+        .collect()
+}
+
+#[test]
+fn an_adjudication_is_replayed_against_the_settings_its_records_keep() {
+    let path = dir().join("resign.jsonl");
+    let args = adjudicated_tournament(&path, "resign=300,2");
+    let lines = played(&args, &path);
+    for l in &lines {
+        assert_eq!(
+            l["adjudicate"],
+            serde_json::json!({"resign": {"score": 300, "moves": 2}})
+        );
+    }
+    let game = resigned(&mut lines.clone()).clone();
+    // The last four decisions (two of each side) are at least 300 for the
+    // winner, and the four before them were not all.
+    let scores = first_player_scores(&game);
+    let sign = if game["winner"] == 1 { 1 } else { -1 };
+    assert!(scores[scores.len() - 4..]
+        .iter()
+        .all(|&(_, s)| s * sign >= 300));
+    // The threshold not met: a record that says it was played under a
+    // higher one.
+    refused_after(
+        &args,
+        &path,
+        lines.clone(),
+        |lines| resigned(lines)["adjudicate"]["resign"]["score"] = 2000.into(),
+        "do not call for it (adjudication resign=2000,2)",
+    );
+    // The threshold not met: one of its last scores lowered.
+    refused_after(
+        &args,
+        &path,
+        lines.clone(),
+        |lines| {
+            let g = resigned(lines);
+            let last = g["scores"].as_array_mut().unwrap().last_mut().unwrap();
+            last["score"] = 0.into();
+        },
+        "do not call for it",
+    );
+    // Cut short: the game's first two moves after the opening dropped,
+    // and its end with them.
+    refused_after(
+        &args,
+        &path,
+        lines.clone(),
+        |lines| {
+            let g = resigned(lines);
+            let keep = g["moves"].as_array().unwrap().len() - 2;
+            g["moves"] = Value::from(g["moves"].as_array().unwrap()[..keep].to_vec());
+            g["plies"] = keep.into();
+            let scores: Vec<Value> = g["scores"].as_array().unwrap()[..keep].to_vec();
+            g["scores"] = scores.into();
+        },
+        "do not call for it",
+    );
+    // The wrong reason: the resignation recorded as a draw.
+    refused_after(
+        &args,
+        &path,
+        lines.clone(),
+        |lines| {
+            let g = resigned(lines);
+            g["reason"] = "draw adjudication".into();
+            g["winner"] = Value::Null;
+            g["result"] = "1/2-1/2".into();
+        },
+        "call for resign adjudication for player",
+    );
+    // The wrong reason: a forfeit by engines that could not forfeit so.
+    refused_after(
+        &args,
+        &path,
+        lines.clone(),
+        |lines| {
+            let g = resigned(lines);
+            g["reason"] = "forfeit: time: 5 ms spent with 0 ms left".into();
+        },
+        "call for resign adjudication",
+    );
+    // Settings under which the game would have ended earlier.
+    refused_after(
+        &args,
+        &path,
+        lines.clone(),
+        |lines| resigned(lines)["adjudicate"]["resign"]["score"] = 1.into(),
+        "but the game goes on",
+    );
+    // Records that keep no settings (written before they were kept) are
+    // checked as far as any settings allow: these read, and a resignation
+    // whose last scores favour the loser does not.
+    let old: Vec<Value> = lines
+        .iter()
+        .cloned()
+        .map(|mut l| {
+            l.as_object_mut().unwrap().remove("adjudicate");
+            l
+        })
+        .collect();
+    write_records(&path, &old);
+    crate::common::ok(&["tournament", "merge", s(&path)]);
+    crate::common::ok(&["replay", s(&path), "--game", "1"]);
+    refused_after(
+        &args,
+        &path,
+        old,
+        |lines| {
+            let g = resigned(lines);
+            let winner = g["winner"].as_u64().unwrap();
+            g["winner"] = (3 - winner).into();
+            g["result"] = if winner == 1 { "0-1" } else { "1-0" }.into();
+        },
+        "under no settings",
+    );
+}
+
+#[test]
+fn a_forfeit_needs_an_engine_that_could_lose_so() {
+    let path = dir().join("forfeit.jsonl");
+    let args = short_tournament(&path);
+    let lines = played(&args, &path);
+    refused_after(
+        &args,
+        &path,
+        lines,
+        |lines| {
+            let g = lines
+                .iter_mut()
+                .find(|l| l["reason"] == "ply limit")
+                .unwrap();
+            // Cut to a position where the first player (d1 in game 1, the
+            // greedy player in game 2) was to move.
+            let keep = 10;
+            g["moves"] = Value::from(g["moves"].as_array().unwrap()[..keep].to_vec());
+            g["plies"] = keep.into();
+            let scores: Vec<Value> = g["scores"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|s| s["step"].as_u64().unwrap() < keep as u64)
+                .cloned()
+                .collect();
+            g["scores"] = scores.into();
+            g["reason"] = "forfeit: 'x' exited (exit status: 1)".into();
+            g["winner"] = 2.into();
+            g["result"] = "0-1".into();
+        },
+        "could lose so",
+    );
+}
+
+/// A tournament resumed under other adjudication settings than its
+/// records' is refused.
+#[test]
+fn resume_keeps_the_records_adjudication() {
+    let path = dir().join("settings.jsonl");
+    let args = adjudicated_tournament(&path, "resign=300,2");
+    played(&args, &path);
+    let before = std::fs::read(&path).unwrap();
+    let mut other: Vec<&str> = args
+        .iter()
+        .map(|a| {
+            if a == "resign=300,2" {
+                "resign=400,2"
+            } else {
+                a
+            }
+        })
+        .collect();
+    other.push("--resume");
+    let err = rejected(&other);
+    assert!(
+        err.contains("played under adjudication resign=300,2, not this tournament's resign=400,2"),
         "{err}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);

@@ -637,6 +637,32 @@ fn four_player_spokes_answers_the_seat_asked() {
     }
 }
 
+/// `setoption name hash value 8192` is taken at once and costs no memory
+/// until the search writes the table: the process's peak stays far below
+/// the table's 8 GiB through `readyok` and a search of depth 1 (the table
+/// was written through at allocation before).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_large_hash_is_set_without_taking_its_memory() {
+    let mut e = Engine::start();
+    let pid = e.child.id();
+    e.send("game aporia");
+    e.send("position startpos");
+    e.send("setoption name hash value 8192");
+    e.send("isready");
+    e.until("readyok");
+    e.send("go depth 1");
+    e.until("bestmove");
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let peak: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
+        .unwrap();
+    assert!(peak < 512 << 10, "peak {peak} kB with a table of 8 GiB");
+    e.quit();
+}
+
 /// A line longer than 1 MiB is skipped with one error line, without
 /// holding it: the process's peak memory grows by far less than the line
 /// (the peak before it includes the hash table, prepared at start).

@@ -1453,6 +1453,85 @@ fn a_records_file_over_the_cap_is_not_read() {
     );
 }
 
+/// The server's peak resident memory in kB (VmHWM).
+#[cfg(target_os = "linux")]
+fn peak_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// A records file just under the cap, of tens of thousands of finished
+/// games, is checked record by record: listing it holds one line at a
+/// time (the server's peak memory rises by far less than the file's 15
+/// MiB, which reading it whole took), and it is served game by game.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_records_file_of_many_games_is_listed_a_line_at_a_time() {
+    let dir = crate::common::scratch_dir("serve-many");
+    let played = dir.join("played.jsonl.part");
+    let _ = std::fs::remove_file(&played);
+    crate::common::ok(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        "name=a,random",
+        "--engine",
+        "name=b,random",
+        "--games",
+        "2",
+        "--ply-limit",
+        "6",
+        "--records",
+        played.to_str().unwrap(),
+    ]);
+    let two = std::fs::read_to_string(&played).unwrap();
+    std::fs::remove_file(&played).unwrap();
+    let copies = (15 << 20) / two.len();
+    let mut f = std::io::BufWriter::new(std::fs::File::create(dir.join("many.jsonl")).unwrap());
+    for _ in 0..copies {
+        f.write_all(two.as_bytes()).unwrap();
+    }
+    drop(f);
+    let server = Server::start(&["--records-dir", dir.to_str().unwrap()]);
+    get(&server.addr, "/api/games");
+    let before = peak_kb(server.pid());
+    assert_eq!(
+        get(&server.addr, "/api/records").json(),
+        serde_json::json!(["many.jsonl"])
+    );
+    let after = peak_kb(server.pid());
+    assert!(
+        after < before + 6_000,
+        "listing a 15 MiB file raised the peak memory from {before} kB to {after} kB"
+    );
+    let games = get(&server.addr, "/api/record?file=many.jsonl").json();
+    assert_eq!(games.as_array().unwrap().len(), 2 * copies);
+    assert_eq!(games[2 * copies - 1]["reason"], "ply limit");
+    // Grown past the cap, it is refused, and no longer listed.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("many.jsonl"))
+        .unwrap();
+    let short = (16 << 20) - copies * two.len();
+    f.write_all(two.repeat(short / two.len() + 1).as_bytes())
+        .unwrap();
+    drop(f);
+    let msg = refused(
+        &get(&server.addr, "/api/record?file=many.jsonl"),
+        400,
+        "a file over the cap",
+    );
+    assert!(msg.contains("larger than 16 MiB"), "{msg}");
+    assert_eq!(
+        get(&server.addr, "/api/records").json(),
+        serde_json::json!([])
+    );
+}
+
 /// A game of `game` played by a seeded random choice of each move (each
 /// player's action at a simultaneous round), to its end or `plies` steps:
 /// its moves, and each position's answer from `/api/position`.

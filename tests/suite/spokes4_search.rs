@@ -250,9 +250,7 @@ fn a_four_seat_tournament_completes_and_its_records_replay() {
     let stop = AtomicBool::new(false);
     let rules = Rules {
         ply_limit: 1000,
-        resign: None,
-        draw: None,
-        draw_after: 0,
+        adjudicate: Default::default(),
         time_margin: std::time::Duration::ZERO,
     };
     let mut records = Vec::new();

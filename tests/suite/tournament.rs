@@ -648,8 +648,10 @@ fn comparable(text: &str, seed: Option<u64>) -> Vec<Value> {
         if let Some(s) = map.remove("seed") {
             assert_eq!(s.as_u64(), seed, "{s}");
         }
-        // Records written before the ply limit was kept have none.
+        // Records written before the ply limit and the adjudication
+        // settings were kept have none.
         map.remove("ply_limit");
+        map.remove("adjudicate");
     }
     recs.sort_by_key(|r| r["number"].as_u64());
     recs

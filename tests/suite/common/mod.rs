@@ -224,14 +224,17 @@ pub fn minimax<G: FullGame>(pos: &G, depth: i32, ply: usize, quiescence: bool) -
     }
 }
 
-/// A command running the built `gamut` with its data folder (where
-/// `solve` writes tables that other commands then read) set to an empty
-/// folder of the tests' own, so that nothing kept in the user's changes a
-/// test.
+/// A command running the built `gamut` (or the binary `GAMUT_BIN` names,
+/// to run the checks that drive the binary against another build) with
+/// its data folder (where `solve` writes tables that other commands then
+/// read) set to an empty folder of the tests' own, so that nothing kept
+/// in the user's changes a test.
 pub fn gamut_command() -> std::process::Command {
     static DATA: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
     let data = DATA.get_or_init(|| scratch_dir("data-home"));
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"));
+    let binary = std::env::var_os("GAMUT_BIN")
+        .unwrap_or_else(|| std::ffi::OsString::from(env!("CARGO_BIN_EXE_gamut")));
+    let mut command = std::process::Command::new(binary);
     command.env("XDG_DATA_HOME", data);
     command
 }
