@@ -82,6 +82,7 @@ pub fn router(state: Arc<Server>) -> Router {
         )
         .route("/api/games", get(games))
         .route("/api/position", get(position))
+        .route("/api/outcomes", get(outcomes))
         .route("/api/analysis", get(analysis))
         .route("/api/scores", get(scores))
         .route("/api/engine", get(engine))
@@ -167,6 +168,8 @@ pub struct Params {
     player: Option<usize>,
     file: Option<String>,
     multipv: Option<usize>,
+    fix: Option<String>,
+    from: Option<usize>,
 }
 
 /// The deepest search asked for, in plies.
@@ -180,7 +183,7 @@ impl Params {
     /// `time` 1–600000 ms, `multipv` 1–256) wherever they are given.
     fn read(q: Result<Query<Params>, QueryRejection>) -> Result<Params, BadRequest> {
         let Query(p) = q?;
-        for f in [&p.game, &p.fen, &p.setup, &p.moves, &p.file]
+        for f in [&p.game, &p.fen, &p.setup, &p.moves, &p.file, &p.fix]
             .into_iter()
             .flatten()
         {
@@ -271,6 +274,24 @@ async fn position(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value
     )
     .await
     .map_err(|e| BadRequest(format!("the position could not be listed: {e}")))?
+}
+
+/// `/api/outcomes`: the outcomes of the line's last position that leave
+/// on the board what `fix` asks, a page from `from` (see
+/// [`view::outcomes_json`]).
+async fn outcomes(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>, BadRequest> {
+    let p = Params::read(q)?;
+    let id = p.game()?;
+    tokio::task::spawn_blocking(move || {
+        with_game!(id, G => {
+            let line = p.line::<G>()?;
+            view::outcomes_json(line.last(), p.fix.as_deref().unwrap_or(""), p.from.unwrap_or(0))
+                .map(Json)
+                .map_err(BadRequest)
+        })
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the outcomes could not be listed: {e}")))?
 }
 
 /// `/api/export`: the line as a game record (one JSON line) that

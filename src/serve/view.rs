@@ -111,6 +111,96 @@ fn moves_json<G: FullGame>(pos: &G, moves: &[G::Move], chance: bool) -> Vec<Valu
         .collect()
 }
 
+/// The most outcomes of a choice made off the board (a four-player Spokes
+/// resolution can have tens of thousands) that a position's answer lists;
+/// beyond it `/api/outcomes` lists them a page at a time, narrowed by
+/// what they leave on the board.
+pub const OUTCOME_PAGE: usize = 60;
+
+/// Whether `moves` are too many outcomes of a choice off the board to be
+/// listed with the position: more than [`OUTCOME_PAGE`], none made on the
+/// board.
+fn paged<G: FullGame>(pos: &G, moves: &[G::Move]) -> bool {
+    moves.len() > OUTCOME_PAGE && moves.iter().all(|&m| pos.move_squares(m).is_empty())
+}
+
+/// `/api/outcomes`: the moves of decision `pos` that leave on the board
+/// what `fix` asks (`<square>:<content>` joined by `,`, the content as
+/// [`Diagram::move_changes`](gamut_core::game::Diagram::move_changes)
+/// writes it, `=` for a square the move leaves as it was): their `count`
+/// (of `total`), the squares on which they still differ with each
+/// content's count (the most even split first), and from the `from`-th on
+/// a page of at most [`OUTCOME_PAGE`] of them as the position lists moves.
+pub fn outcomes_json<G: FullGame>(pos: &G, fix: &str, from: usize) -> Result<Value, String> {
+    let mut moves = Vec::new();
+    if let NodeKind::Decision(_) = pos.node() {
+        pos.moves(&mut moves);
+    }
+    let mut fixed = Vec::new();
+    for item in fix.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let (square, content) = item
+            .split_once(':')
+            .ok_or_else(|| format!("'{item}' is not <square>:<content>"))?;
+        fixed.push((square, content));
+    }
+    let changes: Vec<Vec<(String, String)>> = moves.iter().map(|&m| pos.move_changes(m)).collect();
+    let content = |i: usize, square: &str| -> String {
+        changes[i]
+            .iter()
+            .find(|(s, _)| s == square)
+            .map_or_else(|| "=".to_string(), |(_, c)| c.clone())
+    };
+    let chosen: Vec<usize> = (0..moves.len())
+        .filter(|&i| fixed.iter().all(|&(s, c)| content(i, s) == c))
+        .collect();
+    // Each square some chosen move changes: its contents and their counts.
+    let mut squares: Vec<(String, Vec<(String, usize)>)> = Vec::new();
+    for &i in &chosen {
+        for (s, c) in &changes[i] {
+            let at = match squares.iter().position(|(x, _)| x == s) {
+                Some(k) => k,
+                None => {
+                    squares.push((s.clone(), Vec::new()));
+                    squares.len() - 1
+                }
+            };
+            let list = &mut squares[at].1;
+            match list.iter_mut().find(|(x, _)| x == c) {
+                Some(e) => e.1 += 1,
+                None => list.push((c.clone(), 1)),
+            }
+        }
+    }
+    for (_, list) in &mut squares {
+        let changed: usize = list.iter().map(|e| e.1).sum();
+        if changed < chosen.len() {
+            list.push(("=".into(), chosen.len() - changed));
+        }
+        list.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    }
+    squares.retain(|(_, list)| list.len() > 1);
+    squares.sort_by_key(|(_, list)| list[0].1);
+    let page: Vec<G::Move> = chosen
+        .iter()
+        .skip(from)
+        .take(OUTCOME_PAGE)
+        .map(|&i| moves[i])
+        .collect();
+    Ok(json!({
+        "count": chosen.len(),
+        "total": moves.len(),
+        "from": from,
+        "squares": squares
+            .iter()
+            .map(|(s, list)| json!({
+                "square": s,
+                "contents": list.iter().map(|(c, n)| json!({"content": c, "count": n})).collect::<Vec<_>>(),
+            }))
+            .collect::<Vec<_>>(),
+        "moves": moves_json(pos, &page, false),
+    }))
+}
+
 /// The unit of game `id`'s scores, as the page names it (README's units
 /// table), and what a score includes: the bonus for having the move, and
 /// at a die roll how a proven win counts.
@@ -178,7 +268,12 @@ pub fn position_json<G: FullGame>(line: &Line<G>) -> Value {
         "winner": winner,
         "svg": pos.svg(&SvgOptions::default(), before),
         "side_colours": pos.side_colours(),
-        "moves": moves_json(pos, &moves, node == "chance"),
+        "outcome_count": moves.len(),
+        "moves": if paged(pos, &moves) {
+            Vec::new()
+        } else {
+            moves_json(pos, &moves, node == "chance")
+        },
         "actions": actions,
     })
 }

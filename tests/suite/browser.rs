@@ -770,7 +770,7 @@ fn enter_every_move(
     );
     browser.wait(
         &format!(
-            "return !!S.view && S.view.text === {fen:?} && !!document.querySelector('#board .hit')"
+            "return !!S.view && S.view.text === {fen:?} && !!document.querySelector('#board .hit') && outcomesReady()"
         ),
         // A page of thousands of outcomes (a four-player resolution) is
         // slow to draw on a loaded machine.
@@ -797,6 +797,20 @@ fn enter_every_move(
             json!([]),
             "{game} at {fen}: moves without a click path"
         );
+        if browser.run("return paged()") == json!(true) {
+            // Too many outcomes to list: chosen on the board.
+            let mut want = Vec::new();
+            browser.run("window.__entered = []; return true");
+            enter_by_narrowing(browser, &mut want);
+            let entered = browser.run("return __entered");
+            assert_eq!(
+                entered,
+                json!(want),
+                "{game} at {fen}: the outcomes entered on the board"
+            );
+            entered_all.extend(want);
+            continue;
+        }
         let min_hit = plan["min_hit"].as_f64().unwrap();
         assert!(
             min_hit >= 24.0,
@@ -910,6 +924,114 @@ fn enter_every_move(
     (long, captures, entered.len())
 }
 
+/// Presses the element `selector` finds with the mouse, scrolled into
+/// view.
+fn press(browser: &Browser, selector: &str) {
+    let at = browser.run(&format!(
+        "const e = document.querySelector({selector:?}); if (!e) return null; \
+         e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
+         const x = Math.round(r.left + r.width / 2), y = Math.round(r.top + r.height / 2); \
+         return document.elementFromPoint(x, y) === e ? [x, y] : null"
+    ));
+    let at = at
+        .as_array()
+        .unwrap_or_else(|| panic!("{selector} is not there to press"));
+    browser.pointer(&[(at[0].as_i64().unwrap(), at[1].as_i64().unwrap())]);
+}
+
+/// Waits for the outcomes the page asked for.
+fn outcomes_in(browser: &Browser) {
+    browser.wait("return outcomesReady()", 120, "the outcomes listed");
+}
+
+/// Every outcome of a resolution too large to list with its position,
+/// entered by pointer as a person chooses one: a ringed node of the board
+/// pressed and one of the contents its chooser offers pressed (the
+/// outcomes left narrow down), again until one page lists all those
+/// left, whose buttons are pressed; then that choice dropped (its button
+/// pressed) and the node's next content taken. `want` gets the outcomes
+/// pressed, in order.
+fn enter_by_narrowing(browser: &Browser, want: &mut Vec<Value>) {
+    outcomes_in(browser);
+    let st = browser.run(
+        "const d = S.outcomes.data; \
+         return {count: d.count, listed: d.moves.length, \
+                 squares: d.squares.map((e) => [e.square, e.contents.map((c) => c.content)])}",
+    );
+    let squares = st["squares"].as_array().unwrap();
+    if st["count"] == st["listed"] || squares.is_empty() {
+        loop {
+            press_listed(browser, want);
+            if browser.run(
+                "const l = document.getElementById('outcome-later'); return !!l && !l.disabled",
+            ) != json!(true)
+            {
+                break;
+            }
+            press(browser, "#outcome-later");
+            outcomes_in(browser);
+        }
+        return;
+    }
+    let square = squares[0][0].as_str().unwrap().to_string();
+    for content in squares[0][1].as_array().unwrap() {
+        let content = content.as_str().unwrap();
+        browser.click_square(&square);
+        let button = format!("#chooser button.content[data-content={content:?}]");
+        browser.wait(
+            &format!("return !!document.querySelector({button:?})"),
+            10,
+            "the node's contents",
+        );
+        press(browser, &button);
+        outcomes_in(browser);
+        enter_by_narrowing(browser, want);
+        press(
+            browser,
+            &format!("#narrowing button.unfix[data-square={square:?}]"),
+        );
+        outcomes_in(browser);
+    }
+}
+
+/// Presses every outcome button listed (the list at its full height, a
+/// screenful at a time).
+fn press_listed(browser: &Browser, want: &mut Vec<Value>) {
+    let mut left: Vec<Value> = browser
+        .run("return [...document.querySelectorAll('#outcome-list button[data-move]')].map((b) => b.dataset.move)")
+        .as_array()
+        .unwrap()
+        .clone();
+    browser.run("document.getElementById('outcome-list').style.maxHeight = 'none'; return true");
+    while !left.is_empty() {
+        let found = browser.run(&format!(
+            "const left = {}; \
+             const buttons = new Map([...document.querySelectorAll('#outcome-list button[data-move]')].map((b) => [b.dataset.move, b])); \
+             buttons.get(left[0]).scrollIntoView({{block: 'start'}}); \
+             const out = []; \
+             for (const t of left) {{ \
+               const b = buttons.get(t), r = b.getBoundingClientRect(); \
+               const x = Math.round(r.left + r.width / 2), y = Math.round(r.top + r.height / 2); \
+               if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y) === b) out.push([t, x, y]); \
+             }} \
+             return out",
+            Value::Array(left.clone())
+        ));
+        let found = found.as_array().unwrap();
+        assert!(!found.is_empty(), "{} not in view", left[0]);
+        let points: Vec<(i64, i64)> = found
+            .iter()
+            .map(|f| (f[1].as_i64().unwrap(), f[2].as_i64().unwrap()))
+            .collect();
+        browser.pointer(&points);
+        let pressed: std::collections::HashSet<&str> =
+            found.iter().map(|f| f[0].as_str().unwrap()).collect();
+        want.extend(found.iter().map(|f| f[0].clone()));
+        left.retain(|t| !pressed.contains(t.as_str().unwrap()));
+    }
+    browser.run("window.scrollTo(0, 0); document.getElementById('outcome-list').style.maxHeight = ''; return true");
+}
+
 /// Plays one move of the position shown for real, by pointer (at a
 /// simultaneous node an action of each player), and compares the position
 /// the page then shows with `gamut show --moves` of the page's line.
@@ -922,7 +1044,7 @@ fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
     );
     for player in 0..players.as_u64().unwrap() {
         browser.wait(
-            &format!("return S.current === 0 && S.pending.length === {player}"),
+            &format!("return S.current === 0 && S.pending.length === {player} && outcomesReady()"),
             20,
             "the player's turn to choose",
         );
@@ -1733,4 +1855,131 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
         other.run("return S.analysis !== null && S.analysis.readyState !== 2"),
         json!(true)
     );
+}
+
+/// The evaluation graph's background scoring (60 ms a move, after each
+/// move or a line loaded) labels no move: its losses are as often noise as
+/// mistakes. A line of random moves of Apart scored in the background
+/// shows no `?!`, `?` or `??` in the move list or the graph though the
+/// scoring's events named some, and `score the game` then marks every
+/// move its refined scores label.
+#[test]
+#[ignore = "long check"]
+fn long_moves_are_labelled_only_once_the_game_is_scored_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-labels");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let mut rng = SmallRng::seed_from_u64(11);
+    let marked = "return {given: S.nodes.filter((n) => n.label).length, \
+                  marked: document.querySelectorAll('#moves .move.blunder, #moves .move.mistake, #moves .move.inaccuracy').length, \
+                  dots: document.querySelectorAll('#graph circle').length, \
+                  text: [...document.querySelectorAll('#moves .move')].filter((m) => m.textContent.includes('?')).length}";
+    for _ in 0..4 {
+        let (_, moves) = random_line(&server, "apart", 20, &mut rng);
+        browser.goto(&format!(
+            "{}?game=apart&moves={}",
+            server.url(),
+            crate::serve::enc(&moves.join(";"))
+        ));
+        settled(&browser);
+        browser.wait(
+            "return document.getElementById('graph-info').textContent.startsWith('scored at 60 ms')",
+            120,
+            "the background scoring",
+        );
+        let low = browser.run(marked);
+        assert_eq!(
+            (&low["marked"], &low["dots"], &low["text"]),
+            (&json!(0), &json!(0), &json!(0)),
+            "a label from the background scoring: {low}"
+        );
+        if low["given"] == json!(0) {
+            // This line's background scoring named no label: the check
+            // needs one it hides.
+            continue;
+        }
+        browser.click("#score-game");
+        browser.wait(
+            "return document.getElementById('graph-info').textContent === 'scored'",
+            120,
+            "the game scored",
+        );
+        let refined = browser.run(marked);
+        assert!(
+            refined["given"].as_u64().unwrap() > 0,
+            "random moves without a mistake: {refined}"
+        );
+        assert_eq!(
+            (&refined["marked"], &refined["dots"], &refined["text"]),
+            (&refined["given"], &refined["given"], &refined["given"]),
+            "the refined labels marked: {refined}"
+        );
+        return;
+    }
+    panic!("no line's background scoring named a label");
+}
+
+/// An analysis stopped and started again on the same position (the page
+/// hidden, then shown) keeps its lines: the depth shown never falls back,
+/// the lines stay, and the new search's iterations show once deeper than
+/// them.
+#[test]
+#[ignore = "long check"]
+fn long_a_resumed_analysis_keeps_its_lines_until_it_passes_them_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-resume");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    browser.goto(&format!("{}?game=epaminondas", server.url()));
+    settled(&browser);
+    browser.click("#analyse");
+    let depth = "const m = /^depth (\\d+)/.exec(document.getElementById('info').textContent); return m ? +m[1] : 0";
+    browser.wait(
+        &depth.replace("return m ? +m[1] : 0", "return !!m && +m[1] >= 4"),
+        120,
+        "depth 4",
+    );
+    let visibility = |hidden: bool| {
+        browser.run(&format!(
+            "Object.defineProperty(document, 'hidden', {{configurable: true, get: () => {hidden}}}); \
+             document.dispatchEvent(new Event('visibilitychange')); return true"
+        ));
+    };
+    visibility(true);
+    let kept = browser.run(depth).as_u64().unwrap();
+    let lines = browser.run("return document.getElementById('lines').innerHTML");
+    assert!(
+        browser
+            .run("return document.getElementById('info').textContent")
+            .as_str()
+            .unwrap()
+            .contains("paused while the page is hidden"),
+        "the pause said"
+    );
+    assert_eq!(browser.run("return S.analysis"), Value::Null, "stopped");
+    visibility(false);
+    // Until the new search passes depth `kept`, the same lines and depth.
+    let start = Instant::now();
+    loop {
+        let now = browser.run(depth).as_u64().unwrap();
+        assert!(now >= kept, "the depth fell back from {kept} to {now}");
+        if now > kept {
+            break;
+        }
+        assert_eq!(
+            browser.run("return document.getElementById('lines').innerHTML"),
+            lines,
+            "the lines kept"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the resumed search never passed depth {kept}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

@@ -41,6 +41,16 @@ pub trait Diagram: Notation {
         moves.iter().map(|&m| self.short_move_text(m)).collect()
     }
 
+    /// What move `m` changes on the board here, for a page that lets a
+    /// person choose among many moves not made on the board (Spokes'
+    /// resolution outcomes) node by node: each changed square, named as
+    /// [`svg`](Diagram::svg) names it, with its content afterwards as the
+    /// position text writes it, in square order. Empty by default.
+    fn move_changes(&self, m: Self::Move) -> Vec<(String, String)> {
+        let _ = m;
+        Vec::new()
+    }
+
     /// Each side's colour as [`svg`](Diagram::svg) draws it (a CSS
     /// colour), in side order, for a page to name whose turn it is. By
     /// default the first side's stones are white and the second's black.

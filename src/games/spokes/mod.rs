@@ -679,17 +679,30 @@ impl<S: Seats> Diagram for SpokesGame<S> {
         )
     }
 
+    /// Each outcome's short form, found among the outcomes listed once.
     fn short_move_texts(&self, moves: &[Self::Move]) -> Vec<String> {
-        let shorts = self.short_texts();
+        let mut w = Workspace::default();
+        let outcomes: &[Resolved<S::Board>] = if self.phase == Phase::Resolution {
+            self.resolved(&mut w)
+        } else {
+            &[]
+        };
         moves
             .iter()
-            .map(|&m| {
-                shorts
-                    .iter()
-                    .find(|&&(o, _)| o == m)
-                    .map_or_else(|| self.move_text(m), |(_, t)| t.clone())
+            .map(|&m| match m {
+                Move::Outcome(r) if !outcomes.is_empty() => {
+                    short::short_text(&self.board, outcomes, &r)
+                }
+                _ => self.move_text(m),
             })
             .collect()
+    }
+
+    fn move_changes(&self, m: Self::Move) -> Vec<(String, String)> {
+        match m {
+            Move::Outcome(r) => short::changed_nodes(&self.board, &r.board),
+            Move::Place { .. } => Vec::new(),
+        }
     }
 
     fn side_colours(&self) -> Vec<String> {

@@ -53,24 +53,39 @@ fn write<B: NodeText>(after: &B, entries: &[Entry], looped: bool) -> String {
 /// The short form of every outcome of `outcomes` (the outcomes of the
 /// board `placed`), in their order.
 pub fn short_texts<B: NodeText>(placed: &B, outcomes: &[Resolved<B>]) -> Vec<String> {
-    let empty = B::EMPTY;
     outcomes
         .iter()
-        .map(|o| {
-            let all = changes(placed, &o.board);
-            let kept: Vec<Entry> = all
-                .iter()
-                .copied()
-                .filter(|&(n, c)| c != empty.code(n))
-                .collect();
-            let naming = outcomes
-                .iter()
-                .filter(|x| x.looped == o.looped && makes(placed, &x.board, &kept))
-                .take(2)
-                .count();
-            let entries = if naming == 1 { &kept } else { &all };
-            write(&o.board, entries, o.looped)
-        })
+        .map(|o| short_text(placed, outcomes, o))
+        .collect()
+}
+
+/// The short form of outcome `o`, one of `outcomes` (the outcomes of the
+/// board `placed`): one pass over them, so that a few outcomes of
+/// thousands are named without naming them all.
+pub fn short_text<B: NodeText>(placed: &B, outcomes: &[Resolved<B>], o: &Resolved<B>) -> String {
+    let empty = B::EMPTY;
+    let all = changes(placed, &o.board);
+    let kept: Vec<Entry> = all
+        .iter()
+        .copied()
+        .filter(|&(n, c)| c != empty.code(n))
+        .collect();
+    let naming = outcomes
+        .iter()
+        .filter(|x| x.looped == o.looped && makes(placed, &x.board, &kept))
+        .take(2)
+        .count();
+    let entries = if naming == 1 { &kept } else { &all };
+    write(&o.board, entries, o.looped)
+}
+
+/// The nodes outcome board `after` changed from `placed`, in node order:
+/// each node's name and its content afterwards as position text writes
+/// it (`.` emptied).
+pub fn changed_nodes<B: NodeText>(placed: &B, after: &B) -> Vec<(String, String)> {
+    changes(placed, after)
+        .into_iter()
+        .map(|(n, _)| (n.to_string(), after.node_text(n)))
         .collect()
 }
 

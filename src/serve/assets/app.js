@@ -32,6 +32,9 @@ const S = {
   cursor: -1,      // the outcome previewed last (where the arrows step on from)
   preview: -1,     // the outcome previewed (index into the moves without squares), or -1
   autoForced: false, // a move was just played: a forced outcome may follow by itself
+  outcomes: null,  // a resolution of too many outcomes to list: {fix: [[square, content]…]
+                   // (what the outcomes must leave there), from (the page's first),
+                   // data (the server's answer), asked (counts requests)}
   lastIteration: null, // the analysis shown (for the best-move arrows)
   pending: [],     // actions chosen so far at a simultaneous node
   analysis: null,  // the EventSource of the running analysis
@@ -152,7 +155,9 @@ async function render() {
   $("setup-label").style.display = view.setup ? "" : "none";
   $("setup").title = view.setup || "";
   seatMenu();
+  S.outcomes = paged() ? { fix: [], from: 0, data: null, asked: 0 } : null;
   drawChoices();
+  if (S.outcomes) fetchOutcomes();
   drawMoves();
   drawGraph();
   if ($("analyse").checked) startAnalysis();
@@ -188,6 +193,8 @@ function clearNumbers() {
   S.record = null;
   $("table-verdict").textContent = "";
   S.lastIteration = null;
+  S.shownDepth = 0;
+  S.analysisKey = null;
   drawArrows();
 }
 
@@ -298,7 +305,92 @@ function choosable() {
   const v = S.view;
   if (!v) return [];
   if (v.node === "simultaneous") return v.actions[S.pending.length] || [];
+  if (paged()) return S.outcomes && S.outcomes.data ? S.outcomes.data.moves : [];
   return v.moves;
+}
+
+// Whether the position's moves are too many outcomes of a choice off the
+// board to come with it (a four-player Spokes resolution can have tens of
+// thousands): they are then chosen on the board, node by node, and listed
+// a page at a time (`/api/outcomes`).
+function paged() {
+  const v = S.view;
+  return !!v && v.node === "decision" && v.moves.length === 0 && v.outcome_count > 0;
+}
+
+// Whether the outcomes to choose from are in (always, where they came
+// with the position).
+function outcomesReady() {
+  return !paged() || (!!S.outcomes && !!S.outcomes.data && !S.outcomes.loading);
+}
+
+// Asks the server for the outcomes that leave what was chosen on the
+// board, the page from `S.outcomes.from` on, then draws them; after a
+// node was chosen the board previews the first of them.
+async function fetchOutcomes() {
+  const token = S.token, o = S.outcomes;
+  const ask = ++o.asked;
+  o.loading = true;
+  try {
+    const d = await getJson("/api/outcomes", {
+      moves: lineTo(S.current).join(";"),
+      fix: o.fix.map(([sq, c]) => `${sq}:${c}`).join(","),
+      from: o.from,
+    });
+    if (token !== S.token || S.outcomes !== o || ask !== o.asked) return;
+    o.data = d;
+  } catch (e) {
+    if (token === S.token) showError(e.message);
+  } finally {
+    if (ask === o.asked) o.loading = false;
+  }
+  if (token !== S.token || S.outcomes !== o || ask !== o.asked) return;
+  S.preview = -1;
+  S.cursor = -1;
+  S.stepped = false;
+  drawChoices();
+  if (o.fix.length && o.data && o.data.moves.length) previewOutcome(0, true);
+  else previewOutcome(-1, false);
+}
+
+// Keeps only the outcomes that leave `content` on `square` (`=`: as
+// placed), or with `content` null drops that choice.
+function narrow(square, content) {
+  const o = S.outcomes;
+  if (!o) return;
+  o.fix = o.fix.filter(([sq]) => sq !== square);
+  if (content !== null) o.fix.push([square, content]);
+  o.from = 0;
+  fetchOutcomes();
+}
+
+// A node's content in words for the chooser: `=` as placed, `.` empty,
+// else as the position text writes it.
+function contentName(c) {
+  return c === "=" ? "as placed" : c === "." ? "empty" : c;
+}
+
+// The chooser at `square` of what the outcomes still possible leave there,
+// each with how many outcomes do.
+function showContents(square) {
+  const d = S.outcomes && S.outcomes.data;
+  const entry = d && d.squares.find((e) => e.square === square);
+  if (!entry) return false;
+  const box = $("chooser");
+  box.innerHTML = "";
+  box.append(`${square}: `);
+  for (const c of entry.contents) {
+    const b = document.createElement("button");
+    b.className = "content";
+    b.dataset.square = square;
+    b.dataset.content = c.content;
+    b.textContent = `${contentName(c.content)} (${c.count.toLocaleString("en")})`;
+    b.title = `keep the ${c.count} outcomes that leave ${contentName(c.content)} on ${square}`;
+    b.onclick = () => { hideChooser(); narrow(square, c.content); };
+    box.append(b);
+  }
+  placeChooser(square);
+  return true;
 }
 
 // The engine's seats (side indices) as chosen in the menu.
@@ -374,7 +466,10 @@ function drawChoices() {
     box.append(roll);
   }
   const off = moves.filter((m) => m.squares.length === 0);
-  if (v.node === "decision" && off.length && off.length === moves.length && off.length > 1) {
+  if (paged()) {
+    drawNarrowing(box);
+    if (S.outcomes.data) drawOutcomes(box, off);
+  } else if (v.node === "decision" && off.length && off.length === moves.length && off.length > 1) {
     drawOutcomes(box, off);
   } else {
     for (const m of off.slice(0, 400)) box.append(moveButton(m));
@@ -389,6 +484,63 @@ function drawChoices() {
   }
   markBoard();
 }
+
+// Above the outcomes of a resolution too large to list: how many there
+// are and how many leave what was chosen on the board, each choice (a
+// button drops it), and the page of them listed with buttons to the
+// pages before and after.
+function drawNarrowing(box) {
+  const o = S.outcomes, d = o.data, v = S.view;
+  const head = document.createElement("div");
+  head.id = "narrowing";
+  const n = (k) => k.toLocaleString("en");
+  if (!d) {
+    head.textContent = `${n(v.outcome_count)} outcomes: listing them…`;
+    box.append(head);
+    return;
+  }
+  head.append(`${n(d.total)} outcomes`);
+  if (o.fix.length) {
+    head.append(`, ${n(d.count)} leave `);
+    for (const [sq, c] of o.fix) {
+      const b = document.createElement("button");
+      b.className = "unfix";
+      b.dataset.square = sq;
+      b.textContent = `${contentName(c)} on ${sq} ×`;
+      b.title = `drop this choice`;
+      b.onclick = () => narrow(sq, null);
+      head.append(b);
+    }
+    const clear = document.createElement("button");
+    clear.id = "outcome-clear";
+    clear.textContent = "clear";
+    clear.onclick = () => { o.fix = []; o.from = 0; fetchOutcomes(); };
+    head.append(clear);
+  }
+  if (d.squares.length) head.append(". Click a ringed node to choose what the resolution leaves there.");
+  box.append(head);
+  if (d.count > d.moves.length || d.from > 0) {
+    const pages = document.createElement("div");
+    pages.id = "outcome-pages";
+    const earlier = document.createElement("button");
+    earlier.id = "outcome-earlier";
+    earlier.textContent = "◀◀";
+    earlier.title = "the outcomes before";
+    earlier.disabled = d.from === 0;
+    earlier.onclick = () => { o.from = Math.max(0, d.from - PAGE); fetchOutcomes(); };
+    const later = document.createElement("button");
+    later.id = "outcome-later";
+    later.textContent = "▶▶";
+    later.title = "the outcomes after";
+    later.disabled = d.from + d.moves.length >= d.count;
+    later.onclick = () => { o.from = d.from + PAGE; fetchOutcomes(); };
+    pages.append(`listed ${n(d.from + 1)}–${n(d.from + d.moves.length)} of ${n(d.count)} `, earlier, later);
+    box.append(pages);
+  }
+}
+
+// The outcomes a page lists at a time (the server's page).
+const PAGE = 60;
 
 // The outcomes of a resolution: each named by its short form, previewed
 // on the board while the pointer is on its button, or stepped through with
@@ -409,11 +561,12 @@ function drawOutcomes(box, outcomes) {
   play.textContent = "play";
   play.disabled = S.preview < 0;
   const n = outcomes.length;
+  if (!n) return;
   const step = (d) => previewOutcome(S.cursor < 0 ? (d < 0 ? n - 1 : 0) : (S.cursor + d + n) % n, true);
   prev.onclick = () => step(-1);
   next.onclick = () => step(1);
   play.onclick = () => { if (S.preview >= 0) choose(outcomes[S.preview].text); };
-  row.append(`${outcomes.length} outcomes: `, prev, next, play);
+  row.append(paged() ? "" : `${outcomes.length} outcomes: `, prev, next, play);
   const list = document.createElement("div");
   list.id = "outcome-list";
   outcomes.forEach((m, i) => {
@@ -442,10 +595,12 @@ async function previewOutcome(i, stepped) {
       const after = await getJson("/api/position", { moves: lineTo(S.current).concat([m.text]).join(";") });
       if (token !== S.token || S.preview !== i) return;
       svg = after.svg;
-      caption = `preview ${i + 1} of ${off.length}: ${m.short || m.text}`;
+      const d = paged() ? S.outcomes.data : null;
+      caption = `preview ${d ? d.from + i + 1 : i + 1} of ${(d ? d.count : off.length).toLocaleString("en")}: ${m.short || m.text}`;
     } catch (e) { showError(e.message); return; }
   }
   drawBoard(svg);
+  markBoard();
   $("board").classList.toggle("previewing", i >= 0);
   $("preview-caption").textContent = caption;
   document.querySelectorAll("#outcome-list .outcome").forEach((b, k) => b.classList.toggle("previewed", k === i));
@@ -459,6 +614,17 @@ function markBoard() {
   const marks = $("board").querySelector("svg .marks");
   if (!marks) return;
   marks.innerHTML = "";
+  const d = paged() && S.outcomes.data;
+  if (d) {
+    for (const e of d.squares) {
+      const g = S.geometry[e.square];
+      if (!g) continue;
+      const c = svgEl("circle", { cx: g.x, cy: g.y, r: Math.min(g.w, g.h) * 0.3, fill: "none" });
+      c.setAttribute("class", "mark narrow");
+      c.setAttribute("data-square", e.square);
+      marks.append(c);
+    }
+  }
   const k = S.selection.length;
   if (!k) return;
   const next = new Set();
@@ -483,6 +649,7 @@ function markBoard() {
 // move, the last square again to stop there, or a new start.
 function clickSquare(sq) {
   hideChooser();
+  if (paged()) { showContents(sq); return; }
   const sel = S.selection;
   if (sel.length && sq === sel[sel.length - 1]) {
     const stop = endingAt(sel);
@@ -516,6 +683,12 @@ function showChooser(moves, square) {
   const box = $("chooser");
   box.innerHTML = "";
   for (const m of moves) box.append(moveButton(m));
+  placeChooser(square);
+}
+
+// Opens the chooser at `square`.
+function placeChooser(square) {
+  const box = $("chooser");
   const r = squareRect(square), b = $("board").getBoundingClientRect();
   box.style.display = "block";
   if (r) {
@@ -623,16 +796,24 @@ function stopAnalysis() {
 }
 
 function startAnalysis() {
+  // The lines shown stay when the same position is analysed again after
+  // a pause (a hidden or idle page): the new search's iterations show
+  // only once deeper than them.
+  const key = lineTo(S.current).join(";") + "|" + $("multipv").value;
+  const keep = S.analysisKey === key && S.shownDepth > 0;
   stopAnalysis();
   const v = S.view;
-  $("lines").innerHTML = "";
+  if (!keep) { $("lines").innerHTML = ""; S.shownDepth = 0; }
+  S.analysisKey = key;
+  S.resumeDepth = keep ? S.shownDepth : 0;
   if (!v.analysable || v.node === "terminal") {
     $("info").textContent = v.node === "terminal" ? "game over" : "no analysis for " + v.name;
     return;
   }
-  if (document.hidden) { $("info").textContent = "analysis paused while the page is hidden"; return; }
-  if (S.idle) { $("info").textContent = "analysis paused: the page was idle (move the pointer to resume)"; return; }
-  $("info").textContent = "waiting for a search thread…";
+  if (document.hidden) { pausedInfo("analysis paused while the page is hidden"); return; }
+  if (S.idle) { pausedInfo("analysis paused: the page was idle (move the pointer to resume)"); return; }
+  if (keep) pausedInfo(`resumed: the lines of depth ${S.shownDepth} stay until the search passes them`);
+  else $("info").textContent = "waiting for a search thread…";
   const es = new EventSource("/api/analysis?" + params({ moves: lineTo(S.current).join(";"), multipv: $("multipv").value }));
   S.analysis = es;
   es.onmessage = (e) => {
@@ -640,16 +821,20 @@ function startAnalysis() {
     if (d.error) { $("info").textContent = d.error; es.close(); return; }
     if (d.queued !== undefined) {
       if (d.queued >= d.of) {
-        $("info").textContent = `waiting for a search thread: ${d.queued} search(es) hold the server's ${d.of}` +
+        const what = `waiting for a search thread: ${d.queued} search(es) hold the server's ${d.of}` +
           (d.waiting ? `, ${d.waiting} wait` : "") + " (an engine move or a scoring goes first, analyses take turns)";
+        if (S.shownDepth) pausedInfo(what); else $("info").textContent = what;
       }
       return;
     }
     if (d.paused !== undefined) { S.pausedFor = d.paused; showPaused(); return; }
-    if (d.resumed !== undefined) { S.pausedFor = null; if (!S.lastIteration) $("info").textContent = `searching on ${d.resumed} thread(s)`; return; }
-    if (d.threads !== undefined) { $("info").textContent = `searching on ${d.threads} thread(s)`; return; }
+    if (d.resumed !== undefined) { S.pausedFor = null; if (!S.shownDepth) $("info").textContent = `searching on ${d.resumed} thread(s)`; return; }
+    if (d.threads !== undefined) { if (!S.shownDepth) $("info").textContent = `searching on ${d.threads} thread(s)`; return; }
     if (d.done) { es.close(); $("info").textContent += " (done)"; return; }
     S.pausedFor = null;
+    if (d.depth <= S.resumeDepth) return;
+    S.resumeDepth = 0;
+    S.shownDepth = Math.max(S.shownDepth, d.depth);
     showIteration(d);
   };
   es.onerror = () => es.close();
@@ -663,6 +848,14 @@ function showPaused() {
   info.textContent = info.textContent.replace(/ *\[paused[^\]]*\]$/, "") + ` [${what}]`;
 }
 
+// Says why the analysis stopped or started again: in place of the
+// numbers where none are shown, else after them (they stay).
+function pausedInfo(what) {
+  const info = $("info");
+  if (!S.shownDepth) { info.textContent = what; return; }
+  info.textContent = info.textContent.replace(/ *\[[^\]]*\]$/, "") + ` [${what}]`;
+}
+
 // A hidden page, or one without input for IDLE_MS, gives its search thread
 // back; it analyses again once shown or used.
 const IDLE_MS = 10 * 60 * 1000;
@@ -673,14 +866,14 @@ function wireYield() {
     clearTimeout(timer);
     timer = setTimeout(() => {
       S.idle = true;
-      if (analysing() && S.analysis) { stopAnalysis(); $("info").textContent = "analysis paused: the page was idle (move the pointer to resume)"; }
+      if (analysing() && S.analysis) { stopAnalysis(); pausedInfo("analysis paused: the page was idle (move the pointer to resume)"); }
     }, IDLE_MS);
     if (S.idle) { S.idle = false; if (analysing() && !S.analysis) startAnalysis(); }
   };
   for (const ev of ["pointermove", "pointerdown", "keydown", "wheel"]) document.addEventListener(ev, touch, { passive: true });
   document.addEventListener("visibilitychange", () => {
     if (!analysing()) return;
-    if (document.hidden) { stopAnalysis(); $("info").textContent = "analysis paused while the page is hidden"; }
+    if (document.hidden) { stopAnalysis(); pausedInfo("analysis paused while the page is hidden"); }
     else if (!S.analysis) startAnalysis();
   });
   touch();
@@ -787,6 +980,9 @@ function drawArrows() {
 // equal value score alike, and the bonus for having the move does not
 // count); none for a forced move.
 function label(id) {
+  // The background's low-budget scores label nothing: its losses are
+  // noise as often as mistakes (`score the game` refines them).
+  if (!S.nodes[id].labelRefined) return null;
   const mark = S.nodes[id].label;
   const found = LABELS.find(([, , m]) => m === mark);
   return found ? [found[1], found[2]] : null;
@@ -1118,7 +1314,7 @@ function scoreLine(ids, limits, background) {
     const d = JSON.parse(e.data);
     if (d.error) { info(d.error); es.close(); return; }
     if (d.done) {
-      info("scored" + graphSide());
+      info((background ? "scored at 60 ms a move (moves are labelled once the game is scored)" : "scored") + graphSide());
       es.close();
       S.scoring = null;
       scoreSoon();
@@ -1129,10 +1325,20 @@ function scoreLine(ids, limits, background) {
     if (d.ply === undefined) return;
     const id = ids[d.ply];
     if (id === undefined) return;
-    S.nodes[id].score = d.score;
-    S.nodes[id].outcomes = d.outcomes;
-    if (d.ply > 0 || ids[0] === 0) S.nodes[id].labelled = d.labelled;
-    if (d.ply + 1 < ids.length) S.nodes[ids[d.ply + 1]].label = d.label;
+    // A low-budget score never replaces a refined one, and labels only a
+    // move whose label was not refined yet (labels are shown refined only).
+    const n = S.nodes[id];
+    if (!background || !n.refined) {
+      n.score = d.score;
+      n.outcomes = d.outcomes;
+      n.refined = !background;
+    }
+    if (d.ply > 0 || ids[0] === 0) n.labelled = d.labelled;
+    const next = S.nodes[ids[d.ply + 1]];
+    if (next && (!background || !next.labelRefined)) {
+      next.label = d.label;
+      next.labelRefined = !background;
+    }
     if (d.mover !== undefined && d.mover !== null) S.nodes[id].mover = d.mover;
     info(`scored ${d.ply + 1} of ${ids.length}` + graphSide());
     drawGraph();
