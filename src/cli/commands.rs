@@ -3,8 +3,8 @@
 
 use super::args::AnalyzeArgs;
 use super::{
-    analyze, bench, datagen, learn, moves, openings, perft, play, protocol, serve, show, soak,
-    solve, tournament, CliError,
+    analyze, balance, bench, datagen, learn, moves, openings, perft, play, protocol, serve, show,
+    soak, solve, tournament, CliError,
 };
 use clap::{Parser, Subcommand};
 use gamut::with_game;
@@ -37,6 +37,10 @@ pub enum Command {
     /// Play engine settings against each other in pairs of games, with
     /// statistics (`merge` rebuilds the report from record files).
     Tournament(tournament::TournamentArgs),
+    /// A game's balance: self-play at a ladder of strengths for every
+    /// setup, each side's score with its interval, draws, game length and
+    /// when games are decided (`merge` joins shards' records).
+    Balance(balance::BalanceArgs),
     /// Play a game against the engine at the terminal.
     Play(play::PlayArgs),
     /// Step through a recorded tournament game, position by position.
@@ -88,6 +92,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         }
         Command::Tournament(a) => tournament::tournament(&a, cli.quiet, out),
         Command::Replay(a) => tournament::replay(&a, out),
+        Command::Balance(a) => balance::balance(&a, cli.quiet, out),
         Command::Play(a) => {
             let id = a.position.game;
             with_game!(id, G => play::play::<G>(&a, out))

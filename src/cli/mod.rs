@@ -3,6 +3,7 @@
 mod analyze;
 mod analyze_sides;
 pub mod args;
+mod balance;
 mod bench;
 mod commands;
 mod compliance;

@@ -7,9 +7,11 @@
 //! games finish ([`session`]), one JSON record per game ([`records`]), the
 //! report with honest statistics ([`stats`], [`report`]), records and
 //! reports as web pages ([`pages`]) and games of two sides in PGN
-//! ([`pgn`]); output files are kept apart from input files by
+//! ([`pgn`]), and a game's balance from self-play at a ladder of
+//! strengths ([`balance`]); output files are kept apart from input files by
 //! [`gamut_core::paths`]. See `docs/tournament.md`.
 
+pub mod balance;
 pub mod engine;
 pub mod external;
 pub mod pages;

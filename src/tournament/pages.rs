@@ -64,7 +64,7 @@ td.links { max-width: 300px; }
 "#;
 
 /// The start of a page with its title and the shared style.
-fn head(title: &str) -> String {
+pub(crate) fn head(title: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
          <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
@@ -770,7 +770,7 @@ fn seat_tournament_page<G: Diagram>(
 
 /// A round bound at least `v` (and at least 100) for a plot's axis: 1, 2
 /// or 5 times a power of ten.
-fn nice_bound(v: f64) -> f64 {
+pub(crate) fn nice_bound(v: f64) -> f64 {
     let v = v.max(100.0);
     let p = 10f64.powf(v.log10().floor());
     [1.0, 2.0, 5.0, 10.0]

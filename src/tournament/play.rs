@@ -276,6 +276,11 @@ pub enum Schedule {
     /// The pairs to play (all of them, or one shard's), both games of
     /// each: games `2p + 1` and `2p + 2` of pair `p`.
     Pairs(Vec<Pairing>),
+    /// Only the first game of each pair (game `2p + 1`, the pair's first
+    /// engine first player): self-play of one setting under two names,
+    /// where the second game, sides swapped, would play the same engine
+    /// on the same opening again (`gamut balance`).
+    Firsts(Vec<Pairing>),
     /// Games 1 to `games`, game `n` seating the engines as the
     /// `(n - 1)`-th of `lineups`, cycled ([`lineups`]).
     Seats {
@@ -331,6 +336,11 @@ impl<G> Plan<G> {
                     pairing: Some(pairing),
                 }
             }
+            Schedule::Firsts(pairs) => Seating {
+                number: 2 * pairs[i].pair + 1,
+                engines: pairs[i].engines.to_vec(),
+                pairing: Some(pairs[i]),
+            },
             Schedule::Seats { lineups, .. } => Seating {
                 number: i as u64 + 1,
                 engines: lineups[i % lineups.len()].clone(),
@@ -343,6 +353,7 @@ impl<G> Plan<G> {
     pub fn game_count(&self) -> usize {
         match &self.schedule {
             Schedule::Pairs(pairs) => 2 * pairs.len(),
+            Schedule::Firsts(pairs) => pairs.len(),
             Schedule::Seats { games, .. } => *games as usize,
         }
     }
@@ -354,6 +365,26 @@ impl<G> Plan<G> {
 }
 
 impl<G: Game> Plan<G> {
+    /// The plan playing only the first game of each of its pairs
+    /// ([`Schedule::Firsts`]); a plan of seatings stays as it is.
+    #[must_use]
+    pub fn first_games_only(mut self) -> Self {
+        if let Schedule::Pairs(pairs) = self.schedule {
+            self.schedule = Schedule::Firsts(pairs);
+        }
+        self
+    }
+
+    /// The plan with its random openings walked from `start` instead of
+    /// the game's start position (an openings file stays as it is).
+    #[must_use]
+    pub fn starting_from(mut self, start: G) -> Self {
+        if let Openings::Random { plies, .. } = self.openings {
+            self.openings = Openings::Random { start, plies };
+        }
+        self
+    }
+
     /// The opening of a game.
     pub fn opening(&self, seating: &Seating) -> Result<G, ParseError> {
         let index = seating.pairing.map_or(0, |p| p.opening);

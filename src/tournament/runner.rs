@@ -99,6 +99,9 @@ pub struct Outcome {
     pub summary: Summary,
     /// Why it stopped.
     pub ended: &'static str,
+    /// Every finished game, when [`run_plan`] was asked to keep them
+    /// (otherwise none).
+    pub games: Vec<GameRecord>,
 }
 
 /// Runs the tournament of `settings` in game `G`, of two sides or more;
@@ -108,7 +111,19 @@ pub fn run<G: FullGame>(
     stop: &AtomicBool,
     watch: &mut dyn Watch,
 ) -> Result<Outcome, ParseError> {
-    let plan = plan::<G>(settings)?;
+    run_plan(settings, &plan::<G>(settings)?, false, stop, watch)
+}
+
+/// Runs `plan`, made from `settings` by [`plan`] (and possibly changed
+/// since, as `gamut balance` does); with `keep_games` the outcome holds
+/// every finished game.
+pub fn run_plan<G: FullGame>(
+    settings: &Settings,
+    plan: &Plan<G>,
+    keep_games: bool,
+    stop: &AtomicBool,
+    watch: &mut dyn Watch,
+) -> Result<Outcome, ParseError> {
     let sprt = settings
         .sprt
         .as_deref()
@@ -119,18 +134,18 @@ pub fn run<G: FullGame>(
         return Err(ParseError::new("--sprt needs exactly two engines"));
     }
     let tally = match plan.schedule {
-        Schedule::Pairs(_) => Tally::new(sprt),
+        Schedule::Pairs(_) | Schedule::Firsts(_) => Tally::new(sprt),
         Schedule::Seats { .. } => Tally::of_seats(
             plan.engines.iter().map(|e| e.name.clone()).collect(),
             G::INFO.sides.len(),
         ),
     };
     check_tournament_paths(settings)?;
-    let (mut records, previous) = open_records(settings, &plan, watch)?;
+    let (mut records, previous) = open_records(settings, plan, watch)?;
     let mut pgn_file = open_pgn::<G>(settings, &previous)?;
     let total = plan.game_count() as u64;
     let mut played = Vec::new();
-    let keep = settings.html.is_some();
+    let keep = keep_games || settings.html.is_some();
     watch.start(total, previous.len() as u64);
     let mut each = |rec: &GameRecord, tally: &Tally| -> io::Result<()> {
         if keep {
@@ -142,7 +157,7 @@ pub fn run<G: FullGame>(
         watch.game(&game_line(rec, total, G::INFO.sides), status(tally))
     };
     let finished = session::run(
-        &plan,
+        plan,
         settings.concurrency as usize,
         tally,
         &previous,
@@ -159,13 +174,14 @@ pub fn run<G: FullGame>(
         ));
     }
     let summary = finished.tally.summary();
+    played.extend(previous);
     if let Some(path) = &settings.html {
-        played.extend(previous);
         write_pages::<G>(path, &summary, &played)?;
     }
     Ok(Outcome {
         summary,
         ended: finished.ended.as_str(),
+        games: if keep_games { played } else { Vec::new() },
     })
 }
 
@@ -294,7 +310,7 @@ fn game_line(rec: &GameRecord, total: u64, sides: &[&str]) -> String {
 
 /// The engines, the schedule (this shard's pairs), the openings and the
 /// adjudication rules from the settings.
-fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
+pub fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
     let pairs = G::players() == 2;
     if !pairs {
         refuse_pair_options::<G>(s)?;
@@ -493,6 +509,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         return Ok(Outcome {
             summary: Tally::new(sprt).summary(),
             ended: "merged",
+            games: Vec::new(),
         });
     };
     let id: GameId = game.parse().map_err(ParseError)?;
@@ -530,6 +547,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     Ok(Outcome {
         summary,
         ended: "merged",
+        games: Vec::new(),
     })
 }
 

@@ -26,6 +26,7 @@ mod analysis;
 mod apart;
 mod aporia;
 mod aporia_solve;
+mod balance;
 mod browser;
 mod cli;
 mod cli_fuzz;

@@ -27,6 +27,15 @@ pub trait Notation: Game {
         )))
     }
 
+    /// Every setup text [`start_with`](Notation::start_with) takes, one per
+    /// choice of the start position's options (Empedocles' twelve element
+    /// pairings), for surveys of them all (`gamut balance`); empty for a
+    /// game without setup options.
+    #[must_use]
+    fn setups() -> Vec<String> {
+        Vec::new()
+    }
+
     /// The canonical text of move (or chance outcome, or action) `m` here.
     fn move_text(&self, m: Self::Move) -> String;
 

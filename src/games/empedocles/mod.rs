@@ -400,6 +400,11 @@ impl Notation for Empedocles {
         Ok(Empedocles::new(Pairing::parse(setup)?))
     }
 
+    /// The twelve ordered element pairings, player 1's element first.
+    fn setups() -> Vec<String> {
+        Pairing::all().map(|p| p.to_string()).collect()
+    }
+
     fn parse(text: &str) -> Result<Self, ParseError> {
         text::parse_position(text)
     }
