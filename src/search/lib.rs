@@ -361,6 +361,10 @@ pub enum Verdict<M> {
     Simultaneous(MixedResult<M>),
 }
 
+/// How long a search runs before its table's unmapped pages are mapped
+/// beside it: searches shorter than this take only the pages they write.
+const MAP_AFTER: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Searches `pos` within `limits`, calling `observe` after every completed
 /// iteration, until a limit is reached, the result is proven, or
 /// `interrupt` (if given) becomes true; the search then ends within about a
@@ -376,11 +380,22 @@ pub fn run<G: Evaluate>(
 ) -> Verdict<G::Move> {
     tt.new_search();
     // The table's pages not yet mapped are mapped on a thread beside the
-    // search (Table::map_pages), which stops when the search returns.
+    // search (Table::map_pages), which stops when the search returns. It
+    // starts after MAP_AFTER, so that a short search (a depth-1 analysis
+    // under a large --hash) takes only the pages it writes.
     let searched = AtomicBool::new(false);
     std::thread::scope(|s| {
         if !tt.pages_mapped() {
-            s.spawn(|| tt.map_pages(&searched));
+            s.spawn(|| {
+                let start = std::time::Instant::now();
+                while start.elapsed() < MAP_AFTER {
+                    if searched.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                tt.map_pages(&searched);
+            });
         }
         let shared = Shared::new(tt, limits, interrupt);
         let verdict = match pos.node() {

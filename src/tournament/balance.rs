@@ -1123,8 +1123,15 @@ mod tests {
         assert!(w.lower == 0.0 && w.upper > 0.05 && w.upper < 0.1, "{w:?}");
         let w = wilson(50, 50);
         assert!(w.upper == 1.0 && w.lower < 0.95, "{w:?}");
-        let m = mean_interval(&[1.0, 0.0, 1.0, 0.0]);
+        // Twenty alternate wins and losses: 0.5 ± 1.96 × 0.513 / √20.
+        let m = mean_interval(&[1.0, 0.0].repeat(10));
         assert_eq!(m.value, 0.5);
-        assert!(m.lower > 0.0 && m.upper < 1.0);
+        assert!(
+            (m.lower - 0.275).abs() < 0.001 && (m.upper - 0.725).abs() < 0.001,
+            "{m:?}"
+        );
+        // Four: the normal interval would pass 0 and 1, and is cut there.
+        let m = mean_interval(&[1.0, 0.0, 1.0, 0.0]);
+        assert_eq!((m.lower, m.upper), (0.0, 1.0), "{m:?}");
     }
 }
