@@ -1565,6 +1565,15 @@ fn seeded_game(addr: &str, game: &str, plies: usize, seed: u64) -> (Vec<String>,
                 .map(&mut pick)
                 .collect();
             actions.join(",")
+        } else if v["moves"].as_array().unwrap().is_empty() {
+            // A resolution of more outcomes than the position lists: the
+            // first page of them, as the board's chooser asks for it.
+            let page = get(
+                addr,
+                &format!("/api/outcomes?game={game}&moves={}", enc(&moves.join(";"))),
+            )
+            .json();
+            pick(&page["moves"])
         } else {
             pick(&v["moves"])
         };
