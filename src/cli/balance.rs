@@ -4,14 +4,13 @@
 
 use super::args::parse_game;
 use super::interrupt::Interrupt;
-use super::progress::Progress;
+use super::progress::GamesBar;
 use super::CliError;
 use clap::{Args, Subcommand};
 use gamut::games::GameId;
 use gamut::tournament::balance::{self, BalanceOutcome, BalanceSettings, Ladder};
-use gamut::tournament::runner::Watch;
 use gamut::with_game;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Options of `gamut balance`.
@@ -147,50 +146,11 @@ pub fn balance(a: &BalanceArgs, quiet: bool, out: &mut impl Write) -> Result<(),
         html: a.html.clone(),
     };
     let interrupt = Interrupt::install()?;
-    let mut watch = Bar { bar: None, quiet };
+    let mut watch = GamesBar::new(quiet, String::new(), None);
     let outcome = with_game!(id, G => balance::run::<G>(&settings, interrupt.flag(), &mut watch))?;
     print_report(&outcome, a.json, out)?;
     interrupt.exit_if_signalled();
     Ok(())
-}
-
-/// Progress on a terminal only: a bar per setup and rung on stderr with
-/// its running score; warnings on stderr.
-struct Bar {
-    bar: Option<Progress>,
-    quiet: bool,
-}
-
-impl Watch for Bar {
-    fn start(&mut self, total: u64, done: u64) {
-        let bar = Progress::new(
-            total,
-            "{bar:30} {pos}/{len} games {msg} {elapsed}",
-            self.quiet,
-        );
-        bar.set_position(done);
-        self.bar = Some(bar);
-    }
-
-    fn game(&mut self, _line: &str, status: Option<String>) -> io::Result<()> {
-        if let Some(bar) = &self.bar {
-            bar.inc();
-            if let Some(msg) = status {
-                bar.set_message(msg);
-            }
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self) {
-        if let Some(bar) = self.bar.take() {
-            bar.finish();
-        }
-    }
-
-    fn warn(&mut self, msg: &str) {
-        eprintln!("{msg}");
-    }
 }
 
 /// Prints the report as a table or as JSON, with how the run ended.

@@ -1,8 +1,9 @@
 //! Progress bars for long work: drawn on stderr only when it is a terminal,
 //! only once the work has taken a second, and never with `--quiet`.
 
+use gamut::tournament::runner::Watch;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -87,5 +88,81 @@ impl Progress {
             let _ = shower.join();
         }
         self.bar.finish_and_clear();
+    }
+}
+
+/// A run of games watched from the command line (`tournament`, `balance`,
+/// `learn`'s matches): a bar of games on stderr with the running score,
+/// each game's line on `lines` if given, warnings on stderr, and
+/// `each_game` called after every game.
+pub struct GamesBar<'a> {
+    bar: Option<Progress>,
+    quiet: bool,
+    prefix: String,
+    lines: Option<&'a mut dyn Write>,
+    each_game: &'a dyn Fn(),
+}
+
+impl<'a> GamesBar<'a> {
+    /// A bar headed by `prefix` (none if empty), printing each game's line
+    /// on `lines` if given.
+    pub fn new(quiet: bool, prefix: String, lines: Option<&'a mut dyn Write>) -> GamesBar<'a> {
+        GamesBar {
+            bar: None,
+            quiet,
+            prefix,
+            lines,
+            each_game: &|| {},
+        }
+    }
+
+    /// Calls `f` after every game (and its line).
+    pub fn after_each_game(self, f: &'a dyn Fn()) -> GamesBar<'a> {
+        GamesBar {
+            each_game: f,
+            ..self
+        }
+    }
+}
+
+impl Watch for GamesBar<'_> {
+    fn start(&mut self, total: u64, done: u64) {
+        let bar = Progress::new(
+            total,
+            "{prefix}{bar:30} {pos}/{len} games {msg} {elapsed}",
+            self.quiet,
+        );
+        if !self.prefix.is_empty() {
+            bar.set_prefix(format!("{} ", self.prefix));
+        }
+        bar.set_position(done);
+        self.bar = Some(bar);
+    }
+
+    fn game(&mut self, line: &str, status: Option<String>) -> io::Result<()> {
+        if let Some(bar) = &self.bar {
+            if let Some(out) = self.lines.as_deref_mut() {
+                bar.suspend(|| {
+                    writeln!(out, "{line}")?;
+                    out.flush()
+                })?;
+            }
+            bar.inc();
+            if let Some(msg) = status {
+                bar.set_message(msg);
+            }
+        }
+        (self.each_game)();
+        Ok(())
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish();
+        }
+    }
+
+    fn warn(&mut self, msg: &str) {
+        eprintln!("{msg}");
     }
 }

@@ -2,7 +2,7 @@
 
 use super::args::parse_game;
 use super::interrupt::Interrupt;
-use super::progress::Progress;
+use super::progress::GamesBar;
 use super::show::show_text;
 use super::CliError;
 use clap::{Args, Subcommand};
@@ -11,11 +11,11 @@ use gamut::games::GameId;
 use gamut::paths::check_outputs;
 use gamut::svg::SvgOptions;
 use gamut::tournament::records::{self, GameRecord};
-use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings, Watch};
+use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings};
 use gamut::tournament::schedule::Format;
 use gamut::tournament::{pages, pgn};
 use gamut::with_game;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Options of `gamut tournament`.
@@ -63,14 +63,14 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "SCORE", value_parser = clap::value_parser!(i32).range(1..))]
     pub resign_score: Option<i32>,
     /// Moves of each side for resign adjudication.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = runner::RESIGN_MOVES, value_parser = clap::value_parser!(u32).range(1..))]
     pub resign_moves: u32,
     /// Draw adjudication: a draw when both engines' scores stay within
     /// ±SCORE for --draw-moves moves each.
     #[arg(long, value_name = "SCORE", value_parser = clap::value_parser!(i32).range(0..))]
     pub draw_score: Option<i32>,
     /// Moves of each side for draw adjudication.
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = runner::DRAW_MOVES, value_parser = clap::value_parser!(u32).range(1..))]
     pub draw_moves: u32,
     /// The ply from which draw adjudication applies.
     #[arg(long, value_name = "PLY", default_value_t = 0)]
@@ -196,12 +196,8 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
     // Ctrl-C or SIGTERM: no new moves are started, finished games are kept
     // and reported, then the exit status is the signal's.
     let interrupt = Interrupt::install()?;
-    let mut watch = Shown {
-        bar: None,
-        quiet,
-        json: a.json,
-        out: &mut *out,
-    };
+    let lines: Option<&mut dyn Write> = if a.json { None } else { Some(&mut *out) };
+    let mut watch = GamesBar::new(quiet, String::new(), lines);
     let outcome = with_game!(id, G => runner::run::<G>(
         &settings,
         interrupt.flag(),
@@ -240,55 +236,6 @@ fn settings(a: &TournamentArgs) -> Settings {
         shard: a.shard.clone(),
         html: a.html.clone(),
         pgn: a.pgn.clone(),
-    }
-}
-
-/// A tournament's progress on the terminal: a bar on stderr, each game's
-/// line on `out` (not with --json), warnings on stderr.
-struct Shown<'o, W: Write> {
-    bar: Option<Progress>,
-    quiet: bool,
-    json: bool,
-    out: &'o mut W,
-}
-
-impl<W: Write> Watch for Shown<'_, W> {
-    fn start(&mut self, total: u64, done: u64) {
-        let bar = Progress::new(
-            total,
-            "{bar:30} {pos}/{len} games {msg} {elapsed}",
-            self.quiet,
-        );
-        bar.set_position(done);
-        self.bar = Some(bar);
-    }
-
-    fn game(&mut self, line: &str, status: Option<String>) -> io::Result<()> {
-        let Some(bar) = &self.bar else {
-            return Ok(());
-        };
-        if !self.json {
-            let out = &mut *self.out;
-            bar.suspend(|| {
-                writeln!(out, "{line}")?;
-                out.flush()
-            })?;
-        }
-        bar.inc();
-        if let Some(msg) = status {
-            bar.set_message(msg);
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self) {
-        if let Some(bar) = self.bar.take() {
-            bar.finish();
-        }
-    }
-
-    fn warn(&mut self, msg: &str) {
-        eprintln!("{msg}");
     }
 }
 

@@ -14,7 +14,6 @@
 use crate::pages;
 use crate::records::{self, GameRecord};
 use crate::runner::{self, Settings, Watch};
-use crate::schedule::Format;
 use crate::stats::{Interval, Wdl, Z95};
 use gamut_core::game::{Diagram, FullGame, NodeKind, NodeRules, Notation, ParseError, Player};
 use gamut_core::svg::escape;
@@ -274,24 +273,9 @@ pub fn run<G: FullGame>(
     for (setup, start) in setups.iter().zip(&starts) {
         for rung in b.ladder.rungs() {
             let settings = Settings {
-                engines: rung_specs::<G>(b, &rung),
-                format: Format::RoundRobin,
-                // One pair per game asked for, of which only the first is
-                // played.
-                games: if two { 2 * b.games } else { b.games },
                 concurrency: b.concurrency,
-                seed: b.seed,
-                openings: None,
                 random_plies: b.random_plies,
                 ply_limit: b.ply_limit,
-                resign_score: None,
-                resign_moves: 3,
-                draw_score: None,
-                draw_moves: 8,
-                draw_after: 0,
-                adjudicate: Vec::new(),
-                time_margin: 0,
-                sprt: None,
                 records: b
                     .records
                     .as_ref()
@@ -299,8 +283,13 @@ pub fn run<G: FullGame>(
                 resume: b.resume,
                 overwrite: b.overwrite,
                 shard: b.shard.clone(),
-                html: None,
-                pgn: None,
+                // One pair per game asked for, of which only the first is
+                // played.
+                ..Settings::new(
+                    rung_specs::<G>(b, &rung),
+                    if two { 2 * b.games } else { b.games },
+                    b.seed,
+                )
             };
             // Every plan is made before any game is played, so that a bad
             // option fails at once.

@@ -77,6 +77,44 @@ pub struct Settings {
     pub pgn: Option<PathBuf>,
 }
 
+/// Resign adjudication's moves unless a run says.
+pub const RESIGN_MOVES: u32 = 3;
+/// Draw adjudication's moves unless a run says.
+pub const DRAW_MOVES: u32 = 8;
+
+impl Settings {
+    /// A round robin of `engines`, `games` games an encounter from `seed`,
+    /// one at a time, without adjudication, openings, test or files: the
+    /// rest as `gamut tournament`'s defaults.
+    #[must_use]
+    pub fn new(engines: Vec<String>, games: u64, seed: u64) -> Settings {
+        Settings {
+            engines,
+            format: Format::RoundRobin,
+            games,
+            concurrency: 1,
+            seed,
+            openings: None,
+            random_plies: None,
+            ply_limit: None,
+            resign_score: None,
+            resign_moves: RESIGN_MOVES,
+            draw_score: None,
+            draw_moves: DRAW_MOVES,
+            draw_after: 0,
+            adjudicate: Vec::new(),
+            time_margin: 0,
+            sprt: None,
+            records: None,
+            resume: false,
+            overwrite: false,
+            shard: None,
+            html: None,
+            pgn: None,
+        }
+    }
+}
+
 /// What the runner tells whoever shows its progress.
 pub trait Watch {
     /// Before the first game: games in all, and games already finished

@@ -14,7 +14,7 @@ mod page;
 
 use super::args::parse_game;
 use super::datagen::{parse_shard, play_game};
-use super::progress::Progress;
+use super::progress::{GamesBar, Progress};
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
@@ -24,8 +24,7 @@ use gamut::games::GameId;
 use gamut::search::nnue::network::read_network_file;
 use gamut::search::{Config, Evaluation, Limits};
 use gamut::tournament::report::{EncounterReport, Summary};
-use gamut::tournament::runner::{self, Watch};
-use gamut::tournament::schedule::Format;
+use gamut::tournament::runner;
 use gamut::tournament::stats::{Interval, SprtState};
 use gamut::with_game;
 use ledger::{file_entry, Ledger, Settings, SettingsArgs};
@@ -462,42 +461,28 @@ impl<G: FullGame> Run<G> {
         let records = self.dir.join(&name);
         let tmp = temp_name(&records);
         let settings = runner::Settings {
-            engines: vec![
-                format!(
-                    "name=candidate,net={},{}",
-                    candidate.display(),
-                    self.settings.gate
-                ),
-                opponent,
-            ],
-            format: Format::RoundRobin,
-            games,
             concurrency: self.concurrency,
-            seed,
-            openings: None,
             random_plies: Some(self.settings.random_plies),
-            ply_limit: None,
-            resign_score: None,
-            resign_moves: 3,
-            draw_score: None,
-            draw_moves: 8,
-            draw_after: 0,
-            adjudicate: Vec::new(),
-            time_margin: 0,
             sprt,
             records: Some(tmp.clone()),
-            resume: false,
             overwrite: true,
-            shard: None,
             html: Some(folder.join(format!("{stem}.html"))),
-            pgn: None,
+            ..runner::Settings::new(
+                vec![
+                    format!(
+                        "name=candidate,net={},{}",
+                        candidate.display(),
+                        self.settings.gate
+                    ),
+                    opponent,
+                ],
+                games,
+                seed,
+            )
         };
-        let mut watch = GateWatch {
-            bar: None,
-            quiet: self.quiet,
-            generation: g,
-            step: stem,
-        };
+        let pause_here = || pause(stem);
+        let mut watch = GamesBar::new(self.quiet, format!("generation {g} {stem}"), None)
+            .after_each_game(&pause_here);
         let never = AtomicBool::new(false);
         let outcome = runner::run::<G>(&settings, &never, &mut watch)?;
         let Summary::Pairs(report) = outcome.summary else {
@@ -661,49 +646,6 @@ fn state_name(s: SprtState) -> &'static str {
         SprtState::H0 => "h0",
         SprtState::H1 => "h1",
         SprtState::Continue => "continue",
-    }
-}
-
-/// A match's progress (the gate's, or the measure against classic): a
-/// bar of games on a terminal.
-struct GateWatch {
-    bar: Option<Progress>,
-    quiet: bool,
-    generation: u64,
-    step: &'static str,
-}
-
-impl Watch for GateWatch {
-    fn start(&mut self, total: u64, done: u64) {
-        let bar = Progress::new(
-            total,
-            "{prefix} {bar:30} {pos}/{len} games {msg}",
-            self.quiet,
-        );
-        bar.set_prefix(format!("generation {} {}", self.generation, self.step));
-        bar.set_position(done);
-        self.bar = Some(bar);
-    }
-
-    fn game(&mut self, _line: &str, status: Option<String>) -> io::Result<()> {
-        if let Some(bar) = &self.bar {
-            bar.inc();
-            if let Some(msg) = status {
-                bar.set_message(msg);
-            }
-        }
-        pause(self.step);
-        Ok(())
-    }
-
-    fn finish(&mut self) {
-        if let Some(bar) = self.bar.take() {
-            bar.finish();
-        }
-    }
-
-    fn warn(&mut self, msg: &str) {
-        eprintln!("{msg}");
     }
 }
 

@@ -690,7 +690,7 @@ impl<S: Seats> Diagram for SpokesGame<S> {
         moves
             .iter()
             .map(|&m| match m {
-                Move::Outcome(r) if !outcomes.is_empty() => {
+                Move::Outcome(r) if outcomes.contains(&r) => {
                     short::short_text(&self.board, outcomes, &r)
                 }
                 _ => self.move_text(m),
@@ -775,14 +775,9 @@ impl<S: Seats> Notation for SpokesGame<S> {
     /// The short outcome form (see [`short`]) at a resolution node; a
     /// placement's text otherwise.
     fn short_move_text(&self, m: Self::Move) -> String {
-        match m {
-            Move::Outcome(r) if self.phase == Phase::Resolution => self
-                .short_texts()
-                .into_iter()
-                .find(|&(o, _)| o == Move::Outcome(r))
-                .map_or_else(|| self.move_text(m), |(_, t)| t),
-            _ => self.move_text(m),
-        }
+        // One outcome named from one pass over the outcomes, not by naming
+        // them all.
+        Diagram::short_move_texts(self, &[m]).swap_remove(0)
     }
 }
 
