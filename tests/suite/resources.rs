@@ -69,11 +69,17 @@ fn peak_of_run(args: &[&str]) -> (i32, u64) {
 
 /// A table of 2 GiB for a search of depth 1 takes only the pages the
 /// search writes: the process peaks far below the table's size (it peaked
-/// at 2.1 GB when the table was written through at allocation).
+/// at 2.1 GB when the table was written through at allocation). Where the
+/// system grants the table huge pages, each entry the search stores can
+/// cost a whole 2 MiB page: a depth-1 search of Aporia peaked at 334 MiB
+/// so, and at 8 MiB with 4 KiB pages; half the table is the bound.
 #[test]
 #[cfg(target_os = "linux")]
 fn a_large_hash_costs_only_the_pages_the_search_uses() {
     let (status, peak) = peak_of_run(&["analyze", "aporia", "--depth", "1", "--hash", "2048"]);
     assert_eq!(status, 0);
-    assert!(peak < 256 * 1024, "peak {peak} KiB for a search of depth 1");
+    assert!(
+        peak < 1024 * 1024,
+        "peak {peak} KiB for a search of depth 1"
+    );
 }

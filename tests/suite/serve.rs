@@ -1566,14 +1566,24 @@ fn seeded_game(addr: &str, game: &str, plies: usize, seed: u64) -> (Vec<String>,
                 .collect();
             actions.join(",")
         } else if v["moves"].as_array().unwrap().is_empty() {
-            // A resolution of more outcomes than the position lists: the
-            // first page of them, as the board's chooser asks for it.
+            // A resolution of more outcomes than the position lists: one
+            // of them drawn as from the whole list, taken from its page of
+            // /api/outcomes (which pages them in the same order).
+            let count = v["outcome_count"].as_u64().unwrap() as usize;
+            let index = rng.gen_range(0..count);
+            let from = index / 60 * 60;
             let page = get(
                 addr,
-                &format!("/api/outcomes?game={game}&moves={}", enc(&moves.join(";"))),
+                &format!(
+                    "/api/outcomes?game={game}&moves={}&from={from}",
+                    enc(&moves.join(";"))
+                ),
             )
             .json();
-            pick(&page["moves"])
+            page["moves"][index - from]["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
         } else {
             pick(&v["moves"])
         };
