@@ -14,6 +14,7 @@
 mod assets;
 mod conn;
 mod hosts;
+mod lines;
 mod records;
 mod routes;
 pub mod sessions;
@@ -74,6 +75,7 @@ impl App {
                 opts.nets.clone(),
             ),
             records_dir: opts.records_dir.clone(),
+            lines: lines::Lines::default(),
             oracles: solved_tables(opts.table.as_deref()),
             hosts: hosts::Hosts::new(bound, &opts.allow_hosts),
             reading: Arc::new(tokio::sync::Semaphore::new(1)),

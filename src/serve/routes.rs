@@ -5,6 +5,7 @@
 //! Every answer carries [`SECURITY_HEADERS`].
 
 use super::assets;
+use super::lines::{Lines, Replayed};
 use super::sessions::{Budget, Kind, StopOnDrop, Turns};
 use super::view;
 use axum::extract::rejection::QueryRejection;
@@ -36,6 +37,8 @@ pub struct Server {
     pub budget: Budget,
     /// The folder whose records may be opened.
     pub records_dir: Option<PathBuf>,
+    /// The lines of play replayed lately, with their last moves listed.
+    pub lines: Lines,
     /// The solved tables that loaded, with their games.
     pub oracles: Vec<(GameId, Box<dyn gamut_core::tablebase::Oracle>)>,
     /// The hosts a request may name.
@@ -217,14 +220,19 @@ impl Params {
             .map_err(BadRequest)
     }
 
-    /// The line of play named by `fen`/`setup` and `moves`.
-    fn line<G: gamut_core::game::FullGame>(&self) -> Result<view::Line<G>, BadRequest> {
-        view::line(
-            self.fen.as_deref(),
-            self.setup.as_deref(),
-            self.moves.as_deref(),
-        )
-        .map_err(BadRequest)
+    /// The line of play named by `fen`/`setup` and `moves`, replayed
+    /// from the lines kept.
+    fn line<G: gamut_core::game::FullGame>(
+        &self,
+        lines: &Lines,
+    ) -> Result<Arc<Replayed<G>>, BadRequest> {
+        lines
+            .replay(
+                self.fen.as_deref(),
+                self.setup.as_deref(),
+                self.moves.as_deref(),
+            )
+            .map_err(BadRequest)
     }
 
     /// The lines an analysis reports per iteration: `multipv`, else
@@ -266,11 +274,14 @@ async fn games() -> Json<Value> {
 }
 
 /// `/api/position`: the line's last position, drawn, with its moves.
-async fn position(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>, BadRequest> {
+async fn position(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
     let id = p.game()?;
     tokio::task::spawn_blocking(
-        move || with_game!(id, G => p.line::<G>().map(|l| Json(view::position_json(&l)))),
+        move || with_game!(id, G => p.line::<G>(&s.lines).map(|l| Json(view::position_json(&l)))),
     )
     .await
     .map_err(|e| BadRequest(format!("the position could not be listed: {e}")))?
@@ -279,13 +290,16 @@ async fn position(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value
 /// `/api/outcomes`: the outcomes of the line's last position that leave
 /// on the board what `fix` asks, a page from `from` (see
 /// [`view::outcomes_json`]).
-async fn outcomes(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>, BadRequest> {
+async fn outcomes(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
     let id = p.game()?;
     tokio::task::spawn_blocking(move || {
         with_game!(id, G => {
-            let line = p.line::<G>()?;
-            view::outcomes_json(line.last(), p.fix.as_deref().unwrap_or(""), p.from.unwrap_or(0))
+            let line = p.line::<G>(&s.lines)?;
+            view::outcomes_json(&line, p.fix.as_deref().unwrap_or(""), p.from.unwrap_or(0))
                 .map(Json)
                 .map_err(BadRequest)
         })
@@ -296,7 +310,10 @@ async fn outcomes(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value
 
 /// `/api/export`: the line as a game record (one JSON line) that
 /// `gamut replay` reads, with a file name for it.
-async fn export(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>, BadRequest> {
+async fn export(
+    State(s): Shared,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
     let id = p.game()?;
     let texts: Vec<String> = p
@@ -307,7 +324,7 @@ async fn export(q: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>,
         .unwrap_or_default();
     tokio::task::spawn_blocking(move || {
         with_game!(id, G => {
-            let line = p.line::<G>()?;
+            let line = p.line::<G>(&s.lines)?;
             let record = view::record_line(&line, &texts).map_err(BadRequest)?;
             Ok(Json(json!({
                 "record": record,
@@ -330,7 +347,8 @@ async fn table(
     let p = Params::read(q)?;
     let id = p.game()?;
     tokio::task::spawn_blocking(move || {
-        let text = with_game!(id, G => gamut_core::game::Notation::text(p.line::<G>()?.last()));
+        let text =
+            with_game!(id, G => gamut_core::game::Notation::text(p.line::<G>(&s.lines)?.last()));
         let Some((_, oracle)) = s.oracles.iter().find(|(g, _)| *g == id) else {
             return Ok(Json(json!({ "value": null })));
         };
@@ -410,12 +428,11 @@ async fn analysis(
     let multipv = p.multipv();
     let id = p.game()?;
     with_game!(id, G => {
-        let line = p.line::<G>()?;
-        let pos = line.into_last();
+        let line = p.line::<G>(&s.lines)?;
         // Games of more than two players are searched on one thread.
         let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
         Ok(stream_job(s, Kind::Analysis, threads, move |turns, send| {
-            view::analyse(&pos, &limits, multipv, turns, send)
+            view::analyse(line.last(), &limits, multipv, turns, send)
         })
         .into_response())
     })
@@ -435,7 +452,7 @@ async fn scores(
     });
     let id = p.game()?;
     with_game!(id, G => {
-        let line = p.line::<G>()?;
+        let line = p.line::<G>(&s.lines)?;
         // Games of more than two players are searched on one thread.
         let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
         Ok(stream_job(s, Kind::Scores, threads, move |turns, send| {
@@ -462,9 +479,10 @@ async fn engine(
     let player = p.player.unwrap_or(0);
     let id = p.game()?;
     let q = Arc::clone(&p);
+    let server = Arc::clone(&s);
     let drawn = tokio::task::spawn_blocking(move || {
         with_game!(id, G => {
-            let line = q.line::<G>()?;
+            let line = q.line::<G>(&server.lines)?;
             view::drawn_outcome(line.last()).map_err(BadRequest)
         })
     })
@@ -478,7 +496,7 @@ async fn engine(
     let guard = StopOnDrop(vec![Arc::clone(&stop)]);
     let found = tokio::task::spawn_blocking(move || {
         with_game!(id, G => {
-            let line = p.line::<G>()?;
+            let line = p.line::<G>(&s.lines)?;
             view::engine_move(line.last(), &limits, &grant, player, &stop).map_err(BadRequest)
         })
     })

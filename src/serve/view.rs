@@ -3,6 +3,7 @@
 //! moves with the squares they touch), the engine's analysis as JSON
 //! events, its choice of move, and the scores along a game.
 
+use super::lines::Replayed;
 use super::sessions::{Grant, Turns};
 use gamut_core::game::{state_text, FullGame, NodeKind, NodeRules, Player};
 use gamut_core::svg::SvgOptions;
@@ -32,41 +33,23 @@ impl<G: FullGame> Line<G> {
     pub fn last(&self) -> &G {
         self.positions.last().expect("a line has its start")
     }
+}
 
-    /// The last position of the line, taken out of it.
-    pub fn into_last(mut self) -> G {
-        self.positions.pop().expect("a line has its start")
+/// The start a request names: `fen`, or `setup`, or the game's start.
+pub fn start<G: FullGame>(fen: Option<&str>, setup: Option<&str>) -> Result<G, String> {
+    match (fen, setup) {
+        (Some(_), Some(_)) => Err("give a position or a setup, not both".into()),
+        (Some(f), None) => G::parse(f).map_err(|e| format!("bad position for {}: {e}", G::ID)),
+        (None, Some(s)) => G::start_with(s).map_err(|e| format!("bad setup for {}: {e}", G::ID)),
+        (None, None) => Ok(G::start()),
     }
 }
 
-/// The line a request names: `fen` (or `setup`, or the start position),
-/// then `moves` separated by `;`.
-pub fn line<G: FullGame>(
-    fen: Option<&str>,
-    setup: Option<&str>,
-    moves: Option<&str>,
-) -> Result<Line<G>, String> {
-    let start = match (fen, setup) {
-        (Some(_), Some(_)) => return Err("give a position or a setup, not both".into()),
-        (Some(f), None) => G::parse(f).map_err(|e| format!("bad position for {}: {e}", G::ID))?,
-        (None, Some(s)) => G::start_with(s).map_err(|e| format!("bad setup for {}: {e}", G::ID))?,
-        (None, None) => G::start(),
-    };
-    let mut positions = vec![start];
-    let mut texts = Vec::new();
-    if let Some(list) = moves.filter(|m| !m.trim().is_empty()) {
-        for (i, item) in list.split(';').enumerate() {
-            if i == MAX_PLIES {
-                return Err(format!("more than {MAX_PLIES} moves"));
-            }
-            let last = positions.last().expect("a line has its start").clone();
-            let next = gamut_core::moves::play_moves(last, item, "the moves")
-                .map_err(|e| format!("ply {}: {e}", i + 1))?;
-            positions.push(next);
-            texts.push(item.trim().to_string());
-        }
-    }
-    Ok(Line { positions, texts })
+/// The position after `item`, the `i`-th (from 0) of a request's moves,
+/// is played at `pos`.
+pub fn play_item<G: FullGame>(pos: &G, item: &str, i: usize) -> Result<G, String> {
+    gamut_core::moves::play_moves(pos.clone(), item, "the moves")
+        .map_err(|e| format!("ply {}: {e}", i + 1))
 }
 
 /// `score` for the side to move at `pos` as a score for the first side.
@@ -91,9 +74,15 @@ fn pv_texts<G: FullGame>(pos: &G, pv: &[G::Move]) -> Vec<String> {
 }
 
 /// A list of moves (or actions) as JSON: each one's text and the squares
-/// a person clicks for it.
-fn moves_json<G: FullGame>(pos: &G, moves: &[G::Move], chance: bool) -> Vec<Value> {
-    let shorts = pos.short_move_texts(moves);
+/// a person clicks for it; `all` is every move of the position (the short
+/// forms are found among them).
+fn moves_json<G: FullGame>(
+    pos: &G,
+    moves: &[G::Move],
+    all: &[G::Move],
+    chance: bool,
+) -> Vec<Value> {
+    let shorts = pos.short_move_texts(moves, all);
     moves
         .iter()
         .zip(shorts)
@@ -131,11 +120,17 @@ fn paged<G: FullGame>(pos: &G, moves: &[G::Move]) -> bool {
 /// (of `total`), the squares on which they still differ with each
 /// content's count (the most even split first), and from the `from`-th on
 /// a page of at most [`OUTCOME_PAGE`] of them as the position lists moves.
-pub fn outcomes_json<G: FullGame>(pos: &G, fix: &str, from: usize) -> Result<Value, String> {
-    let mut moves = Vec::new();
-    if let NodeKind::Decision(_) = pos.node() {
-        pos.moves(&mut moves);
-    }
+pub fn outcomes_json<G: FullGame>(
+    line: &Replayed<G>,
+    fix: &str,
+    from: usize,
+) -> Result<Value, String> {
+    let pos = line.last();
+    let moves: &[G::Move] = match pos.node() {
+        NodeKind::Decision(_) => line.moves(),
+        _ => &[],
+    };
+    let changes = line.changes();
     let mut fixed = Vec::new();
     for item in fix.split(',').map(str::trim).filter(|t| !t.is_empty()) {
         let (square, content) = item
@@ -143,24 +138,39 @@ pub fn outcomes_json<G: FullGame>(pos: &G, fix: &str, from: usize) -> Result<Val
             .ok_or_else(|| format!("'{item}' is not <square>:<content>"))?;
         fixed.push((square, content));
     }
-    let changes: Vec<Vec<(String, String)>> = moves.iter().map(|&m| pos.move_changes(m)).collect();
-    let content = |i: usize, square: &str| -> String {
-        changes[i]
+    // A move's content at a square: the index of its name, None for "=".
+    let content = |i: usize, square: usize| -> Option<usize> {
+        changes.of_move[i]
             .iter()
-            .find(|(s, _)| s == square)
-            .map_or_else(|| "=".to_string(), |(_, c)| c.clone())
+            .find(|&&(s, _)| s as usize == square)
+            .map(|&(_, c)| c as usize)
     };
+    // Each fixed square's index and content (None for "="); a content no
+    // move leaves there leaves no move.
+    let mut wanted = Vec::new();
+    let mut possible = true;
+    for (square, name) in fixed {
+        let s = changes.squares.iter().position(|x| x == square);
+        let c = (name != "=").then(|| changes.contents.iter().position(|x| x == name));
+        match (s, c) {
+            (None, None) => {}
+            (None, Some(_)) | (Some(_), Some(None)) => possible = false,
+            (Some(s), c) => wanted.push((s, c.flatten())),
+        }
+    }
     let chosen: Vec<usize> = (0..moves.len())
-        .filter(|&i| fixed.iter().all(|&(s, c)| content(i, s) == c))
+        .filter(|&i| possible && wanted.iter().all(|&(s, c)| content(i, s) == c))
         .collect();
-    // Each square some chosen move changes: its contents and their counts.
-    let mut squares: Vec<(String, Vec<(String, usize)>)> = Vec::new();
+    // Each square some chosen move changes: its contents and their counts,
+    // in the order they first appear.
+    let mut squares: Vec<(usize, Vec<(String, usize)>)> = Vec::new();
     for &i in &chosen {
-        for (s, c) in &changes[i] {
-            let at = match squares.iter().position(|(x, _)| x == s) {
+        for &(s, c) in &changes.of_move[i] {
+            let (s, c) = (s as usize, &changes.contents[c as usize]);
+            let at = match squares.iter().position(|(x, _)| *x == s) {
                 Some(k) => k,
                 None => {
-                    squares.push((s.clone(), Vec::new()));
+                    squares.push((s, Vec::new()));
                     squares.len() - 1
                 }
             };
@@ -193,11 +203,11 @@ pub fn outcomes_json<G: FullGame>(pos: &G, fix: &str, from: usize) -> Result<Val
         "squares": squares
             .iter()
             .map(|(s, list)| json!({
-                "square": s,
+                "square": changes.squares[*s],
                 "contents": list.iter().map(|(c, n)| json!({"content": c, "count": n})).collect::<Vec<_>>(),
             }))
             .collect::<Vec<_>>(),
-        "moves": moves_json(pos, &page, false),
+        "moves": moves_json(pos, &page, moves, false),
     }))
 }
 
@@ -223,26 +233,20 @@ fn unit(id: &str) -> (&'static str, &'static str) {
 /// The line's last position as the page draws it: the game, the
 /// picture (with the last move marked), the state in words, and what can
 /// be played there.
-pub fn position_json<G: FullGame>(line: &Line<G>) -> Value {
+pub fn position_json<G: FullGame>(line: &Replayed<G>) -> Value {
     let pos = line.last();
     let n = line.positions.len();
     let before = (n > 1).then(|| &line.positions[n - 2]);
-    let mut moves = Vec::new();
+    let moves = line.moves();
     let mut actions = Vec::new();
     let (node, mover) = match pos.node() {
-        NodeKind::Decision(p) => {
-            pos.moves(&mut moves);
-            ("decision", Some(p.index()))
-        }
-        NodeKind::Chance => {
-            pos.moves(&mut moves);
-            ("chance", Some(pos.perspective().index()))
-        }
+        NodeKind::Decision(p) => ("decision", Some(p.index())),
+        NodeKind::Chance => ("chance", Some(pos.perspective().index())),
         NodeKind::Simultaneous => {
             for i in 0..G::players() {
                 let mut list = Vec::new();
                 pos.actions(Player::nth(i), &mut list);
-                actions.push(moves_json(pos, &list, false));
+                actions.push(moves_json(pos, &list, &list, false));
             }
             ("simultaneous", None)
         }
@@ -269,10 +273,10 @@ pub fn position_json<G: FullGame>(line: &Line<G>) -> Value {
         "svg": pos.svg(&SvgOptions::default(), before),
         "side_colours": pos.side_colours(),
         "outcome_count": moves.len(),
-        "moves": if paged(pos, &moves) {
+        "moves": if paged(pos, moves) {
             Vec::new()
         } else {
-            moves_json(pos, &moves, node == "chance")
+            moves_json(pos, moves, moves, node == "chance")
         },
         "actions": actions,
     })

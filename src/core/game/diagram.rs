@@ -36,8 +36,10 @@ pub trait Diagram: Notation {
 
     /// The short texts ([`Notation::short_move_text`]) of `moves`, in
     /// order; a game whose short forms are found together (Spokes'
-    /// outcomes) writes them all at once.
-    fn short_move_texts(&self, moves: &[Self::Move]) -> Vec<String> {
+    /// outcomes) writes them all at once. `all` is every move of this
+    /// position as the caller listed them, or empty if it did not (the
+    /// game then lists them where it needs them).
+    fn short_move_texts(&self, moves: &[Self::Move], _all: &[Self::Move]) -> Vec<String> {
         moves.iter().map(|&m| self.short_move_text(m)).collect()
     }
 

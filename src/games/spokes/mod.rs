@@ -679,13 +679,24 @@ impl<S: Seats> Diagram for SpokesGame<S> {
         )
     }
 
-    /// Each outcome's short form, found among the outcomes listed once.
-    fn short_move_texts(&self, moves: &[Self::Move]) -> Vec<String> {
+    /// Each outcome's short form, found among the outcomes listed once
+    /// (those of `all` where the caller listed them).
+    fn short_move_texts(&self, moves: &[Self::Move], all: &[Self::Move]) -> Vec<String> {
         let mut w = Workspace::default();
-        let outcomes: &[Resolved<S::Board>] = if self.phase == Phase::Resolution {
+        let given: Vec<Resolved<S::Board>>;
+        let outcomes: &[Resolved<S::Board>] = if self.phase != Phase::Resolution {
+            &[]
+        } else if all.is_empty() {
             self.resolved(&mut w)
         } else {
-            &[]
+            given = all
+                .iter()
+                .filter_map(|m| match *m {
+                    Move::Outcome(r) => Some(r),
+                    Move::Place { .. } => None,
+                })
+                .collect();
+            &given
         };
         moves
             .iter()
@@ -777,7 +788,7 @@ impl<S: Seats> Notation for SpokesGame<S> {
     fn short_move_text(&self, m: Self::Move) -> String {
         // One outcome named from one pass over the outcomes, not by naming
         // them all.
-        Diagram::short_move_texts(self, &[m]).swap_remove(0)
+        Diagram::short_move_texts(self, &[m], &[]).swap_remove(0)
     }
 }
 
