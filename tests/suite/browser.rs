@@ -10,7 +10,7 @@
 
 use crate::serve::{get, request, Server};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use serde_json::{json, Value};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -116,9 +116,14 @@ impl Browser {
     /// Clicks the board at `square` as a person does: the pointer pressed
     /// and let go at the middle of the square's hit area.
     fn click_square(&self, square: &str) {
+        // Scrolled into view first (a long list of outcomes pressed
+        // before may have scrolled the board away).
         let at = self.run(&format!(
-            "const r = squareRect({square:?}); \
-             return r ? [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)] : null;"
+            "let r = squareRect({square:?}); if (!r) return null; \
+             if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) {{ \
+               scrollBy({{left: r.left + r.width / 2 - innerWidth / 2, top: r.top + r.height / 2 - innerHeight / 2, behavior: 'instant'}}); \
+               r = squareRect({square:?}); }} \
+             return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];"
         ));
         let at = at
             .as_array()
@@ -706,24 +711,10 @@ fn random_line(
             ),
         )
         .json();
-        let pick = |list: &Value, rng: &mut SmallRng| {
-            let list = list.as_array().unwrap();
-            list[rng.gen_range(0..list.len())]["text"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        };
-        let next = match v["node"].as_str().unwrap() {
-            "terminal" => break,
-            "simultaneous" => v["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|a| pick(a, rng))
-                .collect::<Vec<_>>()
-                .join(","),
-            _ => pick(&v["moves"], rng),
-        };
+        if v["node"] == "terminal" {
+            break;
+        }
+        let next = crate::serve::random_step(&server.addr, game, &moves, &v, rng);
         seen.push(v["text"].as_str().unwrap().to_string());
         moves.push(next);
     }

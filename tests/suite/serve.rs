@@ -1550,45 +1550,58 @@ fn seeded_game(addr: &str, game: &str, plies: usize, seed: u64) -> (Vec<String>,
         if node == "terminal" || moves.len() == plies {
             return (moves, views);
         }
-        let mut pick = |list: &Value| {
-            let list = list.as_array().unwrap();
-            list[rng.gen_range(0..list.len())]["text"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        };
-        let step = if node == "simultaneous" {
-            let actions: Vec<String> = v["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(&mut pick)
-                .collect();
-            actions.join(",")
-        } else if v["moves"].as_array().unwrap().is_empty() {
-            // A resolution of more outcomes than the position lists: one
-            // of them drawn as from the whole list, taken from its page of
-            // /api/outcomes (which pages them in the same order).
-            let count = v["outcome_count"].as_u64().unwrap() as usize;
-            let index = rng.gen_range(0..count);
-            let from = index / 60 * 60;
-            let page = get(
-                addr,
-                &format!(
-                    "/api/outcomes?game={game}&moves={}&from={from}",
-                    enc(&moves.join(";"))
-                ),
-            )
-            .json();
-            page["moves"][index - from]["text"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        } else {
-            pick(&v["moves"])
-        };
+        let step = random_step(addr, game, &moves, &v, &mut rng);
         moves.push(step);
     }
+}
+
+/// A move drawn at random at position `v` (the answer of
+/// `/api/position` for `moves` of `game`): a joint action of one random
+/// action per player at a simultaneous node, else one of the moves; a
+/// resolution of more outcomes than the position lists draws from all of
+/// them, taking the one drawn from its page of `/api/outcomes` (which
+/// pages them in the same order).
+pub fn random_step(
+    addr: &str,
+    game: &str,
+    moves: &[String],
+    v: &Value,
+    rng: &mut SmallRng,
+) -> String {
+    let mut pick = |list: &Value| {
+        let list = list.as_array().unwrap();
+        list[rng.gen_range(0..list.len())]["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    if v["node"] == "simultaneous" {
+        let actions: Vec<String> = v["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(&mut pick)
+            .collect();
+        return actions.join(",");
+    }
+    if !v["moves"].as_array().unwrap().is_empty() {
+        return pick(&v["moves"]);
+    }
+    let count = v["outcome_count"].as_u64().unwrap() as usize;
+    let index = rng.gen_range(0..count);
+    let from = index / 60 * 60;
+    let page = get(
+        addr,
+        &format!(
+            "/api/outcomes?game={game}&moves={}&from={from}",
+            enc(&moves.join(";"))
+        ),
+    )
+    .json();
+    page["moves"][index - from]["text"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 /// The scores events of `moves` of `game` searched to `depth`.
