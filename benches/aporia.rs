@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// The non-terminal positions of `positions/aporia.perft`.
 fn suite_positions() -> Vec<Aporia> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/aporia.perft");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../positions/aporia.perft");
     let text = std::fs::read_to_string(path).expect("the Aporia perft suite");
     parse_suite(&text)
         .expect("the suite parses")

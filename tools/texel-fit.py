@@ -3,7 +3,7 @@
 
 usage: tools/texel-fit.py <data.tsv> [--anchor TERM]
 
-<data.tsv> comes from `cargo run --release --example eval_terms --
+<data.tsv> comes from `cargo run --release -p gamut-eval-terms --
 <records.jsonl>...`: a header (`result` and the term names), then per
 position the result for the side to move (1, 0.5, 0) and each term's value
 alone under the current weights.

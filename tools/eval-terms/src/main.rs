@@ -2,7 +2,7 @@
 //! recorded tournament games, with the game's result and each evaluation
 //! term's value, both from the side to move's point of view.
 //!
-//! usage: `cargo run --release --example eval_terms -- <records.jsonl>...
+//! usage: `cargo run --release -p gamut-eval-terms -- <records.jsonl>...
 //! [--skip N]` writes tab-separated lines to standard output: a header
 //! (`result` and the game's term names), then per position the result (1
 //! win, 0.5 draw, 0 loss for the side to move) and the value of each term
