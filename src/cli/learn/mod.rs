@@ -388,7 +388,7 @@ impl<G: FullGame> Run<G> {
             data,
             out: tmp.clone(),
             curve: None,
-            hidden: s.hidden,
+            hidden: Some(s.hidden),
             epochs: s.epochs,
             batch: s.batch,
             lr: s.lr,
@@ -399,6 +399,7 @@ impl<G: FullGame> Run<G> {
             no_mirror: false,
             seed: self.seed(g, 1),
             on_classic: false,
+            init: None,
         };
         let bar = Progress::new(
             s.epochs as u64,
