@@ -386,9 +386,10 @@ impl<G: FullGame> Run<G> {
         if self.settings.fresh {
             return Ok((NEW_WEIGHTS.into(), None));
         }
-        let bytes = match ledger.best() {
+        let best = ledger.best();
+        let bytes = match &best {
             Best::File { entry, .. } => {
-                let path = self.check_best(&entry)?;
+                let path = self.check_best(entry)?;
                 std::fs::read(&path)
                     .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?
             }
@@ -396,7 +397,7 @@ impl<G: FullGame> Run<G> {
                 G::NETWORK.expect("the game has a network").bytes.to_vec()
             }
         };
-        let name = match ledger.best() {
+        let name = match best {
             Best::Classic => Best::Builtin.name(),
             best => best.name(),
         };
