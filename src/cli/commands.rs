@@ -60,8 +60,8 @@ pub enum Command {
     /// positions, search scores and results as training data.
     Datagen(datagen::DatagenArgs),
     /// Make a game's network stronger generation by generation: self-play
-    /// data, training, a gate against the best, promotion; resumable, with
-    /// a ledger (docs/learn.md).
+    /// data, training from the best network, a gate against the best,
+    /// promotion; resumable, with a ledger (docs/learn.md).
     Learn(learn::LearnArgs),
     /// Speak the engine protocol (docs/protocol.md) on standard input and
     /// output, for tournaments and other programs.

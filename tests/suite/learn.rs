@@ -14,16 +14,15 @@ use std::process::Stdio;
 
 #[cfg(feature = "learn")]
 /// A tiny, depth-limited run of Aporia: two generations, the first
-/// network promoted by a lenient test.
-const TINY: [&str; 22] = [
+/// network promoted by a lenient test; each candidate starts from the
+/// best network (the built-in one for the first: 128 hidden units).
+const TINY: [&str; 20] = [
     "--games",
     "4",
     "--nodes",
     "100",
     "--epochs",
     "2",
-    "--hidden",
-    "8",
     "--validation",
     "0.3",
     "--gate",
@@ -102,6 +101,19 @@ fn long_learn_killed_at_each_step_resumes_to_the_same_ledger_and_network() {
     assert_eq!(reference[4]["games"], 4, "{reference:?}");
     assert_eq!(reference[5]["decision"], "promoted", "{reference:?}");
     assert_eq!(reference[6]["played_by"], "generation 1's network");
+    // The first candidate starts from the built-in network, the second
+    // from the first, promoted.
+    assert_eq!(reference[2]["init"], "the built-in network");
+    assert_eq!(reference[7]["init"], "generation 1's network");
+    let aporia = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/aporia/aporia.net");
+    assert_eq!(
+        std::fs::read(whole.join("gen-001/init.net")).unwrap(),
+        std::fs::read(aporia).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(whole.join("gen-002/init.net")).unwrap(),
+        std::fs::read(whole.join("gen-001/candidate.net")).unwrap()
+    );
     let best = std::fs::read(whole.join("best.net")).unwrap();
     for step in ["data", "train", "gate", "classic", "promotion"] {
         let dir = root.join(step);
@@ -114,12 +126,14 @@ fn long_learn_killed_at_each_step_resumes_to_the_same_ledger_and_network() {
             "killed in {step}"
         );
         for g in ["gen-001", "gen-002"] {
-            let file = format!("{g}/candidate.net");
-            assert_eq!(
-                std::fs::read(dir.join(&file)).unwrap(),
-                std::fs::read(whole.join(&file)).unwrap(),
-                "{file}, killed in {step}"
-            );
+            for net in ["init", "candidate"] {
+                let file = format!("{g}/{net}.net");
+                assert_eq!(
+                    std::fs::read(dir.join(&file)).unwrap(),
+                    std::fs::read(whole.join(&file)).unwrap(),
+                    "{file}, killed in {step}"
+                );
+            }
         }
         assert!(!dir.join("best.net.tmp").exists());
     }
@@ -208,6 +222,34 @@ fn learn_settings_are_fixed_and_bad_ones_refused() {
     }
     let err = rejected(&["learn", "spokes4", "--dir", f]);
     assert!(err.contains("two players"), "{err}");
+    // Candidates start from the built-in network unless --fresh: a
+    // hidden size other than its own needs --fresh, which is then kept.
+    let err = rejected(&["learn", "aporia", "--dir", f, "--hidden", "8"]);
+    assert!(
+        err.contains("--hidden 8: the built-in network has 128 hidden units")
+            && err.contains("--fresh"),
+        "{err}"
+    );
+    assert!(!fresh.join("ledger.jsonl").exists());
+    let new = root.join("new-weights");
+    let n = new.to_str().unwrap();
+    ok(&[
+        "learn",
+        "aporia",
+        "--dir",
+        n,
+        "--hidden",
+        "8",
+        "--fresh",
+        "--generations",
+        "0",
+    ]);
+    assert_eq!(untimed_ledger(&new)[0]["settings"]["fresh"], true);
+    // Resumed without the option, the run keeps it.
+    ok(&["learn", "aporia", "--dir", n, "--generations", "0"]);
+    assert_eq!(ledger[0]["settings"]["fresh"], false);
+    let err = rejected(&["learn", "aporia", "--dir", d, "--fresh"]);
+    assert!(err.contains("was started without --fresh"), "{err}");
     // A build without the trainer says so before it plays a game, and
     // leaves only the run's settings behind.
     if !cfg!(feature = "learn") {

@@ -7,6 +7,7 @@ use super::{rename, sync, temp_name, Best, STEPS};
 use crate::cli::CliError;
 use clap::Args;
 use gamut::game::FullGame;
+use gamut::search::nnue::network::Network;
 use gamut::tournament::engine::Engine;
 use gamut::tournament::stats::Sprt;
 use serde::{Deserialize, Serialize};
@@ -103,6 +104,12 @@ pub struct SettingsArgs {
     #[arg(long, value_name = "KIND", value_parser = ["net", "classic"])]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
+    /// Train each candidate from new weights. Without it each starts
+    /// from the best network: the game's built-in network until one is
+    /// promoted (whatever --start says), then the one promoted last.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fresh: bool,
 }
 
 impl SettingsArgs {
@@ -140,11 +147,22 @@ pub struct Settings {
     /// those take the default.
     #[serde(default = "default_classic_games")]
     pub classic_games: u64,
+    /// Whether each candidate is trained from new weights rather than
+    /// from the best network. Runs started before candidates started
+    /// from the best trained from new weights, and go on doing so.
+    #[serde(default = "started_before_warm_starts")]
+    pub fresh: bool,
 }
 
 /// Games of each candidate against classic, unless the run says.
 fn default_classic_games() -> u64 {
     200
+}
+
+/// `fresh` in a run whose settings do not say: one started when every
+/// candidate was trained from new weights.
+fn started_before_warm_starts() -> bool {
+    true
 }
 
 impl Settings {
@@ -169,6 +187,7 @@ impl Settings {
             sprt: "elo0=0,elo1=10,alpha=0.05,beta=0.05".into(),
             start: "net".into(),
             classic_games: default_classic_games(),
+            fresh: false,
         }
     }
 
@@ -219,7 +238,38 @@ impl Settings {
         }
         Engine::parse::<G>(&format!("name=gate,eval=classic,{}", self.gate))
             .map_err(|e| CliError(format!("--gate {}: {e}", self.gate)))?;
+        if !self.fresh {
+            self.check_warm_start::<G>()?;
+        }
         Ok(())
+    }
+
+    /// Checks that candidates can start from the game's built-in network
+    /// (and so from the networks promoted after it): the same hidden
+    /// size and scale, and no classic evaluation under it.
+    fn check_warm_start<G: FullGame>(&self) -> Result<(), CliError> {
+        let b = G::NETWORK.expect("the game has a network");
+        let net = Network::from_bytes(b.bytes, b.game, b.inputs)
+            .expect("the built-in network is well-formed");
+        let why = if net.hidden != self.hidden {
+            format!(
+                "--hidden {}: the built-in network has {} hidden units",
+                self.hidden, net.hidden
+            )
+        } else if net.scale != self.scale {
+            format!(
+                "--scale {}: the built-in network's scale is {}",
+                self.scale, net.scale
+            )
+        } else if net.on_classic {
+            "the built-in network adds to the classic evaluation, and learn trains networks that do not".into()
+        } else {
+            return Ok(());
+        };
+        Err(CliError(format!(
+            "{why}, and each candidate starts from it or from a network trained from it \
+             (--fresh trains them from new weights)"
+        )))
     }
 }
 
@@ -287,6 +337,14 @@ impl Ledger {
             let ledger = Ledger::open(dir, G::ID)?;
             let kept = serde_json::to_value(&ledger.settings)?;
             for (key, value) in &given {
+                if kept[key] != *value && value.is_boolean() {
+                    return Err(CliError(format!(
+                        "{} was started {} --{}: settings are fixed when the run starts",
+                        dir.display(),
+                        if kept[key] == true { "with" } else { "without" },
+                        key.replace('_', "-"),
+                    )));
+                }
                 if kept[key] != *value {
                     return Err(CliError(format!(
                         "{} was started with --{} {}, not {}: settings are fixed when the run starts",
@@ -446,5 +504,16 @@ mod tests {
         let read: Settings = serde_json::from_value(old).unwrap();
         assert_eq!(read, Settings::defaults("apart"));
         assert_eq!(read.classic_games, 200);
+    }
+
+    /// A run started before candidates started from the best network
+    /// goes on training them from new weights.
+    #[test]
+    fn settings_written_before_warm_starts_train_from_new_weights() {
+        let mut old = serde_json::to_value(Settings::defaults("apart")).unwrap();
+        old.as_object_mut().unwrap().remove("fresh");
+        let read: Settings = serde_json::from_value(old).unwrap();
+        assert!(read.fresh);
+        assert!(!Settings::defaults("apart").fresh);
     }
 }

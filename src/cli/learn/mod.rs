@@ -1,7 +1,9 @@
 //! `gamut learn`: the loop of generations that makes a game's network
 //! stronger by itself (docs/learn.md). Each generation has four steps:
 //! self-play data played by the current best evaluation, a network
-//! trained on it (`gamut_train`), a gate (an SPRT match of the candidate
+//! trained on it (`gamut_train`) from the best network's weights (the
+//! built-in network's until one is promoted) unless the run is
+//! `--fresh`, a gate (an SPRT match of the candidate
 //! against the best, one process, the tournament library's runner) and
 //! the promotion. Each completed step is one JSON line of the ledger in
 //! the directory, recorded only once its outputs are complete (written to
@@ -71,6 +73,10 @@ pub struct LearnArgs {
     #[command(flatten)]
     pub settings: SettingsArgs,
 }
+
+/// What a candidate trained from no network starts from, as the ledger
+/// names it.
+const NEW_WEIGHTS: &str = "new weights";
 
 /// The steps of a generation, in order, as the ledger names them.
 const STEPS: [&str; 5] = ["data", "train", "gate", "classic", "promotion"];
@@ -371,8 +377,38 @@ impl<G: FullGame> Run<G> {
         }))
     }
 
+    /// The network generation `g`'s candidate starts from, unless the
+    /// run trains from new weights: the best network (the built-in one
+    /// until a network is promoted), copied to `gen-NNN/init.net`. Its
+    /// name, and its path relative to the directory.
+    #[cfg(feature = "learn")]
+    fn init(&self, ledger: &Ledger, g: u64) -> Result<(String, Option<String>), CliError> {
+        if self.settings.fresh {
+            return Ok((NEW_WEIGHTS.into(), None));
+        }
+        let best = ledger.best();
+        let bytes = match &best {
+            Best::File { entry, .. } => {
+                let path = self.check_best(entry)?;
+                std::fs::read(&path)
+                    .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?
+            }
+            Best::Classic | Best::Builtin => {
+                G::NETWORK.expect("the game has a network").bytes.to_vec()
+            }
+        };
+        let name = match best {
+            Best::Classic => Best::Builtin.name(),
+            best => best.name(),
+        };
+        let rel = format!("{}/init.net", Self::folder(g));
+        let path = self.dir.join(&rel);
+        ledger::replace_file(&temp_name(&path), &path, &bytes)?;
+        Ok((name, Some(rel)))
+    }
+
     /// Generation `g`'s training: a candidate network from the data of
-    /// the last `window` generations.
+    /// the last `window` generations, started from [`Run::init`].
     #[cfg(feature = "learn")]
     fn train(&self, ledger: &Ledger, g: u64, out: &mut impl Write) -> Result<Value, CliError> {
         let first = g.saturating_sub(self.settings.window - 1).max(1);
@@ -380,6 +416,7 @@ impl<G: FullGame> Run<G> {
             .flat_map(|h| ledger.files(h, "data"))
             .map(|name| self.dir.join(name))
             .collect();
+        let (init, init_file) = self.init(ledger, g)?;
         let name = format!("{}/candidate.net", Self::folder(g));
         let path = self.dir.join(&name);
         let tmp = temp_name(&path);
@@ -388,7 +425,7 @@ impl<G: FullGame> Run<G> {
             data,
             out: tmp.clone(),
             curve: None,
-            hidden: s.hidden,
+            hidden: Some(s.hidden),
             epochs: s.epochs,
             batch: s.batch,
             lr: s.lr,
@@ -399,6 +436,7 @@ impl<G: FullGame> Run<G> {
             no_mirror: false,
             seed: self.seed(g, 1),
             on_classic: false,
+            init: init_file.as_ref().map(|f| self.dir.join(f)),
         };
         let bar = Progress::new(
             s.epochs as u64,
@@ -419,16 +457,22 @@ impl<G: FullGame> Run<G> {
         let last = report.losses.last().copied().unwrap_or_default();
         writeln!(
             out,
-            "generation {g}: trained on {} games of generations {first} to {g}: loss {:.6}, validation {:.6}",
+            "generation {g}: trained from {init} on {} games of generations {first} to {g}: loss {:.6}, validation {:.6}",
             report.games, last.0, last.1
         )?;
+        let mut files = vec![file_entry(&self.dir, &name)?];
+        if let Some(f) = &init_file {
+            files.push(file_entry(&self.dir, f)?);
+        }
         Ok(json!({
+            "init": init,
+            "init_validation": report.init_loss.map(round6),
             "data_generations": [first, g],
             "games": report.games,
             "positions": [report.positions.0, report.positions.1],
             "losses": report.losses.iter().map(|(t, v)| json!([round6(*t), round6(*v)])).collect::<Vec<_>>(),
             "quantization": (report.quantization * 100.0).round() / 100.0,
-            "files": [file_entry(&self.dir, &name)?],
+            "files": files,
         }))
     }
 

@@ -4,7 +4,7 @@
 //! replaced whole after every step.
 
 use super::ledger::{replace_file, Ledger};
-use super::temp_name;
+use super::{temp_name, NEW_WEIGHTS};
 use crate::cli::CliError;
 use serde_json::Value;
 use std::fmt::Write;
@@ -52,7 +52,7 @@ svg{{background:#fafafa;border:1px solid #ddd;margin:6px 0}}.note{{color:#555;fo
     );
     let _ = writeln!(
         h,
-        "<p>Generations complete: <b>{}</b>. Best: <b>{}</b>. Data: {} games a generation at {} nodes a move ({} random plies, {} share{}); training: {} epochs, {} hidden units, λ {}, the data of the last {} generation{}; gate: <code>{}</code>, at most {} games, SPRT <code>{}</code>; started from the {}.</p>",
+        "<p>Generations complete: <b>{}</b>. Best: <b>{}</b>. Data: {} games a generation at {} nodes a move ({} random plies, {} share{}); training: {} epochs, {} hidden units, λ {}, the data of the last {} generation{}, each candidate from {}; gate: <code>{}</code>, at most {} games, SPRT <code>{}</code>; started from the {}.</p>",
         ledger.generations(),
         esc(&ledger.best().name()),
         s.games,
@@ -65,6 +65,7 @@ svg{{background:#fafafa;border:1px solid #ddd;margin:6px 0}}.note{{color:#555;fo
         s.lambda,
         s.window,
         if s.window == 1 { "" } else { "s" },
+        if s.fresh { NEW_WEIGHTS } else { "the best network" },
         esc(&s.gate),
         s.gate_games,
         esc(&s.sprt),
@@ -88,7 +89,7 @@ svg{{background:#fafafa;border:1px solid #ddd;margin:6px 0}}.note{{color:#555;fo
 fn table(ledger: &Ledger) -> String {
     let mut h = String::from(
         "<h2>Generations</h2>\n<table><tr><th>generation</th><th>played by</th><th>games</th><th>positions</th>\
-<th>trained on</th><th>loss</th><th>validation</th><th>gate games</th><th>W-D-L</th><th>Elo [95%]</th>\
+<th>trained on</th><th>from</th><th>loss</th><th>validation</th><th>gate games</th><th>W-D-L</th><th>Elo [95%]</th>\
 <th>SPRT</th><th>against classic [95%]</th><th>decision</th><th>games' pages</th></tr>\n",
     );
     let last = ledger
@@ -107,11 +108,12 @@ fn table(ledger: &Ledger) -> String {
         let decision = promotion.and_then(|p| p["decision"].as_str().map(str::to_string));
         let _ = writeln!(
             h,
-            "<tr><td>{g}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l {}\">{}</td><td class=\"l\">{}</td></tr>",
+            "<tr><td>{g}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l {}\">{}</td><td class=\"l\">{}</td></tr>",
             cell(data.and_then(|d| d["played_by"].as_str().map(esc))),
             cell(data.map(|d| d["games"].to_string())),
             cell(data.map(|d| d["positions"].to_string())),
             cell(train.map(|t| format!("{} games", t["games"]))),
+            cell(train.map(|t| esc(t["init"].as_str().unwrap_or(NEW_WEIGHTS)))),
             cell(loss.as_ref().map(|l| format!("{:.5}", num(&l[0])))),
             cell(loss.as_ref().map(|l| format!("{:.5}", num(&l[1])))),
             cell(gate.map(|t| t["games"].to_string())),

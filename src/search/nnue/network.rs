@@ -354,6 +354,25 @@ impl Network {
         })
     }
 
+    /// The float network this one quantizes: every weight divided by its
+    /// quantization (the inverse of [`FloatNetwork::quantize`], which gives
+    /// this network back), for a trainer that starts from a network file.
+    #[must_use]
+    pub fn dequantize(&self) -> FloatNetwork {
+        let float = |w: &[i16], q: i32| w.iter().map(|&w| f32::from(w) / q as f32).collect();
+        FloatNetwork {
+            game: self.game.clone(),
+            inputs: self.inputs,
+            hidden: self.hidden,
+            scale: self.scale,
+            on_classic: self.on_classic,
+            feature_weights: float(&self.feature_weights, QA),
+            feature_bias: float(&self.feature_bias, QA),
+            output_weights: float(&self.output_weights, QB),
+            output_bias: (f64::from(self.output_bias) / f64::from(QA * QB)) as f32,
+        }
+    }
+
     /// The feature transformer's row of feature `f`.
     #[must_use]
     pub fn row(&self, f: u16) -> &[i16] {
@@ -409,6 +428,22 @@ mod tests {
             feature_bias: vec![3; hidden],
             output_weights: vec![-2; 2 * hidden],
             output_bias: 9,
+        }
+    }
+
+    /// Quantizing the dequantized network gives it back, at the extremes
+    /// of every field too.
+    #[test]
+    fn dequantizing_is_the_inverse_of_quantizing() {
+        let mut net = small();
+        net.feature_weights[0] = i16::MIN;
+        net.feature_weights[1] = i16::MAX;
+        net.feature_bias[0] = -505;
+        net.output_weights[0] = i16::MAX;
+        net.output_weights[1] = i16::MIN;
+        for bias in [0, 9, -65_279, 1 << 22, -(1 << 22)] {
+            net.output_bias = bias;
+            assert_eq!(net.dequantize().quantize(), net, "output bias {bias}");
         }
     }
 

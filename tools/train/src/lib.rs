@@ -16,7 +16,7 @@ use gamut_games::empedocles::Empedocles;
 use gamut_games::epaminondas::Epaminondas;
 use gamut_games::spokes::Spokes;
 use gamut_search::nnue::evaluate_from_scratch;
-use gamut_search::nnue::network::{FloatNetwork, Network, WEIGHT_CLIP};
+use gamut_search::nnue::network::{read_network_file, FloatNetwork, Network, WEIGHT_CLIP};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -36,8 +36,9 @@ pub struct Training {
     /// Where to write the loss per epoch as CSV
     /// (`epoch,train,validation,seconds`).
     pub curve: Option<PathBuf>,
-    /// Hidden units per perspective.
-    pub hidden: usize,
+    /// Hidden units per perspective: [`DEFAULT_HIDDEN`] if `None`, or
+    /// `init`'s (which must be this if given).
+    pub hidden: Option<usize>,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -61,7 +62,15 @@ pub struct Training {
     pub seed: u64,
     /// Train on what the classic evaluation leaves out (the file says so).
     pub on_classic: bool,
+    /// A network file to start from instead of new weights: its
+    /// quantized weights, dequantized. Its game, hidden size, scale and
+    /// base must be the training's.
+    pub init: Option<PathBuf>,
 }
+
+/// Hidden units per perspective of a network trained from new weights,
+/// unless the training says.
+pub const DEFAULT_HIDDEN: usize = 128;
 
 impl Default for Training {
     fn default() -> Training {
@@ -69,7 +78,7 @@ impl Default for Training {
             data: Vec::new(),
             out: PathBuf::new(),
             curve: None,
-            hidden: 128,
+            hidden: None,
             epochs: 10,
             batch: 1024,
             lr: 0.001,
@@ -80,6 +89,7 @@ impl Default for Training {
             no_mirror: false,
             seed: 1,
             on_classic: false,
+            init: None,
         }
     }
 }
@@ -305,6 +315,18 @@ impl Model {
         })
     }
 
+    /// The parameters of a float network.
+    fn from_float(net: &FloatNetwork, dev: &Device) -> candle_core::Result<Model> {
+        let var =
+            |v: &[f32], shape: &[usize]| Var::from_tensor(&Tensor::from_slice(v, shape, dev)?);
+        Ok(Model {
+            w1: var(&net.feature_weights, &[net.inputs, net.hidden])?,
+            b1: var(&net.feature_bias, &[net.hidden])?,
+            w2: var(&net.output_weights, &[2 * net.hidden, 1])?,
+            b2: var(&[net.output_bias], &[1])?,
+        })
+    }
+
     /// The raw output (evaluation / scale) for dense inputs of the side to
     /// move and the other side.
     fn forward(&self, us: &Tensor, them: &Tensor) -> candle_core::Result<Tensor> {
@@ -417,6 +439,39 @@ pub struct Report {
     /// Training positions (mirror images included) and validation
     /// positions.
     pub positions: (usize, usize),
+    /// The validation loss of the network it started from (`init`), before
+    /// training.
+    pub init_loss: Option<f64>,
+}
+
+/// The network file `args.init` as the float network to start from, once
+/// its game (`G`), hidden size, scale and base are the training's.
+fn read_init<G: Features>(args: &Training) -> Result<Option<FloatNetwork>, String> {
+    let Some(path) = &args.init else {
+        return Ok(None);
+    };
+    let net = read_network_file(path, G::ID, G::INPUTS).map_err(|e| format!("--init {e}"))?;
+    let refuse = |why: String| Err(format!("--init {}: {why}", path.display()));
+    if let Some(h) = args.hidden.filter(|&h| h != net.hidden) {
+        return refuse(format!(
+            "the network has {} hidden units, not {h} (--hidden)",
+            net.hidden
+        ));
+    }
+    if net.scale != args.scale {
+        return refuse(format!(
+            "the network's scale is {}, not {} (--scale)",
+            net.scale, args.scale
+        ));
+    }
+    if net.on_classic != args.on_classic {
+        return refuse(if net.on_classic {
+            "the network adds to the classic evaluation: train it with --on-classic".into()
+        } else {
+            "the network is not one on the classic evaluation (--on-classic)".into()
+        });
+    }
+    Ok(Some(net.dequantize()))
 }
 
 fn train<G: Features + Notation + Evaluate>(
@@ -427,12 +482,17 @@ fn train<G: Features + Notation + Evaluate>(
     if args.epochs == 0 {
         return Err("--epochs must be at least 1".into());
     }
-    let inputs: Vec<(&str, &Path)> = args.data.iter().map(|d| ("--data", d.as_path())).collect();
+    let mut inputs: Vec<(&str, &Path)> =
+        args.data.iter().map(|d| ("--data", d.as_path())).collect();
     let mut outputs: Vec<(&str, &Path)> = vec![("--out", args.out.as_path())];
     if let Some(c) = &args.curve {
         outputs.push(("--curve", c));
     }
+    if let Some(init) = &args.init {
+        inputs.push(("--init", init));
+    }
     check_outputs(&inputs, &outputs).map_err(|e| e.to_string())?;
+    let init = read_init::<G>(args)?;
     let started = Instant::now();
     let (train, val, games) = load::<G>(args)?;
     if train.len() == 0 || val.len() == 0 {
@@ -469,7 +529,28 @@ fn train<G: Features + Notation + Evaluate>(
     let dev = Device::Cpu;
     let mut rng = StdRng::seed_from_u64(args.seed);
     let inputs = G::INPUTS;
-    let model = Model::new(inputs, args.hidden, &mut rng, &dev).map_err(e)?;
+    let model = match &init {
+        Some(net) => Model::from_float(net, &dev).map_err(e)?,
+        None => Model::new(
+            inputs,
+            args.hidden.unwrap_or(DEFAULT_HIDDEN),
+            &mut rng,
+            &dev,
+        )
+        .map_err(e)?,
+    };
+    let init_loss = match (&args.init, &init) {
+        (Some(path), Some(net)) => {
+            let l = set_loss(&model, &val, inputs, args, &dev).map_err(e)?;
+            log(&format!(
+                "initial weights from {} ({} hidden units): validation {l:.6}",
+                path.display(),
+                net.hidden
+            ));
+            Some(l)
+        }
+        _ => None,
+    };
     let vars = vec![
         model.w1.clone(),
         model.b1.clone(),
@@ -545,6 +626,7 @@ fn train<G: Features + Notation + Evaluate>(
         quantization,
         games,
         positions: (train.len(), val.len()),
+        init_loss,
     })
 }
 
@@ -660,24 +742,18 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    /// A tiny run end to end: random games scored by the classic
-    /// evaluation, written as datagen writes them, trained for a few
-    /// epochs and exported; the loss falls and the file reads back within
-    /// the quantization tolerance.
-    #[test]
-    #[ignore = "long check"]
-    fn long_tiny_training_run_end_to_end() {
-        let dir = std::env::temp_dir().join(format!("gamut-train-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let data = dir.join("tiny.dat");
+    /// Writes `games` random Epaminondas games of at most `plies` plies to
+    /// `path` as datagen writes them, each position scored by the classic
+    /// evaluation.
+    fn random_games(path: &Path, games: usize, plies: usize) {
         let mut bytes = Vec::new();
         write_header(&mut bytes, "epaminondas").unwrap();
         let mut rng = StdRng::seed_from_u64(3);
         let mut moves = Vec::new();
-        for _ in 0..60 {
+        for _ in 0..games {
             let mut pos = Epaminondas::start();
             let mut samples = Vec::new();
-            for _ in 0..300 {
+            for _ in 0..plies {
                 if pos.node() == NodeKind::Terminal {
                     break;
                 }
@@ -692,13 +768,136 @@ mod tests {
             let winner = pos.outcome().and_then(|o| o.winner);
             bytes.extend(encode_game(&GameRecord { winner, samples }));
         }
-        std::fs::write(&data, &bytes).unwrap();
+        std::fs::write(path, &bytes).unwrap();
+    }
+
+    /// A built-in network's file, by game.
+    fn builtin(game: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../src/games/{game}/{game}.net"))
+    }
+
+    /// A network trained from a file at a learning rate of 0 is written
+    /// back as the same file, byte for byte: the shipped Epaminondas
+    /// network, and one the trainer has just exported, whose hidden size
+    /// comes from the file. (Dequantizing divides each weight by its
+    /// quantization; quantizing multiplies and rounds back to the same
+    /// integer, as every weight is far from the float's precision.)
+    #[test]
+    fn a_network_trained_from_its_file_at_no_learning_rate_is_the_same_file() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-init-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.dat");
+        random_games(&data, 12, 30);
+        let (first, again) = (dir.join("first.net"), dir.join("again.net"));
+        let fresh = Training {
+            data: vec![data.clone()],
+            out: first.clone(),
+            epochs: 1,
+            hidden: Some(8),
+            validation: 0.3,
+            ..Training::default()
+        };
+        let report = train::<Epaminondas>(&fresh, &mut |_| {}).unwrap();
+        assert_eq!(report.init_loss, None);
+        for start in [builtin("epaminondas"), first] {
+            let mut lines = Vec::new();
+            let warm = Training {
+                out: again.clone(),
+                epochs: 2,
+                lr: 0.0,
+                hidden: None,
+                init: Some(start.clone()),
+                ..fresh.clone()
+            };
+            let report = train::<Epaminondas>(&warm, &mut |l| lines.push(l.to_string())).unwrap();
+            let bytes = std::fs::read(&start).unwrap();
+            assert!(
+                std::fs::read(&again).unwrap() == bytes,
+                "{} changed",
+                start.display()
+            );
+            // The loss before training is the network's own.
+            let init = report.init_loss.unwrap();
+            assert_eq!(report.losses[1].1, init, "{lines:?}");
+            assert!(lines.iter().any(|l| l.starts_with("initial weights from")));
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A network file that is not the training's (another game, hidden
+    /// size, scale or base) is refused in one line before the data is
+    /// read, and nothing is written.
+    #[test]
+    fn a_network_file_unlike_the_training_is_refused() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-wrong-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("o.net");
+        let base = Training {
+            data: vec![dir.join("missing.dat")],
+            out: out.clone(),
+            init: Some(builtin("epaminondas")),
+            ..Training::default()
+        };
+        for (training, says) in [
+            (
+                Training {
+                    init: Some(builtin("aporia")),
+                    ..base.clone()
+                },
+                "the network is for aporia, not epaminondas",
+            ),
+            (
+                Training {
+                    hidden: Some(64),
+                    ..base.clone()
+                },
+                "the network has 128 hidden units, not 64 (--hidden)",
+            ),
+            (
+                Training {
+                    scale: 150,
+                    ..base.clone()
+                },
+                "the network's scale is 400, not 150 (--scale)",
+            ),
+            (
+                Training {
+                    on_classic: true,
+                    ..base.clone()
+                },
+                "not one on the classic evaluation",
+            ),
+        ] {
+            let err = train::<Epaminondas>(&training, &mut |_| {}).unwrap_err();
+            assert!(err.starts_with("--init ") && err.contains(says), "{err}");
+            assert!(!err.contains('\n'), "{err}");
+            assert!(!out.exists());
+        }
+        let err = train_game("aporia", &base, &mut |_| {}).unwrap_err();
+        assert!(
+            err.contains("the network is for epaminondas, not aporia"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A tiny run end to end: random games scored by the classic
+    /// evaluation, written as datagen writes them, trained for a few
+    /// epochs and exported; the loss falls and the file reads back within
+    /// the quantization tolerance.
+    #[test]
+    #[ignore = "long check"]
+    fn long_tiny_training_run_end_to_end() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("tiny.dat");
+        random_games(&data, 60, 300);
         let out = dir.join("tiny.net");
         let args = Training {
             data: vec![data.clone()],
             out: out.clone(),
             epochs: 4,
-            hidden: 32,
+            hidden: Some(32),
             validation: 0.2,
             ..Training::default()
         };

@@ -22,9 +22,9 @@ struct Args {
     /// The network file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Hidden units per perspective.
-    #[arg(long, default_value_t = 128)]
-    hidden: usize,
+    /// Hidden units per perspective [default: 128, or --init's].
+    #[arg(long)]
+    hidden: Option<usize>,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -61,6 +61,11 @@ struct Args {
     /// file it writes (which says so).
     #[arg(long)]
     on_classic: bool,
+    /// Start from this network file (written by gamut-train or built in)
+    /// instead of new weights: its weights, dequantized. Its game, hidden
+    /// size, scale and base must be the training's.
+    #[arg(long, value_name = "FILE")]
+    init: Option<PathBuf>,
     /// Write the loss per epoch here as CSV (`epoch,train,validation,seconds`).
     #[arg(long, value_name = "FILE")]
     curve: Option<PathBuf>,
@@ -74,6 +79,7 @@ impl Args {
             out: self.out,
             curve: self.curve,
             hidden: self.hidden,
+            init: self.init,
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,
