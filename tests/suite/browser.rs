@@ -1149,6 +1149,123 @@ fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
     }
 }
 
+/// A four-player round whose resolution has 85,052 outcomes (more than
+/// any list of buttons can offer) chosen on the board as a person does:
+/// the position comes without its outcomes, a ringed node is pressed and
+/// one of the contents its chooser offers taken, each choice keeping
+/// fewer outcomes (the count the page shows is checked against the
+/// server's), until one page lists all those left; the first is played,
+/// and the page's position is the one `gamut show` gives after it. With
+/// `GAMUT_SCREENSHOTS` the steps are saved as
+/// `serve-spokes4-narrowing-<n>.png`.
+#[test]
+#[ignore = "long check"]
+fn long_a_resolution_of_85052_outcomes_is_chosen_on_the_board_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-narrowing");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let shots = std::env::var_os("GAMUT_SCREENSHOTS").map(std::path::PathBuf::from);
+    let shot = |n: usize| {
+        if let Some(folder) = &shots {
+            std::thread::sleep(Duration::from_millis(400));
+            std::fs::write(
+                folder.join(format!("serve-spokes4-narrowing-{n}.png")),
+                browser.screenshot(),
+            )
+            .unwrap();
+        }
+    };
+    let (fen, round) = ("1/1X2/w1w1w1w1/2w3w9/16 3", "wA,wA,wA,wA");
+    browser.goto(&format!(
+        "{}?game=spokes4&fen={}&moves={}",
+        server.url(),
+        crate::serve::enc(fen),
+        crate::serve::enc(round)
+    ));
+    browser.wait(
+        "return !!S.view && S.current === 1 && S.shown === S.token && paged()",
+        120,
+        "the resolution",
+    );
+    outcomes_in(&browser);
+    let count = |b: &Browser| b.run("return S.outcomes.data.count").as_u64().unwrap();
+    assert_eq!(count(&browser), 85_052, "all the outcomes at first");
+    shot(1);
+    let mut steps = 0;
+    while browser.run("return S.outcomes.data.count > S.outcomes.data.moves.length") == json!(true)
+    {
+        let before = count(&browser);
+        let square = browser.run("return S.outcomes.data.squares[0].square");
+        let square = square.as_str().unwrap().to_string();
+        browser.click_square(&square);
+        let button = "#chooser button.content";
+        browser.wait(
+            &format!("return !!document.querySelector({button:?})"),
+            10,
+            "the node's contents",
+        );
+        if steps == 0 {
+            shot(2);
+        }
+        press(&browser, button);
+        outcomes_in(&browser);
+        let after = count(&browser);
+        assert!(
+            after < before,
+            "a choice at {square} kept {after} of {before}"
+        );
+        // The count shown is the server's for the choices made.
+        let fix = browser.run("return S.outcomes.fix.map(([s, c]) => s + ':' + c).join(',')");
+        let answer = get(
+            &server.addr,
+            &format!(
+                "/api/outcomes?game=spokes4&fen={}&moves={}&fix={}",
+                crate::serve::enc(fen),
+                crate::serve::enc(round),
+                crate::serve::enc(fix.as_str().unwrap())
+            ),
+        )
+        .json();
+        assert_eq!(
+            answer["count"].as_u64().unwrap(),
+            after,
+            "the count for {fix}"
+        );
+        steps += 1;
+        assert!(steps <= 40, "no end to the narrowing");
+    }
+    shot(3);
+    let first = browser.run("return S.outcomes.data.moves[0].text");
+    let first = first.as_str().unwrap().to_string();
+    press(
+        &browser,
+        &format!("#outcome-list button[data-move={first:?}]"),
+    );
+    browser.wait(
+        "return S.current === 2 && S.shown === S.token",
+        60,
+        "the outcome played",
+    );
+    shot(4);
+    let shown = browser.run("return S.view.text");
+    let out = crate::common::ok(&[
+        "show",
+        "spokes4",
+        "--fen",
+        fen,
+        "--moves",
+        &format!("{round};{first}"),
+    ]);
+    let want = out
+        .lines()
+        .find_map(|l| l.strip_prefix("position "))
+        .expect("a position line");
+    assert_eq!(shown, json!(want), "the position after the outcome");
+}
+
 /// A Spokes round whose resolution is not forced, played through the
 /// preview: both placements clicked on the board (each colour chosen at
 /// its node), then the outcomes named by their short forms (as `gamut
