@@ -5,11 +5,12 @@
 
 use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
-use super::searching::{emit, run_streamed};
+use super::searching::emit;
 use super::CliError;
 use gamut::game::{FullGame, NodeKind, NodeRules, Player};
 use gamut::search::mcts::{self, MctsConfig, MctsResult};
 use gamut::search::sides::{merge, Tuple, TwoSided};
+use gamut::search::sides_analysis::{sides_to_analyse, Schedule, SidesAnalysis, SidesReport};
 use gamut::search::{Limits, Progress, Table, Verdict};
 use std::io::Write;
 use std::time::Duration;
@@ -108,66 +109,56 @@ pub fn analyze<G: FullGame>(
         if a.iterations.is_some() {
             return Err(CliError("--iterations applies to --method mcts".into()));
         }
-        let sides: Vec<Player> = match pos.node() {
-            NodeKind::Decision(side) => vec![side],
-            _ => (0..G::INFO.sides.len()).map(Player::nth).collect(),
-        };
+        let sides = sides_to_analyse(pos);
         let tt = Table::try_new(s.hash as usize)?;
         // Without a limit the sides deepen in turn, one depth each, until
         // interrupted: every side has a verdict whenever that comes.
         let unlimited = s.depth.is_none() && s.time.is_none() && s.nodes.is_none();
-        let per_side = budget.map(|b| b / sides.len() as u32);
-        let stopped = || interrupt.flag().load(std::sync::atomic::Ordering::Relaxed);
-        let mut verdicts: Vec<(Player, Verdict<Tuple<G::Move>>)> = Vec::new();
-        for depth in 1.. {
-            for &side in &sides {
-                let view = TwoSided::new(pos.clone(), side, width);
-                let limits = Limits {
-                    depth: if unlimited { Some(depth) } else { s.depth },
-                    time: per_side,
-                    nodes: s.nodes,
-                    clock: None,
-                };
-                tt.clear();
-                let shown = |d: u32| !unlimited || d == depth;
-                let v = run_streamed(&view, &limits, &config, &tt, &interrupt, out, |p| {
-                    match p {
-                    Progress::Simultaneous(m) if shown(m.depth) => Some(format!(
-                        "side {} depth {} value {:.0} nodes {} matrix entries {} searched {} time {}",
-                        side.index() + 1,
-                        m.depth,
-                        m.value,
-                        m.nodes,
-                        m.entries,
-                        m.evaluated,
-                        super::since_start().as_millis()
-                    )),
-                    Progress::Decision(it) if shown(it.depth) => Some(format!(
-                        "side {} depth {} score {} nodes {} time {}",
-                        side.index() + 1,
-                        it.depth,
-                        it.score,
-                        it.nodes,
-                        super::since_start().as_millis()
-                    )),
-                    _ => None,
-                }
-                })?;
-                // An interrupted deepening keeps the side's last verdict.
-                let interrupted = unlimited && stopped();
-                match verdicts.iter_mut().find(|(p, _)| *p == side) {
-                    Some(_) if interrupted => {}
-                    Some(e) => e.1 = v,
-                    None => verdicts.push((side, v)),
-                }
-                if stopped() {
-                    break;
-                }
-            }
-            if !unlimited || stopped() {
-                break;
-            }
+        let (schedule, limits) = if unlimited {
+            (Schedule::Rounds, Limits::default())
+        } else {
+            let limits = Limits {
+                depth: s.depth,
+                time: budget,
+                nodes: s.nodes,
+                clock: None,
+            };
+            (Schedule::InTurn, limits)
+        };
+        let mut analysis = SidesAnalysis::new(pos.clone(), sides.clone(), width, schedule, limits)
+            .with_fresh_table();
+        let mut io_err = None;
+        analysis.run(&config, &tt, Some(interrupt.flag()), &mut |r| {
+            let SidesReport::Iteration { view, progress } = r else {
+                return true;
+            };
+            let side = view.us.index() + 1;
+            let line = match progress {
+                Progress::Simultaneous(m) => format!(
+                    "side {side} depth {} value {:.0} nodes {} matrix entries {} searched {} time {}",
+                    m.depth,
+                    m.value,
+                    m.nodes,
+                    m.entries,
+                    m.evaluated,
+                    super::since_start().as_millis()
+                ),
+                Progress::Decision(it) => format!(
+                    "side {side} depth {} score {} nodes {} time {}",
+                    it.depth,
+                    it.score,
+                    it.nodes,
+                    super::since_start().as_millis()
+                ),
+                Progress::Chance(_) => return true,
+            };
+            // A failed write ends the analysis after this search.
+            emit(out, &line).map_err(|e| io_err.get_or_insert(e)).is_ok()
+        });
+        if let Some(e) = io_err {
+            return Err(e.into());
         }
+        let verdicts = analysis.into_verdicts();
         let mut choices = Vec::new();
         for (side, v) in &verdicts {
             match v {

@@ -20,6 +20,7 @@ use gamut_search::options::SearchOptions;
 use gamut_search::params::MAX_MULTIPV;
 use gamut_search::score::Score;
 use gamut_search::sides::{Tuple, TwoSided};
+use gamut_search::sides_analysis::{Schedule, SidesAnalysis, SidesReport};
 use gamut_search::{self as search, Clock, Eval, Progress, Table, Verdict};
 use gamut_tournament::play::tuple_text;
 use gamut_tournament::schedule::pick;
@@ -666,7 +667,6 @@ impl Session {
             Some(s) => G::side_of(s),
             None => mover,
         };
-        let view = TwoSided::new(pos.clone(), side, SIDES_WIDTH);
         let (config, limits) = self.setup::<TwoSided<G>>(go, mover)?;
         let uci = self.uci;
         let one_line = self.options.multipv > 1;
@@ -676,20 +676,31 @@ impl Session {
                     "info string multipv: a game of more than two players reports one line".into(),
                 ));
             }
-            let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
-                let line = match p {
+            let mut analysis = SidesAnalysis::new(
+                pos.clone(),
+                vec![side],
+                SIDES_WIDTH,
+                Schedule::InTurn,
+                limits,
+            );
+            analysis.run(&config, table, Some(flag), &mut |r| {
+                let SidesReport::Iteration { view, progress } = r else {
+                    return true;
+                };
+                let line = match progress {
                     Progress::Decision(it) => {
-                        info_line(it, uci, None, |pv| view_pv_texts(&view, pv))
+                        info_line(it, uci, None, |pv| view_pv_texts(view, pv))
                     }
                     Progress::Simultaneous(m) => {
                         let s = seat.unwrap_or(side);
                         mixed_info_line(m, s, &seat_strategy(&pos, s, &m.strategies[0]))
                     }
-                    Progress::Chance(_) => return,
+                    Progress::Chance(_) => return true,
                 };
                 let _ = events.send(Event::Output(line));
-            };
-            let verdict = search::run(&view, &limits, &config, table, Some(flag), &mut observe);
+                true
+            });
+            let (_, verdict) = analysis.into_verdicts().pop().expect("the side searched");
             let action = match (verdict, seat) {
                 (Verdict::Decision(r), _) => r.best[0],
                 (Verdict::Simultaneous(r), Some(s)) => {

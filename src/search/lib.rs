@@ -27,6 +27,7 @@ pub mod params;
 pub mod root;
 pub mod score;
 pub mod sides;
+pub mod sides_analysis;
 pub mod tt;
 
 pub use clock::Clock;

@@ -722,3 +722,93 @@ fn time_management_shrinks_the_budget_on_a_stable_move_and_stretches_it_on_a_dro
     // The same move a third time after it changed: shorter again.
     assert_eq!(tm.scale(&it(13, 5, -90)), TM_STABLE_SCALE);
 }
+
+/// What a sides' analysis of the tic-tac-toe start by both sides reports,
+/// as `(side, depth)` for an iteration and `(side, 0)` for the end of a
+/// completed search; `hook` sees each report and says whether to go on.
+fn sides_reports(
+    analysis: &mut sides_analysis::SidesAnalysis<Ttt>,
+    stop: &AtomicBool,
+    mut hook: impl FnMut(&[(usize, u32)]) -> bool,
+) -> (sides_analysis::Ended, Vec<(usize, u32)>) {
+    use sides_analysis::SidesReport;
+    let tt = Table::new(1);
+    let mut seen = Vec::new();
+    let ended = analysis.run(&config(1), &tt, Some(stop), &mut |r| {
+        match r {
+            SidesReport::Iteration { view, progress } => {
+                let Progress::Decision(it) = progress else {
+                    panic!("a decision root")
+                };
+                seen.push((view.us.index(), it.depth));
+            }
+            SidesReport::Searched {
+                view, completed, ..
+            } => {
+                assert!(completed, "{seen:?}");
+                seen.push((view.us.index(), 0));
+            }
+        }
+        hook(&seen)
+    });
+    (ended, seen)
+}
+
+/// `SidesAnalysis`: in rounds every side reports every depth up to the
+/// limit, in order; in turn each side reports all its iterations before
+/// the next side; a raised stop flag cuts the rounds short and running
+/// again goes on where they stopped; a report can end the analysis.
+#[test]
+fn a_sides_analysis_reports_each_side_at_each_depth_in_its_schedule_and_resumes() {
+    use sides_analysis::{Ended, Schedule, SidesAnalysis};
+    let pos = Ttt::new(false);
+    let both = vec![Player::FIRST, Player::SECOND];
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let new = |schedule| SidesAnalysis::new(pos.clone(), both.clone(), 8, schedule, limits.clone());
+    let stop = AtomicBool::new(false);
+    // In rounds: every side at depth 1, then every side at depth 2, ...,
+    // each search reporting only its round's iteration, then its end.
+    let rounds: Vec<(usize, u32)> = (1..=3)
+        .flat_map(|d| (0..2).flat_map(move |s| [(s, d), (s, 0)]))
+        .collect();
+    let mut analysis = new(Schedule::Rounds);
+    assert_eq!(
+        sides_reports(&mut analysis, &stop, |_| true),
+        (Ended::Done, rounds.clone())
+    );
+    for (k, (side, v)) in analysis.verdicts().iter().enumerate() {
+        assert_eq!(side.index(), k);
+        assert!(matches!(v, Verdict::Decision(r) if r.depth == 3), "{v:?}");
+    }
+    // In turn: each side's every iteration before the next side's.
+    let in_turn: Vec<(usize, u32)> = (0..2)
+        .flat_map(|s| [(s, 1), (s, 2), (s, 3), (s, 0)])
+        .collect();
+    let mut analysis = new(Schedule::InTurn);
+    assert_eq!(
+        sides_reports(&mut analysis, &stop, |_| true),
+        (Ended::Done, in_turn)
+    );
+    assert_eq!(analysis.verdicts().len(), 2);
+    // Stopped from outside after the second side's depth 2, the rounds are
+    // cut short there and resume with the first side's depth 3.
+    let mut analysis = new(Schedule::Rounds);
+    let (ended, before) = sides_reports(&mut analysis, &stop, |seen| {
+        if seen.ends_with(&[(1, 2), (1, 0)]) {
+            stop.store(true, Relaxed);
+        }
+        true
+    });
+    assert_eq!((ended, &before[..]), (Ended::CutShort, &rounds[..8]));
+    stop.store(false, Relaxed);
+    let (ended, after) = sides_reports(&mut analysis, &stop, |_| true);
+    assert_eq!((ended, &after[..]), (Ended::Done, &rounds[8..]));
+    // A report that says stop ends the analysis after its search.
+    let mut analysis = new(Schedule::Rounds);
+    let (ended, seen) = sides_reports(&mut analysis, &stop, |seen| seen.len() < 3);
+    assert_eq!((ended, &seen[..]), (Ended::Done, &rounds[..4]));
+    assert_eq!(analysis.verdicts().len(), 2);
+}

@@ -9,6 +9,7 @@ use gamut_core::game::{state_text, FullGame, NodeKind, NodeRules, Player};
 use gamut_core::svg::SvgOptions;
 use gamut_search::score::{Score, WIN};
 use gamut_search::sides::{Tuple, TwoSided, DEFAULT_WIDTH};
+use gamut_search::sides_analysis::{sides_to_analyse, Ended, Schedule, SidesAnalysis, SidesReport};
 use gamut_search::{self as search, Config, Limits, Progress, Table, Verdict};
 use gamut_tournament::engine::{Engine, Instance, Kind};
 use rand::Rng;
@@ -518,8 +519,8 @@ fn side_json<G: FullGame>(pos: &G, side: Player, p: Progress<'_, Tuple<G::Move>>
 /// The analysis of a game of more than two players (`spokes4`,
 /// `spokes2v2`), as `gamut analyze` gives it: each side's paranoid search
 /// (the side against all the others, [`TwoSided`]) in turn, one depth at
-/// a time, every side at a round start and the mover's side at a
-/// decision. After each side's depth an event with every side's latest
+/// a time ([`Schedule::Rounds`]), every side at a round start and the
+/// mover's side at a decision. After each side's depth an event with every side's latest
 /// value and strategy (or best lines at a decision) goes to `send`; the
 /// search is one thread's, its table the grant's. Ends at `limits`'
 /// depth or time (the time waiting for a turn not counted), or when the
@@ -532,101 +533,85 @@ fn analyse_sides<G: FullGame>(
     turns: &mut Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
-    let sides: Vec<Player> = match pos.node() {
-        NodeKind::Decision(side) => vec![side],
-        NodeKind::Terminal => {
-            send(json!({"done": true, "best": null}));
-            return;
-        }
-        _ => (0..G::INFO.sides.len()).map(Player::nth).collect(),
-    };
+    if pos.node() == NodeKind::Terminal {
+        send(json!({"done": true, "best": null}));
+        return;
+    }
     let start = std::time::Instant::now();
-    let mut deadline = limits.time.map(|t| start + t);
     let config = Config {
         eval: turns.grant().evaluation::<G>(),
         multipv,
         ..Config::for_game::<TwoSided<G>>(1)
     };
-    let mut tt = Table::new(turns.grant().hash_mib);
-    let mut latest: Vec<Option<Value>> = vec![None; sides.len()];
+    let rounds = Limits {
+        depth: Some(limits.depth.unwrap_or(64)),
+        time: limits.time,
+        ..Limits::default()
+    };
+    let mut analysis = SidesAnalysis::new(
+        pos.clone(),
+        sides_to_analyse(pos),
+        DEFAULT_WIDTH,
+        Schedule::Rounds,
+        rounds,
+    );
+    let mut latest: Vec<Option<Value>> = vec![None; G::INFO.sides.len()];
+    let mut found = None;
     let mut nodes = 0u64;
     let mut best = None;
-    'deepen: for depth in 1..=limits.depth.unwrap_or(64) {
-        let mut k = 0;
-        while k < sides.len() {
-            let side = sides[k];
-            let left = match deadline {
-                Some(d) => match d.checked_duration_since(std::time::Instant::now()) {
-                    Some(left) if !left.is_zero() => Some(left),
-                    _ => break 'deepen,
-                },
-                None => None,
-            };
-            let view = TwoSided::new(pos.clone(), side, DEFAULT_WIDTH);
-            let side_limits = Limits {
-                depth: Some(depth),
-                time: left,
-                ..Limits::default()
-            };
-            let mut found = None;
-            let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
-                let d = match p {
-                    Progress::Simultaneous(m) => m.depth,
-                    Progress::Decision(it) => it.depth,
-                    Progress::Chance(it) => it.depth,
-                };
-                if d == depth {
-                    found = side_json(pos, side, p);
-                }
-            };
-            let verdict = search::run(
-                &view,
-                &side_limits,
-                &config,
-                &tt,
-                Some(&turns.halt),
-                &mut observe,
-            );
-            nodes += match &verdict {
-                Verdict::Decision(r) => r.nodes,
-                Verdict::Simultaneous(m) => m.nodes,
-                _ => 0,
-            };
-            let Some(v) = found else {
-                if turns.yielded() {
-                    drop(tt);
-                    let paused = std::time::Instant::now();
-                    if !turns.resume(send) {
-                        return;
-                    }
-                    deadline = deadline.map(|d| d + paused.elapsed());
-                    tt = Table::new(turns.grant().hash_mib);
-                    continue;
-                }
-                // Stopped, or out of time, before the depth completed.
-                break 'deepen;
-            };
-            if let Verdict::Decision(r) = &verdict {
-                best = r.best[0].map(|m| pos.move_text(m));
+    let mut gone = false;
+    loop {
+        let tt = Table::new(turns.grant().hash_mib);
+        let ended = analysis.run(&config, &tt, Some(&turns.halt), &mut |r| match r {
+            SidesReport::Iteration { view, progress } => {
+                found = side_json(pos, view.us, progress);
+                true
             }
-            latest[k] = Some(v);
-            let time = start.elapsed();
-            let shown: Vec<&Value> = latest.iter().flatten().collect();
-            let event = json!({
-                "depth": depth,
-                "side": side.index(),
-                "sides": shown,
-                "nodes": nodes,
-                "nps": nps(nodes, time),
-                "time_ms": time.as_millis() as u64,
-            });
-            if !send(event) || turns.halt.load(Relaxed) && !turns.yielded() {
+            SidesReport::Searched {
+                view,
+                verdict,
+                completed,
+            } => {
+                nodes += match verdict {
+                    Verdict::Decision(r) => r.nodes,
+                    Verdict::Simultaneous(m) => m.nodes,
+                    _ => 0,
+                };
+                let Some(v) = found.take().filter(|_| completed) else {
+                    return true;
+                };
+                if let Verdict::Decision(r) = verdict {
+                    best = r.best[0].map(|m| pos.move_text(m));
+                }
+                let depth = v["depth"].clone();
+                latest[view.us.index()] = Some(v);
+                let time = start.elapsed();
+                let shown: Vec<&Value> = latest.iter().flatten().collect();
+                let event = json!({
+                    "depth": depth,
+                    "side": view.us.index(),
+                    "sides": shown,
+                    "nodes": nodes,
+                    "nps": nps(nodes, time),
+                    "time_ms": time.as_millis() as u64,
+                });
+                gone = !send(event);
+                // On unless the page went away.
+                !gone && (!turns.halt.load(Relaxed) || turns.yielded())
+            }
+        });
+        drop(tt);
+        if ended == Ended::CutShort && turns.yielded() {
+            let paused = std::time::Instant::now();
+            if !turns.resume(send) {
                 return;
             }
-            k += 1;
+            analysis.pause(paused.elapsed());
+            continue;
         }
+        break;
     }
-    if !turns.halt.load(Relaxed) || turns.yielded() {
+    if !gone && (!turns.halt.load(Relaxed) || turns.yielded()) {
         send(json!({"done": true, "best": best}));
     }
 }
