@@ -6,10 +6,12 @@ use super::progress::Progress;
 use super::CliError;
 use clap::Args;
 use gamut::game::{FullGame, TermMask};
+use gamut::games::data::{encode_game, write_header, GameRecord, Sample};
 use gamut::games::{self, GameId};
-use gamut::search::Evaluation;
+use gamut::paths::check_outputs;
+use gamut::search::{Eval, Evaluation};
 use gamut::tablebase::agreement::{self as agree, Agreement};
-use gamut::tablebase::{self, Oracle, Tablebase};
+use gamut::tablebase::{self, Oracle, Tablebase, Value};
 use gamut::with_game;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -34,11 +36,31 @@ pub struct SolveArgs {
     /// reachable positions.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub agreement: Option<u64>,
-    /// The table to compare with (default: the one `solve` writes).
+    /// With --agreement: the network file to compare instead of the
+    /// game's built-in network.
     #[arg(long, value_name = "FILE", requires = "agreement")]
+    pub net: Option<PathBuf>,
+    /// Instead of solving: write training data labelled by the table
+    /// (the format `gamut datagen` writes, one position per game): random
+    /// reachable positions, each scored by its exact value (a win in d
+    /// plies 10,000 − d, a loss its negation, a draw 0) with the result
+    /// that value forces.
+    #[arg(long, value_name = "FILE", conflicts_with = "agreement")]
+    pub training_data: Option<PathBuf>,
+    /// Positions to write, with --training-data.
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "training_data",
+          value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    pub positions: u64,
+    /// With --training-data: keep only the positions the table calls won
+    /// or lost.
+    #[arg(long, requires = "training_data")]
+    pub decided: bool,
+    /// The table to read (default: the one `solve` writes), with
+    /// --agreement or --training-data.
+    #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
-    /// Seed of the random positions, with --agreement.
-    #[arg(long, value_name = "K", default_value_t = 1, requires = "agreement")]
+    /// Seed of the random positions, with --agreement or --training-data.
+    #[arg(long, value_name = "K", default_value_t = 1)]
     pub seed: u64,
 }
 
@@ -58,6 +80,14 @@ pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
     let tb = solver(a.game)?;
     if let Some(n) = a.agreement {
         return with_game!(a.game, G => agreement::<G>(a, n as usize, out));
+    }
+    if let Some(path) = &a.training_data {
+        return with_game!(a.game, G => training_data::<G>(a, path, out));
+    }
+    if a.table.is_some() {
+        return Err(CliError(
+            "--table is read by --agreement or --training-data".into(),
+        ));
     }
     let path = match &a.out {
         Some(p) => p.clone(),
@@ -147,20 +177,112 @@ pub fn table_value<G: FullGame>(table: Option<&Path>, pos: &G) -> Result<Option<
     )))
 }
 
-/// `solve --agreement N`: one line per evaluation with how well it orders
-/// N random positions as the solved table does.
-fn agreement<G: FullGame>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
-    let Some(table) = open_table::<G>(a.table.as_deref())? else {
-        return Err(CliError(format!(
+/// The table of game `G` for `--agreement` and `--training-data`.
+fn required_table<G: FullGame>(a: &SolveArgs) -> Result<Box<dyn Oracle>, CliError> {
+    open_table::<G>(a.table.as_deref())?.ok_or_else(|| {
+        CliError(format!(
             "no table for {} (run 'gamut solve {}' first, or give --table)",
             G::ID,
             G::ID
+        ))
+    })
+}
+
+/// Random walks drawn per round of `--training-data`.
+const ROUND: usize = 100_000;
+/// Rounds in a row that find no new position before `--training-data`
+/// stops short.
+const BARREN_ROUNDS: u32 = 20;
+
+/// `solve --training-data FILE`: `--positions` distinct random reachable
+/// positions (only decided ones with `--decided`), each written as a game
+/// of one position scored by the table: [`Value::score`] from the side to
+/// move's view, and the result that value forces (a draw for a draw).
+fn training_data<G: FullGame>(
+    a: &SolveArgs,
+    path: &Path,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let inputs: Vec<(&str, &Path)> = a.table.iter().map(|t| ("--table", t.as_path())).collect();
+    check_outputs(&inputs, &[("--training-data", path)])?;
+    if path.exists() {
+        return Err(CliError(format!(
+            "{} exists: choose another file",
+            path.display()
         )));
-    };
+    }
+    let table = required_table::<G>(a)?;
+    let started = Instant::now();
+    let want = a.positions as usize;
+    let mut bytes = Vec::new();
+    write_header(&mut bytes, G::ID)?;
+    let mut seen = rustc_hash::FxHashSet::default();
+    let (mut written, mut decided, mut barren, mut round, mut drawn) =
+        (0usize, 0usize, 0u32, 0u64, 0usize);
+    while written < want && barren < BARREN_ROUNDS {
+        let walks = if a.decided {
+            ROUND
+        } else {
+            ROUND.min(want - written)
+        };
+        let seed = a
+            .seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(round);
+        round += 1;
+        drawn += walks;
+        let before = written;
+        for pos in agree::random_positions::<G>(walks, seed) {
+            if written == want {
+                break;
+            }
+            let text = pos.text();
+            if seen.contains(&text) {
+                continue;
+            }
+            let value = table.probe(&text)?.value;
+            if a.decided && value == Value::Draw {
+                continue;
+            }
+            let side = pos.perspective();
+            let winner = match value {
+                Value::Win(_) => Some(side),
+                Value::Loss(_) => Some(side.other()),
+                Value::Draw => None,
+            };
+            decided += usize::from(winner.is_some());
+            let score = i16::try_from(value.score()).expect("a value's score fits 16 bits");
+            seen.insert(text.clone());
+            bytes.extend(encode_game(&GameRecord {
+                winner,
+                samples: vec![Sample { text, side, score }],
+            }));
+            written += 1;
+        }
+        barren = if written > before { 0 } else { barren + 1 };
+    }
+    std::fs::write(path, &bytes)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    writeln!(
+        out,
+        "positions {written} decided {decided} walks {drawn} time {:.1} s",
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// `solve --agreement N`: one line per evaluation with how well it orders
+/// N random positions as the solved table does.
+fn agreement<G: FullGame>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
+    let table = required_table::<G>(a)?;
     let positions = agree::random_positions::<G>(n, a.seed);
     let classic = agree::agreement(&positions, &*table, |p| p.evaluate(TermMask::ALL))?;
     write_agreement(out, "classic", &classic)?;
-    if let Some(net) = Evaluation::builtin::<G>() {
+    let net = match &a.net {
+        Some(path) => Some(Evaluation::of_game::<G>(Eval::Net, Some(path))?),
+        None => Evaluation::builtin::<G>(),
+    };
+    if let Some(net) = net {
         let net = agree::agreement(&positions, &*table, |p| net.value_once(p, TermMask::ALL))?;
         write_agreement(out, "net", &net)?;
     }

@@ -13,6 +13,7 @@ use gamut::games::aporia::board::{Move, NodeSet};
 use gamut::games::aporia::solve::Table;
 use gamut::games::aporia::states::{board_rank, Key, StateSpace, BOARDS};
 use gamut::games::aporia::{symmetry, Aporia};
+use gamut::games::data::Reader;
 use gamut::perft::perft;
 use gamut::search::score::Score;
 use gamut::search::{self, Config, Limits};
@@ -609,4 +610,76 @@ fn an_evaluation_that_knows_the_table_agrees_and_its_negation_does_not() {
     let bad = agreement(&positions, &Parity, |p| -oracle(p)).unwrap();
     assert_eq!(bad.same_sign, 0);
     assert!(bad.rank_correlation < -0.99, "{bad:?}");
+}
+
+/// `solve --training-data`: from a table whose values cycle through draw,
+/// win in 1 and loss in 2 by state number, every written position is
+/// distinct and scored with its table value's sign (a draw 0), the result
+/// is the one that value forces, `--decided` keeps no draw, and an
+/// existing file is refused.
+#[test]
+fn training_data_carries_the_table_values() {
+    let dir = common::scratch_dir("aporia-training-data");
+    let table_path = dir.join("cycle.table");
+    let entries: Vec<u8> = (0..space().total)
+        .map(|s| [0, 2, 3][(s % 3) as usize])
+        .collect();
+    gamut::tablebase::write(&table_path, "aporia", &entries).unwrap();
+    let table = Table::load(&table_path).unwrap();
+    for (name, decided) in [("all.dat", false), ("decided.dat", true)] {
+        let data = dir.join(name);
+        let mut args = vec![
+            "solve",
+            "aporia",
+            "--training-data",
+            data.to_str().unwrap(),
+            "--positions",
+            "300",
+            "--table",
+            table_path.to_str().unwrap(),
+        ];
+        if decided {
+            args.push("--decided");
+        }
+        let out = gamut(&args, &dir);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.starts_with("positions 300 decided "), "{text}");
+        let mut reader = Reader::new(std::fs::File::open(&data).unwrap()).unwrap();
+        assert_eq!(reader.game(), "aporia");
+        let (mut texts, mut values) = (std::collections::HashSet::new(), [0usize; 3]);
+        while let Some(game) = reader.next_game().unwrap() {
+            assert_eq!(game.samples.len(), 1);
+            let s = &game.samples[0];
+            let pos = Aporia::parse(&s.text).unwrap();
+            assert_eq!(s.side, pos.perspective());
+            let value = table.value(&pos);
+            assert_eq!(i32::from(s.score), value.score(), "{}", s.text);
+            let (winner, kind) = match value {
+                Value::Win(_) => (Some(s.side), 0),
+                Value::Loss(_) => (Some(s.side.other()), 1),
+                Value::Draw => (None, 2),
+            };
+            assert_eq!(game.winner, winner, "{}", s.text);
+            assert_eq!(s.score.signum(), [1, -1, 0][kind]);
+            values[kind] += 1;
+            assert!(texts.insert(s.text.clone()), "{} twice", s.text);
+        }
+        assert_eq!(texts.len(), 300);
+        assert!(values[0] > 0 && values[1] > 0, "{values:?}");
+        assert_eq!(values[2] == 0, decided, "{values:?}");
+        assert!(
+            text.contains(&format!(" decided {} ", values[0] + values[1])),
+            "{text}"
+        );
+        let again = gamut(&args, &dir);
+        assert_eq!(again.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&again.stderr).contains("exists"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -18,6 +18,7 @@
 
 pub mod agreement;
 
+use crate::game::EVAL_LIMIT;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -54,6 +55,18 @@ impl Value {
             Value::Win(d) if d % 2 == 1 && d < 255 => Some(d as u8 + 1),
             Value::Loss(d) if d % 2 == 0 && d < 255 => Some(d as u8 + 1),
             _ => None,
+        }
+    }
+
+    /// The value as an evaluation score for the side to move, within
+    /// ±[`EVAL_LIMIT`]: a win in `d` plies is `EVAL_LIMIT - d` (a quick
+    /// win above a slow one), a loss in `d` its negation, a draw 0.
+    #[must_use]
+    pub fn score(self) -> i32 {
+        match self {
+            Value::Win(d) => EVAL_LIMIT - d.min(255) as i32,
+            Value::Loss(d) => -(EVAL_LIMIT - d.min(255) as i32),
+            Value::Draw => 0,
         }
     }
 
@@ -237,6 +250,9 @@ mod tests {
         assert_eq!(Value::Loss(0).before_move(), Value::Win(1));
         assert_eq!(Value::Win(3).before_move(), Value::Loss(4));
         assert_eq!(Value::Win(23).to_string(), "win in 23");
+        assert_eq!(Value::Win(1).score(), 9_999);
+        assert_eq!(Value::Loss(0).score(), -10_000);
+        assert_eq!(Value::Draw.score(), 0);
     }
 
     #[test]
