@@ -6,7 +6,7 @@ use super::progress::Progress;
 use super::CliError;
 use clap::Args;
 use gamut::game::{FullGame, TermMask};
-use gamut::games::data::{encode_game, write_header, GameRecord, Sample};
+use gamut::games::data::{encode_game, read_all, write_header, GameRecord, Sample};
 use gamut::games::{self, GameId};
 use gamut::paths::check_outputs;
 use gamut::search::{Eval, Evaluation};
@@ -40,6 +40,12 @@ pub struct SolveArgs {
     /// game's built-in network.
     #[arg(long, value_name = "FILE", requires = "agreement")]
     pub net: Option<PathBuf>,
+    /// With --agreement: leave out of the measured positions every one
+    /// some position of these data files (`gamut datagen`'s format, e.g.
+    /// a network's training data) stands for: the same text, or the same
+    /// state of the table (the same position up to the game's symmetries).
+    #[arg(long, value_name = "DATA", num_args = 1.., requires = "agreement")]
+    pub unseen: Vec<PathBuf>,
     /// Instead of solving: write training data labelled by the table
     /// (the format `gamut datagen` writes, one position per game): random
     /// reachable positions, each scored by its exact value (a win in d
@@ -275,7 +281,30 @@ fn training_data<G: FullGame>(
 /// N random positions as the solved table does.
 fn agreement<G: FullGame>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
     let table = required_table::<G>(a)?;
-    let positions = agree::random_positions::<G>(n, a.seed);
+    let mut positions = agree::random_positions::<G>(n, a.seed);
+    if !a.unseen.is_empty() {
+        let drawn = positions.len();
+        let mut seen = Vec::new();
+        for path in &a.unseen {
+            let file = std::fs::File::open(path)
+                .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+            let games = read_all(std::io::BufReader::new(file), G::ID)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            seen.extend(games.into_iter().flat_map(|g| g.samples).map(|s| s.text));
+        }
+        let unseen = agree::unseen(positions, seen, &*table)?;
+        writeln!(
+            out,
+            "unseen drawn {drawn} kept {} left-out {} same-text {} same-state {} data-positions {} data-states {}",
+            unseen.kept.len(),
+            unseen.same_text + unseen.same_state,
+            unseen.same_text,
+            unseen.same_state,
+            unseen.seen_texts,
+            unseen.seen_states
+        )?;
+        positions = unseen.kept;
+    }
     let classic = agree::agreement(&positions, &*table, |p| p.evaluate(TermMask::ALL))?;
     write_agreement(out, "classic", &classic)?;
     let net = match &a.net {

@@ -13,7 +13,7 @@ use gamut::games::aporia::board::{Move, NodeSet};
 use gamut::games::aporia::solve::Table;
 use gamut::games::aporia::states::{board_rank, Key, StateSpace, BOARDS};
 use gamut::games::aporia::{symmetry, Aporia};
-use gamut::games::data::Reader;
+use gamut::games::data::{encode_game, write_header, GameRecord, Reader, Sample};
 use gamut::perft::perft;
 use gamut::search::score::Score;
 use gamut::search::{self, Config, Limits};
@@ -681,5 +681,154 @@ fn training_data_carries_the_table_values() {
         assert_eq!(again.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&again.stderr).contains("exists"));
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A data file for Aporia holding `positions`, one a game.
+fn write_data(path: &std::path::Path, positions: &[Aporia]) {
+    let mut bytes = Vec::new();
+    write_header(&mut bytes, "aporia").unwrap();
+    for pos in positions {
+        bytes.extend(encode_game(&GameRecord {
+            winner: None,
+            samples: vec![Sample {
+                text: pos.text(),
+                side: pos.perspective(),
+                score: 0,
+            }],
+        }));
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// A symmetric image of `pos` with another text.
+fn image_with_another_text(pos: &Aporia) -> Aporia {
+    (1..symmetry::COUNT)
+        .map(|g| symmetry::position(g, pos))
+        .find(|image| image.text() != pos.text())
+        .expect("an image differs")
+}
+
+/// `agreement::unseen` leaves out the positions whose text was seen and,
+/// with a table numbering its states, those whose state was seen under
+/// another text; the rest keep their order, and the counts add up.
+#[test]
+fn unseen_leaves_out_seen_texts_and_seen_states() {
+    let positions = agreement::random_positions::<Aporia>(200, 1);
+    let seen: Vec<String> = positions[..30].iter().map(Notation::text).collect();
+    let plain = agreement::unseen(positions.clone(), seen.clone(), &Parity).unwrap();
+    assert_eq!((plain.same_text, plain.same_state), (30, 0));
+    assert_eq!((plain.seen_texts, plain.seen_states), (30, 0));
+    let texts = |ps: &[Aporia]| ps.iter().map(Notation::text).collect::<Vec<_>>();
+    assert_eq!(texts(&plain.kept), texts(&positions[30..]));
+
+    let dir = common::scratch_dir("aporia-unseen");
+    let path = dir.join("draws.table");
+    gamut::tablebase::write(&path, "aporia", &vec![0u8; space().total as usize]).unwrap();
+    let table = Table::load(&path).unwrap();
+    let image = image_with_another_text(&positions[100]);
+    let mut with_image = seen;
+    with_image.push(image.text());
+    let r = agreement::unseen(positions.clone(), with_image, &table).unwrap();
+    let state = |p: &Aporia| space().index(&Key::of(p));
+    let seen_states: std::collections::HashSet<u64> =
+        positions[..30].iter().chain([&image]).map(state).collect();
+    let expected: Vec<&Aporia> = positions[30..]
+        .iter()
+        .filter(|p| !seen_states.contains(&state(p)))
+        .collect();
+    assert!(!expected.iter().any(|p| p.text() == positions[100].text()));
+    assert_eq!(r.same_text, 30);
+    assert!(r.same_state >= 1, "{r:?}");
+    assert_eq!(r.kept.len() + r.same_text + r.same_state, positions.len());
+    assert_eq!(
+        texts(&r.kept),
+        expected.iter().map(|p| p.text()).collect::<Vec<_>>()
+    );
+    assert_eq!((r.seen_texts, r.seen_states), (31, seen_states.len()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `solve --agreement --unseen DATA`: the measured positions found in the
+/// data file (by text, or as a symmetric image) are left out, the line
+/// counting them adds up, and each evaluation is measured on the rest; a
+/// missing file is one line and exit status 2.
+#[test]
+fn agreement_leaves_out_the_positions_of_data_files() {
+    let dir = common::scratch_dir("aporia-agreement-unseen");
+    let table_path = dir.join("cycle.table");
+    let entries: Vec<u8> = (0..space().total)
+        .map(|s| [0, 2, 3][(s % 3) as usize])
+        .collect();
+    gamut::tablebase::write(&table_path, "aporia", &entries).unwrap();
+    let measured = agreement::random_positions::<Aporia>(60, 5);
+    let data = dir.join("seen.dat");
+    let mut in_data: Vec<Aporia> = measured.iter().step_by(4).copied().collect();
+    in_data.push(image_with_another_text(&measured[1]));
+    write_data(&data, &in_data);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "aporia",
+            "--agreement",
+            "60",
+            "--seed",
+            "5",
+            "--table",
+            table_path.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        gamut(&args, &dir)
+    };
+    let out = run(&["--unseen", data.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let field = |line: &str, name: &str| -> usize {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == name).expect(name);
+        words[i + 1].parse().unwrap()
+    };
+    let first = lines[0];
+    assert!(first.starts_with("unseen drawn 60 "), "{text}");
+    let (kept, left_out) = (field(first, "kept"), field(first, "left-out"));
+    let (same_text, same_state) = (field(first, "same-text"), field(first, "same-state"));
+    assert_eq!(same_text, 15, "{first}");
+    assert!(same_state >= 1, "{first}");
+    assert_eq!(left_out, same_text + same_state, "{first}");
+    assert_eq!(kept + left_out, 60, "{first}");
+    assert_eq!(field(first, "data-positions"), 16, "{first}");
+    let state = |p: &Aporia| space().index(&Key::of(p));
+    let states: std::collections::HashSet<u64> = in_data.iter().map(state).collect();
+    assert_eq!(field(first, "data-states"), states.len(), "{first}");
+    let table = Table::load(&table_path).unwrap();
+    let unseen: Vec<&Aporia> = measured
+        .iter()
+        .filter(|p| !states.contains(&state(p)))
+        .collect();
+    assert_eq!(kept, unseen.len(), "{first}");
+    let decided = unseen
+        .iter()
+        .filter(|p| table.value(p) != Value::Draw)
+        .count();
+    assert!(decided > 0);
+    for line in &lines[1..] {
+        assert!(
+            line.contains(&format!(" positions {kept} decided {decided} ")),
+            "{line}"
+        );
+    }
+    assert_eq!(lines.len(), 3, "{text}");
+
+    let out = run(&["--unseen", dir.join("none.dat").to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("none.dat"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -55,6 +55,58 @@ pub fn random_positions<G: Notation>(count: usize, seed: u64) -> Vec<G> {
     out
 }
 
+/// What [`unseen`] kept of the positions, and what it left out.
+#[derive(Clone, Debug)]
+pub struct Unseen<G> {
+    /// The positions none of the seen ones stands for, in their order.
+    pub kept: Vec<G>,
+    /// Positions left out because a seen position has the same text.
+    pub same_text: usize,
+    /// Positions left out because a seen position has the same table
+    /// state ([`Oracle::state`]) under another text.
+    pub same_state: usize,
+    /// The distinct texts of the seen positions.
+    pub seen_texts: usize,
+    /// The distinct table states of the seen positions (0 where the table
+    /// numbers no states).
+    pub seen_states: usize,
+}
+
+/// `positions` without those that some text of `seen` stands for: the
+/// same text, or where the table numbers its states, the same state.
+pub fn unseen<G: Notation>(
+    positions: Vec<G>,
+    seen: impl IntoIterator<Item = String>,
+    table: &dyn Oracle,
+) -> Result<Unseen<G>, String> {
+    let texts: rustc_hash::FxHashSet<String> = seen.into_iter().collect();
+    let mut states = rustc_hash::FxHashSet::default();
+    for text in &texts {
+        if let Some(s) = table.state(text)? {
+            states.insert(s);
+        }
+    }
+    let (mut same_text, mut same_state) = (0, 0);
+    let mut kept = Vec::with_capacity(positions.len());
+    for pos in positions {
+        let text = pos.text();
+        if texts.contains(&text) {
+            same_text += 1;
+        } else if table.state(&text)?.is_some_and(|s| states.contains(&s)) {
+            same_state += 1;
+        } else {
+            kept.push(pos);
+        }
+    }
+    Ok(Unseen {
+        kept,
+        same_text,
+        same_state,
+        seen_texts: texts.len(),
+        seen_states: states.len(),
+    })
+}
+
 /// The order of exact values from the side to move's view: a loss in `d`
 /// ranks below a loss in `d + 1`, which ranks below a draw, which ranks
 /// below a win in `d + 1`, below a win in `d`.

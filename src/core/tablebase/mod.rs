@@ -132,6 +132,15 @@ pub trait Tablebase: Sync {
 pub trait Oracle: Send + Sync {
     /// The value of the position given as text, and every move keeping it.
     fn probe(&self, position: &str) -> Result<Probe, String>;
+
+    /// The number of the table's state for the position given as text:
+    /// positions the table does not tell apart (images under the game's
+    /// symmetries, histories that leave the same future) share it. `None`
+    /// where the table numbers no states.
+    fn state(&self, position: &str) -> Result<Option<u64>, String> {
+        let _ = position;
+        Ok(None)
+    }
 }
 
 /// Where a command finds a game's table: `explicit` if given, else the

@@ -375,4 +375,12 @@ impl Oracle for Table {
             best,
         })
     }
+
+    /// The state number: the position reduced to what its future depends
+    /// on, the smallest under the board's eight symmetries (the side to
+    /// move plays either colour, so it is not part of the state).
+    fn state(&self, position: &str) -> Result<Option<u64>, String> {
+        let pos = Aporia::parse(position).map_err(|e| e.to_string())?;
+        Ok(Some(self.space.index(&Key::of(&pos))))
+    }
 }
