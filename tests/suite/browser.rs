@@ -182,6 +182,17 @@ impl Browser {
         base64_decode(b64.as_str().expect("base64 text"))
     }
 
+    /// Saves the page's picture as `<name>.png` in the folder
+    /// `GAMUT_SCREENSHOTS` names, if it names one, after `settle` (for
+    /// what the page draws last).
+    fn save_shot(&self, name: &str, settle: Duration) {
+        if let Some(folder) = std::env::var_os("GAMUT_SCREENSHOTS") {
+            std::thread::sleep(settle);
+            let path = std::path::Path::new(&folder).join(format!("{name}.png"));
+            std::fs::write(path, self.screenshot()).unwrap();
+        }
+    }
+
     /// How many moves the page's move list holds.
     fn move_count(&self) -> u64 {
         self.run("return document.querySelectorAll('#moves .move').length")
@@ -318,7 +329,6 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
     let record = crate::serve::exported(&server.addr, "apart", &format!("{first};{second}"));
     std::fs::write(dir.join("games.jsonl"), format!("{record}\n")).unwrap();
     let browser = Browser::start(&dir.join("profile"));
-    let shots = std::env::var_os("GAMUT_SCREENSHOTS").map(std::path::PathBuf::from);
     for game in ["aporia", "apart", "empedocles", "epaminondas", "spokes"] {
         browser.goto(&format!("{}?game={game}", server.url()));
         browser.wait(
@@ -384,14 +394,7 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
             60,
             "a deeper iteration",
         );
-        if let Some(folder) = &shots {
-            std::thread::sleep(Duration::from_millis(1500));
-            std::fs::write(
-                folder.join(format!("serve-{game}.png")),
-                browser.screenshot(),
-            )
-            .unwrap();
-        }
+        browser.save_shot(&format!("serve-{game}"), Duration::from_millis(1500));
         browser.click("#analyse");
         // A step back leaves the move in the list, no longer current.
         browser.click("#back");
@@ -440,7 +443,6 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
     let dir = crate::common::scratch_dir("browser4");
     let server = Server::start(&["--threads", "1", "--hash", "16"]);
     let browser = Browser::start(&dir.join("profile"));
-    let shots = std::env::var_os("GAMUT_SCREENSHOTS").map(std::path::PathBuf::from);
     for (game, names) in [
         (
             "spokes4",
@@ -474,13 +476,7 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             );
             assert!(line.contains('%'), "{game}: no strategy in {line}");
         }
-        if let Some(folder) = &shots {
-            std::fs::write(
-                folder.join(format!("serve-{game}.png")),
-                browser.screenshot(),
-            )
-            .unwrap();
-        }
+        browser.save_shot(&format!("serve-{game}"), Duration::ZERO);
         browser.click("#analyse");
         // Each player's placement clicked on its node, then its colour.
         let v = get(&server.addr, &format!("/api/position?game={game}")).json();
@@ -1167,16 +1163,11 @@ fn long_a_resolution_of_85052_outcomes_is_chosen_on_the_board_in_chromium() {
     let dir = crate::common::scratch_dir("browser-narrowing");
     let server = Server::start(&["--threads", "1", "--hash", "16"]);
     let browser = Browser::start(&dir.join("profile"));
-    let shots = std::env::var_os("GAMUT_SCREENSHOTS").map(std::path::PathBuf::from);
     let shot = |n: usize| {
-        if let Some(folder) = &shots {
-            std::thread::sleep(Duration::from_millis(400));
-            std::fs::write(
-                folder.join(format!("serve-spokes4-narrowing-{n}.png")),
-                browser.screenshot(),
-            )
-            .unwrap();
-        }
+        browser.save_shot(
+            &format!("serve-spokes4-narrowing-{n}"),
+            Duration::from_millis(400),
+        )
     };
     let (fen, round) = ("1/1X2/w1w1w1w1/2w3w9/16 3", "wA,wA,wA,wA");
     browser.goto(&format!(
@@ -1281,16 +1272,11 @@ fn long_a_spokes_round_is_resolved_through_the_preview_in_chromium() {
     let dir = crate::common::scratch_dir("browser-preview");
     let server = Server::start(&["--threads", "1", "--hash", "16"]);
     let browser = Browser::start(&dir.join("profile"));
-    let shots = std::env::var_os("GAMUT_SCREENSHOTS").map(std::path::PathBuf::from);
     let shot = |n: usize| {
-        if let Some(folder) = &shots {
-            std::thread::sleep(Duration::from_millis(400));
-            std::fs::write(
-                folder.join(format!("serve-spokes-round-{n}.png")),
-                browser.screenshot(),
-            )
-            .unwrap();
-        }
+        browser.save_shot(
+            &format!("serve-spokes-round-{n}"),
+            Duration::from_millis(400),
+        )
     };
     browser.goto(&format!("{}?game=spokes", server.url()));
     browser.wait("return !!S.view && S.shown === S.token", 30, "the board");
