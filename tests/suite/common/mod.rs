@@ -236,6 +236,21 @@ pub fn gamut_command() -> std::process::Command {
         .unwrap_or_else(|| std::ffi::OsString::from(env!("CARGO_BIN_EXE_gamut")));
     let mut command = std::process::Command::new(binary);
     command.env("XDG_DATA_HOME", data);
+    // The checks that interrupt gamut need the signals' default actions,
+    // which a shell's background job (`(cargo test &)`, job control off)
+    // passes on as ignored: the child gets them back.
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: signal(2) is async-signal-safe, as pre_exec asks.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+    }
     command
 }
 
