@@ -612,6 +612,17 @@ fn an_evaluation_that_knows_the_table_agrees_and_its_negation_does_not() {
     assert!(bad.rank_correlation < -0.99, "{bad:?}");
 }
 
+/// A table in `dir` whose values cycle through draw, win in 1 and loss
+/// in 2 by state number: its path.
+fn cycle_table(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("cycle.table");
+    let entries: Vec<u8> = (0..space().total)
+        .map(|s| [0, 2, 3][(s % 3) as usize])
+        .collect();
+    gamut::tablebase::write(&path, "aporia", &entries).unwrap();
+    path
+}
+
 /// `solve --training-data`: from a table whose values cycle through draw,
 /// win in 1 and loss in 2 by state number, every written position is
 /// distinct and scored with its table value's sign (a draw 0), the result
@@ -620,11 +631,7 @@ fn an_evaluation_that_knows_the_table_agrees_and_its_negation_does_not() {
 #[test]
 fn training_data_carries_the_table_values() {
     let dir = common::scratch_dir("aporia-training-data");
-    let table_path = dir.join("cycle.table");
-    let entries: Vec<u8> = (0..space().total)
-        .map(|s| [0, 2, 3][(s % 3) as usize])
-        .collect();
-    gamut::tablebase::write(&table_path, "aporia", &entries).unwrap();
+    let table_path = cycle_table(&dir);
     let table = Table::load(&table_path).unwrap();
     for (name, decided) in [("all.dat", false), ("decided.dat", true)] {
         let data = dir.join(name);
@@ -756,11 +763,7 @@ fn unseen_leaves_out_seen_texts_and_seen_states() {
 #[test]
 fn agreement_leaves_out_the_positions_of_data_files() {
     let dir = common::scratch_dir("aporia-agreement-unseen");
-    let table_path = dir.join("cycle.table");
-    let entries: Vec<u8> = (0..space().total)
-        .map(|s| [0, 2, 3][(s % 3) as usize])
-        .collect();
-    gamut::tablebase::write(&table_path, "aporia", &entries).unwrap();
+    let table_path = cycle_table(&dir);
     let measured = agreement::random_positions::<Aporia>(60, 5);
     let data = dir.join("seen.dat");
     let mut in_data: Vec<Aporia> = measured.iter().step_by(4).copied().collect();
