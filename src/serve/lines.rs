@@ -114,9 +114,9 @@ pub struct Lines(Mutex<Vec<Kept>>);
 impl Lines {
     /// The line a request names: `fen` (or `setup`, or the game's start),
     /// then `moves` separated by `;` (at most [`view::MAX_PLIES`]),
-    /// replayed from the longest line kept that it continues. A move right after a
-    /// kept line whose moves were listed is found among them by its text
-    /// rather than parsed (a parse lists them again).
+    /// replayed from the longest line kept that it continues. A move right
+    /// after a kept line whose moves were listed is found among them by
+    /// its text rather than parsed (a parse lists them again).
     pub fn replay<G: FullGame>(
         &self,
         fen: Option<&str>,
