@@ -13,8 +13,6 @@ use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// How long an answer that should come at once may take.
-const PROMPT: Duration = Duration::from_secs(10);
 /// `go movetime` of the timed check, and the margin past it.
 const MOVETIME: Duration = Duration::from_millis(200);
 const MOVETIME_MARGIN: Duration = Duration::from_millis(1000);
@@ -97,12 +95,18 @@ type Check<'a> = (
 );
 
 /// Runs `command` through the contract for game `game` (the first game if
-/// none), writing `ok <check>` per check passed, then the first failure
+/// none), an answer that should come at once given `prompt`, writing
+/// `ok <check>` per check passed, then the first failure
 /// as `FAIL <check>: <reason>` (an error: the command fails).
-pub fn check(command: &str, game: Option<GameId>, out: &mut impl Write) -> Result<(), CliError> {
+pub fn check(
+    command: &str,
+    game: Option<GameId>,
+    prompt: Duration,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     let id = game.unwrap_or(GameId::ALL[0]);
     let mut program = Program::start(command)?;
-    let checks = with_game!(id, G => contract::<G>(id)?);
+    let checks = with_game!(id, G => contract::<G>(id, prompt)?);
     let total = checks.len();
     for (name, run) in checks {
         match run(&mut program) {
@@ -119,8 +123,9 @@ pub fn check(command: &str, game: Option<GameId>, out: &mut impl Write) -> Resul
     Ok(())
 }
 
-/// The checks, in order, at game `G`'s start position.
-fn contract<G: FullGame>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
+/// The checks, in order, at game `G`'s start position, an answer that
+/// should come at once given `prompt`.
+fn contract<G: FullGame>(id: GameId, prompt: Duration) -> Result<Vec<Check<'static>>, CliError> {
     let start = G::start();
     let side = match start.node() {
         NodeKind::Decision(_) => "",
@@ -163,9 +168,9 @@ fn contract<G: FullGame>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
     Ok(vec![
         (
             "handshake",
-            Box::new(|p: &mut Program| {
+            Box::new(move |p: &mut Program| {
                 p.send("gamut")?;
-                let lines = p.until("gamutok", PROMPT)?;
+                let lines = p.until("gamutok", prompt)?;
                 if !lines.iter().any(|l| l.starts_with("id name ")) {
                     return Err("no 'id name' line before gamutok".into());
                 }
@@ -174,9 +179,9 @@ fn contract<G: FullGame>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
         ),
         (
             "isready",
-            Box::new(|p: &mut Program| {
+            Box::new(move |p: &mut Program| {
                 p.send("isready")?;
-                p.until("readyok", PROMPT).map(|_| ())
+                p.until("readyok", prompt).map(|_| ())
             }),
         ),
         (
@@ -184,7 +189,7 @@ fn contract<G: FullGame>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
             Box::new(move |p: &mut Program| {
                 p.send(&format!("game {id}"))?;
                 p.send("position startpos")?;
-                go(p, &s1, "depth 1", PROMPT).map(|_| ())
+                go(p, &s1, "depth 1", prompt).map(|_| ())
             }),
         ),
         (
@@ -203,7 +208,7 @@ fn contract<G: FullGame>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
                 p.send(&format!("go {side}infinite"))?;
                 std::thread::sleep(BEFORE_STOP);
                 p.send("isready")?;
-                let lines = p.until("readyok", PROMPT)?;
+                let lines = p.until("readyok", prompt)?;
                 if let Some(l) = lines.iter().find(|l| l.starts_with("bestmove")) {
                     return Err(format!("'{l}' before stop"));
                 }
@@ -215,17 +220,17 @@ fn contract<G: FullGame>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
         ),
         (
             "an unknown command is survived",
-            Box::new(|p: &mut Program| {
+            Box::new(move |p: &mut Program| {
                 p.send("frobnicate 42")?;
                 p.send("isready")?;
-                p.until("readyok", PROMPT).map(|_| ())
+                p.until("readyok", prompt).map(|_| ())
             }),
         ),
         (
             "quit",
-            Box::new(|p: &mut Program| {
+            Box::new(move |p: &mut Program| {
                 p.send("quit")?;
-                let end = Instant::now() + PROMPT;
+                let end = Instant::now() + prompt;
                 while Instant::now() < end {
                     if let Some(status) = p.child.try_wait().map_err(|e| e.to_string())? {
                         return if status.success() {
@@ -238,7 +243,7 @@ fn contract<G: FullGame>(id: GameId) -> Result<Vec<Check<'static>>, CliError> {
                 }
                 Err(format!(
                     "still running {} ms after quit",
-                    PROMPT.as_millis()
+                    prompt.as_millis()
                 ))
             }),
         ),

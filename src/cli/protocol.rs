@@ -23,12 +23,19 @@ pub struct EngineArgs {
     /// first failure is `FAIL <check>: <reason>` and an error.
     #[arg(long, value_name = "COMMAND")]
     pub check: Option<String>,
+    /// With --check: how long, in milliseconds, an answer that should
+    /// come at once (`gamutok`, `readyok`, the bestmove of `go depth 1`,
+    /// the exit after `quit`) may take.
+    #[arg(long, value_name = "MS", default_value_t = 10_000, requires = "check",
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub patience: u64,
 }
 
 /// Runs `gamut engine` until `quit` or the end of input.
 pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(command) = &a.check {
-        return super::compliance::check(command, a.game, out);
+        let patience = std::time::Duration::from_millis(a.patience);
+        return super::compliance::check(command, a.game, patience, out);
     }
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -60,6 +60,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_connections: u32,
+    /// Seconds a connection may take, from opening, to send its request
+    /// head; a slower one is answered 408 and closed (a connection is one
+    /// request, so an idle one is closed too).
+    #[arg(long, value_name = "S", default_value_t = gamut::serve::HEAD_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub head_timeout: u64,
 }
 
 /// Runs the server until the process ends, printing its URL first.
@@ -92,6 +98,7 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
         table: a.table.clone(),
         allow_hosts: a.allow_host.clone(),
         max_connections: a.max_connections as usize,
+        head_timeout: std::time::Duration::from_secs(a.head_timeout),
     };
     let mut printed = Ok(());
     gamut::serve::run(opts, |url| {

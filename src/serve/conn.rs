@@ -1,9 +1,10 @@
 //! One connection of `gamut serve`, from accept to close. The server reads
-//! each request's head itself, within [`HEAD_TIMEOUT`] of the connection
-//! opening and within [`MAX_HEAD`] bytes, and refuses a head it cannot
-//! serve with its own JSON answer (`{"error": …}`: 400, 408, 413, 414 or
-//! 431), so that hyper is only ever handed a head it parses; hyper then
-//! answers that one request through the routes and closes the connection
+//! each request's head itself, within a timeout of the connection opening
+//! (the options' `head_timeout`, [`HEAD_TIMEOUT`] by default) and within
+//! [`MAX_HEAD`] bytes, and refuses a head it cannot serve with its own
+//! JSON answer (`{"error": …}`: 400, 408, 413, 414 or 431), so that
+//! hyper is only ever handed a head it parses; hyper then answers that
+//! one request through the routes and closes the connection
 //! (no keep-alive: a connection is one request, so a connection that
 //! sends nothing is caught by the same timeout). At most a cap of
 //! connections are open at once ([`Connections`]): above it the oldest
@@ -28,8 +29,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::sync::Notify;
 use tokio::time::{Instant, Sleep};
 
-/// How long a connection may take, from opening, to send its whole
-/// request head.
+/// How long a connection may take by default, from opening, to send its
+/// whole request head.
 pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest request head, in bytes (request line and header lines).
 pub const MAX_HEAD: usize = 64 * 1024;
@@ -54,6 +55,7 @@ const MAX_REFUSING: usize = 64;
 /// new connection needs the room.
 pub struct Connections {
     cap: usize,
+    head_timeout: Duration,
     inner: Mutex<Open>,
     refusing: AtomicUsize,
 }
@@ -74,10 +76,12 @@ pub struct Ticket {
 }
 
 impl Connections {
-    /// At most `cap` connections at once (at least 1).
-    pub fn new(cap: usize) -> Arc<Connections> {
+    /// At most `cap` connections at once (at least 1), each given
+    /// `head_timeout` from opening to send its request head.
+    pub fn new(cap: usize, head_timeout: Duration) -> Arc<Connections> {
         Arc::new(Connections {
             cap: cap.max(1),
+            head_timeout,
             inner: Mutex::new(Open::default()),
             refusing: AtomicUsize::new(0),
         })
@@ -168,7 +172,7 @@ pub async fn serve_admitted<IO>(
         conns.refusing.fetch_sub(1, Ordering::Relaxed);
         return;
     };
-    let deadline = Instant::now() + HEAD_TIMEOUT;
+    let deadline = Instant::now() + conns.head_timeout;
     let evicted = Arc::clone(&ticket.evicted);
     let read = tokio::select! {
         read = tokio::time::timeout_at(deadline, read_head(&mut io)) => read,
@@ -183,7 +187,7 @@ pub async fn serve_admitted<IO>(
             StatusCode::REQUEST_TIMEOUT,
             format!(
                 "the request head did not arrive within {} s of connecting",
-                HEAD_TIMEOUT.as_secs()
+                conns.head_timeout.as_secs()
             ),
         )),
     };
@@ -579,7 +583,7 @@ mod tests {
 
     #[test]
     fn a_place_goes_to_a_new_connection_from_the_oldest_still_sending() {
-        let conns = Connections::new(2);
+        let conns = Connections::new(2, HEAD_TIMEOUT);
         let mut a = conns.admit().unwrap();
         let b = conns.admit().unwrap();
         assert!(a.start_request());

@@ -13,6 +13,7 @@
 
 mod assets;
 mod conn;
+pub use conn::HEAD_TIMEOUT;
 mod hosts;
 mod lines;
 mod records;
@@ -51,6 +52,9 @@ pub struct Options {
     /// The most connections open at once (fewer where the open-file limit
     /// leaves room for fewer).
     pub max_connections: usize,
+    /// How long a connection may take, from opening, to send its request
+    /// head (then 408).
+    pub head_timeout: std::time::Duration,
 }
 
 /// The server without its listener: the routes over the shared state, and
@@ -87,7 +91,7 @@ impl App {
             .max(1);
         App {
             router: routes::router(state),
-            conns: conn::Connections::new(cap),
+            conns: conn::Connections::new(cap, opts.head_timeout),
         }
     }
 

@@ -347,8 +347,15 @@ fn hints_rank_winning_moves_and_captures_first() {
 
 #[test]
 fn random_games_with_full_checks() {
-    let finished = common::random_games(&Apart::start(), 2_000, 1_000, 0xa9a7, true);
-    assert_eq!(finished, 2_000);
+    let finished = common::random_games(&Apart::start(), 700, 1_000, 0xa9a7, true);
+    assert_eq!(finished, 700);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_more_random_games_with_full_checks() {
+    let finished = common::random_games(&Apart::start(), 4_000, 1_000, 0xa9a8, true);
+    assert_eq!(finished, 4_000);
 }
 
 #[test]

@@ -352,19 +352,38 @@ const PLY_CAP: usize = 5_000;
 
 #[test]
 fn random_games_keep_text_hash_and_moves_consistent() {
-    // Full checks on every position of 2,000 games, each cut at 60 plies to
+    // Full checks on every position of 800 games, each cut at 60 plies to
     // keep the test short (the soak below plays games to the end).
-    let finished = common::random_games(&Epaminondas::start(), 2_000, 60, 0xe9a, true);
-    assert!(finished < 2_000);
+    let finished = common::random_games(&Epaminondas::start(), 800, 60, 0xe9a, true);
+    assert!(finished < 800);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_more_random_games_keep_text_hash_and_moves_consistent() {
+    let finished = common::random_games(&Epaminondas::start(), 5_000, 60, 0xe9b, true);
+    assert!(finished < 5_000);
 }
 
 #[test]
 fn random_games_soak_to_the_end() {
-    let mut rng = SmallRng::seed_from_u64(0x50a6);
+    soak_to_the_end(4_000, 0x50a6);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_more_random_games_soak_to_the_end() {
+    soak_to_the_end(20_000, 0x50a7);
+}
+
+/// `games` random games from the start, played to their end (within
+/// [`PLY_CAP`]), each won by a side.
+fn soak_to_the_end(games: usize, seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut buf = Vec::new();
     let mut unfinished = 0;
     let mut longest = 0;
-    for _ in 0..10_000 {
+    for _ in 0..games {
         let mut p = Epaminondas::start();
         let mut plies = 0;
         while p.node() != NodeKind::Terminal && plies < PLY_CAP {

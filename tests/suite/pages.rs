@@ -417,7 +417,22 @@ fn a_tournament_page_holds_every_game() {
 
 #[test]
 fn a_spokes_page_holds_its_joint_steps_and_marks_their_nodes() {
-    let path = tournament("spokes", "spokes.jsonl", "30", &[]);
+    // Shallow engines: a depth-2 search of a Spokes round takes seconds.
+    let path = temp("spokes.jsonl");
+    ok(&[
+        "tournament",
+        "spokes",
+        "--engine",
+        "name=d1,depth=1",
+        "--engine",
+        "name=n300,nodes=300",
+        "--games",
+        "2",
+        "--ply-limit",
+        "30",
+        "--records",
+        s(&path),
+    ]);
     let html = temp("spokes.html");
     ok(&["tournament", "merge", s(&path), "--html", s(&html)]);
     let text = page(&html);

@@ -720,9 +720,13 @@ fn the_compliance_check_passes_gamut_and_names_what_each_broken_engine_breaks() 
             "illegal.sh",
             "go depth 1 at the start: illegal bestmove 'z99-z98'",
         ),
-        ("hang.sh", "go depth 1 at the start: no 'bestmove' within"),
+        (
+            "hang.sh",
+            "go depth 1 at the start: no 'bestmove' within 1500 ms",
+        ),
     ] {
-        let o = common::gamut(&["engine", "--check", &engine_script(engine)]);
+        let script = engine_script(engine);
+        let o = common::gamut(&["engine", "--check", &script, "--patience", "1500"]);
         assert_eq!(o.status.code(), Some(2), "{engine}");
         let text = String::from_utf8(o.stdout).unwrap();
         let last = text.lines().last().unwrap();

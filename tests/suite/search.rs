@@ -102,8 +102,14 @@ fn long_apart_alpha_beta_equals_minimax_on_many_positions() {
 
 #[test]
 fn empedocles_expectimax_with_star1_equals_plain_expectimax() {
-    check_against_minimax::<gamut::games::empedocles::Empedocles>(100, 3, true);
+    check_against_minimax::<gamut::games::empedocles::Empedocles>(40, 3, true);
     check_deterministic::<gamut::games::empedocles::Empedocles>(3);
+}
+
+#[test]
+#[ignore = "long check"]
+fn long_empedocles_expectimax_with_star1_equals_plain_expectimax_on_many_positions() {
+    check_against_minimax::<gamut::games::empedocles::Empedocles>(250, 3, true);
 }
 
 /// Resolution choices one round deep from `positions` positions, then

@@ -60,11 +60,6 @@ fn check_two_rounds_deep(count: usize) {
 }
 
 #[test]
-fn the_double_oracle_equals_full_matrix_games_two_rounds_deep() {
-    check_two_rounds_deep(1);
-}
-
-#[test]
 #[ignore = "long check"]
 fn long_the_double_oracle_equals_full_matrix_games_two_rounds_deep_from_four_positions() {
     check_two_rounds_deep(4);
