@@ -5,11 +5,11 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::game::{FullGame, TermMask};
+use gamut::game::{FullGame, TermMask, EVAL_LIMIT};
 use gamut::games::data::{encode_game, read_all, write_header, GameRecord, Sample};
 use gamut::games::{self, GameId};
 use gamut::paths::check_outputs;
-use gamut::search::{Eval, Evaluation};
+use gamut::search::{self, Config, Eval, Evaluation, Limits, Table};
 use gamut::tablebase::agreement::{self as agree, Agreement};
 use gamut::tablebase::{self, Oracle, Tablebase, Value};
 use gamut::with_game;
@@ -49,8 +49,8 @@ pub struct SolveArgs {
     /// Instead of solving: write training data labelled by the table
     /// (the format `gamut datagen` writes, one position per game): random
     /// reachable positions, each scored by its exact value (a win in d
-    /// plies 10,000 − d, a loss its negation, a draw 0) with the result
-    /// that value forces.
+    /// plies 10,000 − d, a loss its negation, a draw 0; see --scored-by)
+    /// with the result that value forces.
     #[arg(long, value_name = "FILE", conflicts_with = "agreement")]
     pub training_data: Option<PathBuf>,
     /// Positions to write, with --training-data.
@@ -61,6 +61,17 @@ pub struct SolveArgs {
     /// or lost.
     #[arg(long, requires = "training_data")]
     pub decided: bool,
+    /// With --training-data: what scores each position: the table's exact
+    /// value, or a search with the game's default evaluation at --nodes
+    /// (the score the board shows as a win probability, so that
+    /// `tools/winprob-fit.py` fits the board's scale to the table's
+    /// results). A position whose search proves a result is left out.
+    #[arg(long, value_enum, value_name = "BY", default_value_t = ScoredBy::Table, requires = "training_data")]
+    pub scored_by: ScoredBy,
+    /// Nodes of each position's search, with --scored-by search (default
+    /// 4000, as `datagen`'s).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub nodes: Option<u64>,
     /// The table to read (default: the one `solve` writes), with
     /// --agreement or --training-data.
     #[arg(long, value_name = "FILE")]
@@ -68,6 +79,15 @@ pub struct SolveArgs {
     /// Seed of the random positions, with --agreement or --training-data.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub seed: u64,
+}
+
+/// What scores a position of `--training-data`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScoredBy {
+    /// The table's exact value.
+    Table,
+    /// A search with the default evaluation.
+    Search,
 }
 
 fn solver(id: GameId) -> Result<&'static dyn Tablebase, CliError> {
@@ -202,8 +222,9 @@ const BARREN_ROUNDS: u32 = 20;
 
 /// `solve --training-data FILE`: `--positions` distinct random reachable
 /// positions (only decided ones with `--decided`), each written as a game
-/// of one position scored by the table: [`Value::score`] from the side to
-/// move's view, and the result that value forces (a draw for a draw).
+/// of one position: scored by the table ([`Value::score`]) or by a search
+/// (`--scored-by search`), from the side to move's view, with the result
+/// the table's value forces (a draw for a draw).
 fn training_data<G: FullGame>(
     a: &SolveArgs,
     path: &Path,
@@ -217,6 +238,15 @@ fn training_data<G: FullGame>(
             path.display()
         )));
     }
+    let search = match (a.scored_by, a.nodes) {
+        (ScoredBy::Table, Some(_)) => {
+            return Err(CliError(
+                "--nodes is read only with --scored-by search".into(),
+            ))
+        }
+        (ScoredBy::Table, None) => None,
+        (ScoredBy::Search, nodes) => Some(PositionSearch::<G>::new(nodes.unwrap_or(4000))?),
+    };
     let table = required_table::<G>(a)?;
     let started = Instant::now();
     let want = a.positions as usize;
@@ -256,8 +286,15 @@ fn training_data<G: FullGame>(
                 Value::Loss(_) => Some(side.other()),
                 Value::Draw => None,
             };
+            let score = match &search {
+                None => value.score(),
+                Some(search) => match search.score(&pos) {
+                    Some(score) => score,
+                    None => continue,
+                },
+            };
+            let score = i16::try_from(score).expect("a score within the limits fits 16 bits");
             decided += usize::from(winner.is_some());
-            let score = i16::try_from(value.score()).expect("a value's score fits 16 bits");
             seen.insert(text.clone());
             bytes.extend(encode_game(&GameRecord {
                 winner,
@@ -275,6 +312,36 @@ fn training_data<G: FullGame>(
         started.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// The search that scores positions for `--scored-by search`.
+struct PositionSearch<G> {
+    config: Config,
+    limits: Limits,
+    tt: Table,
+    game: std::marker::PhantomData<G>,
+}
+
+impl<G: FullGame> PositionSearch<G> {
+    fn new(nodes: u64) -> Result<Self, CliError> {
+        Ok(PositionSearch {
+            config: Config::for_game::<G>(1),
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            tt: Table::try_new(16)?,
+            game: std::marker::PhantomData,
+        })
+    }
+
+    /// The search's score of `pos` for its side to move, from an empty
+    /// table; none for a proven result (beyond the evaluation's limit).
+    fn score(&self, pos: &G) -> Option<i32> {
+        self.tt.clear();
+        let r = search::search(pos, &self.limits, &self.config, &self.tt, |_| {});
+        (r.score.abs() <= EVAL_LIMIT).then_some(r.score)
+    }
 }
 
 /// `solve --agreement N`: one line per evaluation with how well it orders

@@ -691,6 +691,76 @@ fn training_data_carries_the_table_values() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `solve --training-data --scored-by search`: each position's score is
+/// a search's at `--nodes` (the same as a search from an empty table in
+/// this process), its result still the table's; `--nodes` alone is
+/// refused.
+#[test]
+fn training_data_scored_by_a_search_keeps_the_table_results() {
+    let dir = common::scratch_dir("aporia-training-data-search");
+    let table_path = cycle_table(&dir);
+    let table = Table::load(&table_path).unwrap();
+    let data = dir.join("searched.dat");
+    let args = |scored_by: Option<&'static str>| {
+        let mut args = vec![
+            "solve".to_string(),
+            "aporia".into(),
+            "--training-data".into(),
+            data.to_str().unwrap().into(),
+            "--positions".into(),
+            "40".into(),
+            "--table".into(),
+            table_path.to_str().unwrap().into(),
+            "--nodes".into(),
+            "300".into(),
+        ];
+        if let Some(by) = scored_by {
+            args.extend(["--scored-by".into(), by.into()]);
+        }
+        args
+    };
+    let run = |scored_by| {
+        let args = args(scored_by);
+        gamut(&args.iter().map(String::as_str).collect::<Vec<_>>(), &dir)
+    };
+    let refused = run(None);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&refused.stderr).lines().count(), 1);
+    assert!(!data.exists());
+    let out = run(Some("search"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let config = Config::for_game::<Aporia>(1);
+    let limits = Limits {
+        nodes: Some(300),
+        ..Limits::default()
+    };
+    let mut reader = Reader::new(std::fs::File::open(&data).unwrap()).unwrap();
+    let (mut games, mut nonzero) = (0, 0);
+    while let Some(game) = reader.next_game().unwrap() {
+        let s = &game.samples[0];
+        let pos = Aporia::parse(&s.text).unwrap();
+        let tt = search::Table::new(16);
+        let r = search::search(&pos, &limits, &config, &tt, |_| {});
+        assert_eq!(i32::from(s.score), r.score, "{}", s.text);
+        let winner = match table.value(&pos) {
+            Value::Win(_) => Some(s.side),
+            Value::Loss(_) => Some(s.side.other()),
+            Value::Draw => None,
+        };
+        assert_eq!(game.winner, winner, "{}", s.text);
+        games += 1;
+        nonzero += usize::from(s.score != 0);
+    }
+    assert_eq!(games, 40);
+    assert!(nonzero > 0, "every search scored 0");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A data file for Aporia holding `positions`, one a game.
 fn write_data(path: &std::path::Path, positions: &[Aporia]) {
     let mut bytes = Vec::new();
