@@ -77,12 +77,19 @@ def read(path):
     return game, games
 
 
+def prob(k, s):
+    """P = 1 / (1 + exp(-k s)), its exponent kept within +-40 (so a fit to
+    results the scores' signs separate, where k grows without bound, still
+    evaluates)."""
+    z = max(-40.0, min(40.0, k * s))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
 def loss(k, data):
     """Mean log loss of P = 1 / (1 + exp(-k s))."""
     total = 0.0
     for s, y in data:
-        z = max(-40.0, min(40.0, k * s))
-        p = 1.0 / (1.0 + math.exp(-z))
+        p = prob(k, s)
         total -= y * math.log(p + 1e-12) + (1 - y) * math.log(1 - p + 1e-12)
     return total / len(data)
 
@@ -93,8 +100,7 @@ def fit(data):
     for _ in range(100):
         g = h = 0.0
         for s, y in data:
-            z = max(-40.0, min(40.0, k * s))
-            p = 1.0 / (1.0 + math.exp(-z))
+            p = prob(k, s)
             g += (p - y) * s
             h += p * (1 - p) * s * s
         step = g / h
@@ -148,7 +154,7 @@ def main():
         if not xs:
             continue
         won = sum(y for _, y in xs) / len(xs)
-        curve = sum(1 / (1 + 3 ** (-s / scale)) for s, _ in xs) / len(xs)
+        curve = sum(prob(k, s) for s, _ in xs) / len(xs)
         print(f"[{a}, {b}) | {len(xs)} | {won:.3f} | {curve:.3f}")
 
 

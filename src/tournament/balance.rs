@@ -15,7 +15,9 @@ use crate::pages;
 use crate::records::{self, GameRecord};
 use crate::runner::{self, Settings, Watch};
 use crate::stats::{Interval, Wdl, Z95};
-use gamut_core::game::{Diagram, FullGame, NodeKind, NodeRules, Notation, ParseError, Player};
+use gamut_core::game::{
+    Diagram, FullGame, NodeKind, NodeRules, Notation, ParseError, Player, EVAL_LIMIT,
+};
 use gamut_core::svg::escape;
 use gamut_games::{with_game, GameId};
 use serde::Serialize;
@@ -578,8 +580,12 @@ impl BalanceReport {
     /// the winner's evaluation keeps a win chance of `win_chance`; an error
     /// if a record does not replay.
     pub fn new<G: Diagram>(rungs: &[Rung], win_chance: f64) -> Result<BalanceReport, ParseError> {
-        // The logistic scale: a score s gives 1 / (1 + 3^(-s / scale)).
-        let threshold = G::SCORE_SCALE * (win_chance / (1.0 - win_chance)).ln() / 3f64.ln();
+        // The logistic scale: a score s gives 1 / (1 + 3^(-s / scale)); a
+        // proven result (beyond the evaluation's limit) is a win chance of
+        // 1 whatever the scale (Aporia's is so flat that no evaluation
+        // reaches 0.75).
+        let threshold = (G::SCORE_SCALE * (win_chance / (1.0 - win_chance)).ln() / 3f64.ln())
+            .min(f64::from(EVAL_LIMIT + 1));
         let mut setups: Vec<SetupReport> = Vec::new();
         for r in rungs {
             let report = rung_report::<G>(r, threshold)?;
@@ -827,12 +833,19 @@ impl BalanceReport {
 
     /// The line that says what the numbers mean.
     fn legend(&self) -> String {
+        let meaning = if self.decisive_score > f64::from(EVAL_LIMIT) {
+            format!(
+                "a proven result: no evaluation reaches a {:.0}% win chance",
+                100.0 * self.decisive_win_chance
+            )
+        } else {
+            format!("a {:.0}% win chance", 100.0 * self.decisive_win_chance)
+        };
         format!(
             "score: wins per game (a draw shared by every side) ± 95% interval; draws with the 95% Wilson interval; \
              length in decision plies (quartiles); decisive: the ply from which the winner's evaluation stayed at \
-             {} or more (a {:.0}% win chance) to the end, quartiles over won games with scores",
+             {} or more ({meaning}) to the end, quartiles over won games with scores",
             self.decisive_score,
-            100.0 * self.decisive_win_chance
         )
     }
 

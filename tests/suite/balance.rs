@@ -367,3 +367,28 @@ fn bad_options_exit_2_with_one_line() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// A proven result is a win chance of 1: Aporia's scale is so flat that
+/// no evaluation reaches 75%, so the decisive threshold stops just past
+/// the evaluation's limit and the legend says it is a proven result;
+/// Epaminondas' threshold is its scale.
+#[test]
+fn a_scale_no_evaluation_reaches_leaves_proven_results_deciding() {
+    let aporia = ["balance", "aporia", "--ladder", "depth=1", "--games", "2"];
+    let v = json(&ok(&[&aporia[..], &["--json"]].concat()));
+    assert_eq!(v["decisive_score"], 10_001.0, "{v}");
+    let text = ok(&aporia);
+    assert!(text.contains("10001 or more (a proven result"), "{text}");
+    let v = json(&ok(&[
+        "balance",
+        "epaminondas",
+        "--ladder",
+        "depth=1",
+        "--games",
+        "2",
+        "--ply-limit",
+        "20",
+        "--json",
+    ]));
+    assert_eq!(v["decisive_score"], 500.0, "{v}");
+}
