@@ -631,9 +631,10 @@ impl<G: FullGame> Run<G> {
         let gate = ledger
             .find(g, "gate")
             .ok_or_else(|| CliError(format!("generation {g} has no gate in the ledger")))?;
-        let accepted = gate["sprt"]["state"] == "h1";
+        let (accepted, reason) = promotes(gate);
         let mut record = json!({
             "decision": if accepted { "promoted" } else { "kept" },
+            "reason": reason,
         });
         if accepted {
             let candidate = self.dir.join(Self::folder(g)).join("candidate.net");
@@ -648,7 +649,7 @@ impl<G: FullGame> Run<G> {
         pause("promotion");
         writeln!(
             out,
-            "generation {g}: {}",
+            "generation {g}: {} ({reason})",
             if accepted {
                 "the candidate is the new best (best.net)".to_string()
             } else {
@@ -659,7 +660,31 @@ impl<G: FullGame> Run<G> {
     }
 }
 
-/// `x` to a millionth.
+/// Whether a gate (its ledger line) promotes its candidate, and why: its
+/// sequential test accepted elo1, or the gate played all its games
+/// without a verdict and the candidate's Elo interval lies above 0 (a
+/// fixed-length match's verdict: at a gate of a few hundred games the
+/// test of elo0 = 0 against elo1 = 10 may still be undecided at +80).
+fn promotes(gate: &Value) -> (bool, &'static str) {
+    match gate["sprt"]["state"].as_str() {
+        Some("h1") => (true, "the test accepted elo1"),
+        Some("h0") => (false, "the test accepted elo0"),
+        _ if gate["elo"]["lower"]
+            .as_f64()
+            .is_some_and(|lower| lower > 0.0) =>
+        {
+            (
+                true,
+                "no verdict in the gate's games; the Elo interval lies above 0",
+            )
+        }
+        _ => (
+            false,
+            "no verdict in the gate's games; the Elo interval reaches 0",
+        ),
+    }
+}
+
 /// An Elo estimate as `+12.3 [+1.0, +25.0]`.
 fn elo_text(elo: Option<Interval>) -> String {
     elo.map_or("no Elo".into(), |i| {
@@ -675,6 +700,7 @@ fn elo_json(elo: Option<Interval>) -> Value {
     )
 }
 
+/// `x` to a millionth.
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
@@ -768,4 +794,22 @@ fn install<G: FullGame>(a: &LearnArgs, out: &mut impl Write) -> Result<(), CliEr
         slot.display()
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::promotes;
+    use serde_json::json;
+
+    #[test]
+    fn a_gate_promotes_on_h1_or_on_an_interval_above_zero_at_its_end() {
+        let gate =
+            |state: &str, lower: f64| json!({"sprt": {"state": state}, "elo": {"lower": lower}});
+        assert!(promotes(&gate("h1", -5.0)).0);
+        assert!(!promotes(&gate("h0", 5.0)).0);
+        assert!(promotes(&gate("continue", 47.3)).0);
+        assert!(!promotes(&gate("continue", 0.0)).0);
+        assert!(!promotes(&gate("continue", -12.0)).0);
+        assert!(!promotes(&json!({"sprt": {"state": "continue"}, "elo": null})).0);
+    }
 }
