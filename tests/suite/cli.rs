@@ -393,13 +393,14 @@ fn bench_prints_a_row_per_case_with_cells_at_simultaneous_roots() {
     }
     let last = lines[lines.len() - 1];
     assert!(last.starts_with("signature nodes "), "{last}");
-    // Over runs, the spread of the whole search figure.
+    // Over runs, the spread of the whole search figure: a percentage,
+    // which a loaded machine can push past 100.
     let out = crate::common::ok(&["bench", "aporia", "--runs", "3", "--perft-depth", "1"]);
     let last: Vec<&str> = out.lines().last().unwrap().split_whitespace().collect();
     assert_eq!(last[0..2], ["signature", "nodes"], "{out}");
     assert_eq!(last[5], "spread", "{out}");
     let spread: f64 = last[6].trim_end_matches('%').parse().unwrap();
-    assert!((0.0..100.0).contains(&spread), "{out}");
+    assert!(spread.is_finite() && spread >= 0.0, "{out}");
 }
 
 #[test]
