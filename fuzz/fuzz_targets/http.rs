@@ -43,7 +43,7 @@ fn app() -> &'static App {
             table: None,
             allow_hosts: Vec::new(),
             max_connections: 16,
-            head_timeout: std::time::Duration::from_secs(10),
+            head_timeout: gamut::serve::HEAD_TIMEOUT,
         };
         App::new(&opts, "127.0.0.1:8080".parse().unwrap())
     })

@@ -21,8 +21,11 @@ use std::io::{BufReader, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// The transposition table of each game's searches, in MiB.
-const HASH_MIB: usize = 16;
+/// The transposition table of each game's searches (and of each position's,
+/// for `solve --scored-by search`), in MiB.
+pub(super) const HASH_MIB: usize = 16;
+/// Search nodes per move (or per position) of data, by default.
+pub(super) const NODES: u64 = 4000;
 
 /// Options of `gamut datagen`.
 #[derive(Args, Debug)]
@@ -37,7 +40,7 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Search nodes per move.
-    #[arg(long, value_name = "N", default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = NODES, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Uniformly random plies at the start of each game.
     #[arg(long, value_name = "N", default_value_t = 6)]

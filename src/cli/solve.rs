@@ -69,7 +69,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "BY", default_value_t = ScoredBy::Table, requires = "training_data")]
     pub scored_by: ScoredBy,
     /// Nodes of each position's search, with --scored-by search (default
-    /// 4000, as `datagen`'s).
+    /// 4000, as `datagen`'s nodes a move).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub nodes: Option<u64>,
     /// The table to read (default: the one `solve` writes), with
@@ -245,7 +245,9 @@ fn training_data<G: FullGame>(
             ))
         }
         (ScoredBy::Table, None) => None,
-        (ScoredBy::Search, nodes) => Some(PositionSearch::<G>::new(nodes.unwrap_or(4000))?),
+        (ScoredBy::Search, nodes) => Some(PositionSearch::<G>::new(
+            nodes.unwrap_or(super::datagen::NODES),
+        )?),
     };
     let table = required_table::<G>(a)?;
     let started = Instant::now();
@@ -330,7 +332,7 @@ impl<G: FullGame> PositionSearch<G> {
                 nodes: Some(nodes),
                 ..Limits::default()
             },
-            tt: Table::try_new(16)?,
+            tt: Table::try_new(super::datagen::HASH_MIB)?,
             game: std::marker::PhantomData,
         })
     }

@@ -13,13 +13,14 @@
 
 mod assets;
 mod conn;
-pub use conn::HEAD_TIMEOUT;
 mod hosts;
 mod lines;
 mod records;
 mod routes;
 pub mod sessions;
 mod view;
+
+pub use conn::HEAD_TIMEOUT;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
