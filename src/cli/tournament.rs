@@ -198,11 +198,7 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
     let interrupt = Interrupt::install()?;
     let lines: Option<&mut dyn Write> = if a.json { None } else { Some(&mut *out) };
     let mut watch = GamesBar::new(quiet, String::new(), lines);
-    let outcome = with_game!(id, G => runner::run::<G>(
-        &settings,
-        interrupt.flag(),
-        &mut watch,
-    ))?;
+    let outcome = runner::run_game(id, &settings, interrupt.flag(), &mut watch)?;
     print_report(&outcome, a.json, out)?;
     interrupt.exit_if_signalled();
     Ok(())

@@ -152,6 +152,19 @@ pub fn run<G: FullGame>(
     run_plan(settings, &plan::<G>(settings)?, false, stop, watch)
 }
 
+/// [`run`] for the game `id`, chosen at run time. Every game's searches
+/// are compiled here, in this crate, so that builds which share generic
+/// code between crates (the test profile's) compile them once for serve,
+/// the protocol and the command line.
+pub fn run_game(
+    id: gamut_games::GameId,
+    settings: &Settings,
+    stop: &AtomicBool,
+    watch: &mut dyn Watch,
+) -> Result<Outcome, ParseError> {
+    gamut_games::with_game!(id, G => run::<G>(settings, stop, watch))
+}
+
 /// Runs `plan`, made from `settings` by [`plan`] (and possibly changed
 /// since, as `gamut balance` does); with `keep_games` the outcome holds
 /// every finished game.
