@@ -384,18 +384,17 @@ pub fn run<G: Evaluate>(
     // search (Table::map_pages), which stops when the search returns. It
     // starts after MAP_AFTER, so that a short search (a depth-1 analysis
     // under a large --hash) takes only the pages it writes.
-    let searched = AtomicBool::new(false);
+    // The mapper waits on a channel the search closes when it returns, so
+    // that a search of a few nodes does not wait for the mapper to wake.
+    let searched = &AtomicBool::new(false);
+    let (search_going, search_ended) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|s| {
         if !tt.pages_mapped() {
-            s.spawn(|| {
-                let start = std::time::Instant::now();
-                while start.elapsed() < MAP_AFTER {
-                    if searched.load(std::sync::atomic::Ordering::Relaxed) {
-                        return;
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(2));
+            s.spawn(move || {
+                let waited = search_ended.recv_timeout(MAP_AFTER);
+                if waited == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                    tt.map_pages(searched);
                 }
-                tt.map_pages(&searched);
             });
         }
         let shared = Shared::new(tt, limits, interrupt);
@@ -417,6 +416,7 @@ pub fn run<G: Evaluate>(
             }
         };
         searched.store(true, Relaxed);
+        drop(search_going);
         verdict
     })
 }
