@@ -194,7 +194,9 @@ fn every_setup_is_played_unless_some_are_named() {
 
 #[test]
 fn games_of_more_than_two_sides_score_every_seat() {
-    // Monte Carlo tree search at a few iterations keeps the games quick.
+    // Monte Carlo tree search at a few iterations keeps the games quick;
+    // the teams' games end drawn at ply 6, before their resolutions grow
+    // to thousands of outcomes (the four-player games below are won).
     let v = json(&ok(&[
         "balance",
         "spokes2v2",
@@ -204,6 +206,8 @@ fn games_of_more_than_two_sides_score_every_seat() {
         "iterations=4",
         "--games",
         "2",
+        "--ply-limit",
+        "6",
         "--json",
     ]));
     assert_eq!(v["sides"], serde_json::json!(["team 1", "team 2"]));
@@ -232,6 +236,10 @@ fn games_of_more_than_two_sides_score_every_seat() {
     assert_eq!(v["sides"].as_array().unwrap().len(), 4);
     let r = &v["setups"][0]["rungs"][0];
     check_rung(r, 2, 4);
+    let wins: u64 = (r["sides"].as_array().unwrap().iter())
+        .map(|x| x["wins"].as_u64().unwrap())
+        .sum();
+    assert!(wins > 0, "a seat wins a game of four: {r}");
     assert_eq!(r["first_elo"], Value::Null, "no Elo among four sides");
 }
 
