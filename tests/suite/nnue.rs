@@ -260,7 +260,7 @@ mod inference {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(6))]
+        #![proptest_config(crate::common::fixed_cases(6))]
 
         #[test]
         fn incremental_accumulators_equal_a_refresh(a in any::<u64>(), b in any::<u64>()) {
@@ -279,7 +279,7 @@ mod inference {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(8))]
+        #![proptest_config(crate::common::fixed_cases(8))]
 
         /// Each game's feature set, however it is built, holds exactly the
         /// features its list names, from both views, along random games.

@@ -17,7 +17,8 @@ use rand::SeedableRng;
 /// Cases per property and game: the module stays within a few seconds.
 const CASES: u32 = 48;
 
-/// Cases for Spokes, whose resolutions make some random playouts slow.
+/// Cases for Spokes, whose resolutions make some random playouts slow:
+/// drawn from a fixed seed ([`common::fixed_cases`]).
 const SPOKES_CASES: u32 = 6;
 
 /// Joint actions of a simultaneous node checked at most.
@@ -170,7 +171,7 @@ fn children_agree<G: Notation>(pos: &G) {
 
 /// The properties of one game, as a proptest module.
 macro_rules! properties {
-    ($module:ident, $game:ty, $suite:expr, $cases:expr) => {
+    ($module:ident, $game:ty, $suite:expr, $config:expr) => {
         mod $module {
             use super::*;
 
@@ -179,7 +180,7 @@ macro_rules! properties {
             }
 
             proptest! {
-                #![proptest_config(ProptestConfig { cases: $cases, ..ProptestConfig::default() })]
+                #![proptest_config($config)]
 
                 #[test]
                 fn reachable_positions_round_trip_and_their_children_agree(
@@ -234,23 +235,33 @@ macro_rules! properties {
     };
 }
 
-properties!(aporia_properties, aporia::Aporia, "aporia.perft", CASES);
-properties!(apart_properties, apart::Apart, "apart.perft", CASES);
+properties!(
+    aporia_properties,
+    aporia::Aporia,
+    "aporia.perft",
+    ProptestConfig::with_cases(CASES)
+);
+properties!(
+    apart_properties,
+    apart::Apart,
+    "apart.perft",
+    ProptestConfig::with_cases(CASES)
+);
 properties!(
     empedocles_properties,
     empedocles::Empedocles,
     "empedocles.perft",
-    CASES
+    ProptestConfig::with_cases(CASES)
 );
 properties!(
     spokes_properties,
     spokes::Spokes,
     "spokes.perft",
-    SPOKES_CASES
+    common::fixed_cases(SPOKES_CASES)
 );
 properties!(
     epaminondas_properties,
     epaminondas::Epaminondas,
     "epaminondas.perft",
-    CASES
+    ProptestConfig::with_cases(CASES)
 );
