@@ -33,7 +33,8 @@ pub struct SolveArgs {
     pub threads: u32,
     /// Instead of solving: compare the evaluations (classic, and the
     /// network where the game has one) with the solved table on N random
-    /// reachable positions.
+    /// reachable positions: signs right on won and on lost positions,
+    /// their balanced mean, and rank correlations.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub agreement: Option<u64>,
     /// With --agreement: the network file to compare instead of the
@@ -390,11 +391,16 @@ fn agreement<G: FullGame>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Resu
 fn write_agreement(out: &mut impl Write, eval: &str, r: &Agreement) -> Result<(), CliError> {
     writeln!(
         out,
-        "eval {eval} positions {} decided {} same-sign {} ({:.1}%) rank-correlation {:.3} decided-rank-correlation {:.3}",
+        "eval {eval} positions {} decided {} same-sign {} ({:.1}%) won {} right {} lost {} right {} balanced {:.1}% rank-correlation {:.3} decided-rank-correlation {:.3}",
         r.positions,
         r.decided,
         r.same_sign,
-        100.0 * r.same_sign as f64 / r.decided.max(1) as f64,
+        100.0 * r.same_sign_share(),
+        r.won,
+        r.won_right,
+        r.lost,
+        r.lost_right,
+        100.0 * r.balanced_share(),
         r.rank_correlation,
         r.decided_rank_correlation
     )?;

@@ -169,9 +169,10 @@ fn children_agree<G: Notation>(pos: &G) {
     }
 }
 
-/// The properties of one game, as a proptest module.
+/// The properties of one game, as a proptest module; `$attr`s (such as
+/// `#[ignore]`) go on every check.
 macro_rules! properties {
-    ($module:ident, $game:ty, $suite:expr, $config:expr) => {
+    ($module:ident, $game:ty, $suite:expr, $config:expr $(, #[$attr:meta])*) => {
         mod $module {
             use super::*;
 
@@ -183,6 +184,7 @@ macro_rules! properties {
                 #![proptest_config($config)]
 
                 #[test]
+                $(#[$attr])*
                 fn reachable_positions_round_trip_and_their_children_agree(
                     which in 0usize..64, seed in any::<u64>(), plies in 0usize..200,
                 ) {
@@ -193,6 +195,7 @@ macro_rules! properties {
                 }
 
                 #[test]
+                $(#[$attr])*
                 fn mutated_position_texts_never_panic(
                     which in 0usize..64, seed in any::<u64>(), plies in 0usize..100,
                     edits in prop::collection::vec(edit(), 1..6),
@@ -203,6 +206,7 @@ macro_rules! properties {
                 }
 
                 #[test]
+                $(#[$attr])*
                 fn random_strings_never_panic(text in ".{0,80}") {
                     parse_any::<$game>(&text);
                     let pos = <$game>::start();
@@ -215,6 +219,7 @@ macro_rules! properties {
                 }
 
                 #[test]
+                $(#[$attr])*
                 fn mutated_move_texts_never_panic(
                     which in 0usize..64, seed in any::<u64>(), plies in 0usize..100,
                     pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..4),
@@ -258,6 +263,14 @@ properties!(
     spokes::Spokes,
     "spokes.perft",
     common::fixed_cases(SPOKES_CASES)
+);
+// Fresh Spokes cases in every long run (the default run's are fixed).
+properties!(
+    long_spokes_properties,
+    spokes::Spokes,
+    "spokes.perft",
+    ProptestConfig::with_cases(4 * SPOKES_CASES),
+    #[ignore = "long check"]
 );
 properties!(
     epaminondas_properties,

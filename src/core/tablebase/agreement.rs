@@ -22,11 +22,45 @@ pub struct Agreement {
     /// Decided positions whose evaluation has the sign of the exact value
     /// (positive for a win).
     pub same_sign: usize,
+    /// Decided positions won by the side to move.
+    pub won: usize,
+    /// Of those, positions the evaluation scores above 0.
+    pub won_right: usize,
+    /// Decided positions lost by the side to move (`decided - won`).
+    pub lost: usize,
+    /// Of those, positions the evaluation scores below 0.
+    pub lost_right: usize,
     /// Spearman's rank correlation between the evaluation and the exact
     /// value over every position (ties ranked by their mean).
     pub rank_correlation: f64,
     /// The same over the decided positions only.
     pub decided_rank_correlation: f64,
+}
+
+impl Agreement {
+    /// The share of decided positions whose sign is right.
+    #[must_use]
+    pub fn same_sign_share(&self) -> f64 {
+        share(self.same_sign, self.decided)
+    }
+
+    /// The mean of the shares right among won and among lost positions:
+    /// what the sign agreement would be if wins and losses were equally
+    /// common. An evaluation that always says "win" scores 0.5 here,
+    /// however few losses the positions hold.
+    #[must_use]
+    pub fn balanced_share(&self) -> f64 {
+        (share(self.won_right, self.won) + share(self.lost_right, self.lost)) / 2.0
+    }
+}
+
+/// `part / whole`, 0 for an empty whole.
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
 }
 
 /// `count` distinct non-terminal positions reached by random walks from the
@@ -167,7 +201,7 @@ pub fn agreement<G: Notation>(
 ) -> Result<Agreement, String> {
     let (mut keys, mut evals) = (Vec::new(), Vec::new());
     let (mut decided_keys, mut decided_evals) = (Vec::new(), Vec::new());
-    let mut same_sign = 0;
+    let (mut won, mut won_right, mut lost_right) = (0, 0, 0);
     for pos in positions {
         let value = table.probe(&pos.text())?.value;
         let e = evaluate(pos);
@@ -175,8 +209,11 @@ pub fn agreement<G: Notation>(
         if value != Value::Draw {
             decided_keys.push(key);
             decided_evals.push(e);
-            if (key > 0) == (e > 0) && e != 0 {
-                same_sign += 1;
+            if key > 0 {
+                won += 1;
+                won_right += usize::from(e > 0);
+            } else {
+                lost_right += usize::from(e < 0);
             }
         }
         keys.push(key);
@@ -185,7 +222,11 @@ pub fn agreement<G: Notation>(
     Ok(Agreement {
         positions: positions.len(),
         decided: decided_keys.len(),
-        same_sign,
+        same_sign: won_right + lost_right,
+        won,
+        won_right,
+        lost: decided_keys.len() - won,
+        lost_right,
         rank_correlation: spearman(&evals, &keys),
         decided_rank_correlation: spearman(&decided_evals, &decided_keys),
     })
