@@ -62,6 +62,13 @@ pub struct SolveArgs {
     /// or lost.
     #[arg(long, requires = "training_data")]
     pub decided: bool,
+    /// With --training-data: leave out every position of about one table
+    /// state in K (the states, positions up to symmetry, picked by a hash
+    /// of their number), so that those states stay unseen: `--agreement
+    /// --unseen FILE` then measures on them.
+    #[arg(long, value_name = "K", requires = "training_data",
+          value_parser = clap::value_parser!(u64).range(2..=1000))]
+    pub hold_out: Option<u64>,
     /// With --training-data: what scores each position: the table's exact
     /// value, or a search with the game's default evaluation at --nodes
     /// (the score the board shows as a win probability, so that
@@ -258,6 +265,7 @@ fn training_data<G: FullGame>(
     let mut seen = rustc_hash::FxHashSet::default();
     let (mut written, mut decided, mut barren, mut round, mut drawn) =
         (0usize, 0usize, 0u32, 0u64, 0usize);
+    let mut held = 0usize;
     while written < want && barren < BARREN_ROUNDS {
         let walks = if a.decided {
             ROUND
@@ -282,6 +290,18 @@ fn training_data<G: FullGame>(
             let value = table.probe(&text)?.value;
             if a.decided && value == Value::Draw {
                 continue;
+            }
+            if let Some(k) = a.hold_out {
+                let state = table.state(&text)?.ok_or_else(|| {
+                    CliError(format!(
+                        "{}'s table numbers no states: --hold-out needs them",
+                        G::ID
+                    ))
+                })?;
+                if agree::held_out(state, k) {
+                    held += 1;
+                    continue;
+                }
             }
             let side = pos.perspective();
             let winner = match value {
@@ -309,9 +329,13 @@ fn training_data<G: FullGame>(
     }
     std::fs::write(path, &bytes)
         .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    let held = match a.hold_out {
+        Some(_) => format!(" held-out {held}"),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "positions {written} decided {decided} walks {drawn} time {:.1} s",
+        "positions {written} decided {decided}{held} walks {drawn} time {:.1} s",
         started.elapsed().as_secs_f64()
     )?;
     Ok(())

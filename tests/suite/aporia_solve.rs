@@ -701,6 +701,64 @@ fn training_data_carries_the_table_values() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `solve --training-data --hold-out 3` writes no position of a held-out
+/// state (about a third of them), says how many it left out, and the same
+/// walks without it do meet such states.
+#[test]
+fn training_data_holds_out_a_share_of_the_states() {
+    let dir = common::scratch_dir("aporia-training-data-hold-out");
+    let table_path = cycle_table(&dir);
+    let table = Table::load(&table_path).unwrap();
+    let states_of = |name: &str, hold_out: Option<&str>| {
+        let data = dir.join(name);
+        let mut args = vec![
+            "solve",
+            "aporia",
+            "--training-data",
+            data.to_str().unwrap(),
+            "--positions",
+            "300",
+            "--table",
+            table_path.to_str().unwrap(),
+        ];
+        if let Some(k) = hold_out {
+            args.extend(["--hold-out", k]);
+        }
+        let out = gamut(&args, &dir);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut reader = Reader::new(std::fs::File::open(&data).unwrap()).unwrap();
+        let mut states = Vec::new();
+        while let Some(game) = reader.next_game().unwrap() {
+            states.push(table.state(&game.samples[0].text).unwrap().unwrap());
+        }
+        assert_eq!(states.len(), 300);
+        (text, states)
+    };
+    let (text, kept) = states_of("held.dat", Some("3"));
+    assert!(kept.iter().all(|&s| !agreement::held_out(s, 3)));
+    let held: usize = text
+        .split_whitespace()
+        .skip_while(|w| *w != "held-out")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no held-out count: {text}"));
+    let (_, all) = states_of("all.dat", None);
+    let met = all.iter().filter(|&&s| agreement::held_out(s, 3)).count();
+    assert!(
+        held > 0 && met > 30 && met < 200,
+        "held {held}, met {met} of 300"
+    );
+    let refused = gamut(&["solve", "aporia", "--hold-out", "3"], &dir);
+    assert_eq!(refused.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `solve --training-data --scored-by search`: each position's score is
 /// a search's at `--nodes` (the same as a search from an empty table in
 /// this process), its result still the table's; `--nodes` alone is

@@ -141,6 +141,16 @@ pub fn unseen<G: Notation>(
     })
 }
 
+/// Whether table state `state` is one of those about one in `k` that
+/// training data leaves out so that they stay unseen (`solve
+/// --training-data --hold-out k`): picked by a hash of the state's number,
+/// since state numbers follow the board's layout and a plain remainder
+/// would pick boards alike.
+#[must_use]
+pub fn held_out(state: u64, k: u64) -> bool {
+    (state.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32).is_multiple_of(k)
+}
+
 /// The order of exact values from the side to move's view: a loss in `d`
 /// ranks below a loss in `d + 1`, which ranks below a draw, which ranks
 /// below a win in `d + 1`, below a win in `d`.
