@@ -7,6 +7,7 @@
 //! (e.g. written by `gamut solve aporia --out t.table`), else build it.
 
 use crate::common;
+use std::path::Path;
 
 use gamut::game::{Game, NodeKind, Notation};
 use gamut::games::aporia::board::{Move, NodeSet};
@@ -633,6 +634,23 @@ fn cycle_table(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
+/// The arguments of `solve aporia --training-data DATA --positions 300
+/// --table TABLE`, then `extra`.
+fn training_data_args<'a>(data: &'a Path, table: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "solve",
+        "aporia",
+        "--training-data",
+        data.to_str().unwrap(),
+        "--positions",
+        "300",
+        "--table",
+        table.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    args
+}
+
 /// `solve --training-data`: from a table whose values cycle through draw,
 /// win in 1 and loss in 2 by state number, every written position is
 /// distinct and scored with its table value's sign (a draw 0), the result
@@ -645,19 +663,11 @@ fn training_data_carries_the_table_values() {
     let table = Table::load(&table_path).unwrap();
     for (name, decided) in [("all.dat", false), ("decided.dat", true)] {
         let data = dir.join(name);
-        let mut args = vec![
-            "solve",
-            "aporia",
-            "--training-data",
-            data.to_str().unwrap(),
-            "--positions",
-            "300",
-            "--table",
-            table_path.to_str().unwrap(),
-        ];
-        if decided {
-            args.push("--decided");
-        }
+        let args = training_data_args(
+            &data,
+            &table_path,
+            if decided { &["--decided"] } else { &[] },
+        );
         let out = gamut(&args, &dir);
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(
@@ -711,20 +721,11 @@ fn training_data_holds_out_a_share_of_the_states() {
     let table = Table::load(&table_path).unwrap();
     let states_of = |name: &str, hold_out: Option<&str>| {
         let data = dir.join(name);
-        let mut args = vec![
-            "solve",
-            "aporia",
-            "--training-data",
-            data.to_str().unwrap(),
-            "--positions",
-            "300",
-            "--table",
-            table_path.to_str().unwrap(),
-        ];
-        if let Some(k) = hold_out {
-            args.extend(["--hold-out", k]);
-        }
-        let out = gamut(&args, &dir);
+        let extra = match hold_out {
+            Some(k) => vec!["--hold-out", k],
+            None => vec![],
+        };
+        let out = gamut(&training_data_args(&data, &table_path, &extra), &dir);
         assert_eq!(
             out.status.code(),
             Some(0),
