@@ -606,19 +606,19 @@ fn an_evaluation_that_knows_the_table_agrees_and_its_negation_does_not() {
     };
     let good = agreement(&positions, &Parity, oracle).unwrap();
     assert_eq!(good.decided, 200);
-    assert_eq!(good.same_sign, 200);
-    assert!(good.won > 0 && good.lost > 0, "{good:?}");
-    assert_eq!((good.won_right, good.lost_right), (good.won, good.lost));
+    assert_eq!(good.same_sign(), 200);
+    assert!(good.won > 0 && good.lost() > 0, "{good:?}");
+    assert_eq!((good.won_right, good.lost_right), (good.won, good.lost()));
     assert_eq!(good.balanced_share(), 1.0);
     assert!((good.rank_correlation - 1.0).abs() < 1e-9, "{good:?}");
     let bad = agreement(&positions, &Parity, |p| -oracle(p)).unwrap();
-    assert_eq!(bad.same_sign, 0);
+    assert_eq!(bad.same_sign(), 0);
     assert_eq!(bad.balanced_share(), 0.0);
     assert!(bad.rank_correlation < -0.99, "{bad:?}");
     // Always "win": right on every won position and no lost one, so its
     // balanced share is a half whatever the mix.
     let always = agreement(&positions, &Parity, |_| 1).unwrap();
-    assert_eq!(always.same_sign, always.won);
+    assert_eq!(always.same_sign(), always.won);
     assert_eq!(always.lost_right, 0);
     assert_eq!(always.balanced_share(), 0.5);
 }

@@ -19,16 +19,11 @@ pub struct Agreement {
     pub positions: usize,
     /// Of those, positions the table says are won or lost.
     pub decided: usize,
-    /// Decided positions whose evaluation has the sign of the exact value
-    /// (positive for a win).
-    pub same_sign: usize,
-    /// Decided positions won by the side to move.
+    /// Decided positions won by the side to move (the others are lost).
     pub won: usize,
     /// Of those, positions the evaluation scores above 0.
     pub won_right: usize,
-    /// Decided positions lost by the side to move (`decided - won`).
-    pub lost: usize,
-    /// Of those, positions the evaluation scores below 0.
+    /// Lost positions the evaluation scores below 0.
     pub lost_right: usize,
     /// Spearman's rank correlation between the evaluation and the exact
     /// value over every position (ties ranked by their mean).
@@ -38,10 +33,23 @@ pub struct Agreement {
 }
 
 impl Agreement {
+    /// Decided positions lost by the side to move.
+    #[must_use]
+    pub fn lost(&self) -> usize {
+        self.decided - self.won
+    }
+
+    /// Decided positions whose evaluation has the sign of the exact value
+    /// (positive for a win).
+    #[must_use]
+    pub fn same_sign(&self) -> usize {
+        self.won_right + self.lost_right
+    }
+
     /// The share of decided positions whose sign is right.
     #[must_use]
     pub fn same_sign_share(&self) -> f64 {
-        share(self.same_sign, self.decided)
+        share(self.same_sign(), self.decided)
     }
 
     /// The mean of the shares right among won and among lost positions:
@@ -50,7 +58,7 @@ impl Agreement {
     /// however few losses the positions hold.
     #[must_use]
     pub fn balanced_share(&self) -> f64 {
-        (share(self.won_right, self.won) + share(self.lost_right, self.lost)) / 2.0
+        (share(self.won_right, self.won) + share(self.lost_right, self.lost())) / 2.0
     }
 }
 
@@ -232,10 +240,8 @@ pub fn agreement<G: Notation>(
     Ok(Agreement {
         positions: positions.len(),
         decided: decided_keys.len(),
-        same_sign: won_right + lost_right,
         won,
         won_right,
-        lost: decided_keys.len() - won,
         lost_right,
         rank_correlation: spearman(&evals, &keys),
         decided_rank_correlation: spearman(&decided_evals, &decided_keys),
