@@ -35,7 +35,8 @@ pub struct SolveArgs {
     /// network where the game has one) with the solved table on N random
     /// reachable positions: signs right on won and on lost positions,
     /// their balanced mean, and rank correlations.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000),
+          conflicts_with_all = ["positions", "decided", "hold_out", "scored_by", "nodes"])]
     pub agreement: Option<u64>,
     /// With --agreement: the network file to compare instead of the
     /// game's built-in network.

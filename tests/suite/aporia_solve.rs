@@ -713,7 +713,8 @@ fn training_data_carries_the_table_values() {
 
 /// `solve --training-data --hold-out 3` writes no position of a held-out
 /// state (about a third of them), says how many it left out, and the same
-/// walks without it do meet such states.
+/// walks without it do meet such states; without `--training-data` the
+/// option is refused.
 #[test]
 fn training_data_holds_out_a_share_of_the_states() {
     let dir = common::scratch_dir("aporia-training-data-hold-out");
@@ -755,8 +756,16 @@ fn training_data_holds_out_a_share_of_the_states() {
         held > 0 && met > 30 && met < 200,
         "held {held}, met {met} of 300"
     );
-    let refused = gamut(&["solve", "aporia", "--hold-out", "3"], &dir);
-    assert_eq!(refused.status.code(), Some(2));
+    // Without --training-data, or beside --agreement (which has no use
+    // for it), the option is refused in one line.
+    let table = table_path.to_str().unwrap();
+    for extra in [&[][..], &["--agreement", "10", "--table", table]] {
+        let mut args = vec!["solve", "aporia", "--hold-out", "3"];
+        args.extend(extra);
+        let refused = gamut(&args, &dir);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&refused.stderr).lines().count(), 1);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
