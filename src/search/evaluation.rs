@@ -129,8 +129,10 @@ impl Evaluation {
         match self {
             Evaluation::Classic => pos.evaluate(terms),
             Evaluation::Net(net) => {
-                let features = G::NETWORK.expect("a network of this game").features;
-                let learned = evaluator.evaluate(pos, net, features);
+                let b = G::NETWORK.expect("a network of this game");
+                let (view, us) = ((b.view)(pos), pos.perspective());
+                let value = evaluator.evaluate(pos, net, b.features, [view, (b.rival)(view)]);
+                let learned = if view == us { value } else { -value };
                 if net.on_classic {
                     (learned + pos.evaluate(TermMask::ALL)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
                 } else {

@@ -23,6 +23,7 @@ use gamut_core::game::{
     ChanceRules, Evaluate, Game, GameInfo, Listing, ListingBudget, NodeKind, NodeRules, Outcome,
     Player, SimultaneousRules, TermMask,
 };
+use gamut_core::nnue::{BuiltinNetwork, FeatureSet};
 use std::collections::{HashMap, HashSet};
 
 /// The most players a [`Tuple`] holds.
@@ -363,9 +364,45 @@ impl<G: Evaluate> SimultaneousRules<TwoSided<G>> for TwoSided<G> {
     }
 }
 
+/// The features of the view's side ([`Player::FIRST`]) or of that side's
+/// rival in the game ([`Player::SECOND`]), by the game's network.
+fn side_features<G: Evaluate>(
+    view: &TwoSided<G>,
+    side: Player,
+    scratch: &mut Vec<u16>,
+) -> FeatureSet {
+    let b = G::NETWORK.expect("a network of the game");
+    let seen_by = if side == Player::FIRST {
+        view.us
+    } else {
+        (b.rival)(view.us)
+    };
+    (b.features)(&view.pos, seen_by, scratch)
+}
+
+/// The view's values are the side's ([`Player::FIRST`]) at every node.
+fn the_side<G>(_: &TwoSided<G>) -> Player {
+    Player::FIRST
+}
+
 /// The game's value for the side, from the view's perspective.
 impl<G: Evaluate> Evaluate for TwoSided<G> {
     const TERMS: &'static [&'static str] = G::TERMS;
+
+    /// The game's network, reading the side's view of the game against its
+    /// rival's: the network's value for the side, whoever is to move.
+    const NETWORK: Option<BuiltinNetwork<Self>> = match G::NETWORK {
+        Some(b) => Some(BuiltinNetwork {
+            game: b.game,
+            inputs: b.inputs,
+            bytes: b.bytes,
+            played_by_default: b.played_by_default,
+            features: side_features::<G>,
+            view: the_side::<G>,
+            rival: Player::other,
+        }),
+        None => None,
+    };
 
     fn evaluate(&self, terms: TermMask) -> i32 {
         let v = self.pos.evaluate_for(self.us, terms);

@@ -22,6 +22,12 @@ pub struct BuiltinNetwork<G> {
     /// The features active in a position seen from a side
     /// ([`Features::feature_set`]).
     pub features: fn(&G, Player, &mut Vec<u16>) -> FeatureSet,
+    /// The side whose value the network gives at a position: the side to
+    /// move ([`Game::perspective`]) unless a view of the game says
+    /// otherwise.
+    pub view: fn(&G) -> Player,
+    /// The side whose view fills the network's second half ([`Features::rival`]).
+    pub rival: fn(Player) -> Player,
 }
 
 impl<G: Features> BuiltinNetwork<G> {
@@ -35,6 +41,8 @@ impl<G: Features> BuiltinNetwork<G> {
             bytes,
             played_by_default,
             features: G::feature_set,
+            view: G::perspective,
+            rival: G::rival,
         }
     }
 }
@@ -59,6 +67,14 @@ pub trait Features: Game {
     fn feature_set(&self, view: Player, scratch: &mut Vec<u16>) -> FeatureSet {
         self.features(view, scratch);
         FeatureSet::from_list(scratch)
+    }
+
+    /// The side whose view fills a network's second half when `view`'s
+    /// fills the first: the other player, or in a game of more than two
+    /// sides the one the game names (the side across the table).
+    #[must_use]
+    fn rival(view: Player) -> Player {
+        view.other()
     }
 
     /// Where feature `f` goes when the board is mirrored by a symmetry of

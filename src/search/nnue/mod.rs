@@ -38,24 +38,26 @@ fn refresh_from(net: &Network, active: impl Iterator<Item = u16>, acc: &mut Vec<
 }
 
 /// One thread's incremental evaluation state: the accumulators of the last
-/// position evaluated, per side, and its active features.
+/// position evaluated, per side (up to four), and its active features.
 #[derive(Default)]
 pub struct Evaluator {
     /// The network the accumulators belong to (its address).
     net: usize,
-    sets: [Option<FeatureSet>; 2],
-    acc: [Vec<i16>; 2],
+    sets: [Option<FeatureSet>; 4],
+    acc: [Vec<i16>; 4],
     list: Vec<u16>,
 }
 
 impl Evaluator {
-    /// `pos`'s value for its side to move by `net`, updating the
-    /// accumulators from the last position's.
+    /// `pos`'s value by `net` for side `views[0]`, whose view fills the
+    /// network's first half and `views[1]`'s the second, updating those
+    /// sides' accumulators from the last position's.
     pub fn evaluate<G: Game>(
         &mut self,
         pos: &G,
         net: &Network,
         features: fn(&G, Player, &mut Vec<u16>) -> FeatureSet,
+        views: [Player; 2],
     ) -> i32 {
         if self.net != net as *const Network as usize {
             *self = Evaluator {
@@ -63,7 +65,7 @@ impl Evaluator {
                 ..Evaluator::default()
             };
         }
-        for view in Player::BOTH {
+        for view in views {
             let v = view.index();
             let now = features(pos, view, &mut self.list);
             match &self.sets[v] {
@@ -79,27 +81,40 @@ impl Evaluator {
             }
             self.sets[v] = Some(now);
         }
-        let us = pos.perspective().index();
-        net.output(&self.acc[us], &self.acc[us ^ 1])
+        let [us, them] = views.map(Player::index);
+        net.output(&self.acc[us], &self.acc[them])
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The accumulators of the last position evaluated, per side.
+    /// The accumulator of side `view` as the last position evaluated left
+    /// it.
     #[must_use]
-    pub fn accumulators(&self) -> [&[i16]; 2] {
-        [&self.acc[0], &self.acc[1]]
+    pub fn accumulator(&self, view: Player) -> &[i16] {
+        &self.acc[view.index()]
     }
 }
 
-/// `pos`'s value by `net` from accumulators refreshed from scratch.
+/// The two sides whose views a network of `G` reads for a value for side
+/// `view`: `view` and its rival ([`Features::rival`]).
+#[must_use]
+pub fn views_for<G: Features>(view: Player) -> [Player; 2] {
+    [view, G::rival(view)]
+}
+
+/// `pos`'s value by `net` for its side to move, from accumulators
+/// refreshed from scratch.
 pub fn evaluate_from_scratch<G: Features>(pos: &G, net: &Network) -> i32 {
+    value_from_scratch(pos, net, pos.perspective())
+}
+
+/// `pos`'s value by `net` for side `view`, from accumulators refreshed
+/// from scratch.
+pub fn value_from_scratch<G: Features>(pos: &G, net: &Network, view: Player) -> i32 {
     let mut list = Vec::new();
     let mut acc = [Vec::new(), Vec::new()];
-    for view in Player::BOTH {
-        pos.features(view, &mut list);
-        refresh(net, &list, &mut acc[view.index()]);
+    for (i, v) in views_for::<G>(view).into_iter().enumerate() {
+        pos.features(v, &mut list);
+        refresh(net, &list, &mut acc[i]);
     }
-    let us = pos.perspective().index();
-    net.output(&acc[us], &acc[us ^ 1])
-        .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    net.output(&acc[0], &acc[1]).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
