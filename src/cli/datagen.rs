@@ -8,10 +8,11 @@ use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
 use gamut::game::{FullGame, Game, NodeKind, NodeRules, Player, EVAL_LIMIT};
-use gamut::games::data::{encode_game, write_header, GameRecord, Reader, Sample, VERSION};
+use gamut::games::data::{encode_game_in, write_header, GameRecord, Reader, Sample, VERSION};
 use gamut::games::GameId;
 use gamut::paths::check_outputs;
-use gamut::search::{self, Config, Limits, Table};
+use gamut::search::sides::{merge, players_of, Tuple, TwoSided, DEFAULT_WIDTH};
+use gamut::search::{self, Config, Limits, Table, Verdict};
 use gamut::tournament::schedule::pick;
 use gamut::with_game;
 use rand::rngs::StdRng;
@@ -30,7 +31,8 @@ pub(super) const NODES: u64 = 4000;
 /// Options of `gamut datagen`.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
-    /// The game (of two players: spokes4 and spokes2v2 are refused).
+    /// The game. In a game of more than two players (`spokes4`,
+    /// `spokes2v2`) every side plays and scores by its paranoid search.
     #[arg(value_parser = parse_game)]
     pub game: GameId,
     /// The file to write (with --resume: to append to).
@@ -82,14 +84,18 @@ pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(),
 }
 
 fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
-    super::two_players::<G>("datagen")?;
     let (k, n) = a.shard.unwrap_or((1, 1));
     let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
-    let config = Config::new::<G>(1, a.evaluation.evaluation::<G>()?);
+    let seated = G::players() > 2;
+    let config = if seated {
+        Config::new::<TwoSided<G>>(1, a.evaluation.evaluation::<TwoSided<G>>()?)
+    } else {
+        Config::new::<G>(1, a.evaluation.evaluation::<G>()?)
+    };
     if let Some(net) = &a.evaluation.net {
         check_outputs(&[("--net", net)], &[("--out", &a.out)])?;
     }
-    let (mut file, done) = open::<G>(a)?;
+    let (mut file, done, version) = open::<G>(a)?;
     let todo = &mine[(done as usize).min(mine.len())..];
     let limits = Limits {
         nodes: Some(a.nodes),
@@ -103,9 +109,13 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     let started = Instant::now();
     let mut positions = 0u64;
     for &i in todo {
-        let game = play_game::<G>(a.seed, a.random_plies, i, &limits, &config)?;
+        let game = if seated {
+            play_seated_game::<G>(a.seed, a.random_plies, i, &limits, &config)?
+        } else {
+            play_game::<G>(a.seed, a.random_plies, i, &limits, &config)?
+        };
         positions += game.samples.len() as u64;
-        file.write_all(&encode_game(&game))
+        file.write_all(&encode_game_in(&game, version))
             .and_then(|_| file.flush())
             .map_err(|e| CliError(format!("cannot write {}: {e}", a.out.display())))?;
         progress.inc();
@@ -123,9 +133,10 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     Ok(())
 }
 
-/// The output file, positioned for appending, and how many of this
-/// shard's games it holds already.
-fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
+/// The output file, positioned for appending, how many of this shard's
+/// games it holds already, and the format version to append in (the
+/// file's own).
+fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64, u16), CliError> {
     let path = &a.out;
     let cannot = |e: std::io::Error| CliError(format!("cannot open {}: {e}", path.display()));
     if a.resume && path.exists() {
@@ -139,7 +150,7 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
                 G::ID
             )));
         }
-        if reader.version() < VERSION {
+        if reader.version() < 2 {
             return Err(CliError(format!(
                 "{}: format version {} has no checksums, so --resume cannot tell a torn game from a damaged one: write a new file",
                 path.display(),
@@ -152,7 +163,7 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
         let mut file = OpenOptions::new().write(true).open(path).map_err(cannot)?;
         file.set_len(end).map_err(cannot)?;
         file.seek(SeekFrom::Start(end)).map_err(cannot)?;
-        return Ok((file, games));
+        return Ok((file, games, reader.version()));
     }
     let mut file = OpenOptions::new()
         .write(true)
@@ -171,7 +182,7 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64), CliError> {
             }
         })?;
     write_header(&mut file, G::ID).map_err(cannot)?;
-    Ok((file, 0))
+    Ok((file, 0, VERSION))
 }
 
 /// Game number `i` of the data of `seed`: `random_plies` random decision
@@ -252,6 +263,99 @@ pub(super) fn play_game<G: FullGame>(
         };
         pos = pos.play(m);
         ply += 1;
+    };
+    Ok(GameRecord { winner, samples })
+}
+
+/// Game number `i` of the data of `seed` in a game of more than two
+/// players: every side plays by its own paranoid search ([`TwoSided`], its
+/// players against all the others) with `config`. At a round start each
+/// side's search scores the position for that side, a sample per side, and
+/// its mixed strategy gives its players' actions; at a decision the
+/// mover's side searches, chooses and scores. During the first
+/// `random_plies` decision plies every player acts uniformly at random and
+/// nothing is kept. Kept are the scores that are not proven results, each
+/// with the side it is for; the game's winner is a side.
+pub(super) fn play_seated_game<G: FullGame>(
+    seed: u64,
+    random_plies: u32,
+    i: u64,
+    limits: &Limits,
+    config: &Config,
+) -> Result<GameRecord, CliError> {
+    let mut rng = StdRng::seed_from_u64(splitmix64(seed ^ splitmix64(i)));
+    let tt = Table::try_new(HASH_MIB)?;
+    let mut pos = G::start();
+    let mut moves = Vec::new();
+    let mut samples = Vec::new();
+    let mut ply = 0;
+    let sides = G::INFO.sides.len();
+    let mut keep = |pos: &G, side: Player, score: f64| {
+        let score = score.round();
+        if score.abs() <= f64::from(EVAL_LIMIT) {
+            samples.push(Sample {
+                text: pos.text(),
+                side,
+                score: score as i16,
+            });
+        }
+    };
+    let winner = loop {
+        match pos.node() {
+            NodeKind::Terminal => break pos.outcome().and_then(|o| o.winner),
+            _ if ply >= G::INFO.ply_limit => break None,
+            NodeKind::Chance => {
+                pos.moves(&mut moves);
+                let m = pick(&mut rng, moves.iter().map(|&m| (m, pos.probability(m))));
+                pos = pos.play(m);
+            }
+            NodeKind::Simultaneous => {
+                let mut parts: Vec<Tuple<G::Move>> = Vec::with_capacity(sides);
+                for side in (0..sides).map(Player::nth) {
+                    let mut t = [None; gamut::search::sides::MAX_PLAYERS];
+                    if ply < random_plies {
+                        for p in players_of::<G>(side, false) {
+                            pos.actions(p, &mut moves);
+                            t[p.index()] = Some(moves[rng.gen_range(0..moves.len())]);
+                        }
+                    } else {
+                        let view = TwoSided::new(pos.clone(), side, DEFAULT_WIDTH);
+                        let Verdict::Simultaneous(r) =
+                            search::run(&view, limits, config, &tt, None, &mut |_| {})
+                        else {
+                            unreachable!("a round start is simultaneous in every view")
+                        };
+                        if r.depth > 0 {
+                            keep(&pos, side, r.value);
+                        }
+                        t = pick(&mut rng, r.strategies[0].iter().copied());
+                    }
+                    parts.push(t);
+                }
+                let tuples: Vec<&Tuple<G::Move>> = parts.iter().collect();
+                pos = pos.play_joint_all(&merge(&tuples, G::players()));
+            }
+            NodeKind::Decision(p) => {
+                let m = if ply < random_plies {
+                    pos.moves(&mut moves);
+                    moves[rng.gen_range(0..moves.len())]
+                } else {
+                    let side = G::side_of(p);
+                    let view = TwoSided::new(pos.clone(), side, DEFAULT_WIDTH);
+                    let Verdict::Decision(r) =
+                        search::run(&view, limits, config, &tt, None, &mut |_| {})
+                    else {
+                        unreachable!("a decision is a decision in every view")
+                    };
+                    if r.depth > 0 {
+                        keep(&pos, side, f64::from(r.score));
+                    }
+                    r.best[0].expect("a decision's move")
+                };
+                pos = pos.play(m);
+                ply += 1;
+            }
+        }
     };
     Ok(GameRecord { winner, samples })
 }

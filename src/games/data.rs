@@ -4,15 +4,19 @@
 //! `docs/datagen.md`; every integer is little-endian.
 //!
 //! ```text
-//! header  "GAMUTPOS" (8 bytes) | version u16 = 2 | id length u8 | game id
+//! header  "GAMUTPOS" (8 bytes) | version u16 = 3 | id length u8 | game id
 //! game    body length u32 | CRC-32 of those 4 bytes u32 | body | CRC-32 of the body u32
-//! body    positions u16 | winner u8 (0 first player, 1 second, 2 draw)
-//!         then per position: side to move u8 | score i16 (side to move's
-//!         view, evaluation units) | text length u16 | position text
+//! body    positions u16 | winner u8 (the winning side's index from 0, 255 a draw)
+//!         then per position: side u8 | score i16 (that side's view,
+//!         evaluation units) | text length u16 | position text
 //! ```
 //!
-//! Version 1 files (no length and no checksums: a game is its body alone)
-//! still read. Every field is checked against its range as it is read: the
+//! A position's side is the side to move, or in a game of more than two
+//! sides any side whose search scored it. Version 2 files are the same
+//! but for a draw's winner byte, 2 (they hold games of two sides only);
+//! version 1 files (no length and no checksums: a game is its body alone)
+//! still read, and `gamut datagen --resume` appends to a version 2 file in
+//! its own version. Every field is checked against its range as it is read: the
 //! side and result bytes, the score within ±[`EVAL_LIMIT`], and the text,
 //! which must be a position of the header's game.
 //!
@@ -30,8 +34,8 @@ use std::io::{self, Read, Write};
 
 /// The first eight bytes of every data file.
 pub const MAGIC: &[u8; 8] = b"GAMUTPOS";
-/// The format version this code writes (it reads versions 1 and 2).
-pub const VERSION: u16 = 2;
+/// The format version this code writes (it reads versions 1 to 3).
+pub const VERSION: u16 = 3;
 /// The longest position text a file may hold, in bytes.
 pub const MAX_TEXT: usize = 4096;
 /// The largest game body: 65,535 positions of the longest text.
@@ -100,12 +104,22 @@ fn crc(bytes: &[u8]) -> u32 {
     crc32fast::hash(bytes)
 }
 
-/// The body of one game: what a version 1 file holds as its block.
-fn encode_body(game: &GameRecord) -> Vec<u8> {
+/// The winner byte of a draw in format `version`.
+const fn draw_byte(version: u16) -> u8 {
+    if version < 3 {
+        2
+    } else {
+        255
+    }
+}
+
+/// The body of one game in format `version`: what a version 1 file holds
+/// as its block.
+fn encode_body(game: &GameRecord, version: u16) -> Vec<u8> {
     let mut b = Vec::with_capacity(3 + game.samples.len() * 80);
     let n = u16::try_from(game.samples.len()).expect("at most 65,535 positions per game");
     b.extend_from_slice(&n.to_le_bytes());
-    b.push(game.winner.map_or(2, |w| w.index() as u8));
+    b.push(game.winner.map_or(draw_byte(version), |w| w.index() as u8));
     for s in &game.samples {
         b.push(s.side.index() as u8);
         b.extend_from_slice(&s.score.to_le_bytes());
@@ -119,11 +133,18 @@ fn encode_body(game: &GameRecord) -> Vec<u8> {
     b
 }
 
-/// The bytes of one game block (version 2): its length and that length's
-/// checksum, the body, and the body's checksum.
+/// The bytes of one game block ([`VERSION`]): its length and that
+/// length's checksum, the body, and the body's checksum.
 #[must_use]
 pub fn encode_game(game: &GameRecord) -> Vec<u8> {
-    let body = encode_body(game);
+    encode_game_in(game, VERSION)
+}
+
+/// The bytes of one game block in format `version` (2 or later), to append
+/// to a file of that version.
+#[must_use]
+pub fn encode_game_in(game: &GameRecord, version: u16) -> Vec<u8> {
+    let body = encode_body(game, version);
     let len = (body.len() as u32).to_le_bytes();
     let mut b = Vec::with_capacity(body.len() + 12);
     b.extend_from_slice(&len);
@@ -142,6 +163,8 @@ pub struct Reader<R> {
     offset: u64,
     game: String,
     version: u16,
+    /// The game's sides: the largest side byte is one less.
+    sides: u8,
     is_position: TextCheck,
 }
 
@@ -178,12 +201,14 @@ impl<R: Read> Reader<R> {
         let is_position: TextCheck = with_game!(known, G => |t: &str| {
             G::parse(t).map(|_| ()).map_err(|e| e.to_string())
         });
+        let sides = with_game!(known, G => <G as gamut_core::game::Game>::INFO.sides.len() as u8);
         let offset = 11 + game.len() as u64;
         Ok(Reader {
             input,
             offset,
             game,
             version,
+            sides,
             is_position,
         })
     }
@@ -193,7 +218,7 @@ impl<R: Read> Reader<R> {
         &self.game
     }
 
-    /// The file's format version: 1 (no checksums) or 2.
+    /// The file's format version: 1 (no checksums), 2 or 3.
     pub fn version(&self) -> u16 {
         self.version
     }
@@ -229,7 +254,17 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// What a game body is checked against.
+    fn format(&self) -> Format {
+        Format {
+            version: self.version,
+            sides: self.sides,
+            is_position: self.is_position,
+        }
+    }
+
     fn block(&mut self) -> Result<Block, FormatError> {
+        let format = self.format();
         if self.version == 1 {
             let start = self.offset;
             let mut src = Source {
@@ -239,7 +274,7 @@ impl<R: Read> Reader<R> {
             let mut head = [0u8; 3];
             return Ok(match src.fill(&mut head)? {
                 0 => Block::End,
-                3 => match body(&mut src, head, self.is_position)? {
+                3 => match body(&mut src, head, format)? {
                     Some(g) => Block::Game(g),
                     None => Block::Truncated(start),
                 },
@@ -291,7 +326,7 @@ impl<R: Read> Reader<R> {
         if inner.fill(&mut head)? < 3 {
             return Err(error(start + 8, "the game's body is shorter than its head"));
         }
-        match body(&mut inner, head, self.is_position)? {
+        match body(&mut inner, head, format)? {
             Some(g) if inner.at_end()? => Ok(Block::Game(g)),
             Some(_) => Err(error(at, "the game's body is longer than its positions")),
             None => Err(error(at, "the game's body ends inside a position")),
@@ -329,23 +364,36 @@ impl<R: Read> Source<'_, R> {
     }
 }
 
+/// What a game body is checked against: the file's version, the game's
+/// sides and positions.
+#[derive(Copy, Clone)]
+struct Format {
+    version: u16,
+    sides: u8,
+    is_position: TextCheck,
+}
+
 /// Reads the rest of one game body after its 3-byte `head` (positions,
 /// result), checking every field against its range; `None` when the input
 /// ends inside it.
 fn body<R: Read>(
     src: &mut Source<'_, R>,
     head: [u8; 3],
-    is_position: TextCheck,
+    format: Format,
 ) -> Result<Option<GameRecord>, FormatError> {
     let start = *src.offset - 3;
     let n = u16::from_le_bytes([head[0], head[1]]);
+    let draw = draw_byte(format.version);
     let winner = match head[2] {
-        0 | 1 => Some(Player::from_index(head[2] as usize)),
-        2 => None,
+        w if w < format.sides => Some(Player::nth(w.into())),
+        w if w == draw => None,
         w => {
             return Err(error(
                 start + 2,
-                format!("result byte {w} is not 0, 1 or 2"),
+                format!(
+                    "result byte {w} is not a side (0 to {}) or a draw ({draw})",
+                    format.sides - 1
+                ),
             ))
         }
     };
@@ -357,8 +405,13 @@ fn body<R: Read>(
             return Ok(None);
         }
         let side = match fixed[0] {
-            s @ (0 | 1) => Player::from_index(s as usize),
-            s => return Err(error(at, format!("side byte {s} is not 0 or 1"))),
+            s if s < format.sides => Player::nth(s.into()),
+            s => {
+                return Err(error(
+                    at,
+                    format!("side byte {s} is not a side (0 to {})", format.sides - 1),
+                ))
+            }
         };
         let score = i16::from_le_bytes([fixed[1], fixed[2]]);
         if i32::from(score).abs() > EVAL_LIMIT {
@@ -380,7 +433,7 @@ fn body<R: Read>(
         }
         let text =
             String::from_utf8(text).map_err(|_| error(at + 5, "position text is not UTF-8"))?;
-        if let Err(why) = is_position(&text) {
+        if let Err(why) = (format.is_position)(&text) {
             return Err(error(at + 5, format!("'{text}' is not a position: {why}")));
         }
         samples.push(Sample { text, side, score });
@@ -421,7 +474,7 @@ pub fn read_all(input: impl Read, id: &str) -> Result<Vec<GameRecord>, FormatErr
 mod tests {
     use super::*;
     use crate::epaminondas::Epaminondas;
-    use gamut_core::game::Game;
+    use gamut_core::game::{Game, Notation};
 
     fn sample_games() -> Vec<GameRecord> {
         let start = Epaminondas::start();
@@ -487,11 +540,60 @@ mod tests {
     fn games_come_back_as_written_in_both_versions() {
         let games = sample_games();
         assert_eq!(read_all(&file(&games)[..], "epaminondas").unwrap(), games);
-        let v1 = file_v1(&games.iter().map(encode_body).collect::<Vec<_>>());
+        let v1 = file_v1(&games.iter().map(|g| encode_body(g, 1)).collect::<Vec<_>>());
         let mut r = Reader::new(&v1[..]).unwrap();
         assert_eq!(r.version(), 1);
         assert_eq!(r.resume_point().unwrap(), (2, v1.len() as u64));
         assert_eq!(read_all(&v1[..], "epaminondas").unwrap(), games);
+    }
+
+    /// A version 2 file (a draw's winner byte is 2) reads as written, and
+    /// games appended to it in its version read back too.
+    #[test]
+    fn version_two_files_read_and_take_games_in_their_own_version() {
+        let games = sample_games();
+        let mut v2 = Vec::new();
+        write_header(&mut v2, "epaminondas").unwrap();
+        v2[8] = 2;
+        for g in &games {
+            v2.extend(encode_game_in(g, 2));
+        }
+        assert_eq!(Reader::new(&v2[..]).unwrap().version(), 2);
+        assert_eq!(read_all(&v2[..], "epaminondas").unwrap(), games);
+        assert_ne!(encode_game_in(&games[1], 2), encode_game(&games[1]));
+    }
+
+    /// A game of four sides keeps every seat's samples and the winner.
+    #[test]
+    fn four_sided_games_keep_seats_three_and_four() {
+        let pos = crate::spokes::Spokes4::start();
+        let g = GameRecord {
+            winner: Some(Player::nth(3)),
+            samples: (0..4)
+                .map(|k| Sample {
+                    text: pos.text(),
+                    side: Player::nth(k),
+                    score: k as i16,
+                })
+                .collect(),
+        };
+        let mut f = Vec::new();
+        write_header(&mut f, "spokes4").unwrap();
+        f.extend(encode_game(&g));
+        assert_eq!(read_all(&f[..], "spokes4").unwrap(), [g]);
+        let e = read_all(&f[..], "spokes2v2").unwrap_err();
+        assert!(e.why.contains("spokes4"), "{e}");
+        let mut two = Vec::new();
+        write_header(&mut two, "spokes2v2").unwrap();
+        two.extend(encode_game(&GameRecord {
+            winner: Some(Player::nth(2)),
+            samples: vec![],
+        }));
+        let e = read_all(&two[..], "spokes2v2").unwrap_err();
+        assert!(
+            e.why.contains("result byte 2 is not a side (0 to 1)"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -523,7 +625,7 @@ mod tests {
     /// matching checksums in version 2), is refused at its own offset.
     #[test]
     fn every_field_is_checked_against_its_range() {
-        let good = encode_body(&sample_games()[0]);
+        let good = encode_body(&sample_games()[0], 1);
         let text_len = good[6];
         // (byte to change, new value(s), offset of the fault in the body)
         let cases: [(usize, &[u8], usize, &str); 5] = [
