@@ -669,6 +669,7 @@ pub fn engine_move<G: FullGame>(
                     limits: limits.clone(),
                     width: DEFAULT_WIDTH,
                     hash_mib: grant.hash_mib,
+                    eval: grant.evaluation::<TwoSided<G>>(),
                 },
                 tc: None,
             };

@@ -11,7 +11,7 @@ use gamut_search::mcts::{self, MctsConfig};
 use gamut_search::options::SearchOptions;
 use gamut_search::score::{outcome_score, WIN};
 use gamut_search::sides::{players_of, Tuple, TwoSided, DEFAULT_WIDTH, MAX_PLAYERS};
-use gamut_search::{self as search, Clock, Config, Limits, Table, Verdict};
+use gamut_search::{self as search, Clock, Config, Evaluation, Limits, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
@@ -193,7 +193,8 @@ const PROGRAM_KEYS: &str =
 
 /// The options a spec may give in a game of more than two sides, for error
 /// messages.
-const SEAT_KEYS: &str = "name, search, depth, time, nodes, iterations, width, exploration, hash";
+const SEAT_KEYS: &str =
+    "name, search, depth, time, nodes, iterations, width, exploration, hash, eval, net";
 
 impl Engine {
     /// The engine a spec gives in game `G`: in a game of two sides a
@@ -204,7 +205,7 @@ impl Engine {
     pub fn parse<G: Evaluate>(text: &str) -> Result<Engine, ParseError> {
         let spec = SpecText::parse(text)?;
         if G::players() != 2 {
-            return Self::seated(spec);
+            return Self::seated::<G>(spec);
         }
         if spec.options.iter().any(|(k, _)| k == "cmd") {
             return Self::program(spec);
@@ -376,14 +377,16 @@ impl Engine {
     /// `name=p,paranoid,time=200`, `name=m,mcts,time=200`, `random`. The
     /// limits and the table size read as a searcher's
     /// ([`SearchOptions::set`]); `iterations=`, `width=` and
-    /// `exploration=` are the MCTS's and the paranoid search's own.
-    fn seated(spec: SpecText) -> Result<Engine, ParseError> {
+    /// `exploration=` are the MCTS's and the paranoid search's own;
+    /// `eval=` and `net=` choose the paranoid search's evaluation (a
+    /// network of the game reads each side's view against its rival's).
+    fn seated<G: Evaluate>(spec: SpecText) -> Result<Engine, ParseError> {
         let kind = spec
             .search
             .ok_or_else(|| spec.error("no search given (paranoid, mcts, random)"))?;
         let allowed: &[&str] = match kind {
             PlayerKind::Random => &[],
-            PlayerKind::Paranoid => &["depth", "time", "nodes", "width", "hash"],
+            PlayerKind::Paranoid => &["depth", "time", "nodes", "width", "hash", "eval", "net"],
             PlayerKind::Mcts => &["time", "iterations", "width", "exploration"],
             PlayerKind::AlphaBeta | PlayerKind::Greedy => {
                 return Err(spec.error(format!(
@@ -405,7 +408,7 @@ impl Engine {
                 .ok_or_else(|| spec.error(format!("'{key}' needs a value")))?;
             let number = |lo: u64| spec.number(key, v, lo, u64::MAX);
             match key.as_str() {
-                "depth" | "time" | "nodes" | "hash" => {
+                "depth" | "time" | "nodes" | "hash" | "eval" | "net" => {
                     options.set(key, Some(v)).map_err(|e| spec.error(e))?;
                 }
                 "iterations" => iterations = Some(number(1)?),
@@ -435,10 +438,15 @@ impl Engine {
                 if limits == Limits::default() {
                     return Err(spec.error("paranoid needs depth=, time= or nodes="));
                 }
+                let eval = options
+                    .evaluation
+                    .evaluation::<TwoSided<G>>()
+                    .map_err(|e| spec.error(e))?;
                 Kind::Paranoid {
                     limits,
                     width,
                     hash_mib: options.hash as usize,
+                    eval,
                 }
             }
             _ => {
@@ -636,6 +644,8 @@ pub enum Kind {
         width: usize,
         /// Transposition table size in MiB.
         hash_mib: usize,
+        /// The static evaluation of the side's view.
+        eval: Evaluation,
     },
     /// Simultaneous-move Monte Carlo tree search ([`mcts`]), in games of
     /// more than two sides.
@@ -965,9 +975,10 @@ impl<'e> Instance<'e> {
                 limits,
                 width,
                 hash_mib,
+                eval,
             } => {
                 let view = TwoSided::new(pos.clone(), side, *width);
-                let config = Config::for_game::<TwoSided<G>>(1);
+                let config = Config::new::<TwoSided<G>>(1, eval.clone());
                 let tt = Table::new(*hash_mib);
                 match search::run(&view, limits, &config, &tt, self.interrupt, &mut |_| {}) {
                     Verdict::Simultaneous(r) => {

@@ -61,6 +61,35 @@ fn datagen_resumes_and_shards_to_the_same_games() {
     assert_eq!(part_games, games[1..2]);
 }
 
+/// In a game of more than two players every side's paranoid search scores
+/// each round start for that side, so the samples name all four seats of
+/// `spokes4` (and only the two teams of `spokes2v2`), and resuming gives
+/// the same games.
+#[test]
+fn datagen_of_four_players_keeps_every_sides_scores() {
+    let dir = scratch_dir("datagen-seats");
+    for (game, sides) in [("spokes4", 4u8), ("spokes2v2", 2)] {
+        let whole = dir.join(format!("{game}.dat"));
+        datagen_of(game, &whole, "2", &["--random-plies", "1"]);
+        let part = dir.join(format!("{game}-part.dat"));
+        datagen_of(game, &part, "1", &["--random-plies", "1"]);
+        datagen_of(game, &part, "2", &["--random-plies", "1", "--resume"]);
+        let bytes = std::fs::read(&whole).unwrap();
+        assert_eq!(std::fs::read(&part).unwrap(), bytes, "{game}");
+        let games = read_all(&bytes[..], game).unwrap();
+        assert_eq!(games.len(), 2);
+        let mut seen = std::collections::BTreeSet::new();
+        for g in &games {
+            assert!(g.winner.is_none_or(|w| (w.index() as u8) < sides));
+            for s in &g.samples {
+                assert!(s.score.abs() <= gamut::game::EVAL_LIMIT as i16);
+                seen.insert(s.side.index() as u8);
+            }
+        }
+        assert_eq!(seen, (0..sides).collect(), "{game}: sides scored");
+    }
+}
+
 #[test]
 fn datagen_searches_with_the_evaluation_asked() {
     let dir = scratch_dir("datagen-eval");
@@ -155,7 +184,7 @@ fn datagen_keeps_spokes_round_starts_for_the_first_player() {
 }
 
 #[test]
-fn datagen_refuses_corrupt_files_and_games_of_four() {
+fn datagen_refuses_corrupt_files() {
     let dir = scratch_dir("datagen-bad");
     let file = dir.join("bad.dat");
     datagen(&file, "1", &[]);
@@ -174,10 +203,6 @@ fn datagen_refuses_corrupt_files_and_games_of_four() {
     assert!(err.contains("byte 22") && err.contains("checksum"), "{err}");
     let err = rejected(&["datagen", "epaminondas", "--out", file.to_str().unwrap()]);
     assert!(err.contains("--resume"), "{err}");
-    for game in ["spokes4", "spokes2v2"] {
-        let err = rejected(&["datagen", game, "--out", "/nonexistent/x"]);
-        assert!(err.contains("two players"), "{err}");
-    }
     // A Spokes file cut inside its header, and one holding another game.
     let spokes = dir.join("spokes.dat");
     std::fs::write(&spokes, b"GAMUTPOS\x01").unwrap();
@@ -208,7 +233,7 @@ mod inference {
     use gamut::games::spokes::Spokes;
     use gamut::nnue::Features;
     use gamut::search::nnue::network::{FloatNetwork, Network};
-    use gamut::search::nnue::{evaluate_from_scratch, refresh, Evaluator};
+    use gamut::search::nnue::{evaluate_from_scratch, refresh, views_for, Evaluator};
 
     /// Game `G`'s built-in network.
     fn builtin<G: gamut::game::Evaluate>() -> Network {
@@ -217,6 +242,52 @@ mod inference {
             _ => panic!("{} has a network", G::ID),
         }
     }
+
+    /// A side's view of a game ([`TwoSided`]) reads the game's network as
+    /// the side's view against its rival's, whoever moves in the view: the
+    /// network's value for the side, negated where the others move, and
+    /// the game's own value where the side is the game's side to move.
+    #[test]
+    fn a_sides_view_reads_the_network_for_the_side() {
+        use gamut::game::{Evaluate, TermMask};
+        use gamut::search::nnue::value_from_scratch;
+        use gamut::search::sides::TwoSided;
+        use gamut::search::Evaluation;
+        let net = builtin::<Spokes>();
+        let of_view = Evaluation::builtin::<TwoSided<Spokes>>().expect("the game's network");
+        let of_game = Evaluation::builtin::<Spokes>().unwrap();
+        let mut checked = 0;
+        for pos in random_game_of::<Spokes>(5, 80) {
+            if pos.node() == NodeKind::Terminal {
+                continue;
+            }
+            for side in Player::BOTH {
+                let view = TwoSided::new(pos.clone(), side, 8);
+                let mut want = value_from_scratch(&pos, &net, side);
+                if net.on_classic {
+                    want = (want + pos.evaluate_for(side, TermMask::ALL))
+                        .clamp(-gamut::game::EVAL_LIMIT, gamut::game::EVAL_LIMIT);
+                }
+                let sign = if view.perspective() == Player::FIRST {
+                    1
+                } else {
+                    -1
+                };
+                assert_eq!(
+                    of_view.value_once(&view, TermMask::ALL),
+                    sign * want,
+                    "{}",
+                    pos.text()
+                );
+                if pos.perspective() == side {
+                    assert_eq!(of_game.value_once(&pos, TermMask::ALL), want);
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked}");
+    }
+
     use proptest::prelude::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -338,7 +409,8 @@ mod inference {
             .chain(one.iter().step_by(7))
             .enumerate()
         {
-            let v = ev.evaluate(pos, net, G::feature_set);
+            let views = views_for::<G>(pos.perspective());
+            let v = ev.evaluate(pos, net, G::feature_set, views);
             prop_assert_eq!(
                 v,
                 evaluate_from_scratch(pos, net),
@@ -347,10 +419,10 @@ mod inference {
                 i,
                 pos.text()
             );
-            for view in Player::BOTH {
+            for view in views {
                 pos.features(view, &mut list);
                 refresh(net, &list, &mut acc);
-                prop_assert_eq!(ev.accumulators()[view.index()], &acc[..]);
+                prop_assert_eq!(ev.accumulator(view), &acc[..]);
             }
         }
         Ok(())

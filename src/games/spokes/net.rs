@@ -46,38 +46,45 @@ fn content_kind(c: Content) -> Option<u16> {
     }
 }
 
-/// Node `n` as player `view` sees the board: turned half a circle for
-/// player 2 (A stays).
-fn seen(n: Node, view: Player) -> u16 {
+/// Node `n` as side `k` of `parts` sides sees the board: every circle
+/// turned back by `k` parts of its length (A stays), so that each side
+/// sees its own home where side 0 sees its own.
+pub(crate) fn turned(n: Node, k: usize, parts: usize) -> u16 {
     let circle = n.circle();
-    if view == Player::FIRST || circle == 0 {
+    if k == 0 || circle == 0 {
         return n.0.into();
     }
     let len = CIRCLE_LEN[circle];
-    let turned = (n.number() - 1 + len / 2) % len;
+    let turned = (n.number() - 1 + len - k * len / parts) % len;
     (CIRCLE_START[circle] + turned) as u16
 }
 
-/// Node set `set` as player `view` sees the board ([`seen`] on every
-/// node): for player 2 each circle turned by half its length.
-fn seen_set(set: NodeSet, view: Player) -> u64 {
-    if view == Player::FIRST {
+/// Node set `set` as side `k` of `parts` sides sees the board
+/// ([`turned`] on every node).
+pub(crate) fn turned_set(set: NodeSet, k: usize, parts: usize) -> u64 {
+    if k == 0 {
         return set.0;
     }
     let mut out = set.0 & 1;
     for circle in 1..CIRCLE_LEN.len() {
         let (start, len) = (CIRCLE_START[circle], CIRCLE_LEN[circle]);
-        let mask = (1u64 << len) - 1;
+        let (mask, by) = ((1u64 << len) - 1, k * len / parts);
         let x = (set.0 >> start) & mask;
-        let turned = ((x >> (len / 2)) | (x << (len / 2))) & mask;
+        let turned = ((x >> by) | (x << (len - by))) & mask;
         out |= turned << start;
     }
     out
 }
 
+/// Node `n` as player `view` sees the board: turned half a circle for
+/// player 2 (A stays).
+fn seen(n: Node, view: Player) -> u16 {
+    turned(n, view.index(), 2)
+}
+
 /// Sets the bits of `bits` (below bit [`NODES`]) in `words` from feature
 /// `first` on.
-fn put(words: &mut [u64; MAX_INPUTS / 64], first: u16, bits: u64) {
+pub(crate) fn put(words: &mut [u64; MAX_INPUTS / 64], first: u16, bits: u64) {
     let (word, shift) = (usize::from(first / 64), first % 64);
     words[word] |= bits << shift;
     if shift > 0 && word + 1 < words.len() {
@@ -129,7 +136,11 @@ impl Features for Spokes {
             b.blocks(),
         ];
         for (kind, set) in (0..).zip(kinds) {
-            put(&mut words, CONTENT + kind * N, seen_set(set, view));
+            put(
+                &mut words,
+                CONTENT + kind * N,
+                turned_set(set, view.index(), 2),
+            );
         }
         beyond_the_board(self, view, |f| words[usize::from(f / 64)] |= 1 << (f % 64));
         FeatureSet::from_words(words)

@@ -6,7 +6,7 @@
 
 use candle_core::{Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
-use gamut_core::game::{Evaluate, Notation, TermMask};
+use gamut_core::game::{Evaluate, Notation, Player, TermMask};
 use gamut_core::nnue::Features;
 use gamut_core::paths::check_outputs;
 use gamut_games::apart::Apart;
@@ -14,9 +14,9 @@ use gamut_games::aporia::Aporia;
 use gamut_games::data::Reader;
 use gamut_games::empedocles::Empedocles;
 use gamut_games::epaminondas::Epaminondas;
-use gamut_games::spokes::Spokes;
-use gamut_search::nnue::evaluate_from_scratch;
+use gamut_games::spokes::{Spokes, Spokes2v2, Spokes4};
 use gamut_search::nnue::network::{read_network_file, FloatNetwork, Network, WEIGHT_CLIP};
+use gamut_search::nnue::value_from_scratch;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -95,7 +95,7 @@ impl Default for Training {
 }
 
 /// The games with input features, as on the command line.
-pub const GAMES: &str = "aporia, apart, epaminondas, empedocles, spokes";
+pub const GAMES: &str = "aporia, apart, epaminondas, empedocles, spokes, spokes4, spokes2v2";
 
 /// Trains a network of game `game` (its id) as `training` says, writing
 /// its file (and curve); each line of what it measures goes to `log`.
@@ -110,28 +110,32 @@ pub fn train_game(
         "epaminondas" => train::<Epaminondas>(training, log),
         "empedocles" => train::<Empedocles>(training, log),
         "spokes" => train::<Spokes>(training, log),
+        "spokes4" => train::<Spokes4>(training, log),
+        "spokes2v2" => train::<Spokes2v2>(training, log),
         g => Err(format!("no features for {g} yet (games: {GAMES})")),
     }
 }
 
-/// Positions with their features and targets.
+/// Positions with their features and targets, each seen by the side its
+/// sample names (the side to move, or in a game of more than two sides
+/// any side whose search scored the position).
 #[derive(Default)]
 struct Set {
-    /// Active features of the side to move, then of the other side, per
-    /// position: `offsets[i]..offsets[i + 1]` into `features`, with the
+    /// Active features of the sample's side, then of that side's rival
+    /// ([`Features::rival`]), per position: `offsets[i]..offsets[i + 1]` into `features`, with the
     /// split at `splits[i]`.
     features: Vec<u16>,
     offsets: Vec<usize>,
     splits: Vec<usize>,
-    /// The search score, side to move's view.
+    /// The search score, the side's view.
     scores: Vec<f32>,
-    /// The game's result for the side to move.
+    /// The game's result for the side.
     results: Vec<f32>,
-    /// The classic evaluation, side to move's view, with `--on-classic`
+    /// The classic evaluation, the side's view, with `--on-classic`
     /// (else 0).
     bases: Vec<f32>,
-    /// The position texts (kept for the export check).
-    texts: Vec<String>,
+    /// The position texts and sides (kept for the export check).
+    texts: Vec<(String, Player)>,
 }
 
 impl Set {
@@ -150,22 +154,22 @@ impl Set {
     fn push<G: Features>(
         &mut self,
         pos: &G,
-        text: String,
+        seen: (String, Player),
         target: Target,
         mirror: Option<fn(u16) -> u16>,
     ) {
         let (mut us, mut them) = (Vec::new(), Vec::new());
-        let side = pos.perspective();
+        let side = seen.1;
         pos.features(side, &mut us);
-        pos.features(side.other(), &mut them);
+        pos.features(G::rival(side), &mut them);
         if let Some(m) = mirror {
             let flip = |list: &[u16]| list.iter().map(|&f| m(f)).collect::<Vec<_>>();
-            self.push_features(&flip(&us), &flip(&them), text.clone(), target);
+            self.push_features(&flip(&us), &flip(&them), seen.clone(), target);
         }
-        self.push_features(&us, &them, text, target);
+        self.push_features(&us, &them, seen, target);
     }
 
-    fn push_features(&mut self, us: &[u16], them: &[u16], text: String, target: Target) {
+    fn push_features(&mut self, us: &[u16], them: &[u16], seen: (String, Player), target: Target) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -176,7 +180,7 @@ impl Set {
         self.scores.push(target.score);
         self.results.push(target.result);
         self.bases.push(target.base);
-        self.texts.push(text);
+        self.texts.push(seen);
     }
 
     fn sides(&self, i: usize) -> (&[u16], &[u16]) {
@@ -187,7 +191,7 @@ impl Set {
     }
 }
 
-/// What a position is trained towards, from the side to move's view.
+/// What a position is trained towards, from its sample's side's view.
 #[derive(Clone, Copy)]
 struct Target {
     /// The search score.
@@ -242,12 +246,12 @@ fn load<G: Features + Notation + Evaluate>(args: &Training) -> Result<(Set, Set,
                         .winner
                         .map_or(0.5, |w| if w == s.side { 1.0 } else { 0.0 }),
                     base: if args.on_classic {
-                        pos.evaluate(TermMask::ALL) as f32
+                        pos.evaluate_for(s.side, TermMask::ALL) as f32
                     } else {
                         0.0
                     },
                 };
-                set.push(&pos, s.text, target, mirror);
+                set.push(&pos, (s.text, s.side), target, mirror);
             }
         }
     }
@@ -272,7 +276,7 @@ fn classic_loss<G: Notation + Evaluate>(
     let classic = set
         .texts
         .iter()
-        .map(|t| G::parse(t).map(|p| p.evaluate(TermMask::ALL) as f32))
+        .map(|(t, side)| G::parse(t).map(|p| p.evaluate_for(*side, TermMask::ALL) as f32))
         .collect::<Result<Vec<f32>, _>>()
         .map_err(|e| e.to_string())?;
     Ok(CLASSIC_SCALES
@@ -654,8 +658,9 @@ fn check_export<G: Features + Notation>(
         let (us, them) = val.sides(i);
         let f = f64::from(float.evaluate(us, them));
         float_diff = float_diff.max((f - f64::from(model_out) * f64::from(args.scale)).abs());
-        let pos = G::parse(&val.texts[i]).map_err(|e| e.to_string())?;
-        let q = f64::from(evaluate_from_scratch(&pos, &net));
+        let (text, side) = &val.texts[i];
+        let pos = G::parse(text).map_err(|e| e.to_string())?;
+        let q = f64::from(value_from_scratch(&pos, &net, *side));
         let d = (q - f.clamp(-10_000.0, 10_000.0)).abs();
         quant_diff += d;
         quant_max = quant_max.max(d);

@@ -10,6 +10,7 @@
 //! module's.
 
 pub mod board;
+pub mod net;
 pub mod resolve;
 
 use crate::spokes::board::{Node, NodeSet};
