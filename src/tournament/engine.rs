@@ -408,6 +408,7 @@ impl Engine {
                 .ok_or_else(|| spec.error(format!("'{key}' needs a value")))?;
             let number = |lo: u64| spec.number(key, v, lo, u64::MAX);
             match key.as_str() {
+                "eval" if v == "game" => return Err(spec.error("eval=game: use classic or net")),
                 "depth" | "time" | "nodes" | "hash" | "eval" | "net" => {
                     options.set(key, Some(v)).map_err(|e| spec.error(e))?;
                 }
@@ -1245,7 +1246,9 @@ mod tests {
             ("random,iterations=3", "engine 'random,iterations=3': 'iterations' does not apply to random"),
             ("mcts,iterations=0", "engine 'mcts,iterations=0': iterations=0: not a whole number from 1"),
             ("mcts,iterations=5,exploration=2", "engine 'mcts,iterations=5,exploration=2': exploration=2: not from 0 to 1"),
-            ("paranoid,depth=1,threads=2", "engine 'paranoid,depth=1,threads=2': unknown option 'threads' (name, search, depth, time, nodes, iterations, width, exploration, hash)"),
+            ("paranoid,depth=1,threads=2", "engine 'paranoid,depth=1,threads=2': unknown option 'threads' (name, search, depth, time, nodes, iterations, width, exploration, hash, eval, net)"),
+            ("mcts,iterations=5,eval=classic", "engine 'mcts,iterations=5,eval=classic': 'eval' does not apply to mcts"),
+            ("paranoid,depth=1,eval=game", "engine 'paranoid,depth=1,eval=game': eval=game: use classic or net"),
             ("paranoid,depth=0", "engine 'paranoid,depth=0': depth takes a whole number from 1 to 100, not '0'"),
             ("cmd=prog,time=5", "engine 'cmd=prog,time=5': no search given (paranoid, mcts, random)"),
             ("depth=2", "engine 'depth=2': no search given (paranoid, mcts, random)"),
