@@ -1238,6 +1238,20 @@ mod tests {
             Engine::parse::<Spokes4>("random").unwrap().kind,
             Kind::Random
         );
+        // The side's view evaluates with the game's network where asked;
+        // a game without one says so.
+        let with_net = |text| match Engine::parse::<Spokes4>(text).unwrap().kind {
+            Kind::Paranoid { eval, .. } => eval.is_net(),
+            k => panic!("{k:?}"),
+        };
+        assert!(with_net("paranoid,depth=1,eval=net"));
+        assert!(!with_net("paranoid,depth=1,eval=classic"));
+        assert!(!with_net("paranoid,depth=1"));
+        let e = Engine::parse::<gamut_games::spokes::Spokes2v2>("paranoid,depth=1,eval=net");
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "engine 'paranoid,depth=1,eval=net': spokes2v2 has no network (--eval net)"
+        );
         for (text, msg) in [
             ("name=m,time=5", "engine 'name=m,time=5': no search given (paranoid, mcts, random)"),
             ("paranoid", "engine 'paranoid': paranoid needs depth=, time= or nodes="),

@@ -288,6 +288,43 @@ mod inference {
         assert!(checked > 20, "{checked}");
     }
 
+    /// In `spokes4` each side's paranoid view reads the built-in network
+    /// for that side against the seat across the table: one evaluator
+    /// going from view to view and position to position gives what a
+    /// refresh from scratch gives, negated where the others move.
+    #[test]
+    fn every_seats_view_of_spokes4_reads_its_network_incrementally() {
+        use gamut::game::TermMask;
+        use gamut::games::spokes::Spokes4;
+        use gamut::search::nnue::value_from_scratch;
+        use gamut::search::sides::TwoSided;
+        use gamut::search::Evaluation;
+        let net = builtin::<Spokes4>();
+        let of_view = Evaluation::builtin::<TwoSided<Spokes4>>().expect("spokes4's network");
+        let mut evaluator = Evaluator::default();
+        let mut checked = 0;
+        for seed in 1..4 {
+            for pos in random_game_of::<Spokes4>(seed, 6) {
+                if pos.node() == NodeKind::Terminal {
+                    continue;
+                }
+                for side in (0..4).map(Player::nth) {
+                    let view = TwoSided::new(pos.clone(), side, 4);
+                    let want = value_from_scratch(&pos, &net, side);
+                    let sign = if view.perspective() == Player::FIRST {
+                        1
+                    } else {
+                        -1
+                    };
+                    let got = of_view.value(&view, TermMask::ALL, &mut evaluator);
+                    assert_eq!(got, sign * want, "{side} {}", pos.text());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 24, "{checked}");
+    }
+
     use proptest::prelude::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -298,16 +335,19 @@ mod inference {
     fn random_game_of<G: Game>(seed: u64, plies: usize) -> Vec<G> {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut pos = G::start();
-        let (mut moves, mut other) = (Vec::new(), Vec::new());
+        let mut moves = Vec::new();
         let mut line = vec![pos.clone()];
         for _ in 0..plies {
             pos = match pos.node() {
                 NodeKind::Terminal => break,
                 NodeKind::Simultaneous => {
-                    pos.actions(Player::FIRST, &mut moves);
-                    pos.actions(Player::SECOND, &mut other);
-                    let first = moves[rng.gen_range(0..moves.len())];
-                    pos.play_joint(first, other[rng.gen_range(0..other.len())])
+                    let joint: Vec<G::Move> = (0..G::players())
+                        .map(|p| {
+                            pos.actions(Player::nth(p), &mut moves);
+                            moves[rng.gen_range(0..moves.len())]
+                        })
+                        .collect();
+                    pos.play_joint_all(&joint)
                 }
                 _ => {
                     pos.moves(&mut moves);

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "gamut-train")]
 struct Args {
-    /// The game (games with features: aporia, apart, epaminondas, empedocles, spokes).
+    /// The game (games with features: aporia, apart, epaminondas, empedocles, spokes, spokes4, spokes2v2).
     game: String,
     /// Data files written by `gamut datagen`.
     #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
@@ -50,7 +50,7 @@ struct Args {
     #[arg(long)]
     max_positions: Option<usize>,
     /// Do not add the mirror images of the training positions (games with
-    /// a mirror symmetry: aporia, apart, epaminondas, empedocles, spokes).
+    /// a mirror symmetry: aporia, apart, epaminondas, empedocles, spokes, spokes4, spokes2v2).
     #[arg(long)]
     no_mirror: bool,
     /// Seed of the initial weights, the split and the shuffles.

@@ -23,6 +23,7 @@ use gamut_core::bits::zobrist_table;
 use gamut_core::game::{
     BenchCase, Evaluate, Game, GameInfo, Outcome, ParseError, Player, TermMask, EVAL_LIMIT,
 };
+use gamut_core::nnue::BuiltinNetwork;
 
 pub use crate::spokes::movegen::STONES_PER_COLOUR;
 
@@ -200,6 +201,16 @@ fn leads<const N: usize>(sides: &Sides<N>, b: &Board, me: usize, mask: TermMask)
 /// for one side: its own less the best of the others'.
 impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
     const TERMS: &'static [&'static str] = &["home", "approaches"];
+
+    /// `spokes4`'s network, `spokes4.net`, trained on `gamut datagen
+    /// spokes4` (docs/nnue.md): a side's paranoid search evaluates with it
+    /// given `eval=net` or `net=`, not by default (docs/results.md).
+    /// `spokes2v2` has none.
+    const NETWORK: Option<gamut_core::nnue::BuiltinNetwork<Self>> = if TEAMS {
+        None
+    } else {
+        Some(BuiltinNetwork::new(include_bytes!("spokes4.net"), false))
+    };
 
     fn evaluate(&self, mask: TermMask) -> i32 {
         self.evaluate_for(self.perspective(), mask)
