@@ -335,12 +335,11 @@ pub(super) fn play_seated_game<G: FullGame>(
                 let tuples: Vec<&Tuple<G::Move>> = parts.iter().collect();
                 pos = pos.play_joint_all(&merge(&tuples, G::players()));
             }
-            NodeKind::Decision(p) => {
+            NodeKind::Decision(side) => {
                 let m = if ply < random_plies {
                     pos.moves(&mut moves);
                     moves[rng.gen_range(0..moves.len())]
                 } else {
-                    let side = G::side_of(p);
                     let view = TwoSided::new(pos.clone(), side, DEFAULT_WIDTH);
                     let Verdict::Decision(r) =
                         search::run(&view, limits, config, &tt, None, &mut |_| {})

@@ -84,6 +84,12 @@ fn datagen_of_four_players_keeps_every_sides_scores() {
             for s in &g.samples {
                 assert!(s.score.abs() <= gamut::game::EVAL_LIMIT as i16);
                 seen.insert(s.side.index() as u8);
+                // A decision (a resolution) is scored for the side deciding.
+                let id: gamut::games::GameId = game.parse().unwrap();
+                let node = gamut::with_game!(id, G => G::parse(&s.text).unwrap().node());
+                if let NodeKind::Decision(side) = node {
+                    assert_eq!(s.side, side, "{game} {}", s.text);
+                }
             }
         }
         assert_eq!(seen, (0..sides).collect(), "{game}: sides scored");
