@@ -1240,18 +1240,23 @@ mod tests {
         );
         // The side's view evaluates with the game's network where asked;
         // a game without one says so.
-        let with_net = |text| match Engine::parse::<Spokes4>(text).unwrap().kind {
+        let with_net = |text: &str| match Engine::parse::<Spokes4>(text).unwrap().kind {
             Kind::Paranoid { eval, .. } => eval.is_net(),
             k => panic!("{k:?}"),
         };
         assert!(with_net("paranoid,depth=1,eval=net"));
         assert!(!with_net("paranoid,depth=1,eval=classic"));
         assert!(!with_net("paranoid,depth=1"));
-        let e = Engine::parse::<gamut_games::spokes::Spokes2v2>("paranoid,depth=1,eval=net");
-        assert_eq!(
-            e.unwrap_err().to_string(),
-            "engine 'paranoid,depth=1,eval=net': spokes2v2 has no network (--eval net)"
+        let four = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../games/spokes/multi/spokes4.net"
         );
+        assert!(with_net(&format!("paranoid,depth=1,net={four}")));
+        let e = Engine::parse::<gamut_games::spokes::Spokes2v2>(&format!(
+            "paranoid,depth=1,net={four}"
+        ));
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("spokes4") && e.contains("spokes2v2"), "{e}");
         for (text, msg) in [
             ("name=m,time=5", "engine 'name=m,time=5': no search given (paranoid, mcts, random)"),
             ("paranoid", "engine 'paranoid': paranoid needs depth=, time= or nodes="),

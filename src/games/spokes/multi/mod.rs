@@ -202,15 +202,18 @@ fn leads<const N: usize>(sides: &Sides<N>, b: &Board, me: usize, mask: TermMask)
 impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
     const TERMS: &'static [&'static str] = &["home", "approaches"];
 
-    /// `spokes4`'s network, `spokes4.net`, trained on `gamut datagen
-    /// spokes4` (docs/nnue.md): a side's paranoid search evaluates with it
-    /// given `eval=net` or `net=`, not by default (docs/results.md).
-    /// `spokes2v2` has none.
-    const NETWORK: Option<gamut_core::nnue::BuiltinNetwork<Self>> = if TEAMS {
-        None
-    } else {
-        Some(BuiltinNetwork::new(include_bytes!("spokes4.net"), false))
-    };
+    /// The variant's network, `spokes4.net` or `spokes2v2.net`, trained on
+    /// `gamut datagen` of the variant (docs/nnue.md): a side's paranoid
+    /// search evaluates with it given `eval=net` or `net=`, not by default
+    /// (docs/results.md).
+    const NETWORK: Option<BuiltinNetwork<Self>> = Some(BuiltinNetwork::new(
+        if TEAMS {
+            include_bytes!("spokes2v2.net")
+        } else {
+            include_bytes!("spokes4.net")
+        },
+        false,
+    ));
 
     fn evaluate(&self, mask: TermMask) -> i32 {
         self.evaluate_for(self.perspective(), mask)
