@@ -185,6 +185,20 @@ fn open<G: Game>(a: &DatagenArgs) -> Result<(File, u64, u16), CliError> {
     Ok((file, 0, VERSION))
 }
 
+/// Game number `i` of the data of `seed`: its own random stream (from
+/// `seed` and `i` alone), a table for its searches, and the start.
+fn new_game<G: Game>(seed: u64, i: u64) -> Result<(StdRng, Table, G), CliError> {
+    let rng = StdRng::seed_from_u64(splitmix64(seed ^ splitmix64(i)));
+    Ok((rng, Table::try_new(HASH_MIB)?, G::start()))
+}
+
+/// The position after the chance outcome drawn at `pos` with the game's
+/// probabilities.
+fn roll<G: Game>(pos: &G, rng: &mut StdRng, moves: &mut Vec<G::Move>) -> G {
+    pos.moves(moves);
+    pos.play(pick(rng, moves.iter().map(|&m| (m, pos.probability(m)))))
+}
+
 /// Game number `i` of the data of `seed`: `random_plies` random decision
 /// plies from its own seed, then the
 /// search's choice at every ply; keeps the decision positions whose best
@@ -201,9 +215,7 @@ pub(super) fn play_game<G: FullGame>(
     limits: &Limits,
     config: &Config,
 ) -> Result<GameRecord, CliError> {
-    let mut rng = StdRng::seed_from_u64(splitmix64(seed ^ splitmix64(i)));
-    let tt = Table::try_new(HASH_MIB)?;
-    let mut pos = G::start();
+    let (mut rng, tt, mut pos) = new_game::<G>(seed, i)?;
     let mut moves = Vec::new();
     let mut theirs = Vec::new();
     let mut samples = Vec::new();
@@ -214,9 +226,7 @@ pub(super) fn play_game<G: FullGame>(
             _ if ply >= G::INFO.ply_limit => break None,
             NodeKind::Decision(p) => p,
             NodeKind::Chance => {
-                pos.moves(&mut moves);
-                let m = pick(&mut rng, moves.iter().map(|&m| (m, pos.probability(m))));
-                pos = pos.play(m);
+                pos = roll(&pos, &mut rng, &mut moves);
                 continue;
             }
             NodeKind::Simultaneous => {
@@ -283,9 +293,7 @@ pub(super) fn play_seated_game<G: FullGame>(
     limits: &Limits,
     config: &Config,
 ) -> Result<GameRecord, CliError> {
-    let mut rng = StdRng::seed_from_u64(splitmix64(seed ^ splitmix64(i)));
-    let tt = Table::try_new(HASH_MIB)?;
-    let mut pos = G::start();
+    let (mut rng, tt, mut pos) = new_game::<G>(seed, i)?;
     let mut moves = Vec::new();
     let mut samples = Vec::new();
     let mut ply = 0;
@@ -304,11 +312,7 @@ pub(super) fn play_seated_game<G: FullGame>(
         match pos.node() {
             NodeKind::Terminal => break pos.outcome().and_then(|o| o.winner),
             _ if ply >= G::INFO.ply_limit => break None,
-            NodeKind::Chance => {
-                pos.moves(&mut moves);
-                let m = pick(&mut rng, moves.iter().map(|&m| (m, pos.probability(m))));
-                pos = pos.play(m);
-            }
+            NodeKind::Chance => pos = roll(&pos, &mut rng, &mut moves),
             NodeKind::Simultaneous => {
                 let mut parts: Vec<Tuple<G::Move>> = Vec::with_capacity(sides);
                 for side in (0..sides).map(Player::nth) {
