@@ -198,10 +198,10 @@ impl<R: Read> Reader<R> {
         let known: GameId = game
             .parse()
             .map_err(|_| error(11, format!("'{game}' is not a game gamut plays")))?;
-        let is_position: TextCheck = with_game!(known, G => |t: &str| {
-            G::parse(t).map(|_| ()).map_err(|e| e.to_string())
-        });
-        let sides = with_game!(known, G => <G as gamut_core::game::Game>::INFO.sides.len() as u8);
+        let (is_position, sides): (TextCheck, u8) = with_game!(known, G => (
+            |t: &str| G::parse(t).map(|_| ()).map_err(|e| e.to_string()),
+            <G as gamut_core::game::Game>::INFO.sides.len() as u8,
+        ));
         let offset = 11 + game.len() as u64;
         Ok(Reader {
             input,

@@ -1239,7 +1239,7 @@ mod tests {
             Kind::Random
         );
         // The side's view evaluates with the game's network where asked;
-        // a game without one says so.
+        // another game's network file is refused.
         let with_net = |text: &str| match Engine::parse::<Spokes4>(text).unwrap().kind {
             Kind::Paranoid { eval, .. } => eval.is_net(),
             k => panic!("{k:?}"),

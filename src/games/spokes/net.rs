@@ -16,7 +16,7 @@
 
 use super::board::{Colour, Content, Node, NodeSet, CIRCLE_LEN, CIRCLE_START, NODES};
 use super::movegen::STONES_PER_COLOUR;
-use super::Spokes;
+use super::{Spokes, SpokesBoard};
 use gamut_core::game::Player;
 use gamut_core::nnue::{BuiltinNetwork, FeatureSet, Features, MAX_INPUTS};
 
@@ -33,6 +33,30 @@ const SECOND: u16 = RESOLVER + 2;
 const LEFT: u16 = SECOND + 1;
 /// The thresholds of the stones-off-the-board features.
 const LEFT_BELOW: [u32; 4] = [2, 4, 8, 16];
+/// The stones-off-the-board features: one per colour and threshold.
+pub(crate) const LEFT_FEATURES: u16 = 2 * LEFT_BELOW.len() as u16;
+
+/// Calls `add` with the stones-off-the-board features of `board`, from
+/// feature `first` on: for white, then black, each threshold of
+/// [`LEFT_BELOW`] that the colour's stones still off the board are below
+/// (under 2 the colour cannot be placed).
+pub(crate) fn stones_left(board: &impl SpokesBoard, first: u16, mut add: impl FnMut(u16)) {
+    for (i, c) in Colour::BOTH.into_iter().enumerate() {
+        let left = STONES_PER_COLOUR - board.stones_of(c);
+        for (j, &below) in LEFT_BELOW.iter().enumerate() {
+            if left < below {
+                add(first + (i * LEFT_BELOW.len() + j) as u16);
+            }
+        }
+    }
+}
+
+/// Stones-off-the-board feature `f` (of those from `first` on) with the
+/// colours swapped.
+pub(crate) fn swap_left(f: u16, first: u16) -> u16 {
+    let per = LEFT_FEATURES / 2;
+    first + (f - first + per) % LEFT_FEATURES
+}
 
 /// The kind of `c` (0–4) if a node holds it, in the features' order.
 fn content_kind(c: Content) -> Option<u16> {
@@ -99,18 +123,11 @@ fn beyond_the_board(pos: &Spokes, view: Player, mut add: impl FnMut(u16)) {
     if view == Player::SECOND {
         add(SECOND);
     }
-    for (i, c) in Colour::BOTH.into_iter().enumerate() {
-        let left = STONES_PER_COLOUR - pos.board().stones_of(c);
-        for (j, &below) in LEFT_BELOW.iter().enumerate() {
-            if left < below {
-                add(LEFT + (i * LEFT_BELOW.len() + j) as u16);
-            }
-        }
-    }
+    stones_left(pos.board(), LEFT, add);
 }
 
 impl Features for Spokes {
-    const INPUTS: usize = LEFT as usize + 2 * LEFT_BELOW.len();
+    const INPUTS: usize = (LEFT + LEFT_FEATURES) as usize;
 
     fn features(&self, view: Player, out: &mut Vec<u16>) {
         out.clear();
@@ -149,7 +166,6 @@ impl Features for Spokes {
     /// White and black swapped: singles and doubles change colour, blocks
     /// stay, and so do the resolver and the seat.
     const MIRROR: Option<fn(u16) -> u16> = Some(|f| {
-        let per = LEFT_BELOW.len() as u16;
         if f < RESOLVER {
             let (kind, node) = (f / N, f % N);
             let swapped = match kind {
@@ -159,7 +175,7 @@ impl Features for Spokes {
             };
             swapped * N + node
         } else if f >= LEFT {
-            LEFT + (f - LEFT + per) % (2 * per)
+            swap_left(f, LEFT)
         } else {
             f
         }

@@ -19,10 +19,9 @@
 //! [`Features::rival`]): the seat two places on in `spokes4`, the other
 //! team in `spokes2v2`.
 
-use super::{FourSeats, SpokesMulti};
-use crate::spokes::board::{Colour, NODES};
-use crate::spokes::movegen::STONES_PER_COLOUR;
-use crate::spokes::net::turned;
+use super::{homes, FourSeats, SpokesMulti};
+use crate::spokes::board::NODES;
+use crate::spokes::net::{stones_left, swap_left, turned, LEFT_FEATURES};
 use crate::spokes::Seats;
 use gamut_core::game::Player;
 use gamut_core::nnue::Features;
@@ -36,20 +35,14 @@ const KINDS: u16 = 8;
 const RESOLVER: u16 = KINDS * N;
 /// The first of white's stones-off-the-board features (black's follow).
 const LEFT: u16 = RESOLVER + 4;
-/// The thresholds of the stones-off-the-board features.
-const LEFT_BELOW: [u32; 4] = [2, 4, 8, 16];
 
 /// The sides of the variant: four players, or two teams.
-const fn sides(teams: bool) -> usize {
-    if teams {
-        2
-    } else {
-        4
-    }
+fn sides(teams: bool) -> usize {
+    homes(teams).len()
 }
 
 impl<const TEAMS: bool> Features for SpokesMulti<TEAMS> {
-    const INPUTS: usize = LEFT as usize + 2 * LEFT_BELOW.len();
+    const INPUTS: usize = (LEFT + LEFT_FEATURES) as usize;
 
     fn features(&self, view: Player, out: &mut Vec<u16>) {
         out.clear();
@@ -68,15 +61,7 @@ impl<const TEAMS: bool> Features for SpokesMulti<TEAMS> {
         let first_seat = k * FourSeats::<TEAMS>::PLAYERS / parts;
         let relation = (self.resolver().index() + 4 - first_seat) % 4;
         out.push(RESOLVER + relation as u16);
-        for (i, c) in Colour::BOTH.into_iter().enumerate() {
-            let left = STONES_PER_COLOUR - self.board().stones_of(c);
-            for (j, &below) in LEFT_BELOW.iter().enumerate() {
-                if left < below {
-                    out.push(LEFT + (i * LEFT_BELOW.len() + j) as u16);
-                }
-            }
-        }
-        out.sort_unstable();
+        stones_left(self.board(), LEFT, |f| out.push(f));
     }
 
     /// The seat across the table in `spokes4`; the other team in
@@ -88,11 +73,10 @@ impl<const TEAMS: bool> Features for SpokesMulti<TEAMS> {
     /// White and black swapped: loose stones change colour, blocks stay,
     /// and so does the resolver.
     const MIRROR: Option<fn(u16) -> u16> = Some(|f| {
-        let per = LEFT_BELOW.len() as u16;
         if f < 6 * N {
             (f + 3 * N) % (6 * N)
         } else if f >= LEFT {
-            LEFT + (f - LEFT + per) % (2 * per)
+            swap_left(f, LEFT)
         } else {
             f
         }
