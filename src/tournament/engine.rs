@@ -1093,7 +1093,7 @@ pub fn check_names(engines: &[Engine]) -> Result<(), ParseError> {
 mod tests {
     use super::*;
     use gamut_games::epaminondas::Epaminondas;
-    use gamut_games::spokes::{Spokes, Spokes4};
+    use gamut_games::spokes::{Spokes, Spokes2v2, Spokes4};
 
     /// The error a spec gives in a game of two sides.
     fn pair_error(text: &str) -> String {
@@ -1238,23 +1238,26 @@ mod tests {
             Engine::parse::<Spokes4>("random").unwrap().kind,
             Kind::Random
         );
-        // The side's view evaluates with the game's network where asked;
-        // another game's network file is refused.
-        let with_net = |text: &str| match Engine::parse::<Spokes4>(text).unwrap().kind {
-            Kind::Paranoid { eval, .. } => eval.is_net(),
-            k => panic!("{k:?}"),
-        };
-        assert!(with_net("paranoid,depth=1,eval=net"));
-        assert!(!with_net("paranoid,depth=1,eval=classic"));
-        assert!(!with_net("paranoid,depth=1"));
+        // The side's view evaluates with the game's network where asked,
+        // and by default in spokes4 (not in spokes2v2); another game's
+        // network file is refused.
+        fn with_net<G: Evaluate>(text: &str) -> bool {
+            match Engine::parse::<G>(text).unwrap().kind {
+                Kind::Paranoid { eval, .. } => eval.is_net(),
+                k => panic!("{k:?}"),
+            }
+        }
+        assert!(with_net::<Spokes4>("paranoid,depth=1,eval=net"));
+        assert!(!with_net::<Spokes4>("paranoid,depth=1,eval=classic"));
+        assert!(with_net::<Spokes4>("paranoid,depth=1"));
+        assert!(with_net::<Spokes2v2>("paranoid,depth=1,eval=net"));
+        assert!(!with_net::<Spokes2v2>("paranoid,depth=1"));
         let four = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../games/spokes/multi/spokes4.net"
         );
-        assert!(with_net(&format!("paranoid,depth=1,net={four}")));
-        let e = Engine::parse::<gamut_games::spokes::Spokes2v2>(&format!(
-            "paranoid,depth=1,net={four}"
-        ));
+        assert!(with_net::<Spokes4>(&format!("paranoid,depth=1,net={four}")));
+        let e = Engine::parse::<Spokes2v2>(&format!("paranoid,depth=1,net={four}"));
         let e = e.unwrap_err().to_string();
         assert!(e.contains("spokes4") && e.contains("spokes2v2"), "{e}");
         for (text, msg) in [

@@ -39,6 +39,8 @@ pub struct Setup<G> {
     pub number: u64,
     /// The pair, in a game of two sides.
     pub pairing: Option<Pairing>,
+    /// The opening's index as the record keeps it ([`Plan::recorded_opening`]).
+    pub opening_index: Option<u64>,
     /// The opening position.
     pub opening: G,
     /// The tournament seed.
@@ -83,11 +85,10 @@ pub fn play_game<G: Evaluate + Notation>(
             Instance::new(e, seed).interruptible(stop)
         })
         .collect();
-    let opening_index = setup.pairing.map(|p| p.opening);
     let mut chance = StdRng::seed_from_u64(seed_for(
         setup.seed,
         Stream::Chance,
-        opening_index.unwrap_or(0),
+        setup.opening_index.unwrap_or(0),
     ));
     let mut pos = setup.opening.clone();
     let mut moves = Vec::new();
@@ -208,7 +209,7 @@ pub fn play_game<G: Evaluate + Notation>(
         number: setup.number,
         pair: setup.pairing.map(|p| p.pair),
         encounter: encounter.map(|pair| pair.map(|e| e.name.clone())),
-        opening_index,
+        opening_index: setup.opening_index,
         opening: setup.opening.text(),
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         specs: engines.iter().map(|e| e.spec.clone()).collect(),
@@ -291,14 +292,18 @@ pub enum Schedule {
     },
 }
 
-/// One game of a plan: its number, its engines by side and, in a game of
-/// two sides, its pair.
+/// One game of a plan: its number, its engines by side, its opening and,
+/// in a game of two sides, its pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seating {
     /// The game's number (from 1).
     pub number: u64,
     /// The engines by side, as indices into the plan's engines.
     pub engines: Vec<usize>,
+    /// The opening's index: the pair's in a game of two sides; in a game
+    /// of more, the cycle of lineups the game belongs to, so that every
+    /// lineup of a cycle plays the same opening.
+    pub opening: u64,
     /// The pair, in a game of two sides.
     pub pairing: Option<Pairing>,
 }
@@ -333,17 +338,20 @@ impl<G> Plan<G> {
                     } else {
                         vec![b, a]
                     },
+                    opening: pairing.opening,
                     pairing: Some(pairing),
                 }
             }
             Schedule::Firsts(pairs) => Seating {
                 number: 2 * pairs[i].pair + 1,
                 engines: pairs[i].engines.to_vec(),
+                opening: pairs[i].opening,
                 pairing: Some(pairs[i]),
             },
             Schedule::Seats { lineups, .. } => Seating {
                 number: i as u64 + 1,
                 engines: lineups[i % lineups.len()].clone(),
+                opening: (i / lineups.len()) as u64,
                 pairing: None,
             },
         }
@@ -387,8 +395,16 @@ impl<G: Game> Plan<G> {
 
     /// The opening of a game.
     pub fn opening(&self, seating: &Seating) -> Result<G, ParseError> {
-        let index = seating.pairing.map_or(0, |p| p.opening);
-        self.openings.get(index, self.seed)
+        self.openings.get(seating.opening, self.seed)
+    }
+
+    /// The opening index a game's record keeps: a pair's always; a seats
+    /// game's when the tournament has openings (a file, or random plies),
+    /// so that seats games from the start position are recorded as they
+    /// were before seats games had openings.
+    pub fn recorded_opening(&self, seating: &Seating) -> Option<u64> {
+        let from_start = matches!(self.openings, Openings::Random { plies: 0, .. });
+        (seating.pairing.is_some() || !from_start).then_some(seating.opening)
     }
 }
 
@@ -430,6 +446,7 @@ impl<G: Evaluate + Notation> Plan<G> {
             let setup = Setup {
                 number: seating.number,
                 pairing: seating.pairing,
+                opening_index: self.recorded_opening(&seating),
                 opening,
                 seed: self.seed,
             };

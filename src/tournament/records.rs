@@ -46,9 +46,9 @@ pub struct StepScore {
 
 /// One finished game of any number of sides. A game of two players is one
 /// of a pair (same opening, sides swapped) and has the pair's fields
-/// (`pair`, `encounter`, `opening_index`, `result`); a game of more
-/// players (a seats tournament's: four players, or two teams of two) has
-/// none of them, and is written without them.
+/// (`pair`, `encounter`, `result`); a game of more players (a seats
+/// tournament's: four players, or two teams of two) has none of them, and
+/// is written without them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game id (`epaminondas`).
@@ -66,7 +66,8 @@ pub struct GameRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<[String; 2]>,
     /// The index of the opening (line of the openings file, or the random
-    /// opening's number; two players only).
+    /// opening's number; in a seats game, its cycle of lineups; none in
+    /// seats records written before seats games had openings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening_index: Option<u64>,
     /// The opening position's text.
@@ -574,9 +575,9 @@ pub fn verify(rec: &GameRecord) -> Result<(), ParseError> {
 
 /// Checks the sides of a record: one engine and spec per side, and for a
 /// game of two players (`pairs`) its pair (games `2p+1` and `2p+2` are
-/// pair `p`, the encounter's first engine first player in the first) and
-/// its result text (which must say what `winner` says); a game of more
-/// players (a seats tournament's) has no pair, encounter, opening index or
+/// pair `p`, the encounter's first engine first player in the first), its
+/// opening index and its result text (which must say what `winner` says);
+/// a game of more players (a seats tournament's) has no pair, encounter or
 /// result text.
 fn check_sides(
     rec: &GameRecord,
@@ -593,12 +594,8 @@ fn check_sides(
         ));
     }
     if !pairs {
-        if rec.pair.is_some()
-            || rec.encounter.is_some()
-            || rec.opening_index.is_some()
-            || rec.result.is_some()
-        {
-            return Err("a seats game has no pair, encounter, opening index or result text".into());
+        if rec.pair.is_some() || rec.encounter.is_some() || rec.result.is_some() {
+            return Err("a seats game has no pair, encounter or result text".into());
         }
         return Ok(());
     }

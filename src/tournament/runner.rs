@@ -469,16 +469,13 @@ fn adjudication(rule: &str, rules: &mut Adjudicator) -> Result<(), ParseError> {
 }
 
 /// Refuses the options of a tournament of two sides in game `G` of more:
-/// its games start from the start position, the seat engines give no
-/// scores to adjudicate on, every engine takes every seat in turn.
+/// the seat engines give no scores to adjudicate on, every engine takes
+/// every seat in turn.
 fn refuse_pair_options<G: Game>(s: &Settings) -> Result<(), ParseError> {
-    const START: &str = "its games start from the start position";
     const SCORES: &str = "adjudication needs the engines' scores, and seat engines give none";
     let unsupported = [
         (s.sprt.is_some(), "--sprt", SPRT_TWO_SIDES),
         (s.pgn.is_some(), "--pgn", pgn::TWO_PLAYERS),
-        (s.openings.is_some(), "--openings", START),
-        (s.random_plies.is_some(), "--random-plies", START),
         (
             s.shard.is_some(),
             "--shard",

@@ -161,13 +161,12 @@ pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<
             ));
         }
         let opening = plan.opening(&seating).map_err(|e| e.to_string())?.text();
-        let index = seating.pairing.map(|p| p.opening);
-        if rec.opening_index != index || rec.opening != opening {
+        if rec.opening_index != plan.recorded_opening(&seating) || rec.opening != opening {
             return Err(format!(
                 "opening {} '{}' is not this tournament's opening {} '{opening}' (another seed or openings file?)",
                 rec.opening_index.unwrap_or_default(),
                 rec.opening,
-                index.unwrap_or_default()
+                seating.opening
             ));
         }
         Ok(())

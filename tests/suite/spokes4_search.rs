@@ -10,7 +10,7 @@ use gamut::search::matrix;
 use gamut::search::mcts::{self, MctsConfig};
 use gamut::search::score::WIN;
 use gamut::search::sides::{players_of, tuples, TwoSided};
-use gamut::search::{self, Config, Limits, Table, Verdict};
+use gamut::search::{self, Config, Evaluation, Limits, Table, Verdict};
 use gamut::tournament::engine::Engine;
 use gamut::tournament::play::{self, lineups, Rules, Setup};
 use gamut::tournament::records::{self, GameRecord};
@@ -93,7 +93,8 @@ fn searched_value<G: FullGame>(pos: &G, us: Player) -> f64 {
         depth: Some(1),
         ..Limits::default()
     };
-    let config = Config::for_game::<TwoSided<G>>(1);
+    // The brute force scores leaves with the classic evaluation.
+    let config = Config::new::<TwoSided<G>>(1, Evaluation::Classic);
     match search::run(&view, &limits, &config, &Table::new(1), None, &mut |_| {}) {
         Verdict::Simultaneous(r) => r.value,
         v => panic!("a placement root gives mixed strategies, not {v:?}"),
@@ -258,6 +259,7 @@ fn a_four_seat_tournament_completes_and_its_records_replay() {
         let setup = Setup {
             number: k as u64 + 1,
             pairing: None,
+            opening_index: None,
             opening: Spokes4::start(),
             seed: 3,
         };

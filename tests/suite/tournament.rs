@@ -1216,12 +1216,93 @@ fn spokes4_records_merge_into_the_seats_report() {
     assert!(err.contains("--sprt does not apply"), "{err}");
 }
 
+/// A seats tournament with openings plays every arrangement of the
+/// engines in a cycle from the same position, and each cycle from its own:
+/// random walks drawn per cycle, or an openings file's lines in turn; the
+/// records keep each game's opening index, and a resumed run refuses
+/// records of other openings. Two engines on `spokes2v2`'s two teams make
+/// cycles of two games.
+#[test]
+fn seats_tournaments_play_each_opening_once_in_every_arrangement() {
+    use gamut::game::{Game, Notation};
+    let path = temp("s2v2-openings.jsonl");
+    let p = path.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            "spokes2v2",
+            "--engine",
+            "name=m,mcts,iterations=2",
+            "--engine",
+            "name=r,random",
+            "--games",
+            "6",
+            "--ply-limit",
+            "8",
+            "--seed",
+            "3",
+            "--records",
+            p,
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    // (number, opening index, opening, engines) of every game, by number.
+    let games = || -> Vec<(u64, u64, String, Value)> {
+        let mut games: Vec<_> = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(json)
+            .map(|g| {
+                (
+                    g["number"].as_u64().unwrap(),
+                    g["opening_index"].as_u64().unwrap(),
+                    g["opening"].as_str().unwrap().to_string(),
+                    g["engines"].clone(),
+                )
+            })
+            .collect();
+        games.sort_by_key(|g| g.0);
+        games
+    };
+    ok(&strs(&run(&["--random-plies", "2", "--overwrite"])));
+    let played = games();
+    assert_eq!(played.len(), 6);
+    let start = gamut::games::spokes::Spokes2v2::start().text();
+    for (n, index, opening, engines) in &played {
+        let first = &played[(*index * 2) as usize];
+        assert_eq!(*index, (n - 1) / 2, "game {n}");
+        assert_eq!(opening, &first.2, "game {n}: its cycle's opening");
+        assert_ne!(opening, &start, "game {n}");
+        if n % 2 == 0 {
+            assert_ne!(engines, &first.3, "game {n}: the other arrangement");
+        }
+    }
+    assert_ne!(played[0].2, played[2].2, "each cycle draws its own opening");
+    // Resuming with other openings is another tournament.
+    let err = assert_rejected(&strs(&run(&["--random-plies", "3", "--resume"])));
+    assert!(err.contains("opening"), "{err}");
+    // An openings file's lines, one per cycle, in turn.
+    let walked = played[2].2.clone();
+    let book = temp("s2v2.openings");
+    std::fs::write(&book, format!("{walked}\n{start}\n")).unwrap();
+    ok(&strs(&run(&[
+        "--openings",
+        book.to_str().unwrap(),
+        "--overwrite",
+    ])));
+    for (n, index, opening, _) in games() {
+        let line = if index == 1 { &start } else { &walked };
+        assert_eq!((index, &opening), ((n - 1) / 2, line), "game {n}");
+    }
+}
+
 #[test]
 fn what_cannot_work_for_spokes4_is_refused_in_one_line_saying_why() {
     for (extra, says) in [
         (&["--sprt", "elo0=0,elo1=5"][..], "compares two engines"),
         (&["--adjudicate", "resign=300,2"], "scores"),
-        (&["--random-plies", "2"], "start position"),
         (&["--format", "gauntlet"], "every seat"),
         (&["--shard", "1/2"], "seatings"),
     ] {

@@ -203,16 +203,17 @@ impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
     const TERMS: &'static [&'static str] = &["home", "approaches"];
 
     /// The variant's network, `spokes4.net` or `spokes2v2.net`, trained on
-    /// `gamut datagen` of the variant (docs/nnue.md): a side's paranoid
-    /// search evaluates with it given `eval=net` or `net=`, not by default
-    /// (docs/results.md).
+    /// `gamut datagen` of the variant (docs/nnue.md). A side's paranoid
+    /// search in `spokes4` evaluates with it by default, as it scores more
+    /// than classic at equal depth and equal time; in `spokes2v2` only
+    /// given `eval=net` or `net=` (docs/results.md).
     const NETWORK: Option<BuiltinNetwork<Self>> = Some(BuiltinNetwork::new(
         if TEAMS {
             include_bytes!("spokes2v2.net")
         } else {
             include_bytes!("spokes4.net")
         },
-        false,
+        !TEAMS,
     ));
 
     fn evaluate(&self, mask: TermMask) -> i32 {
