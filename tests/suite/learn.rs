@@ -40,13 +40,41 @@ const TINY: [&str; 20] = [
 ];
 
 #[cfg(feature = "learn")]
+/// A tiny run of `spokes4`, one generation: each side's paranoid search at
+/// 20 nodes a move, a gate of two games, no match against classic.
+const TINY_SEATS: [&str; 16] = [
+    "--games",
+    "8",
+    "--nodes",
+    "20",
+    "--epochs",
+    "1",
+    "--validation",
+    "0.2",
+    "--gate",
+    "nodes=20,width=1",
+    "--gate-games",
+    "2",
+    "--classic-games",
+    "0",
+    "--generations",
+    "1",
+];
+
+#[cfg(feature = "learn")]
 /// `gamut learn aporia --dir DIR` with the tiny settings.
 fn args(dir: &Path) -> Vec<String> {
-    let mut a: Vec<String> = ["learn", "aporia", "--dir", dir.to_str().unwrap(), "--quiet"]
+    args_of("aporia", &TINY, dir)
+}
+
+#[cfg(feature = "learn")]
+/// `gamut learn GAME --dir DIR` with `settings`.
+fn args_of(game: &str, settings: &[&str], dir: &Path) -> Vec<String> {
+    let mut a: Vec<String> = ["learn", game, "--dir", dir.to_str().unwrap(), "--quiet"]
         .iter()
         .map(|s| s.to_string())
         .collect();
-    a.extend(TINY.iter().map(|s| s.to_string()));
+    a.extend(settings.iter().map(|s| s.to_string()));
     a
 }
 
@@ -69,8 +97,15 @@ fn untimed_ledger(dir: &Path) -> Vec<Value> {
 /// Runs the tiny run in `dir` until it stops inside `step`, kills it
 /// with SIGKILL there, and asserts it left that step unrecorded.
 fn kill_inside(dir: &Path, step: &str) {
+    kill_run_inside(&args(dir), dir, step);
+}
+
+#[cfg(feature = "learn")]
+/// Runs `gamut args` (a run in `dir`) until it stops inside `step`, kills
+/// it with SIGKILL there, and asserts it left that step unrecorded.
+fn kill_run_inside(args: &[String], dir: &Path, step: &str) {
     let mut child = gamut_command()
-        .args(args(dir))
+        .args(args)
         .env("GAMUT_LEARN_PAUSE", step)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -171,6 +206,62 @@ fn long_learn_killed_at_each_step_resumes_to_the_same_ledger_and_network() {
     assert_eq!(std::fs::read(&slot).unwrap(), b"old");
 }
 
+/// `gamut learn spokes4`: the data is every side's paranoid search, each
+/// sample a side's; the candidate trains from the built-in network; the
+/// gate is a seats match judged by its interval; a run killed in the gate
+/// resumes to the same ledger and candidate.
+#[cfg(feature = "learn")]
+#[test]
+#[ignore = "long check"]
+fn long_learn_of_four_players_plays_seats_and_resumes_after_a_kill() {
+    use gamut::games::data::read_all;
+    let root = scratch_dir("learn-seats");
+    let whole = root.join("whole");
+    let run = |dir: &Path| args_of("spokes4", &TINY_SEATS, dir);
+    ok(&run(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    let reference = untimed_ledger(&whole);
+    assert_eq!(reference.len(), 6, "{reference:?}");
+    let settings = &reference[0]["settings"];
+    assert_eq!(
+        (settings["hidden"].as_u64(), settings["lambda"].as_f64()),
+        (Some(32), Some(1.0))
+    );
+    let data = std::fs::read(whole.join("gen-001/data-1-of-1.dat")).unwrap();
+    let games = read_all(&data[..], "spokes4").unwrap();
+    assert_eq!(games.len(), 8);
+    let sides: std::collections::BTreeSet<usize> = games
+        .iter()
+        .flat_map(|g| g.samples.iter().map(|s| s.side.index()))
+        .collect();
+    assert_eq!(sides.len(), 4, "every seat's samples: {sides:?}");
+    assert_eq!(reference[2]["init"], "the built-in network");
+    let gate = &reference[3];
+    assert_eq!(gate["games"], 2, "{gate}");
+    assert!(gate["sprt"].is_null(), "{gate}");
+    assert_eq!(gate["seat"]["fair_share"], 0.25, "{gate}");
+    let wdl: u64 = gate["wdl"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(wdl, 2, "{gate}");
+    assert_eq!(reference[5]["decision"], "kept", "two games decide nothing");
+    let records = std::fs::read_to_string(whole.join("gen-001/gate.jsonl")).unwrap();
+    assert!(
+        records.lines().all(|l| l.contains("paranoid,net=")),
+        "{records}"
+    );
+    let dir = root.join("gate");
+    kill_run_inside(&run(&dir), &dir, "gate");
+    ok(&run(&dir).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(untimed_ledger(&dir), reference);
+    assert_eq!(
+        std::fs::read(dir.join("gen-001/candidate.net")).unwrap(),
+        std::fs::read(whole.join("gen-001/candidate.net")).unwrap()
+    );
+}
+
 #[test]
 fn learn_settings_are_fixed_and_bad_ones_refused() {
     let root = scratch_dir("learn-settings");
@@ -220,8 +311,10 @@ fn learn_settings_are_fixed_and_bad_ones_refused() {
         assert!(err.contains(says), "{option} {value}: {err}");
         assert!(!fresh.join("ledger.jsonl").exists());
     }
-    let err = rejected(&["learn", "spokes4", "--dir", f]);
-    assert!(err.contains("two players"), "{err}");
+    // Four players: the gate's limit is read as a paranoid search's.
+    let err = rejected(&["learn", "spokes4", "--dir", f, "--gate", "depth=0"]);
+    assert!(err.contains("--gate depth=0"), "{err}");
+    assert!(!fresh.join("ledger.jsonl").exists());
     // Candidates start from the built-in network unless --fresh: a
     // hidden size other than its own needs --fresh, which is then kept.
     let err = rejected(&["learn", "aporia", "--dir", f, "--hidden", "8"]);

@@ -19,16 +19,18 @@ use std::path::{Path, PathBuf};
 /// repeat them but not change them.
 #[derive(Args, Debug, Default, Serialize)]
 pub struct SettingsArgs {
-    /// Self-play games per generation, over all shares [default: 1000].
+    /// Self-play games per generation, over all shares [default: 1000;
+    /// 2000 for spokes4 and spokes2v2].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<u64>,
-    /// Search nodes per move in self-play [default: 4000].
+    /// Search nodes per move in self-play [default: 4000; 1000 for
+    /// spokes4 and spokes2v2].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     /// Uniformly random plies at the start of each self-play game and
-    /// each gate opening [default: 6].
+    /// each gate opening [default: 6; 2 for spokes4 and spokes2v2].
     #[arg(long, value_name = "N")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub random_plies: Option<u32>,
@@ -46,11 +48,13 @@ pub struct SettingsArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<u64>,
-    /// Training passes over the positions [default: 6].
+    /// Training passes over the positions [default: 6; 12 for spokes4
+    /// and spokes2v2].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub epochs: Option<u64>,
-    /// Hidden units per perspective [default: 128].
+    /// Hidden units per perspective [default: 128; 32 for spokes4 and
+    /// spokes2v2].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hidden: Option<u64>,
@@ -58,17 +62,19 @@ pub struct SettingsArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batch: Option<u64>,
-    /// The optimiser's learning rate at the start [default: 0.001].
+    /// The optimiser's learning rate at the start [default: 0.001; 0.003
+    /// for spokes4 and spokes2v2].
     #[arg(long, value_name = "X")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lr: Option<f64>,
     /// Weight of the game's result in the training target, the search
-    /// score's being one minus this [default: 0.3].
+    /// score's being one minus this [default: 0.3; 1 for spokes4 and
+    /// spokes2v2].
     #[arg(long, value_name = "X")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lambda: Option<f64>,
     /// Evaluation units per unit of the network's output [default: 400;
-    /// 150 for spokes].
+    /// 150 for spokes, spokes4 and spokes2v2].
     #[arg(long, value_name = "N")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scale: Option<i32>,
@@ -79,23 +85,26 @@ pub struct SettingsArgs {
     pub validation: Option<f64>,
     /// The gate's search limit, as engine specs write it: `depth=4`,
     /// `nodes=8000`, `time=100` (a time limit makes the run
-    /// unreproducible) [default: nodes=8000].
+    /// unreproducible) [default: nodes=8000; depth=1,width=4 for spokes4
+    /// and spokes2v2, whose engines are paranoid searches].
     #[arg(long, value_name = "SPEC")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gate: Option<String>,
     /// The gate's most games (even), if the SPRT does not decide first
-    /// [default: 800].
+    /// [default: 800; 396 for spokes4 and spokes2v2].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gate_games: Option<u64>,
     /// The gate's sequential test, candidate against best: promoted when
-    /// it accepts elo1 [default: elo0=0,elo1=10,alpha=0.05,beta=0.05].
+    /// it accepts elo1 [default: elo0=0,elo1=10,alpha=0.05,beta=0.05]; in
+    /// spokes4 and spokes2v2 (a seats match) unused: promoted when the
+    /// Elo interval of the candidate's share lies above 0.
     #[arg(long, value_name = "TEST")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<String>,
     /// Games of each generation's candidate against the classic
     /// evaluation at the gate's limit (even; 0: none), for the ledger's
-    /// Elo against classic [default: 200].
+    /// Elo against classic [default: 200; 396 for spokes4 and spokes2v2].
     #[arg(long, value_name = "N")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub classic_games: Option<u64>,
@@ -166,9 +175,11 @@ fn started_before_warm_starts() -> bool {
 }
 
 impl Settings {
-    /// The defaults in game `game`.
-    fn defaults(game: &str) -> Settings {
-        Settings {
+    /// The defaults in game `game`, of more than two players if `seated`
+    /// (where each side's paranoid search plays: the four-player recipe of
+    /// docs/nnue.md, with gates of whole cycles of seatings).
+    fn defaults(game: &str, seated: bool) -> Settings {
+        let two = Settings {
             games: 1000,
             nodes: 4000,
             random_plies: 6,
@@ -188,6 +199,23 @@ impl Settings {
             start: "net".into(),
             classic_games: default_classic_games(),
             fresh: false,
+        };
+        if !seated {
+            return two;
+        }
+        Settings {
+            games: 2000,
+            nodes: 1000,
+            random_plies: 2,
+            epochs: 12,
+            hidden: 32,
+            lr: 0.003,
+            lambda: 1.0,
+            scale: 150,
+            gate: "depth=1,width=4".into(),
+            gate_games: 396,
+            classic_games: 396,
+            ..two
         }
     }
 
@@ -236,8 +264,12 @@ impl Settings {
                 )));
             }
         }
-        Engine::parse::<G>(&format!("name=gate,eval=classic,{}", self.gate))
-            .map_err(|e| CliError(format!("--gate {}: {e}", self.gate)))?;
+        Engine::parse::<G>(&format!(
+            "name=gate,{}eval=classic,{}",
+            super::searcher::<G>(),
+            self.gate
+        ))
+        .map_err(|e| CliError(format!("--gate {}: {e}", self.gate)))?;
         if !self.fresh {
             self.check_warm_start::<G>()?;
         }
@@ -357,7 +389,7 @@ impl Ledger {
             }
             return Ok(ledger);
         }
-        let mut settings = serde_json::to_value(Settings::defaults(G::ID))?;
+        let mut settings = serde_json::to_value(Settings::defaults(G::ID, super::seated::<G>()))?;
         for (key, value) in given {
             settings[key] = value;
         }
@@ -499,10 +531,10 @@ mod tests {
     /// settings line and takes that measure's default.
     #[test]
     fn settings_written_before_the_measure_against_classic_still_read() {
-        let mut old = serde_json::to_value(Settings::defaults("apart")).unwrap();
+        let mut old = serde_json::to_value(Settings::defaults("apart", false)).unwrap();
         old.as_object_mut().unwrap().remove("classic_games");
         let read: Settings = serde_json::from_value(old).unwrap();
-        assert_eq!(read, Settings::defaults("apart"));
+        assert_eq!(read, Settings::defaults("apart", false));
         assert_eq!(read.classic_games, 200);
     }
 
@@ -510,10 +542,10 @@ mod tests {
     /// goes on training them from new weights.
     #[test]
     fn settings_written_before_warm_starts_train_from_new_weights() {
-        let mut old = serde_json::to_value(Settings::defaults("apart")).unwrap();
+        let mut old = serde_json::to_value(Settings::defaults("apart", false)).unwrap();
         old.as_object_mut().unwrap().remove("fresh");
         let read: Settings = serde_json::from_value(old).unwrap();
         assert!(read.fresh);
-        assert!(!Settings::defaults("apart").fresh);
+        assert!(!Settings::defaults("apart", false).fresh);
     }
 }

@@ -4,8 +4,9 @@
 //! trained on it (`gamut_train`) from the best network's weights (the
 //! built-in network's until one is promoted) unless the run is
 //! `--fresh`, a gate (an SPRT match of the candidate
-//! against the best, one process, the tournament library's runner) and
-//! the promotion. Each completed step is one JSON line of the ledger in
+//! against the best, one process, the tournament library's runner; in a
+//! game of more than two players a seats match of paranoid searches,
+//! judged by its interval) and the promotion. Each completed step is one JSON line of the ledger in
 //! the directory, recorded only once its outputs are complete (written to
 //! a temporary name, synced and renamed); a step without its line is done
 //! again from a clean state, so a run killed at any point and started
@@ -15,17 +16,18 @@ mod ledger;
 mod page;
 
 use super::args::parse_game;
-use super::datagen::{parse_shard, play_game};
+use super::datagen::{parse_shard, play_game, play_seated_game};
 use super::progress::{GamesBar, Progress};
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
-use gamut::game::FullGame;
-use gamut::games::data::{encode_game, write_header, Reader};
+use gamut::game::{FullGame, NodeRules};
+use gamut::games::data::{encode_game, write_header, GameRecord as DataGame, Reader};
 use gamut::games::GameId;
 use gamut::search::nnue::network::read_network_file;
+use gamut::search::sides::TwoSided;
 use gamut::search::{Config, Evaluation, Limits};
-use gamut::tournament::report::{EncounterReport, Summary};
+use gamut::tournament::report::{SideScores, Summary};
 use gamut::tournament::runner;
 use gamut::tournament::stats::{Interval, SprtState};
 use gamut::with_game;
@@ -40,8 +42,8 @@ use std::time::Instant;
 /// Options of `gamut learn`.
 #[derive(Args, Debug)]
 pub struct LearnArgs {
-    /// The game (of two players with a network: aporia, apart,
-    /// empedocles, epaminondas, spokes).
+    /// The game (any with a network: aporia, apart, empedocles,
+    /// epaminondas, spokes, spokes4, spokes2v2).
     #[arg(value_parser = parse_game)]
     pub game: GameId,
     /// The directory of the run: its ledger (`ledger.jsonl`, `ledger.html`),
@@ -59,8 +61,8 @@ pub struct LearnArgs {
     /// missing and goes on. N is the run's number of shares (--shards).
     #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with_all = ["shards", "install"])]
     pub shard: Option<(u64, u64)>,
-    /// Copy the best network of DIR into the game's built-in slot,
-    /// src/games/<game>/<game>.net under the current directory (the
+    /// Copy the best network of DIR into the game's built-in slot, the
+    /// one file <game>.net under src/games/ in the current directory (the
     /// repository's root), and stop; anything that is not a network of
     /// the game is refused.
     #[arg(long)]
@@ -103,7 +105,6 @@ pub fn learn(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
 }
 
 fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
-    super::two_players::<G>("learn")?;
     if G::NETWORK.is_none() {
         return Err(CliError(format!("{} has no network to learn", G::ID)));
     }
@@ -306,8 +307,16 @@ impl<G: FullGame> Run<G> {
             ))
         })?;
         let best = ledger.best();
-        let mut config = Config::for_game::<G>(1);
-        config.eval = self.best_evaluation(&best)?;
+        let eval = self.best_evaluation(&best)?;
+        // In a game of more than two players each side plays by its own
+        // paranoid search (`TwoSided`), as `datagen` plays it.
+        let (config, play) = if seated::<G>() {
+            let play: PlayOne = play_seated_game::<G>;
+            (Config::new::<TwoSided<G>>(1, eval), play)
+        } else {
+            let play: PlayOne = play_game::<G>;
+            (Config::new::<G>(1, eval), play)
+        };
         let limits = Limits {
             nodes: Some(self.settings.nodes),
             ..Limits::default()
@@ -326,7 +335,7 @@ impl<G: FullGame> Run<G> {
         bar.set_prefix(format!("generation {g} data {k}/{n}"));
         let seed = self.seed(g, 0);
         for (played, &i) in mine.iter().enumerate() {
-            let game = play_game::<G>(seed, self.settings.random_plies, i, &limits, &config)?;
+            let game = play(seed, self.settings.random_plies, i, &limits, &config)?;
             file.write_all(&encode_game(&game)).map_err(cannot)?;
             bar.inc();
             if played == 0 {
@@ -483,7 +492,11 @@ impl<G: FullGame> Run<G> {
             Best::Builtin => "eval=net".to_string(),
             Best::File { entry, .. } => format!("net={}", self.check_best(entry)?.display()),
         };
-        Ok(format!("name=best,{what},{}", self.settings.gate))
+        Ok(format!(
+            "name=best,{}{what},{}",
+            searcher::<G>(),
+            self.settings.gate
+        ))
     }
 
     /// A match of generation `g`'s candidate against `opponent` (an engine
@@ -498,7 +511,7 @@ impl<G: FullGame> Run<G> {
         games: u64,
         seed: u64,
         sprt: Option<String>,
-    ) -> Result<(EncounterReport, &'static str, String), CliError> {
+    ) -> Result<(MatchResult, &'static str, String), CliError> {
         let folder = self.dir.join(Self::folder(g));
         let candidate = folder.join("candidate.net");
         let name = format!("{}/{stem}.jsonl", Self::folder(g));
@@ -507,14 +520,15 @@ impl<G: FullGame> Run<G> {
         let settings = runner::Settings {
             concurrency: self.concurrency,
             random_plies: Some(self.settings.random_plies),
-            sprt,
+            sprt: sprt.filter(|_| !seated::<G>()),
             records: Some(tmp.clone()),
             overwrite: true,
             html: Some(folder.join(format!("{stem}.html"))),
             ..runner::Settings::new(
                 vec![
                     format!(
-                        "name=candidate,net={},{}",
+                        "name=candidate,{}net={},{}",
+                        searcher::<G>(),
                         candidate.display(),
                         self.settings.gate
                     ),
@@ -529,23 +543,34 @@ impl<G: FullGame> Run<G> {
             .after_each_game(&pause_here);
         let never = AtomicBool::new(false);
         let outcome = runner::run::<G>(&settings, &never, &mut watch)?;
-        let Summary::Pairs(report) = outcome.summary else {
-            unreachable!("a game of two players has pairs");
+        let played = match outcome.summary {
+            Summary::Pairs(report) => {
+                let e = report
+                    .encounters
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| CliError(format!("the {stem} match played no games")))?;
+                if e.engines[0] != "candidate" {
+                    return Err(CliError(format!(
+                        "the {stem} match's results are counted for {}, not the candidate",
+                        e.engines[0]
+                    )));
+                }
+                MatchResult {
+                    games: e.games,
+                    wdl: [e.wdl.wins, e.wdl.draws, e.wdl.losses],
+                    score: e.score,
+                    elo: e.penta_elo.or(e.elo),
+                    sprt: e.sprt.map(|s| (s.llr, s.bounds, s.state)),
+                    seat: None,
+                }
+            }
+            Summary::Seats(report) => MatchResult::of_seats(&report)
+                .ok_or_else(|| CliError(format!("the {stem} match played no games")))?,
         };
-        let e = report
-            .encounters
-            .into_iter()
-            .next()
-            .ok_or_else(|| CliError(format!("the {stem} match played no games")))?;
-        if e.engines[0] != "candidate" {
-            return Err(CliError(format!(
-                "the {stem} match's results are counted for {}, not the candidate",
-                e.engines[0]
-            )));
-        }
         sync(&tmp)?;
         rename(&tmp, &records)?;
-        Ok((e, outcome.ended, name))
+        Ok((played, outcome.ended, name))
     }
 
     /// Generation `g`'s gate: the candidate against the best in an SPRT.
@@ -559,34 +584,30 @@ impl<G: FullGame> Run<G> {
             self.seed(g, 2),
             Some(self.settings.sprt.clone()),
         )?;
-        let elo = e.penta_elo.or(e.elo);
-        let state = e.sprt.as_ref().map(|s| s.state);
+        let state = e.sprt.map(|s| s.2);
         writeln!(
             out,
-            "generation {g}: gate against {}: {} over {} games ({}-{}-{}), sprt {}",
+            "generation {g}: gate against {}: {} over {} games ({}-{}-{}){}, sprt {}",
             best.name(),
-            elo_text(elo),
+            elo_text(e.elo),
             e.games,
-            e.wdl.wins,
-            e.wdl.draws,
-            e.wdl.losses,
+            e.wdl[0],
+            e.wdl[1],
+            e.wdl[2],
+            e.seat_text(),
             state.map_or("none", state_name),
         )?;
-        Ok(json!({
-            "against": best.name(),
-            "games": e.games,
-            "wdl": [e.wdl.wins, e.wdl.draws, e.wdl.losses],
-            "score": round6(e.score),
-            "elo": elo_json(elo),
-            "sprt": e.sprt.as_ref().map(|s| json!({
-                "test": self.settings.sprt,
-                "llr": (s.llr * 1000.0).round() / 1000.0,
-                "bounds": [(s.bounds.0 * 1000.0).round() / 1000.0, (s.bounds.1 * 1000.0).round() / 1000.0],
-                "state": state_name(s.state),
-            })),
-            "ended": ended,
-            "files": [{"path": name, "games": e.games}],
-        }))
+        let mut record = e.json();
+        record["against"] = best.name().into();
+        record["sprt"] = json!(e.sprt.map(|(llr, bounds, state)| json!({
+            "test": self.settings.sprt,
+            "llr": (llr * 1000.0).round() / 1000.0,
+            "bounds": [(bounds.0 * 1000.0).round() / 1000.0, (bounds.1 * 1000.0).round() / 1000.0],
+            "state": state_name(state),
+        })));
+        record["ended"] = ended.into();
+        record["files"] = json!([{"path": name, "games": e.games}]);
+        Ok(record)
     }
 
     /// Generation `g`'s measure: the candidate against the classic
@@ -599,30 +620,30 @@ impl<G: FullGame> Run<G> {
         let (e, ended, name) = self.candidate_match(
             g,
             "classic",
-            format!("name=classic,eval=classic,{}", self.settings.gate),
+            format!(
+                "name=classic,{}eval=classic,{}",
+                searcher::<G>(),
+                self.settings.gate
+            ),
             self.settings.classic_games,
             self.seed(g, 3),
             None,
         )?;
-        let elo = e.penta_elo.or(e.elo);
         writeln!(
             out,
-            "generation {g}: the candidate against classic: {} over {} games ({}-{}-{})",
-            elo_text(elo),
+            "generation {g}: the candidate against classic: {} over {} games ({}-{}-{}){}",
+            elo_text(e.elo),
             e.games,
-            e.wdl.wins,
-            e.wdl.draws,
-            e.wdl.losses,
+            e.wdl[0],
+            e.wdl[1],
+            e.wdl[2],
+            e.seat_text(),
         )?;
-        Ok(json!({
-            "against": "classic",
-            "games": e.games,
-            "wdl": [e.wdl.wins, e.wdl.draws, e.wdl.losses],
-            "score": round6(e.score),
-            "elo": elo_json(elo),
-            "ended": ended,
-            "files": [{"path": name, "games": e.games}],
-        }))
+        let mut record = e.json();
+        record["against"] = "classic".into();
+        record["ended"] = ended.into();
+        record["files"] = json!([{"path": name, "games": e.games}]);
+        Ok(record)
     }
 
     /// Generation `g`'s promotion: the candidate becomes `best.net` if
@@ -657,6 +678,102 @@ impl<G: FullGame> Run<G> {
             }
         )?;
         Ok(record)
+    }
+}
+
+/// Whether `G` is played by more than two players, each side by its own
+/// paranoid search.
+pub(super) fn seated<G: FullGame>() -> bool {
+    G::players() > 2
+}
+
+/// The engine kind an engine spec of `G` names first: the paranoid search
+/// in a game of more than two players, none (the searcher) otherwise.
+pub(super) fn searcher<G: FullGame>() -> &'static str {
+    if seated::<G>() {
+        "paranoid,"
+    } else {
+        ""
+    }
+}
+
+/// One self-play game of the data ([`play_game`] or [`play_seated_game`]).
+type PlayOne = fn(u64, u32, u64, &Limits, &Config) -> Result<DataGame, CliError>;
+
+/// A match's result for the candidate, as the ledger keeps it.
+#[derive(Clone, Debug, PartialEq)]
+struct MatchResult {
+    games: u64,
+    /// Games won, drawn and lost by the candidate.
+    wdl: [u64; 3],
+    /// The candidate's share of the two engines' points (0.5: even).
+    score: f64,
+    /// That share as Elo, with its 95% interval.
+    elo: Option<Interval>,
+    /// The sequential test's log-likelihood ratio, bounds and state.
+    sprt: Option<(f64, (f64, f64), SprtState)>,
+    /// In a game of more than two players: the candidate's score a seat,
+    /// its 95% interval's half-width and a side's fair share.
+    seat: Option<[f64; 3]>,
+}
+
+impl MatchResult {
+    /// The result of a seats match of the candidate against one other
+    /// engine, each holding as many seats (every arrangement of a cycle
+    /// is played). The share is the candidate's score a seat over the
+    /// sum of both engines' (its interval the seat score's); `None` if
+    /// no game was played.
+    fn of_seats(report: &SideScores) -> Option<MatchResult> {
+        let [c, o] = [0, 1].map(|k| &report.standings[k].overall);
+        let games = report.games;
+        if games == 0 || c.games == 0 {
+            return None;
+        }
+        let per_game = c.games / games;
+        let draws = c.draws / per_game.max(1);
+        let total = c.score + o.score;
+        let share = |score: f64| (score / total).clamp(1e-3, 1.0 - 1e-3);
+        // `+ 0.0`: an even share is 0, not -0.
+        let as_elo = |p: f64| -400.0 * (1.0 / p - 1.0).log10() + 0.0;
+        let elo = (total > 0.0).then(|| Interval {
+            value: as_elo(share(c.score)),
+            lower: as_elo(share(c.score - c.error)),
+            upper: as_elo(share(c.score + c.error)),
+        });
+        Some(MatchResult {
+            games,
+            wdl: [c.wins, draws, games - c.wins - draws],
+            score: if total > 0.0 { c.score / total } else { 0.5 },
+            elo,
+            sprt: None,
+            seat: Some([c.score, c.error, report.fair_share]),
+        })
+    }
+
+    /// The score a seat in words, after the games (empty with two
+    /// players).
+    fn seat_text(&self) -> String {
+        self.seat.map_or(String::new(), |[score, error, fair]| {
+            format!(", {score:.3} ± {error:.3} a seat (fair share {fair:.3})")
+        })
+    }
+
+    /// The ledger's fields of the match.
+    fn json(&self) -> Value {
+        let mut record = json!({
+            "games": self.games,
+            "wdl": self.wdl,
+            "score": round6(self.score),
+            "elo": elo_json(self.elo),
+        });
+        if let Some([score, error, fair]) = self.seat {
+            record["seat"] = json!({
+                "score": round6(score),
+                "error": round6(error),
+                "fair_share": round6(fair),
+            });
+        }
+        record
     }
 }
 
@@ -776,13 +893,13 @@ fn install<G: FullGame>(a: &LearnArgs, out: &mut impl Write) -> Result<(), CliEr
     let path = run.check_best(&entry)?;
     let b = G::NETWORK.expect("the game has a network");
     read_network_file(&path, b.game, b.inputs)?;
-    let slot = PathBuf::from(format!("src/games/{0}/{0}.net", G::ID));
-    if !slot.is_file() {
-        return Err(CliError(format!(
-            "no built-in slot {} here: run from the repository's root",
-            slot.display()
-        )));
-    }
+    let slot =
+        builtin_slot(Path::new("src/games"), &format!("{}.net", G::ID)).ok_or_else(|| {
+            CliError(format!(
+                "no built-in slot {}.net under src/games here: run from the repository's root",
+                G::ID
+            ))
+        })?;
     let tmp = temp_name(&slot);
     std::fs::copy(&path, &tmp)
         .map_err(|e| CliError(format!("cannot write {}: {e}", tmp.display())))?;
@@ -796,10 +913,89 @@ fn install<G: FullGame>(a: &LearnArgs, out: &mut impl Write) -> Result<(), CliEr
     Ok(())
 }
 
+/// The one file named `name` under `dir` (searched to any depth): a
+/// game's built-in network, wherever its game keeps it.
+fn builtin_slot(dir: &Path, name: &str) -> Option<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).ok()?.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if entry.file_name() == name {
+                found.push(path);
+            }
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::promotes;
+    use super::{builtin_slot, promotes, MatchResult};
+    use gamut::tournament::records::GameRecord;
+    use gamut::tournament::report::SideScores;
     use serde_json::json;
+    use std::path::Path;
+
+    /// A seats game of `spokes4` won by seat `winner` (or drawn), the
+    /// engines by seat.
+    fn seats_game(engines: [&str; 4], winner: Option<u8>) -> GameRecord {
+        let line = json!({
+            "game": "spokes4", "number": 1, "opening": "", "engines": engines,
+            "specs": engines, "moves": [], "winner": winner, "reason": "",
+            "adjudicated": false, "points": null, "plies": 0, "time_ms": 0,
+        });
+        serde_json::from_value(line).unwrap()
+    }
+
+    /// The candidate's games, share and Elo from a seats match: it holds
+    /// two seats a game, so it wins a game when either seat wins.
+    #[test]
+    fn a_seats_match_counts_the_candidates_games_and_share() {
+        let (c, b) = ("candidate", "best");
+        let games = [
+            seats_game([c, c, b, b], Some(1)),
+            seats_game([c, b, c, b], Some(3)),
+            seats_game([c, b, b, c], Some(2)),
+            seats_game([b, c, c, b], None),
+        ];
+        let names = [c.to_string(), b.to_string()];
+        let r = MatchResult::of_seats(&SideScores::new(&names, 4, &games)).unwrap();
+        assert_eq!(r.games, 4);
+        assert_eq!(r.wdl, [2, 1, 1]);
+        // Seat scores: candidate (1 + 1 + 0.5 + 0.5) / 8, best
+        // (1 + 0.5 + 0.5) / 8: a share of 0.6, +70 Elo, the interval wide.
+        assert!((r.score - 0.6).abs() < 1e-9, "{r:?}");
+        let elo = r.elo.unwrap();
+        let expected = 400.0 * 1.5f64.log10();
+        assert!((elo.value - expected).abs() < 1e-9 && elo.lower < 0.0 && elo.upper > elo.value);
+        assert_eq!(r.seat.unwrap()[2], 0.25);
+        let lopsided = vec![seats_game([c, c, b, b], Some(2)); 3];
+        let r = MatchResult::of_seats(&SideScores::new(&names, 4, &lopsided)).unwrap();
+        assert_eq!((r.wdl, r.score), ([3, 0, 0], 1.0));
+        assert!(r.elo.unwrap().value > 1000.0);
+        assert!(MatchResult::of_seats(&SideScores::new(&names, 4, &[])).is_none());
+    }
+
+    /// Each game's built-in network is found by name wherever its game
+    /// keeps it, and a name that is not there (or twice) finds nothing.
+    #[test]
+    fn built_in_slots_are_found_under_the_games() {
+        let games = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games"));
+        let four = builtin_slot(games, "spokes4.net").unwrap();
+        assert!(
+            four.ends_with("spokes/multi/spokes4.net"),
+            "{}",
+            four.display()
+        );
+        assert!(builtin_slot(games, "aporia.net")
+            .unwrap()
+            .ends_with("aporia/aporia.net"));
+        assert!(builtin_slot(games, "chess.net").is_none());
+        assert!(builtin_slot(games, "mod.rs").is_none(), "many files");
+    }
 
     #[test]
     fn a_gate_promotes_on_h1_or_on_an_interval_above_zero_at_its_end() {
