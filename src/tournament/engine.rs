@@ -1238,9 +1238,9 @@ mod tests {
             Engine::parse::<Spokes4>("random").unwrap().kind,
             Kind::Random
         );
-        // The side's view evaluates with the game's network where asked,
-        // and by default in spokes4 (not in spokes2v2); another game's
-        // network file is refused.
+        // The side's view evaluates with the game's network by default and
+        // where asked, classic where asked; another game's network file is
+        // refused.
         fn with_net<G: Evaluate>(text: &str) -> bool {
             match Engine::parse::<G>(text).unwrap().kind {
                 Kind::Paranoid { eval, .. } => eval.is_net(),
@@ -1251,7 +1251,8 @@ mod tests {
         assert!(!with_net::<Spokes4>("paranoid,depth=1,eval=classic"));
         assert!(with_net::<Spokes4>("paranoid,depth=1"));
         assert!(with_net::<Spokes2v2>("paranoid,depth=1,eval=net"));
-        assert!(!with_net::<Spokes2v2>("paranoid,depth=1"));
+        assert!(with_net::<Spokes2v2>("paranoid,depth=1"));
+        assert!(!with_net::<Spokes2v2>("paranoid,depth=1,eval=classic"));
         let four = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../games/spokes/multi/spokes4.net"

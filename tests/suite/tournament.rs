@@ -504,8 +504,8 @@ fn openings_come_from_a_perft_suite_in_turn() {
 /// move for ordering (the search changed on purpose). Apart's run was made
 /// with the classic evaluation, then its default; its network is the
 /// default now, so the run names `eval=classic` (its records' specs too);
-/// so do the runs of two-player Spokes and Epaminondas, for the same
-/// reason.
+/// so do the runs of two-player Spokes, Epaminondas and `spokes2v2` (its
+/// paranoid engine's), for the same reason.
 const STORED: &[(&str, &[&str])] = &[
     (
         "tournament-epaminondas-main.jsonl",
@@ -602,7 +602,7 @@ const STORED: &[(&str, &[&str])] = &[
         &[
             "spokes2v2",
             "--engine",
-            "name=p,paranoid,depth=1",
+            "name=p,paranoid,depth=1,eval=classic",
             "--engine",
             "name=r,random",
             "--games",

@@ -204,16 +204,15 @@ impl<const TEAMS: bool> Evaluate for SpokesMulti<TEAMS> {
 
     /// The variant's network, `spokes4.net` or `spokes2v2.net`, trained on
     /// `gamut datagen` of the variant (docs/nnue.md). A side's paranoid
-    /// search in `spokes4` evaluates with it by default, as it scores more
-    /// than classic at equal depth and equal time; in `spokes2v2` only
-    /// given `eval=net` or `net=` (docs/results.md).
+    /// search evaluates with it by default, as it scores more than classic
+    /// at equal depth and equal time (docs/results.md).
     const NETWORK: Option<BuiltinNetwork<Self>> = Some(BuiltinNetwork::new(
         if TEAMS {
             include_bytes!("spokes2v2.net")
         } else {
             include_bytes!("spokes4.net")
         },
-        !TEAMS,
+        true,
     ));
 
     fn evaluate(&self, mask: TermMask) -> i32 {
