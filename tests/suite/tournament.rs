@@ -1237,8 +1237,10 @@ fn seats_tournaments_play_each_opening_once_in_every_arrangement() {
             "name=r,random",
             "--games",
             "6",
+            // A ply after the openings' two: each game is a round of play
+            // from its opening (whole games of spokes2v2 take seconds).
             "--ply-limit",
-            "8",
+            "3",
             "--seed",
             "3",
             "--records",
