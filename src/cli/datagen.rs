@@ -12,7 +12,7 @@ use gamut::games::data::{encode_game_in, write_header, GameRecord, Reader, Sampl
 use gamut::games::GameId;
 use gamut::paths::check_outputs;
 use gamut::search::sides::{merge, players_of, Tuple, TwoSided, DEFAULT_WIDTH};
-use gamut::search::{self, Config, Limits, Table, Verdict};
+use gamut::search::{self, Config, Evaluation, Limits, Table, Verdict};
 use gamut::tournament::schedule::pick;
 use gamut::with_game;
 use rand::rngs::StdRng;
@@ -86,12 +86,7 @@ pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(),
 fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     let (k, n) = a.shard.unwrap_or((1, 1));
     let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
-    let seated = G::players() > 2;
-    let config = if seated {
-        Config::new::<TwoSided<G>>(1, a.evaluation.evaluation::<TwoSided<G>>()?)
-    } else {
-        Config::new::<G>(1, a.evaluation.evaluation::<G>()?)
-    };
+    let self_play = SelfPlay::new::<G>(a.evaluation.evaluation::<G>()?);
     if let Some(net) = &a.evaluation.net {
         check_outputs(&[("--net", net)], &[("--out", &a.out)])?;
     }
@@ -109,11 +104,7 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     let started = Instant::now();
     let mut positions = 0u64;
     for &i in todo {
-        let game = if seated {
-            play_seated_game::<G>(a.seed, a.random_plies, i, &limits, &config)?
-        } else {
-            play_game::<G>(a.seed, a.random_plies, i, &limits, &config)?
-        };
+        let game = self_play.game(a.seed, a.random_plies, i, &limits)?;
         positions += game.samples.len() as u64;
         file.write_all(&encode_game_in(&game, version))
             .and_then(|_| file.flush())
@@ -199,6 +190,49 @@ fn roll<G: Game>(pos: &G, rng: &mut StdRng, moves: &mut Vec<G::Move>) -> G {
     pos.play(pick(rng, moves.iter().map(|&m| (m, pos.probability(m)))))
 }
 
+/// One self-play game: the seed, the random plies, the game's number, the
+/// limits and the search's configuration ([`play_game`] or
+/// [`play_seated_game`]).
+type PlayOne = fn(u64, u32, u64, &Limits, &Config) -> Result<GameRecord, CliError>;
+
+/// How self-play plays the games of one game with one evaluation: in a
+/// game of more than two players each side by its own paranoid search
+/// ([`TwoSided`], which reads the game's network for its side), otherwise
+/// by the game's search.
+pub(super) struct SelfPlay {
+    config: Config,
+    play: PlayOne,
+}
+
+impl SelfPlay {
+    /// Self-play of `G` evaluating with `eval`.
+    pub(super) fn new<G: FullGame>(eval: Evaluation) -> SelfPlay {
+        if G::players() > 2 {
+            SelfPlay {
+                config: Config::new::<TwoSided<G>>(1, eval),
+                play: play_seated_game::<G>,
+            }
+        } else {
+            SelfPlay {
+                config: Config::new::<G>(1, eval),
+                play: play_game::<G>,
+            }
+        }
+    }
+
+    /// Game number `i` of the data of `seed`, after `random_plies` random
+    /// plies, each search within `limits`.
+    pub(super) fn game(
+        &self,
+        seed: u64,
+        random_plies: u32,
+        i: u64,
+        limits: &Limits,
+    ) -> Result<GameRecord, CliError> {
+        (self.play)(seed, random_plies, i, limits, &self.config)
+    }
+}
+
 /// Game number `i` of the data of `seed`: `random_plies` random decision
 /// plies from its own seed, then the
 /// search's choice at every ply; keeps the decision positions whose best
@@ -208,7 +242,7 @@ fn roll<G: Game>(pos: &G, rng: &mut StdRng, moves: &mut Vec<G::Move>) -> G {
 /// are drawn with the game's probabilities, and joint actions from the
 /// mixed strategies the search found (uniformly during the random plies),
 /// all from the game's own random stream; neither uses a ply.
-pub(super) fn play_game<G: FullGame>(
+fn play_game<G: FullGame>(
     seed: u64,
     random_plies: u32,
     i: u64,
@@ -286,7 +320,7 @@ pub(super) fn play_game<G: FullGame>(
 /// `random_plies` decision plies every player acts uniformly at random and
 /// nothing is kept. Kept are the scores that are not proven results, each
 /// with the side it is for; the game's winner is a side.
-pub(super) fn play_seated_game<G: FullGame>(
+fn play_seated_game<G: FullGame>(
     seed: u64,
     random_plies: u32,
     i: u64,

@@ -16,17 +16,16 @@ mod ledger;
 mod page;
 
 use super::args::parse_game;
-use super::datagen::{parse_shard, play_game, play_seated_game};
+use super::datagen::{parse_shard, SelfPlay};
 use super::progress::{GamesBar, Progress};
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
 use gamut::game::{FullGame, NodeRules};
-use gamut::games::data::{encode_game, write_header, GameRecord as DataGame, Reader};
+use gamut::games::data::{encode_game, write_header, Reader};
 use gamut::games::GameId;
 use gamut::search::nnue::network::read_network_file;
-use gamut::search::sides::TwoSided;
-use gamut::search::{Config, Evaluation, Limits};
+use gamut::search::{Evaluation, Limits};
 use gamut::tournament::report::{SideScores, Summary};
 use gamut::tournament::runner;
 use gamut::tournament::stats::{Interval, SprtState};
@@ -307,16 +306,7 @@ impl<G: FullGame> Run<G> {
             ))
         })?;
         let best = ledger.best();
-        let eval = self.best_evaluation(&best)?;
-        // In a game of more than two players each side plays by its own
-        // paranoid search (`TwoSided`), as `datagen` plays it.
-        let (config, play) = if seated::<G>() {
-            let play: PlayOne = play_seated_game::<G>;
-            (Config::new::<TwoSided<G>>(1, eval), play)
-        } else {
-            let play: PlayOne = play_game::<G>;
-            (Config::new::<G>(1, eval), play)
-        };
+        let self_play = SelfPlay::new::<G>(self.best_evaluation(&best)?);
         let limits = Limits {
             nodes: Some(self.settings.nodes),
             ..Limits::default()
@@ -335,7 +325,7 @@ impl<G: FullGame> Run<G> {
         bar.set_prefix(format!("generation {g} data {k}/{n}"));
         let seed = self.seed(g, 0);
         for (played, &i) in mine.iter().enumerate() {
-            let game = play(seed, self.settings.random_plies, i, &limits, &config)?;
+            let game = self_play.game(seed, self.settings.random_plies, i, &limits)?;
             file.write_all(&encode_game(&game)).map_err(cannot)?;
             bar.inc();
             if played == 0 {
@@ -696,9 +686,6 @@ pub(super) fn searcher<G: FullGame>() -> &'static str {
         ""
     }
 }
-
-/// One self-play game of the data ([`play_game`] or [`play_seated_game`]).
-type PlayOne = fn(u64, u32, u64, &Limits, &Config) -> Result<DataGame, CliError>;
 
 /// A match's result for the candidate, as the ledger keeps it.
 #[derive(Clone, Debug, PartialEq)]
