@@ -287,6 +287,9 @@ pub struct GameInfo {
     pub setup: Option<&'static str>,
     /// The ply count after which a tournament game is adjudicated a draw.
     pub ply_limit: u32,
+    /// The unit of the game's scores as a page names it for people
+    /// (`centistones (100 a stone)`): what one point of a score is.
+    pub score_unit: &'static str,
     /// The positions `gamut bench` measures.
     pub bench: &'static [BenchCase],
 }
@@ -316,6 +319,9 @@ pub struct BenchCase {
 /// [`Game::Chance`], so every game states whether it has chance nodes, and
 /// one that does cannot leave out their probabilities.
 pub trait ChanceRules<G: Game> {
+    /// Whether the game has chance nodes at all ([`NoChance`] says no).
+    const ROLLS: bool = true;
+
     /// The probability of chance outcome `m` of `pos`; the outcomes from
     /// [`Game::moves`] at a chance node sum to 1.
     fn probability(pos: &G, m: G::Move) -> f64;
@@ -326,6 +332,8 @@ pub trait ChanceRules<G: Game> {
 pub enum NoChance {}
 
 impl<G: Game> ChanceRules<G> for NoChance {
+    const ROLLS: bool = false;
+
     fn probability(_: &G, _: G::Move) -> f64 {
         panic!("{} has no chance nodes", G::ID)
     }

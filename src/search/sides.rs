@@ -340,6 +340,8 @@ impl<G: Evaluate> TwoSided<G> {
 }
 
 impl<G: Evaluate> ChanceRules<TwoSided<G>> for TwoSided<G> {
+    const ROLLS: bool = <G::Chance as ChanceRules<G>>::ROLLS;
+
     fn probability(pos: &TwoSided<G>, m: Tuple<G::Move>) -> f64 {
         pos.pos.probability(m[0].expect("a chance outcome"))
     }

@@ -64,6 +64,7 @@ impl Game for Ttt {
         sides: &["X", "O"],
         setup: None,
         ply_limit: 20,
+        score_unit: "points",
         bench: &[],
     };
 
@@ -423,6 +424,7 @@ impl Game for Pennies {
         sides: &["even", "odd"],
         setup: None,
         ply_limit: 1,
+        score_unit: "points",
         bench: &[],
     };
 

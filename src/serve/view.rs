@@ -5,7 +5,7 @@
 
 use super::lines::Replayed;
 use super::sessions::{Grant, Turns};
-use gamut_core::game::{state_text, FullGame, NodeKind, NodeRules, Player};
+use gamut_core::game::{state_text, ChanceRules, FullGame, NodeKind, NodeRules, Player};
 use gamut_core::svg::SvgOptions;
 use gamut_search::score::{Score, WIN};
 use gamut_search::sides::{Tuple, TwoSided, DEFAULT_WIDTH};
@@ -212,23 +212,16 @@ pub fn outcomes_json<G: FullGame>(
     }))
 }
 
-/// The unit of game `id`'s scores, as the page names it (README's units
-/// table), and what a score includes: the bonus for having the move, and
-/// at a die roll how a proven win counts.
-fn unit(id: &str) -> (&'static str, &'static str) {
-    let unit = match id {
-        "aporia" => "positional units (a lock threat 2500-3000)",
-        "apart" => "closeness units (about 20 a unit of closeness)",
-        "empedocles" => "centipieces (100 a piece)",
-        "epaminondas" => "centistones (100 a stone)",
-        _ => "centistones (100 a home stone)",
-    };
-    let note = if id == "empedocles" {
+/// What a score of game `G` includes, as the page says beside its unit
+/// ([`GameInfo::score_unit`](gamut_core::game::GameInfo)): the bonus for
+/// having the move, and in a game with chance nodes how a proven win
+/// counts in an expectation.
+fn unit_note<G: FullGame>() -> &'static str {
+    if <G::Chance as ChanceRules<G>>::ROLLS {
         "for the first side; every score includes a small bonus for the side to move (so odd and even depths compare); at a die roll the expectation counts a proven win as 10000"
     } else {
         "for the first side; every score includes a small bonus for the side to move (so odd and even depths compare)"
-    };
-    (unit, note)
+    }
 }
 
 /// The line's last position as the page draws it: the game, the
@@ -262,8 +255,8 @@ pub fn position_json<G: FullGame>(line: &Replayed<G>) -> Value {
         "player_sides": (0..G::players()).map(|i| G::side_of(Player::nth(i)).index()).collect::<Vec<_>>(),
         "setup": G::INFO.setup,
         "scale": G::SCORE_SCALE,
-        "unit": unit(G::ID).0,
-        "unit_note": unit(G::ID).1,
+        "unit": G::INFO.score_unit,
+        "unit_note": unit_note::<G>(),
         "analysable": true,
         "text": pos.text(),
         "start": line.positions[0].text(),

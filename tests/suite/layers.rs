@@ -214,3 +214,83 @@ fn long_an_upward_import_does_not_compile() {
     }
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// The code outside the games layer that must name no game: every Rust
+/// file of `src` but `src/games` and of `tools/train/src` (without its
+/// `#[cfg(test)]` part, which plays named games on purpose), and the
+/// board's script. A fact of one game belongs in the game's registry
+/// entry (its `GameInfo`, network or features), so that adding a game
+/// touches no file outside its folder and the registry line.
+fn code_outside_the_games() -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "tools/train/src"] {
+        walk(&root.join(dir), &mut files);
+    }
+    files.retain(|f| !f.starts_with(root.join("src/games")));
+    files.push(root.join("src/serve/assets/app.js"));
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let code = match text.find("#[cfg(test)]") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            };
+            (f, code)
+        })
+        .collect()
+}
+
+#[test]
+fn no_game_is_named_outside_the_games_layer() {
+    let ids = [
+        "aporia",
+        "apart",
+        "empedocles",
+        "spokes",
+        "spokes4",
+        "spokes2v2",
+        "epaminondas",
+    ];
+    let types = [
+        "Aporia",
+        "Apart",
+        "Empedocles",
+        "Spokes",
+        "Spokes4",
+        "Spokes2v2",
+        "Epaminondas",
+    ];
+    let files = code_outside_the_games();
+    assert!(files.len() > 50, "{} files", files.len());
+    let mut found = Vec::new();
+    for (file, code) in &files {
+        for (n, line) in code.lines().enumerate() {
+            let named = ids.iter().any(|id| {
+                [format!("\"{id}\""), format!("'{id}'"), format!("(\"{id}")]
+                    .iter()
+                    .any(|q| line.contains(q.as_str()))
+                    || line.contains(&format!("games::{id}::"))
+            }) || types.iter().any(|t| line.contains(&format!("GameId::{t}")));
+            if named {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "game ids outside src/games:\n{}",
+        found.join("\n")
+    );
+}

@@ -175,10 +175,18 @@ fn started_before_warm_starts() -> bool {
 }
 
 impl Settings {
-    /// The defaults in game `game`, of more than two players if `seated`
-    /// (where each side's paranoid search plays: the four-player recipe of
-    /// docs/nnue.md, with gates of whole cycles of seatings).
-    fn defaults(game: &str, seated: bool) -> Settings {
+    /// The defaults in game `G`: in a game of more than two players
+    /// (where each side's paranoid search plays) the four-player recipe of
+    /// docs/nnue.md, with gates of whole cycles of seatings. The scale is
+    /// the game's built-in network's, so that a candidate reads scores in
+    /// the units the searches use.
+    fn defaults<G: FullGame>() -> Settings {
+        let seated = super::seated::<G>();
+        let scale = G::NETWORK.map_or(400, |b| {
+            Network::from_bytes(b.bytes, b.game, b.inputs)
+                .expect("the built-in network is well-formed")
+                .scale
+        });
         let two = Settings {
             games: 1000,
             nodes: 4000,
@@ -191,7 +199,7 @@ impl Settings {
             batch: 1024,
             lr: 0.001,
             lambda: 0.3,
-            scale: if game == "spokes" { 150 } else { 400 },
+            scale,
             validation: 0.05,
             gate: "nodes=8000".into(),
             gate_games: 800,
@@ -211,7 +219,6 @@ impl Settings {
             hidden: 32,
             lr: 0.003,
             lambda: 1.0,
-            scale: 150,
             gate: "depth=1,width=4".into(),
             gate_games: 396,
             classic_games: 396,
@@ -389,7 +396,7 @@ impl Ledger {
             }
             return Ok(ledger);
         }
-        let mut settings = serde_json::to_value(Settings::defaults(G::ID, super::seated::<G>()))?;
+        let mut settings = serde_json::to_value(Settings::defaults::<G>())?;
         for (key, value) in given {
             settings[key] = value;
         }
@@ -526,15 +533,26 @@ pub fn replace_file(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), CliErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gamut::games::apart::Apart;
+    use gamut::games::spokes::{Spokes, Spokes4};
+
+    /// The training scale is the built-in network's: 150 in Spokes (home
+    /// stones), 400 where the networks read centistones.
+    #[test]
+    fn the_default_scale_is_the_built_in_networks() {
+        assert_eq!(Settings::defaults::<Apart>().scale, 400);
+        assert_eq!(Settings::defaults::<Spokes>().scale, 150);
+        assert_eq!(Settings::defaults::<Spokes4>().scale, 150);
+    }
 
     /// A run started before the measure against classic keeps its
     /// settings line and takes that measure's default.
     #[test]
     fn settings_written_before_the_measure_against_classic_still_read() {
-        let mut old = serde_json::to_value(Settings::defaults("apart", false)).unwrap();
+        let mut old = serde_json::to_value(Settings::defaults::<Apart>()).unwrap();
         old.as_object_mut().unwrap().remove("classic_games");
         let read: Settings = serde_json::from_value(old).unwrap();
-        assert_eq!(read, Settings::defaults("apart", false));
+        assert_eq!(read, Settings::defaults::<Apart>());
         assert_eq!(read.classic_games, 200);
     }
 
@@ -542,10 +560,10 @@ mod tests {
     /// goes on training them from new weights.
     #[test]
     fn settings_written_before_warm_starts_train_from_new_weights() {
-        let mut old = serde_json::to_value(Settings::defaults("apart", false)).unwrap();
+        let mut old = serde_json::to_value(Settings::defaults::<Apart>()).unwrap();
         old.as_object_mut().unwrap().remove("fresh");
         let read: Settings = serde_json::from_value(old).unwrap();
         assert!(read.fresh);
-        assert!(!Settings::defaults("apart", false).fresh);
+        assert!(!Settings::defaults::<Apart>().fresh);
     }
 }

@@ -151,6 +151,7 @@ impl Game for Apart {
         sides: &["White", "Black"],
         setup: None,
         ply_limit: 1000,
+        score_unit: "closeness units (about 20 a unit of closeness)",
         bench: &[BenchCase {
             position: "1BBBBBB1/1BBBBBB1/8/8/8/8/1WWWWWW1/1WWWWWW1 w 1",
             perft_depth: 4,

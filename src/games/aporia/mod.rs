@@ -185,6 +185,7 @@ impl Game for Aporia {
         sides: &["player 1", "player 2"],
         setup: None,
         ply_limit: 500,
+        score_unit: "positional units (a lock threat 2500-3000)",
         bench: &[BenchCase {
             position: "W2W/1BB1/1BB1/W2W 1 - -",
             perft_depth: 7,

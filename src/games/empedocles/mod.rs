@@ -238,6 +238,7 @@ impl Game for Empedocles {
              (e.g. fire,water; default fire,earth)",
         ),
         ply_limit: 1000,
+        score_unit: "centipieces (100 a piece)",
         bench: &[BenchCase {
             position: "8/8/3ee3/3Fe3/3FF3/8/8/8 1 a1:fire,earth",
             perft_depth: 5,

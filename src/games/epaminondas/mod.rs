@@ -219,6 +219,7 @@ impl Game for Epaminondas {
         sides: &["White", "Black"],
         setup: None,
         ply_limit: 1000,
+        score_unit: "centistones (100 a stone)",
         bench: &[BenchCase {
             position: "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w",
             perft_depth: 4,

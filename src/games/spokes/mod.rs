@@ -248,6 +248,7 @@ impl Seats for TwoSeats {
         sides: &["player 1", "player 2"],
         setup: None,
         ply_limit: 1000,
+        score_unit: "centistones (100 a home stone)",
         bench: &[
             BenchCase {
                 position: "w/bb2/5b1b/4b2w5b2/16 4 resolve",

@@ -1559,7 +1559,8 @@ async function init() {
   for (const g of games) {
     const o = document.createElement("option");
     o.value = g.id;
-    o.textContent = g.name + (g.id.startsWith("spokes") && g.id !== "spokes" ? ` (${g.id})` : "");
+    // The id follows a name that does not start with it (a variant's).
+    o.textContent = g.name + (g.name.toLowerCase().startsWith(g.id) ? "" : ` (${g.id})`);
     $("game").append(o);
   }
   const url = new URLSearchParams(location.search);

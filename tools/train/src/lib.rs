@@ -9,12 +9,8 @@ use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use gamut_core::game::{Evaluate, Notation, Player, TermMask};
 use gamut_core::nnue::Features;
 use gamut_core::paths::check_outputs;
-use gamut_games::apart::Apart;
-use gamut_games::aporia::Aporia;
 use gamut_games::data::Reader;
-use gamut_games::empedocles::Empedocles;
-use gamut_games::epaminondas::Epaminondas;
-use gamut_games::spokes::{Spokes, Spokes2v2, Spokes4};
+use gamut_games::{with_game, GameId};
 use gamut_search::nnue::network::{read_network_file, FloatNetwork, Network, WEIGHT_CLIP};
 use gamut_search::nnue::value_from_scratch;
 use rand::rngs::StdRng;
@@ -94,26 +90,16 @@ impl Default for Training {
     }
 }
 
-/// The games with input features, as on the command line.
-pub const GAMES: &str = "aporia, apart, epaminondas, empedocles, spokes, spokes4, spokes2v2";
-
-/// Trains a network of game `game` (its id) as `training` says, writing
-/// its file (and curve); each line of what it measures goes to `log`.
+/// Trains a network of game `game` (its id; every game of the registry
+/// has input features) as `training` says, writing its file (and curve);
+/// each line of what it measures goes to `log`.
 pub fn train_game(
     game: &str,
     training: &Training,
     log: &mut dyn FnMut(&str),
 ) -> Result<Report, String> {
-    match game {
-        "aporia" => train::<Aporia>(training, log),
-        "apart" => train::<Apart>(training, log),
-        "epaminondas" => train::<Epaminondas>(training, log),
-        "empedocles" => train::<Empedocles>(training, log),
-        "spokes" => train::<Spokes>(training, log),
-        "spokes4" => train::<Spokes4>(training, log),
-        "spokes2v2" => train::<Spokes2v2>(training, log),
-        g => Err(format!("no features for {g} yet (games: {GAMES})")),
-    }
+    let id: GameId = game.parse()?;
+    with_game!(id, G => train::<G>(training, log))
 }
 
 /// Positions with their features and targets, each seen by the side its
@@ -677,6 +663,7 @@ mod tests {
     use super::*;
     use gamut_core::game::{Game, NodeKind, Player};
     use gamut_games::data::{encode_game, write_header, GameRecord, Sample};
+    use gamut_games::epaminondas::Epaminondas;
 
     /// An output naming a data file (here through a symbolic link) is
     /// refused before anything is read or written.

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "gamut-train")]
 struct Args {
-    /// The game (games with features: aporia, apart, epaminondas, empedocles, spokes, spokes4, spokes2v2).
+    /// The game id (every game of `gamut`, e.g. epaminondas).
     game: String,
     /// Data files written by `gamut datagen`.
     #[arg(long, value_name = "FILE", required = true, num_args = 1..)]

@@ -126,6 +126,7 @@ impl<const TEAMS: bool> Seats for FourSeats<TEAMS> {
         },
         setup: None,
         ply_limit: 1000,
+        score_unit: "centistones (100 a home stone)",
         bench: &[BenchCase {
             position: "[XX]/w1b1/5b1b/4b2w2K[Xw]4/16 5 resolve",
             perft_depth: 1,
