@@ -244,14 +244,18 @@ fn read_input(input: impl Read, events: Sender<Event>) {
 impl Session {
     /// Answers events until `quit` or the end of input.
     ///
-    /// While a search with a limit or a clock runs, the lines that arrive
-    /// (but `isready`, `stop`, `quit` and `ponderhit`) wait in order for
-    /// its `bestmove`, as a script piped in expects; during an unbounded
-    /// search they are errors. `quit` stops a running search at once (its
-    /// `bestmove` is still written). At the end of input a search with a
-    /// limit or a clock runs to its end and the lines waiting are answered;
-    /// an unbounded search is stopped. Returns the thread of a perft count
-    /// left running at `quit`.
+    /// Lines are answered strictly in order: each waits behind the lines
+    /// before it, and is answered when it reaches the front as if it had
+    /// just arrived. While a search with a limit or a clock runs, the line
+    /// at the front (but `isready`, `stop` and `ponderhit`) waits for its
+    /// `bestmove`, as a script piped in expects; during an unbounded search
+    /// it is answered (an error, but `stop`). So a `stop` stops the search
+    /// running when its turn comes, never an earlier one. `quit` is
+    /// answered as it arrives: it stops a running search at once (its
+    /// `bestmove` is still written) and the lines waiting are dropped. At
+    /// the end of input a search with a limit or a clock runs to its end
+    /// and the lines waiting are answered; an unbounded search is stopped.
+    /// Returns the thread of a perft count left running at `quit`.
     fn serve(
         &mut self,
         receive: &Receiver<Event>,
@@ -261,12 +265,16 @@ impl Session {
         let mut ended = false;
         let mut quit = false;
         while !quit {
-            while self.running.is_none() && !quit {
-                let Some(line) = waiting.pop_front() else {
+            while let Some(line) = waiting.front() {
+                if self.waits(line) {
                     break;
-                };
+                }
+                let line = waiting.pop_front().expect("a line at the front");
                 quit = !self.answer(&line, out)?;
                 self.stop_unbounded_after_end(ended);
+                if quit {
+                    break;
+                }
             }
             if quit || (ended && self.running.is_none()) {
                 break;
@@ -277,14 +285,10 @@ impl Session {
                     self.stop_unbounded_after_end(ended);
                 }
                 Event::Input(Some(line)) => {
-                    let word = line.split_whitespace().next().unwrap_or_default();
-                    let at_once = matches!(word, "stop" | "quit" | "ponderhit")
-                        || (word == "isready" && waiting.is_empty());
-                    let bounded = self.running.as_ref().is_some_and(|r| r.bounded);
-                    if !at_once && (bounded || !waiting.is_empty()) {
-                        waiting.push_back(line);
-                    } else {
+                    if first_word(&line) == "quit" {
                         quit = !self.answer(&line, out)?;
+                    } else {
+                        waiting.push_back(line);
                     }
                 }
                 Event::TooLong => emit(
@@ -316,6 +320,14 @@ impl Session {
             }
         }
         Ok(None)
+    }
+
+    /// Whether `line`, at the front of the lines waiting, waits for the
+    /// running search: a search with a limit or a clock holds every line
+    /// but `isready`, `stop`, `quit` and `ponderhit`.
+    fn waits(&self, line: &str) -> bool {
+        let bounded = self.running.as_ref().is_some_and(|r| r.bounded);
+        bounded && !matches!(first_word(line), "isready" | "stop" | "quit" | "ponderhit")
     }
 
     /// Answers one line, writing its error line if it has one; `Ok(false)`
@@ -385,7 +397,7 @@ impl Session {
                 }
             }
             _ if self.running.is_some() => {
-                let word = line.split_whitespace().next().unwrap_or_default();
+                let word = first_word(line);
                 return Err(format!("'{word}' while searching; send stop first"));
             }
             Command::Game(id) => {
@@ -900,4 +912,9 @@ fn nps(nodes: u64, time: Duration) -> u64 {
 fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
     writeln!(out, "{line}")?;
     out.flush()
+}
+
+/// The command word of `line` (empty for a blank line).
+fn first_word(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or_default()
 }

@@ -362,10 +362,6 @@ pub enum Verdict<M> {
     Simultaneous(MixedResult<M>),
 }
 
-/// How long a search runs before its table's unmapped pages are mapped
-/// beside it: searches shorter than this take only the pages they write.
-const MAP_AFTER: std::time::Duration = std::time::Duration::from_millis(100);
-
 /// Searches `pos` within `limits`, calling `observe` after every completed
 /// iteration, until a limit is reached, the result is proven, or
 /// `interrupt` (if given) becomes true; the search then ends within about a
@@ -380,45 +376,24 @@ pub fn run<G: Evaluate>(
     observe: &mut dyn FnMut(Progress<'_, G::Move>),
 ) -> Verdict<G::Move> {
     tt.new_search();
-    // The table's pages not yet mapped are mapped on a thread beside the
-    // search (Table::map_pages), which stops when the search returns. It
-    // starts after MAP_AFTER, so that a short search (a depth-1 analysis
-    // under a large --hash) takes only the pages it writes.
-    // The mapper waits on a channel the search closes when it returns, so
-    // that a search of a few nodes does not wait for the mapper to wake.
-    let searched = &AtomicBool::new(false);
-    let (search_going, search_ended) = std::sync::mpsc::channel::<()>();
-    std::thread::scope(|s| {
-        if !tt.pages_mapped() {
-            s.spawn(move || {
-                let waited = search_ended.recv_timeout(MAP_AFTER);
-                if waited == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
-                    tt.map_pages(searched);
-                }
-            });
+    let shared = Shared::new(tt, limits, interrupt);
+    match pos.node() {
+        NodeKind::Terminal => {
+            Verdict::Over(pos.outcome().expect("a terminal position has an outcome"))
         }
-        let shared = Shared::new(tt, limits, interrupt);
-        let verdict = match pos.node() {
-            NodeKind::Terminal => {
-                Verdict::Over(pos.outcome().expect("a terminal position has an outcome"))
-            }
-            NodeKind::Decision(_) => {
-                let mut report = |it: &Iteration<G::Move>| observe(Progress::Decision(it));
-                Verdict::Decision(root::decision(pos, limits, config, &shared, &mut report))
-            }
-            NodeKind::Chance => {
-                let mut report = |it: &ChanceIteration<G::Move>| observe(Progress::Chance(it));
-                Verdict::Chance(root::chance(pos, limits, config, &shared, &mut report))
-            }
-            NodeKind::Simultaneous => {
-                let mut report = |r: &MixedResult<G::Move>| observe(Progress::Simultaneous(r));
-                Verdict::Simultaneous(simultaneous_root(pos, limits, config, &shared, &mut report))
-            }
-        };
-        searched.store(true, Relaxed);
-        drop(search_going);
-        verdict
-    })
+        NodeKind::Decision(_) => {
+            let mut report = |it: &Iteration<G::Move>| observe(Progress::Decision(it));
+            Verdict::Decision(root::decision(pos, limits, config, &shared, &mut report))
+        }
+        NodeKind::Chance => {
+            let mut report = |it: &ChanceIteration<G::Move>| observe(Progress::Chance(it));
+            Verdict::Chance(root::chance(pos, limits, config, &shared, &mut report))
+        }
+        NodeKind::Simultaneous => {
+            let mut report = |r: &MixedResult<G::Move>| observe(Progress::Simultaneous(r));
+            Verdict::Simultaneous(simultaneous_root(pos, limits, config, &shared, &mut report))
+        }
+    }
 }
 
 /// [`run`] at a decision root, reporting each iteration. Panics if `pos` is

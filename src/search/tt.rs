@@ -4,8 +4,20 @@
 //! An entry is two atomic words, `data` and `key ^ data`. A reader accepts an
 //! entry only if the two words XOR to its key, so a torn write (two threads
 //! storing at once) reads as a miss, never as a wrong entry.
+//!
+//! The table grows into its size. It starts in its first few buckets, each
+//! holding the entries of a run of `2^shift` of the full table's buckets,
+//! and doubles (splitting each bucket in two, in place) when a store finds
+//! its bucket full, before any entry is evicted. The entries kept are so
+//! exactly those the full table would keep, in the same places once it is
+//! full size, and a search touches (and the system maps) only a prefix of
+//! the table about as large as what it stored: `--hash 8192` costs a short
+//! search what `--hash 64` does.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicU32, AtomicU64, AtomicU8,
+    Ordering::{Acquire, Relaxed, Release},
+};
 
 /// Whether a stored score is exact or a bound.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -33,6 +45,8 @@ pub struct Entry {
 
 const NO_MOVE: u64 = 0xffff;
 const ENTRIES: usize = 4;
+/// The most buckets a table starts in (256 KiB); it doubles from there.
+const START_BUCKETS: usize = 4096;
 
 #[repr(align(64))]
 struct Bucket {
@@ -93,24 +107,33 @@ fn whole_pages(start: *mut u8, size: usize) -> (usize, usize) {
     (from, to.saturating_sub(from))
 }
 
-/// Gives the whole pages of the buckets back to Linux, which maps fresh
-/// zero pages on their next use: a cleared table costs nothing until a
-/// search stores into it. Returns whether it did; the buckets outside
-/// [`whole_pages`] (sharing a page with other memory) are the caller's to
-/// clear by hand.
+/// Gives the whole pages of the first `n` buckets back to Linux, which
+/// maps fresh zero pages on their next use: a cleared table costs nothing
+/// until a search stores into it. Returns the range of buckets released
+/// (empty if none); the others of the `n` (sharing a page with other
+/// memory) are the caller's to clear by hand.
 #[cfg(target_os = "linux")]
-fn release_pages(buckets: &Buckets) -> bool {
-    let (from, len) = whole_pages(buckets.base.as_ptr(), buckets.layout.size());
+fn release_pages(buckets: &Buckets, n: usize) -> std::ops::Range<usize> {
+    let first = buckets.first.as_ptr() as usize;
+    let size = std::mem::size_of::<Bucket>();
+    let (from, len) = whole_pages(first as *mut u8, n * size);
+    // Buckets and pages are both aligned, so a bucket lies wholly in the
+    // pages or wholly outside them.
+    let released = (from - first) / size..(from + len - first) / size;
     // SAFETY: the range lies inside the table's live allocation, private
     // anonymous memory whose contents after MADV_DONTNEED are zeros: empty
-    // buckets (the pages at the ends, shared with other memory, are left
-    // out and cleared by the caller).
-    len > 0 && unsafe { libc::madvise(from as *mut libc::c_void, len, libc::MADV_DONTNEED) } == 0
+    // buckets.
+    if len > 0 && unsafe { libc::madvise(from as *mut libc::c_void, len, libc::MADV_DONTNEED) } == 0
+    {
+        released
+    } else {
+        0..0
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn release_pages(_buckets: &Buckets) -> bool {
-    false
+fn release_pages(_buckets: &Buckets, _n: usize) -> std::ops::Range<usize> {
+    0..0
 }
 
 /// Asks Linux to back the memory at `start` (`size` bytes) with huge
@@ -170,10 +193,14 @@ impl std::error::Error for TableAllocError {}
 pub struct Table {
     buckets: Buckets,
     age: AtomicU8,
-    /// How many bytes of the table's whole pages, from the first, a
-    /// search's page mapper has touched since the table was made or
-    /// cleared ([`Table::map_pages`]).
-    mapped: AtomicUsize,
+    /// The table is in its first [`Table::used`] buckets, bucket `i`
+    /// holding the entries of the full table's buckets `i << shift` to
+    /// `(i + 1) << shift` (see the module's comment).
+    shift: AtomicU32,
+    /// The shift of a new or cleared table.
+    start_shift: u32,
+    /// Whether a thread is doubling the table.
+    growing: AtomicBool,
 }
 
 fn pack(e: &Entry, age: u8) -> u64 {
@@ -221,16 +248,78 @@ impl Table {
             .checked_mul(1024 * 1024)
             .ok_or(TableAllocError { mib })?;
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let start_shift = (0..usize::BITS)
+            .find(|&k| (n - 1) >> k < START_BUCKETS)
+            .unwrap_or(0);
         Ok(Table {
             buckets: Buckets::zeroed(n).ok_or(TableAllocError { mib })?,
             age: AtomicU8::new(0),
-            mapped: AtomicUsize::new(0),
+            shift: AtomicU32::new(start_shift),
+            start_shift,
+            growing: AtomicBool::new(false),
         })
     }
 
-    fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+    /// The bucket of `key` in the full table.
+    fn full_index(&self, key: u64) -> usize {
+        ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// How many buckets, from the first, hold the table at `shift`.
+    fn used(&self, shift: u32) -> usize {
+        ((self.buckets.len() - 1) >> shift) + 1
+    }
+
+    /// The bucket of `key` at `shift`.
+    fn bucket_at(&self, key: u64, shift: u32) -> &Bucket {
+        &self.buckets[self.full_index(key) >> shift]
+    }
+
+    /// Doubles the table from `shift` (unless another thread is doing it):
+    /// each bucket, from the last, is split into the two it becomes, its
+    /// entries keeping their order. Returns whether the table is now past
+    /// `shift`. Other threads go on meanwhile at the old shift: what they
+    /// store may land in a bucket its key no longer reads (a miss, evicted
+    /// in time), never as a wrong entry.
+    fn grow(&self, shift: u32) -> bool {
+        if self
+            .growing
+            .compare_exchange(false, true, Acquire, Relaxed)
+            .is_err()
+        {
+            return false;
+        }
+        if self.shift.load(Acquire) == shift {
+            let to = shift - 1;
+            let used = self.used(to);
+            for i in (0..self.used(shift)).rev() {
+                let mut halves = [[(0u64, 0u64); ENTRIES]; 2];
+                let mut counts = [0usize; 2];
+                for w in &self.buckets[i].words {
+                    let data = w[0].load(Relaxed);
+                    let check = w[1].load(Relaxed);
+                    let j = self.full_index(data ^ check) >> to;
+                    // A torn entry may name another bucket: it is dropped.
+                    if data == 0 || j >> 1 != i {
+                        continue;
+                    }
+                    let h = j & 1;
+                    if counts[h] < ENTRIES {
+                        halves[h][counts[h]] = (data, check);
+                        counts[h] += 1;
+                    }
+                }
+                for (j, half) in (2 * i..used).zip(&halves) {
+                    for (w, &(data, check)) in self.buckets[j].words.iter().zip(half) {
+                        w[0].store(data, Relaxed);
+                        w[1].store(check, Relaxed);
+                    }
+                }
+            }
+            self.shift.store(to, Release);
+        }
+        self.growing.store(false, Release);
+        true
     }
 
     /// Starts a new search: older entries become preferred for replacement.
@@ -238,9 +327,10 @@ impl Table {
         self.age.fetch_add(1, Relaxed);
     }
 
-    /// Empties the table: on Linux by giving its pages back to the system
-    /// (at once, whatever the size: the pages come back zeroed on first
-    /// use), elsewhere by clearing every bucket on every core at once.
+    /// Empties the table: on Linux by giving the pages it has used back to
+    /// the system (they come back zeroed on first use), elsewhere by
+    /// clearing them on every core at once; the pages it has not used are
+    /// left alone. It starts again in its first few buckets.
     pub fn clear(&self) {
         use rayon::prelude::*;
         let empty = |b: &Bucket| {
@@ -249,60 +339,20 @@ impl Table {
                 w[1].store(0, Relaxed);
             }
         };
-        if !release_pages(&self.buckets) {
-            self.buckets.par_iter().for_each(empty);
-            return;
+        let used = self.used(self.shift.load(Acquire));
+        let released = release_pages(&self.buckets, used);
+        if released.is_empty() {
+            self.buckets[..used].par_iter().for_each(empty);
+        } else {
+            self.buckets[..released.start].iter().for_each(empty);
+            self.buckets[released.end..used].iter().for_each(empty);
         }
-        self.mapped.store(0, Relaxed);
-        // Buckets and pages are both aligned, so a bucket lies wholly in
-        // the released pages or wholly outside them.
-        let (from, len) = whole_pages(self.buckets.base.as_ptr(), self.buckets.layout.size());
-        let first = self.buckets.first.as_ptr() as usize;
-        let size = std::mem::size_of::<Bucket>();
-        let n = self.buckets.len();
-        let head = (from.saturating_sub(first) / size).min(n);
-        let tail = ((from + len).saturating_sub(first) / size).min(n);
-        self.buckets[..head].iter().for_each(empty);
-        self.buckets[tail..].iter().for_each(empty);
-    }
-
-    /// Whether every page of the table has been touched by
-    /// [`Table::map_pages`] since it was made or cleared.
-    pub fn pages_mapped(&self) -> bool {
-        let (_, len) = whole_pages(self.buckets.base.as_ptr(), self.buckets.layout.size());
-        self.mapped.load(Relaxed) >= len
-    }
-
-    /// Touches the table's pages in order, from where the last call left
-    /// off, until all are mapped or `done` is raised: the search runs this
-    /// on a thread of its own, so that the system's cost of mapping and
-    /// zeroing pages (about 0.2 s a GiB) is paid beside the search rather
-    /// than inside its first stores. A touch is a compare-exchange of a
-    /// bucket's first word with itself, which leaves every entry as it is.
-    pub fn map_pages(&self, done: &AtomicBool) {
-        const PAGE: usize = 4096;
-        let (from, len) = whole_pages(self.buckets.base.as_ptr(), self.buckets.layout.size());
-        let first = self.buckets.first.as_ptr() as usize;
-        let size = std::mem::size_of::<Bucket>();
-        let mut at = self.mapped.load(Relaxed);
-        while at < len && !done.load(Relaxed) {
-            // Pages and buckets are both aligned, so a page starts a bucket.
-            if let Some(b) = self.buckets.get((from + at - first) / size) {
-                // A compare-exchange of the word with itself: a write access
-                // (an idempotent `or` or `add` is compiled to a mere load,
-                // which maps the shared zero page), that changes nothing.
-                let w = &b.words[0][0];
-                let v = w.load(Relaxed);
-                let _ = w.compare_exchange(v, v, Relaxed, Relaxed);
-            }
-            at += PAGE;
-            self.mapped.fetch_max(at, Relaxed);
-        }
+        self.shift.store(self.start_shift, Release);
     }
 
     /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
+        let b = self.bucket_at(key, self.shift.load(Acquire));
         for w in &b.words {
             let data = w[0].load(Relaxed);
             if data != 0 && w[1].load(Relaxed) ^ data == key {
@@ -312,50 +362,65 @@ impl Table {
         None
     }
 
-    /// Stores `entry` for `key`, replacing the same key, else the entry
-    /// whose depth, less eight per search of age, is smallest.
+    /// Stores `entry` for `key`, replacing the same key, else an empty
+    /// entry, else the entry whose depth, less eight per search of age, is
+    /// smallest; a table not yet at its full size doubles instead of
+    /// evicting.
     pub fn store(&self, key: u64, mut entry: Entry) {
         let age = self.age.load(Relaxed) & 63;
-        let b = self.bucket(key);
-        let mut victim = 0;
-        let mut worst = i32::MAX;
-        for (i, w) in b.words.iter().enumerate() {
-            let data = w[0].load(Relaxed);
-            if data != 0 && w[1].load(Relaxed) ^ data == key {
-                if let Some((old, _)) = unpack(data) {
-                    if entry.move_index.is_none() {
-                        entry.move_index = old.move_index;
+        let (b, victim) = loop {
+            let shift = self.shift.load(Acquire);
+            let b = self.bucket_at(key, shift);
+            let mut victim = None;
+            let mut worst = i32::MAX;
+            for (i, w) in b.words.iter().enumerate() {
+                let data = w[0].load(Relaxed);
+                if data != 0 && w[1].load(Relaxed) ^ data == key {
+                    if let Some((old, _)) = unpack(data) {
+                        if entry.move_index.is_none() {
+                            entry.move_index = old.move_index;
+                        }
+                        if entry.bound != Bound::Exact && old.depth > entry.depth + 2 {
+                            return;
+                        }
                     }
-                    if entry.bound != Bound::Exact && old.depth > entry.depth + 2 {
-                        return;
-                    }
+                    victim = Some((i, true));
+                    break;
                 }
-                victim = i;
-                break;
+                let value = match unpack(data) {
+                    None => i32::MIN,
+                    Some((old, a)) => {
+                        i32::from(old.depth) - 8 * i32::from(age.wrapping_sub(a) & 63)
+                    }
+                };
+                if value < worst {
+                    worst = value;
+                    victim = Some((i, value == i32::MIN));
+                }
             }
-            let value = match unpack(data) {
-                None => i32::MIN,
-                Some((old, a)) => i32::from(old.depth) - 8 * i32::from(age.wrapping_sub(a) & 63),
-            };
-            if value < worst {
-                worst = value;
-                victim = i;
+            let (victim, free) = victim.expect("a bucket has entries");
+            if free || shift == 0 || !self.grow(shift) {
+                break (b, victim);
             }
-        }
+        };
         let data = pack(&entry, age);
         b.words[victim][0].store(data, Relaxed);
         b.words[victim][1].store(key ^ data, Relaxed);
     }
 
-    /// Per mille of a sample of entries written in the current search.
+    /// Per mille of a sample of entries written in the current search: the
+    /// entries of the full table's first 250 buckets.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Relaxed) & 63;
+        let shift = self.shift.load(Acquire);
         let sample = self.buckets.len().min(250);
         let mut used = 0;
-        for b in &self.buckets[..sample] {
+        for b in &self.buckets[..=(sample - 1) >> shift] {
             for w in &b.words {
-                if let Some((_, a)) = unpack(w[0].load(Relaxed)) {
-                    used += u32::from(a == age);
+                let data = w[0].load(Relaxed);
+                if let Some((_, a)) = unpack(data) {
+                    let key = data ^ w[1].load(Relaxed);
+                    used += u32::from(a == age && (shift == 0 || self.full_index(key) < sample));
                 }
             }
         }
@@ -408,8 +473,13 @@ mod tests {
             mapped * 16 <= pages,
             "{mapped} of {pages} pages mapped at once"
         );
+        // Keys scattered at random (a multiple of the golden ratio would
+        // spread them so evenly that a quarter of the table held them).
         let keys: Vec<u64> = (0..200_000u64)
-            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .map(|i| {
+                let k = (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                (k ^ (k >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+            })
             .collect();
         let entry = |i: u64| Entry {
             move_index: Some(i as u16 % 100),
@@ -425,7 +495,9 @@ mod tests {
             used * 2 > pages,
             "{used} of {pages} pages after storing everywhere"
         );
-        assert!(keys.iter().all(|&k| t.probe(k).is_some()));
+        // A few buckets took a fifth key and evicted one.
+        let kept = keys.iter().filter(|&&k| t.probe(k).is_some()).count();
+        assert!(kept * 1000 >= keys.len() * 999, "{kept} entries kept");
         t.clear();
         let (left, _) = resident(&t);
         assert!(left * 16 <= pages, "{left} of {pages} pages still mapped");
@@ -433,31 +505,103 @@ mod tests {
         assert_eq!(t.hashfull(), 0);
     }
 
-    /// The page mapper maps every page without changing an entry, stops
-    /// when told, and starts again after a clear.
+    /// A table of `mib` that starts at its full size, as tables were
+    /// before they grew: the reference the growing table must match.
+    fn full_size(mib: usize) -> Table {
+        let t = Table::new(mib);
+        t.shift.store(0, Relaxed);
+        t
+    }
+
+    /// The table's words, bucket by bucket, at its full size.
+    fn words(t: &Table) -> Vec<u64> {
+        assert_eq!(t.shift.load(Relaxed), 0);
+        t.buckets
+            .iter()
+            .flat_map(|b| b.words.iter().flatten().map(|w| w.load(Relaxed)))
+            .collect()
+    }
+
+    /// A growing table keeps exactly the entries a table of its full size
+    /// keeps, through stores of new and known keys, deeper and shallower,
+    /// several searches and a clear: every probe answers the same, the
+    /// `hashfull` sample counts the same, and once full size its words are
+    /// the same, bucket by bucket.
+    #[test]
+    fn a_growing_table_keeps_what_a_full_size_table_keeps() {
+        let grown = Table::new(1);
+        let full = full_size(1);
+        assert!(grown.shift.load(Relaxed) > 0, "the table starts small");
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut keys = Vec::new();
+        for round in 0..3 {
+            for t in [&grown, &full] {
+                t.new_search();
+            }
+            for i in 0..60_000u64 {
+                let r = next();
+                // A known key a third of the time, else a new one.
+                let key = if r % 3 == 0 && !keys.is_empty() {
+                    keys[(r >> 8) as usize % keys.len()]
+                } else {
+                    keys.push(r | 1);
+                    r | 1
+                };
+                let entry = Entry {
+                    move_index: (r & 4 == 0).then_some((r >> 40) as u16 & 0xff),
+                    score: (r >> 20) as i32 % 1000,
+                    depth: (r >> 12) as u8 % 24,
+                    bound: [Bound::Exact, Bound::Lower, Bound::Upper][(r >> 30) as usize % 3],
+                };
+                grown.store(key, entry);
+                full.store(key, entry);
+                if i % 997 == 0 {
+                    assert_eq!(
+                        grown.hashfull(),
+                        full.hashfull(),
+                        "round {round}, store {i}"
+                    );
+                }
+            }
+            for &k in &keys {
+                assert_eq!(grown.probe(k), full.probe(k), "round {round}");
+            }
+            if round == 1 {
+                grown.clear();
+                full.clear();
+                keys.clear();
+            }
+        }
+        assert_eq!(words(&grown), words(&full));
+    }
+
+    /// A large table used a little takes memory only for what it holds:
+    /// the prefix it has grown into, and no more after a clear.
     #[cfg(target_os = "linux")]
     #[test]
-    fn the_page_mapper_maps_every_page_and_keeps_the_entries() {
-        let t = Table::try_new(16).unwrap();
-        let e = Entry {
-            move_index: Some(7),
-            score: -40,
-            depth: 9,
-            bound: Bound::Lower,
-        };
-        t.store(0xfeed, e);
-        let full = t.hashfull();
-        t.map_pages(&AtomicBool::new(true));
-        assert!(!t.pages_mapped(), "a raised flag stops it at once");
-        t.map_pages(&AtomicBool::new(false));
-        assert!(t.pages_mapped());
+    fn a_large_table_used_a_little_maps_a_small_prefix() {
+        let t = Table::try_new(1024).unwrap();
+        for i in 0..50_000u64 {
+            let e = Entry {
+                move_index: None,
+                score: 0,
+                depth: 4,
+                bound: Bound::Exact,
+            };
+            t.store(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, e);
+        }
         let (mapped, pages) = resident(&t);
-        assert_eq!(mapped, pages);
-        assert_eq!(t.probe(0xfeed), Some(e));
-        assert_eq!(t.hashfull(), full);
+        assert!(mapped * 8 <= pages, "{mapped} of {pages} pages mapped");
+        assert!(t.shift.load(Relaxed) > 0);
         t.clear();
-        assert!(!t.pages_mapped());
-        assert!(resident(&t).0 * 16 <= pages);
+        assert_eq!(t.shift.load(Relaxed), t.start_shift);
+        assert!(resident(&t).0 * 256 <= pages);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use crate::common;
 use gamut::game::{Game, NodeRules, Notation, Player};
 use gamut::games::aporia::Aporia;
+use gamut::games::epaminondas::Epaminondas;
 use gamut::games::spokes::Spokes;
 use gamut::moves::play_moves;
 use gamut::tournament::records::{self, GameRecord};
@@ -562,6 +563,56 @@ fn a_piped_script_is_answered_to_its_end() {
     // An unbounded search is stopped at the end of input.
     let lines = piped("game epaminondas\nposition startpos\ngo infinite\n");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+}
+
+/// Lines are answered strictly in order: a `stop` behind a waiting `go`
+/// stops the search that `go` starts, not the one running when the `stop`
+/// arrived, which runs to its depth (it was cut at depth 1 before).
+#[test]
+fn a_stop_behind_a_waiting_go_stops_that_go_only() {
+    let lines = piped("game aporia\ngo depth 6\nposition startpos moves b2-a3\ngo depth 6\nstop\n");
+    let bests: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("bestmove "))
+        .collect();
+    assert_eq!(bests.len(), 2, "{lines:?}");
+    assert!(
+        lines[..bests[0]]
+            .iter()
+            .any(|l| l.starts_with("info depth 6 ")),
+        "the first search did not reach depth 6: {lines:?}"
+    );
+    let after = play_moves(Aporia::start(), "b2-a3", "the test").unwrap();
+    assert!(after.parse_move(best(&lines[bests[1]])).is_ok());
+}
+
+/// The end of input stops an unbounded search at once: the engine writes
+/// its `bestmove` and exits with status 0.
+#[test]
+fn the_end_of_input_stops_an_unbounded_search_and_the_engine_exits() {
+    let mut e = Engine::start();
+    e.send("game epaminondas");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until("info depth 1 ");
+    let Engine {
+        mut child,
+        input,
+        lines,
+    } = e;
+    let closed = Instant::now();
+    drop(input);
+    let last = loop {
+        let line = lines
+            .recv_timeout(PATIENCE)
+            .expect("a bestmove after the end of input");
+        if line.starts_with("bestmove ") {
+            break line;
+        }
+    };
+    let status = child.wait().expect("the engine exits");
+    assert!(closed.elapsed() < PATIENCE / 3, "{:?}", closed.elapsed());
+    assert!(status.success(), "{status}");
+    assert!(Epaminondas::start().parse_move(best(&last)).is_ok());
 }
 
 /// An option is checked when it is set, with or without a game, and again
