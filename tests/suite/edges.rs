@@ -1,9 +1,11 @@
 //! The command line at its edges: outputs proven writable before the work
 //! and a report printed when one fails after it, counts no machine could
-//! hold refused or served in bounded memory, and files trusted only once
+//! hold refused or served in bounded memory, input that is not text or
+//! holds control characters shown escaped, and files trusted only once
 //! checked.
 
 use crate::common::{gamut, gamut_command, ok, rejected, scratch_dir};
+use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -259,6 +261,51 @@ fn a_page_that_fails_after_the_games_still_leaves_the_report() {
         );
         assert!(report.lines().count() >= 2, "{args:?}: no report: {report}");
     }
+}
+
+/// Runs `gamut play aporia --depth 1` on `input` in `dir`: its stdout.
+fn play(dir: &Path, input: &[u8]) -> String {
+    let mut child = gamut_command()
+        .args(["play", "aporia", "--depth", "1", "--seed", "1"])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the gamut binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let o = child.wait_with_output().expect("output");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).expect("utf-8 output")
+}
+
+#[test]
+fn a_line_that_is_not_text_is_reported_and_the_game_goes_on() {
+    let dir = scratch_dir("edges-play");
+    let out = play(&dir, b"b2-c1\n\xe9\nsave after.jsonl\n");
+    assert!(out.contains("error: '\\xe9' is not UTF-8 text"), "{out}");
+    assert!(dir.join("after.jsonl").exists(), "{out}");
+}
+
+#[test]
+fn control_characters_reach_no_terminal_and_errors_quote_them() {
+    let dir = scratch_dir("edges-control");
+    let out = play(&dir, b"\x1b[2J\nquit\n");
+    assert!(!out.contains('\x1b'), "{out:?}");
+    assert!(out.contains("\\u{1b}[2J"), "{out}");
+    let err = rejected(&["analyze", "aporia", "--depth", "1\x1b"]);
+    assert!(err.contains("'1\\u{1b}'"), "{err}");
+    let err = rejected(&[
+        "tournament",
+        "aporia",
+        "--engine",
+        "name=a\x1b[31m\nb,depth=1",
+        "--engine",
+        "name=c,depth=1",
+        "--games",
+        "2",
+    ]);
+    assert!(err.contains("\\u{1b}[31m\\nb"), "{err}");
 }
 
 #[test]
