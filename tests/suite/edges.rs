@@ -332,3 +332,26 @@ fn a_share_file_is_checked_before_it_is_trusted() {
     let err = rejected(&args);
     assert!(err.contains("data-1-of-1.dat"), "{err}");
 }
+
+#[test]
+fn a_spokes_round_that_cannot_advance_is_refused() {
+    let err = rejected(&[
+        "show",
+        "spokes",
+        "--fen",
+        "1/4/8/16/16 4294967295",
+        "--moves",
+        "wA,bB1; XB1",
+    ]);
+    assert!(err.contains("round '4294967295'"), "{err}");
+    rejected(&["show", "spokes", "--fen", "1/4/8/16/16 2147483649"]);
+    let shown = ok(&[
+        "show",
+        "spokes",
+        "--fen",
+        "1/4/8/16/16 2147483648",
+        "--moves",
+        "wA,bB1; XB1",
+    ]);
+    assert!(shown.contains("2147483649"), "{shown}");
+}
