@@ -19,6 +19,7 @@
 //! compared as numbers (`wD2` before `wD10`).
 
 use crate::game::{state_text, FullGame, NodeKind, NodeRules, Player};
+use crate::message::{one_line, one_line_bytes};
 use crate::moves::natural_cmp;
 use crate::search::score::Score;
 use crate::search::sides::{merge, players_of, MAX_PLAYERS};
@@ -104,16 +105,21 @@ struct Table<'e, G: FullGame> {
 enum Input {
     /// A command or a move, trimmed.
     Line(String),
+    /// A line that is not UTF-8 text, as [`one_line_bytes`] shows it.
+    NotText(String),
     /// The input ended.
     End,
 }
 
 fn read(input: &mut dyn BufRead) -> io::Result<Input> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
+    let mut bytes = Vec::new();
+    if input.read_until(b'\n', &mut bytes)? == 0 {
         return Ok(Input::End);
     }
-    Ok(Input::Line(line.trim().to_string()))
+    Ok(match String::from_utf8(bytes) {
+        Ok(line) => Input::Line(line.trim().to_string()),
+        Err(e) => Input::NotText(one_line_bytes(e.as_bytes().trim_ascii())),
+    })
 }
 
 /// Plays a game from `start` as `settings` say, reading the person's lines
@@ -293,19 +299,31 @@ impl<'e, G: FullGame> Table<'e, G> {
         input: &mut dyn BufRead,
         out: &mut dyn Write,
     ) -> io::Result<Option<String>> {
-        write!(out, "{}", self.paint("1", prompt))?;
-        out.flush()?;
-        match read(input)? {
-            Input::Line(l) => Ok(Some(l)),
-            Input::End => {
-                writeln!(out)?;
-                Ok(None)
+        loop {
+            write!(out, "{}", self.paint("1", prompt))?;
+            out.flush()?;
+            match read(input)? {
+                Input::Line(l) => return Ok(Some(l)),
+                Input::NotText(shown) => self.error(
+                    out,
+                    &format!("'{shown}' is not UTF-8 text: the line is skipped"),
+                )?,
+                Input::End => {
+                    writeln!(out)?;
+                    return Ok(None);
+                }
             }
         }
     }
 
+    /// Writes an error, what it quotes of the person's input escaped
+    /// ([`one_line`]), so that no control character reaches the terminal.
     fn error(&self, out: &mut dyn Write, msg: &str) -> io::Result<()> {
-        writeln!(out, "{}", self.paint("31", &format!("error: {msg}")))
+        writeln!(
+            out,
+            "{}",
+            self.paint("31", &format!("error: {}", one_line(msg)))
+        )
     }
 
     /// Draws the board and the state (or the result).
@@ -773,13 +791,14 @@ impl<'e, G: FullGame> Table<'e, G> {
             return self.error(out, &format!("the record does not check: {e}"));
         }
         match std::fs::write(path, format!("{}\n", rec.to_json())) {
-            Ok(()) => writeln!(
-                out,
-                "saved {} steps to {} ('gamut replay {} --game 1')",
-                rec.moves.len(),
-                path.display(),
-                path.display()
-            ),
+            Ok(()) => {
+                let shown = one_line(&path.display().to_string());
+                writeln!(
+                    out,
+                    "saved {} steps to {shown} ('gamut replay {shown} --game 1')",
+                    rec.moves.len(),
+                )
+            }
             Err(e) => self.error(out, &format!("cannot write {}: {e}", path.display())),
         }
     }

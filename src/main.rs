@@ -77,7 +77,17 @@ mod closed_at_start {
 /// an argument it echoes has its control characters escaped, as every
 /// other error has.
 fn one_line(e: &clap::Error) -> String {
-    let mut text = e.render().to_string();
+    // The error as the parser gives it without styles: its plain text keeps
+    // the control characters of the arguments it echoes, which the text of
+    // a styled error loses (an escape and what follows it read as a style),
+    // so that they are escaped below rather than dropped.
+    let plain = cli::Cli::command()
+        .styles(clap::builder::Styles::plain())
+        .try_get_matches_from(std::env::args_os());
+    let mut text = match plain {
+        Err(plain) if plain.kind() == e.kind() => plain.render().ansi().to_string(),
+        _ => e.render().to_string(),
+    };
     for arg in std::env::args_os().skip(1) {
         let arg = arg.to_string_lossy();
         // The whole argument, or the value of `--option=value`.

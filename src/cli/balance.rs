@@ -9,6 +9,7 @@ use super::CliError;
 use clap::{Args, Subcommand};
 use gamut::games::GameId;
 use gamut::tournament::balance::{self, BalanceOutcome, BalanceSettings, Ladder};
+use gamut::tournament::schedule::MAX_GAMES;
 use gamut::with_game;
 use std::io::Write;
 use std::path::PathBuf;
@@ -40,7 +41,7 @@ pub struct BalanceArgs {
     #[arg(long, value_name = "SPEC")]
     pub engine: Option<String>,
     /// Games per rung and setup.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES / 2))]
     pub games: u64,
     /// Games played at once.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -126,7 +127,8 @@ fn parse_chance(s: &str) -> Result<f64, String> {
 pub fn balance(a: &BalanceArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(BalanceCommand::Merge(m)) = &a.command {
         let outcome = balance::merge(&m.dirs, m.decisive, m.html.as_deref())?;
-        return print_report(&outcome, m.json, out);
+        print_report(&outcome, m.json, out)?;
+        return unwritten(outcome);
     }
     let id = a.game.expect("clap requires the game");
     let settings = BalanceSettings {
@@ -150,7 +152,16 @@ pub fn balance(a: &BalanceArgs, quiet: bool, out: &mut impl Write) -> Result<(),
     let outcome = with_game!(id, G => balance::run::<G>(&settings, interrupt.flag(), &mut watch))?;
     print_report(&outcome, a.json, out)?;
     interrupt.exit_if_signalled();
-    Ok(())
+    unwritten(outcome)
+}
+
+/// The failure to write the page after the games, once the report is
+/// printed.
+fn unwritten(outcome: BalanceOutcome) -> Result<(), CliError> {
+    match outcome.unwritten {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 /// Prints the report as a table or as JSON, with how the run ended.

@@ -13,7 +13,7 @@ use gamut::games::GameId;
 use gamut::paths::check_outputs;
 use gamut::search::sides::{merge, players_of, Tuple, TwoSided, DEFAULT_WIDTH};
 use gamut::search::{self, Config, Evaluation, Limits, Table, Verdict};
-use gamut::tournament::schedule::pick;
+use gamut::tournament::schedule::{pick, MAX_GAMES};
 use gamut::with_game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -39,7 +39,7 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Games in all, over every shard.
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     pub games: u64,
     /// Search nodes per move.
     #[arg(long, value_name = "N", default_value_t = NODES, value_parser = clap::value_parser!(u64).range(1..))]
@@ -78,6 +78,13 @@ pub(super) fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     Ok((k, n))
 }
 
+/// How many of `games` games share `k` of `n` plays (those numbered
+/// `k - 1` modulo `n`); its `j`-th is game `k - 1 + j n`. The numbers are
+/// made as they are played, whatever their count.
+pub(super) fn share_count(games: u64, k: u64, n: u64) -> u64 {
+    games.saturating_sub(k - 1).div_ceil(n)
+}
+
 /// Runs `gamut datagen`.
 pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     with_game!(a.game, G => run::<G>(a, quiet, out))
@@ -85,25 +92,21 @@ pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(),
 
 fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     let (k, n) = a.shard.unwrap_or((1, 1));
-    let mine: Vec<u64> = (k - 1..a.games).step_by(n as usize).collect();
     let self_play = SelfPlay::new::<G>(a.evaluation.evaluation::<G>()?);
     if let Some(net) = &a.evaluation.net {
         check_outputs(&[("--net", net)], &[("--out", &a.out)])?;
     }
     let (mut file, done, version) = open::<G>(a)?;
-    let todo = &mine[(done as usize).min(mine.len())..];
+    let count = share_count(a.games, k, n).saturating_sub(done);
+    let todo = (0..count).map(|j| k - 1 + (done + j) * n);
     let limits = Limits {
         nodes: Some(a.nodes),
         ..Limits::default()
     };
-    let progress = Progress::new(
-        todo.len() as u64,
-        "{bar:30} {pos}/{len} games {msg} eta {eta}",
-        quiet,
-    );
+    let progress = Progress::new(count, "{bar:30} {pos}/{len} games {msg} eta {eta}", quiet);
     let started = Instant::now();
     let mut positions = 0u64;
-    for &i in todo {
+    for i in todo {
         let game = self_play.game(a.seed, a.random_plies, i, &limits)?;
         positions += game.samples.len() as u64;
         file.write_all(&encode_game_in(&game, version))
@@ -117,8 +120,7 @@ fn run<G: FullGame>(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Resul
     let secs = started.elapsed().as_secs_f64();
     writeln!(
         out,
-        "games {} positions {positions} time {secs:.1} s positions/s {:.1}",
-        todo.len(),
+        "games {count} positions {positions} time {secs:.1} s positions/s {:.1}",
         positions as f64 / secs.max(1e-9)
     )?;
     Ok(())
@@ -399,7 +401,7 @@ fn play_seated_game<G: FullGame>(
 
 #[cfg(test)]
 mod tests {
-    use super::parse_shard;
+    use super::{parse_shard, share_count};
 
     #[test]
     fn shards_are_k_of_n() {
@@ -407,5 +409,9 @@ mod tests {
         assert!(parse_shard("0/8").is_err());
         assert!(parse_shard("9/8").is_err());
         assert!(parse_shard("8").is_err());
+        assert_eq!(share_count(10, 3, 4), 2, "games 2 and 6");
+        assert_eq!(share_count(10, 1, 1), 10);
+        assert_eq!(share_count(2, 3, 4), 0);
+        assert_eq!(share_count(u64::MAX, 1, 1), u64::MAX);
     }
 }

@@ -128,6 +128,18 @@ pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
         Some(p) => p.clone(),
         None => default_path(tb.game())?,
     };
+    // The table's folder is made as writing the table makes it, and the
+    // table proven writable before the solve.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            CliError(format!(
+                "--out {}: cannot create {}: {e}",
+                path.display(),
+                dir.display()
+            ))
+        })?;
+    }
+    check_outputs(&[], &[("--out", &path)])?;
     let started = Instant::now();
     // One bar per stage.
     let bar: Mutex<Option<(String, Progress)>> = Mutex::new(None);
@@ -154,16 +166,19 @@ pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
     if let Some((_, b)) = bar.lock().expect("progress lock").take() {
         b.finish();
     }
-    tablebase::write(&path, tb.game(), &solution.entries)?;
+    // What was solved is printed even when the table cannot be written.
+    let written = tablebase::write(&path, tb.game(), &solution.entries);
     for line in &solution.summary {
         writeln!(out, "{line}")?;
     }
-    writeln!(
-        out,
-        "table {} ({} bytes)",
-        path.display(),
-        solution.entries.len() + 40
-    )?;
+    if written.is_ok() {
+        writeln!(
+            out,
+            "table {} ({} bytes)",
+            path.display(),
+            solution.entries.len() + 40
+        )?;
+    }
     let memory =
         tablebase::peak_memory().map_or_else(|| "unknown".into(), |b| format!("{} MiB", b >> 20));
     writeln!(
@@ -173,7 +188,7 @@ pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
         a.threads,
         if a.threads == 1 { "" } else { "s" }
     )?;
-    Ok(())
+    Ok(written?)
 }
 
 /// The table of game `G` to use: the one at `explicit`, else the one at the

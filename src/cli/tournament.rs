@@ -12,7 +12,7 @@ use gamut::paths::check_outputs;
 use gamut::svg::SvgOptions;
 use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings};
-use gamut::tournament::schedule::Format;
+use gamut::tournament::schedule::{Format, MAX_GAMES};
 use gamut::tournament::{pages, pgn};
 use gamut::with_game;
 use std::io::Write;
@@ -39,7 +39,7 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "FORMAT", default_value = "roundrobin", value_parser = ["roundrobin", "gauntlet"])]
     pub format: String,
     /// Games per encounter, in pairs with sides swapped (even).
-    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..=MAX_GAMES))]
     pub games: u64,
     /// Games played at once.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -189,7 +189,8 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
             pgn: m.pgn.clone(),
             allow_mixed: m.allow_mixed,
         })?;
-        return print_report(&outcome, m.json, out);
+        print_report(&outcome, m.json, out)?;
+        return unwritten(outcome);
     }
     let id = a.game.expect("clap requires the game");
     let settings = settings(a);
@@ -201,7 +202,16 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
     let outcome = runner::run_game(id, &settings, interrupt.flag(), &mut watch)?;
     print_report(&outcome, a.json, out)?;
     interrupt.exit_if_signalled();
-    Ok(())
+    unwritten(outcome)
+}
+
+/// The failure to write an output after the games, once the report is
+/// printed.
+fn unwritten(outcome: Outcome) -> Result<(), CliError> {
+    match outcome.unwritten {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 /// The library's settings from the options.

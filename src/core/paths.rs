@@ -5,7 +5,8 @@
 //! it writes, as the files they name (through symbolic links, resolving
 //! the directory of an output not yet there, and for existing files hard
 //! links), before anything is written, so no output option can overwrite
-//! an input.
+//! an input; and every output is proven writable then, so that none is
+//! found unwritable after the work.
 
 use crate::game::ParseError;
 use std::path::{Path, PathBuf};
@@ -62,6 +63,38 @@ pub fn check_outputs(
             )));
         }
     }
+    for (opt, out) in outputs {
+        check_writable(opt, out)?;
+    }
+    Ok(())
+}
+
+/// Fails unless the file at `path` (given by option `opt`) can be written:
+/// not a directory, in a directory that exists, and open for writing. An
+/// existing file is opened without being changed; a new one is created and
+/// removed again, so nothing is left behind. Commands call it (through
+/// [`check_outputs`]) before their work, so that an output that cannot be
+/// written is refused at once rather than after hours of games or a solve.
+pub fn check_writable(opt: &str, path: &Path) -> Result<(), ParseError> {
+    let fail = |why: String| {
+        ParseError::new(format!(
+            "{opt} {}: cannot write there: {why}",
+            path.display()
+        ))
+    };
+    if path.is_dir() {
+        return Err(fail("it is a directory".into()));
+    }
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true);
+    if path.exists() {
+        open.open(path).map_err(|e| fail(e.to_string()))?;
+    } else {
+        open.create_new(true)
+            .open(path)
+            .map_err(|e| fail(e.to_string()))?;
+        std::fs::remove_file(path).map_err(|e| fail(e.to_string()))?;
+    }
     Ok(())
 }
 
@@ -87,6 +120,14 @@ mod tests {
         let err = check_outputs(&[], &[("--records", &records), ("--html", &records)]);
         assert!(err.unwrap_err().0.contains("--html"));
         assert!(check_outputs(&[("FILE", &records)], &[("--html", &dir.join("p.html"))]).is_ok());
+        assert!(!dir.join("p.html").exists(), "the proof leaves no file");
+        let err = check_outputs(&[], &[("--out", &dir)]).unwrap_err();
+        assert!(err.0.contains("directory"), "{}", err.0);
+        let err = check_outputs(&[], &[("--html", &dir.join("no/p.html"))]).unwrap_err();
+        assert!(err.0.starts_with("--html"), "{}", err.0);
+        std::fs::write(&records, "kept").unwrap();
+        check_writable("--records", &records).unwrap();
+        assert_eq!(std::fs::read_to_string(&records).unwrap(), "kept");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

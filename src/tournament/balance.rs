@@ -14,10 +14,12 @@
 use crate::pages;
 use crate::records::{self, GameRecord};
 use crate::runner::{self, Settings, Watch};
+use crate::schedule::MAX_GAMES;
 use crate::stats::{Interval, Wdl, Z95};
 use gamut_core::game::{
     Diagram, FullGame, NodeKind, NodeRules, Notation, ParseError, Player, EVAL_LIMIT,
 };
+use gamut_core::paths::check_outputs;
 use gamut_core::svg::escape;
 use gamut_games::{with_game, GameId};
 use serde::Serialize;
@@ -137,6 +139,9 @@ pub struct BalanceOutcome {
     pub report: BalanceReport,
     /// Why it stopped.
     pub ended: &'static str,
+    /// Why the page written after the games could not be written, if it
+    /// could not (the report is whole all the same).
+    pub unwritten: Option<ParseError>,
 }
 
 /// The setups of game `G` a run plays: those asked for (each checked), or
@@ -257,6 +262,16 @@ pub fn run<G: FullGame>(
             b.win_chance
         )));
     }
+    if b.games > MAX_GAMES / 2 {
+        return Err(ParseError::new(format!(
+            "--games {}: a balance run plays at most {} games a rung",
+            b.games,
+            MAX_GAMES / 2
+        )));
+    }
+    if let Some(path) = &b.html {
+        check_outputs(&[], &[("--html", path)])?;
+    }
     let setups = setups::<G>(&b.setups)?;
     let starts = setups
         .iter()
@@ -324,10 +339,15 @@ pub fn run<G: FullGame>(
         }
     }
     let report = BalanceReport::new::<G>(&rungs, b.win_chance)?;
-    if let Some(path) = &b.html {
-        runner::write_file(path, &report.page())?;
-    }
-    Ok(BalanceOutcome { report, ended })
+    let unwritten = match &b.html {
+        Some(path) => runner::write_file(path, &report.page()).err(),
+        None => None,
+    };
+    Ok(BalanceOutcome {
+        report,
+        ended,
+        unwritten,
+    })
 }
 
 /// A record with the file and line it was read from.
@@ -341,6 +361,9 @@ pub fn merge(
     win_chance: f64,
     html: Option<&Path>,
 ) -> Result<BalanceOutcome, ParseError> {
+    if let Some(path) = html {
+        check_outputs(&[], &[("--html", path)])?;
+    }
     let mut groups: BTreeMap<(Option<String>, String), Vec<Located>> = BTreeMap::new();
     for dir in dirs {
         let entries = std::fs::read_dir(dir).map_err(|e| {
@@ -417,12 +440,14 @@ pub fn merge(
         order::<G>(&mut rungs);
         BalanceReport::new::<G>(&rungs, win_chance)
     })?;
-    if let Some(path) = html {
-        runner::write_file(path, &report.page())?;
-    }
+    let unwritten = match html {
+        Some(path) => runner::write_file(path, &report.page()).err(),
+        None => None,
+    };
     Ok(BalanceOutcome {
         report,
         ended: "merged",
+        unwritten,
     })
 }
 

@@ -80,6 +80,12 @@ impl SpecText {
         let mut search = None;
         let mut options: Vec<(String, Option<String>)> = Vec::new();
         let fail = |msg: String| ParseError::new(format!("engine '{text}': {msg}"));
+        // Names go into every game line, record and page: text only.
+        if text.contains(char::is_control) {
+            return Err(fail(
+                "a control character (a newline, an escape) has no place in a spec".into(),
+            ));
+        }
         for item in text.split(',') {
             let item = item.trim();
             let (key, value) = match item.split_once('=') {

@@ -8,7 +8,7 @@ use crate::engine::{Engine, Instance, TimeControl};
 use crate::external::Forfeit;
 use crate::records::{Adjudicator, GameRecord, JointStep, StepScore};
 use crate::schedule::pick;
-use crate::schedule::{seed_for, Openings, Pairing, Stream};
+use crate::schedule::{seed_for, Openings, Pairing, Pairings, Stream};
 use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, ParseError, Player};
 use gamut_search::sides::{merge, Tuple};
 use gamut_search::Clock;
@@ -276,12 +276,12 @@ fn forfeit(loser: Player, f: &Forfeit) -> Ending {
 pub enum Schedule {
     /// The pairs to play (all of them, or one shard's), both games of
     /// each: games `2p + 1` and `2p + 2` of pair `p`.
-    Pairs(Vec<Pairing>),
+    Pairs(Pairings),
     /// Only the first game of each pair (game `2p + 1`, the pair's first
     /// engine first player): self-play of one setting under two names,
     /// where the second game, sides swapped, would play the same engine
     /// on the same opening again (`gamut balance`).
-    Firsts(Vec<Pairing>),
+    Firsts(Pairings),
     /// Games 1 to `games`, game `n` seating the engines as the
     /// `(n - 1)`-th of `lineups`, cycled ([`lineups`]).
     Seats {
@@ -329,7 +329,7 @@ impl<G> Plan<G> {
     pub fn seating(&self, i: usize) -> Seating {
         match &self.schedule {
             Schedule::Pairs(pairs) => {
-                let pairing = pairs[i / 2];
+                let pairing = pairs.get((i / 2) as u64);
                 let [a, b] = pairing.engines;
                 Seating {
                     number: 2 * pairing.pair + 1 + (i % 2) as u64,
@@ -342,12 +342,15 @@ impl<G> Plan<G> {
                     pairing: Some(pairing),
                 }
             }
-            Schedule::Firsts(pairs) => Seating {
-                number: 2 * pairs[i].pair + 1,
-                engines: pairs[i].engines.to_vec(),
-                opening: pairs[i].opening,
-                pairing: Some(pairs[i]),
-            },
+            Schedule::Firsts(pairs) => {
+                let pairing = pairs.get(i as u64);
+                Seating {
+                    number: 2 * pairing.pair + 1,
+                    engines: pairing.engines.to_vec(),
+                    opening: pairing.opening,
+                    pairing: Some(pairing),
+                }
+            }
             Schedule::Seats { lineups, .. } => Seating {
                 number: i as u64 + 1,
                 engines: lineups[i % lineups.len()].clone(),
@@ -360,9 +363,22 @@ impl<G> Plan<G> {
     /// The number of games in the plan.
     pub fn game_count(&self) -> usize {
         match &self.schedule {
-            Schedule::Pairs(pairs) => 2 * pairs.len(),
-            Schedule::Firsts(pairs) => pairs.len(),
+            Schedule::Pairs(pairs) => 2 * pairs.len() as usize,
+            Schedule::Firsts(pairs) => pairs.len() as usize,
             Schedule::Seats { games, .. } => *games as usize,
+        }
+    }
+
+    /// Where game number `number` is in the plan (the `i` of
+    /// [`Plan::seating`]), if the plan has it.
+    pub fn index_of(&self, number: u64) -> Option<usize> {
+        let pair = number.checked_sub(1)? / 2;
+        let second = number.checked_sub(1)? % 2;
+        match &self.schedule {
+            Schedule::Pairs(pairs) => Some((2 * pairs.position(pair)? + second) as usize),
+            Schedule::Firsts(pairs) if second == 0 => Some(pairs.position(pair)? as usize),
+            Schedule::Firsts(_) => None,
+            Schedule::Seats { games, .. } => (number <= *games).then(|| (number - 1) as usize),
         }
     }
 

@@ -11,7 +11,9 @@ use crate::pgn::{self, PgnFile};
 use crate::play::{lineups, Plan, Rules, Schedule};
 use crate::records::{self, Adjudicator, GameRecord, Threshold};
 use crate::report::{Summary, Tally};
-use crate::schedule::{default_ply_limit, pairings, parse_openings, Format, Openings, Shard};
+use crate::schedule::{
+    default_ply_limit, parse_openings, Format, Openings, Pairings, Shard, MAX_GAMES,
+};
 use crate::session::{self, check_previous, Ended, RecordsFile};
 use crate::stats::Sprt;
 use gamut_core::game::{Diagram, FullGame, Game, NodeRules, Notation, ParseError, Player};
@@ -140,6 +142,10 @@ pub struct Outcome {
     /// Every finished game, when [`run_plan`] was asked to keep them
     /// (otherwise none).
     pub games: Vec<GameRecord>,
+    /// Why the page written after the games could not be written, if it
+    /// could not (the report is whole all the same: a command prints it,
+    /// then fails with this).
+    pub unwritten: Option<ParseError>,
 }
 
 /// Runs the tournament of `settings` in game `G`, of two sides or more;
@@ -226,13 +232,15 @@ pub fn run_plan<G: FullGame>(
     }
     let summary = finished.tally.summary();
     played.extend(previous);
-    if let Some(path) = &settings.html {
-        write_pages::<G>(path, &summary, &played)?;
-    }
+    let unwritten = match &settings.html {
+        Some(path) => write_pages::<G>(path, &summary, &played).err(),
+        None => None,
+    };
     Ok(Outcome {
         summary,
         ended: finished.ended.as_str(),
         games: if keep_games { played } else { Vec::new() },
+        unwritten,
     })
 }
 
@@ -375,6 +383,12 @@ pub fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
         return Err(ParseError::new("a tournament needs at least two --engine"));
     }
     check_names(&engines)?;
+    if s.games > MAX_GAMES {
+        return Err(ParseError::new(format!(
+            "--games {}: a tournament plays at most {MAX_GAMES} games",
+            s.games
+        )));
+    }
     if pairs && !s.games.is_multiple_of(2) {
         return Err(ParseError::new(
             "--games must be even: games are played in pairs with sides swapped",
@@ -414,12 +428,7 @@ pub fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
         adjudication(rule, &mut rules.adjudicate)?;
     }
     let schedule = if pairs {
-        Schedule::Pairs(
-            pairings(engines.len(), s.format, s.games / 2)
-                .into_iter()
-                .filter(|p| shard.is_none_or(|sh| sh.has(p.pair)))
-                .collect(),
-        )
+        Schedule::Pairs(Pairings::new(engines.len(), s.format, s.games / 2, shard)?)
     } else {
         Schedule::Seats {
             lineups: lineups(engines.len(), G::INFO.sides.len()),
@@ -558,6 +567,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
             summary: Tally::new(sprt).summary(),
             ended: "merged",
             games: Vec::new(),
+            unwritten: None,
         });
     };
     let id: GameId = game.parse().map_err(ParseError)?;
@@ -586,16 +596,19 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         tally.add(rec);
     }
     let summary = tally.summary();
-    if let Some(path) = &m.html {
-        with_game!(id, G => write_pages::<G>(path, &summary, &all))?;
-    }
+    let mut unwritten = match &m.html {
+        Some(path) => with_game!(id, G => write_pages::<G>(path, &summary, &all)).err(),
+        None => None,
+    };
     if let Some(path) = &m.pgn {
-        write_file(path, &pgn::undated(&all)?)?;
+        let written = pgn::undated(&all).and_then(|text| write_file(path, &text));
+        unwritten = unwritten.or(written.err());
     }
     Ok(Outcome {
         summary,
         ended: "merged",
         games: Vec::new(),
+        unwritten,
     })
 }
 

@@ -26,28 +26,90 @@ pub struct Pairing {
     pub opening: u64,
 }
 
+/// The most games a tournament, a balance run, datagen or learn plays:
+/// 2^40, some thirty years of games of a millisecond. Game numbers and
+/// counts stay far from overflowing below it; more is refused.
+pub const MAX_GAMES: u64 = 1 << 40;
+
 /// Every pair of a tournament of `n` engines with `rounds` pairs per
-/// encounter: round by round (one opening per round), every encounter in
-/// each round, so a stopped tournament has played the encounters evenly.
-#[must_use]
-pub fn pairings(n: usize, format: Format, rounds: u64) -> Vec<Pairing> {
-    let encounters: Vec<[usize; 2]> = match format {
-        Format::RoundRobin => (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| [i, j]))
-            .collect(),
-        Format::Gauntlet => (1..n).map(|j| [0, j]).collect(),
-    };
-    let mut out = Vec::new();
-    for round in 0..rounds {
-        for &engines in &encounters {
-            out.push(Pairing {
-                pair: out.len() as u64,
-                engines,
-                opening: round,
-            });
+/// encounter, or one shard's share of them: round by round (one opening
+/// per round), every encounter in each round, so a stopped tournament has
+/// played the encounters evenly. Pairs are made when asked for, so a
+/// schedule takes the same memory whatever its length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairings {
+    /// Who meets whom, in each round's order.
+    encounters: Vec<[usize; 2]>,
+    /// Pairs in all, over every shard.
+    all: u64,
+    /// The share played (every pair without one).
+    shard: Shard,
+}
+
+impl Pairings {
+    /// The pairs of `n` engines meeting as `format` says, `rounds` pairs
+    /// per encounter, those of `shard` (all without one); refused when
+    /// they would be more than [`MAX_GAMES`] games.
+    pub fn new(
+        n: usize,
+        format: Format,
+        rounds: u64,
+        shard: Option<Shard>,
+    ) -> Result<Pairings, ParseError> {
+        let encounters: Vec<[usize; 2]> = match format {
+            Format::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| [i, j]))
+                .collect(),
+            Format::Gauntlet => (1..n).map(|j| [0, j]).collect(),
+        };
+        let all = rounds
+            .checked_mul(encounters.len() as u64)
+            .filter(|&pairs| pairs <= MAX_GAMES / 2)
+            .ok_or_else(|| {
+                ParseError::new(format!(
+                    "{rounds} pairs of games for each of {} encounters is more than the {MAX_GAMES} games a tournament may have",
+                    encounters.len()
+                ))
+            })?;
+        Ok(Pairings {
+            encounters,
+            all,
+            shard: shard.unwrap_or(Shard { index: 0, count: 1 }),
+        })
+    }
+
+    /// The number of pairs in the share.
+    #[must_use]
+    pub fn len(&self) -> u64 {
+        match self.all.checked_sub(self.shard.index) {
+            Some(rest) if rest > 0 => (rest - 1) / self.shard.count + 1,
+            _ => 0,
         }
     }
-    out
+
+    /// Whether the share has no pair.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The share's `i`-th pair (from 0; below [`Pairings::len`]).
+    #[must_use]
+    pub fn get(&self, i: u64) -> Pairing {
+        let pair = self.shard.index + i * self.shard.count;
+        let e = self.encounters.len() as u64;
+        Pairing {
+            pair,
+            engines: self.encounters[(pair % e) as usize],
+            opening: pair / e,
+        }
+    }
+
+    /// Where pair number `pair` is in the share, if it is in it.
+    #[must_use]
+    pub fn position(&self, pair: u64) -> Option<u64> {
+        (pair < self.all && self.shard.has(pair)).then(|| pair / self.shard.count)
+    }
 }
 
 /// This machine's share of the pairs: `--shard K/N` plays the pairs whose

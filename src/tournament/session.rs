@@ -8,7 +8,7 @@ use crate::play::Plan;
 use crate::records::{self, GameRecord, Line};
 use crate::report::Tally;
 use gamut_core::game::{Evaluate, Notation, ParseError};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -130,11 +130,8 @@ fn cannot_write(path: &Path, e: io::Error) -> ParseError {
 /// score adjudication and opening (so the seed, engines and openings are the ones it was started
 /// with). Errors read `line N: problem`.
 pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<(), ParseError> {
-    let index: HashMap<u64, usize> = (0..plan.game_count())
-        .map(|i| (plan.seating(i).number, i))
-        .collect();
     records::check_previous(previous, G::ID, plan.seed, |rec| {
-        let Some(&i) = index.get(&rec.number) else {
+        let Some(i) = plan.index_of(rec.number) else {
             return Err("is not in this tournament's schedule".into());
         };
         let seating = plan.seating(i);

@@ -8,6 +8,8 @@
 //! - `search`, `tactics`, `tournament`, `records`, `cli`, `analysis`: the
 //!   searcher, the tactics files, tournaments and their records, the
 //!   command-line contract, and analysis as it streams, on the built binary;
+//! - `edges`: the command line at its edges: outputs proven writable before
+//!   the work, counts no machine could hold, input that is not text;
 //! - `protocol`: `gamut engine` as a child process, and tournaments against
 //!   programs (`engines/` holds deliberately broken ones);
 //! - `pages`, `play`: records and reports as web pages, and games at the
@@ -30,6 +32,7 @@ mod balance;
 mod browser;
 mod cli;
 mod cli_fuzz;
+mod edges;
 mod empedocles;
 mod epaminondas;
 mod integrity;

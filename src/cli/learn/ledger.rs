@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 pub struct SettingsArgs {
     /// Self-play games per generation, over all shares [default: 1000;
     /// 2000 for spokes4 and spokes2v2].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=gamut::tournament::schedule::MAX_GAMES))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<u64>,
     /// Search nodes per move in self-play [default: 4000; 1000 for
@@ -245,6 +245,18 @@ impl Settings {
             return Err(CliError(
                 "--lr and --scale take numbers above 0".to_string(),
             ));
+        }
+        let max = gamut::tournament::schedule::MAX_GAMES;
+        for (option, games) in [
+            ("games", self.games),
+            ("gate-games", self.gate_games),
+            ("classic-games", self.classic_games),
+        ] {
+            if games > max {
+                return Err(CliError(format!(
+                    "--{option} {games}: a run plays at most {max} games a step"
+                )));
+            }
         }
         if self.classic_games % 2 == 1 {
             return Err(CliError(format!(

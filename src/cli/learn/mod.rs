@@ -16,7 +16,7 @@ mod ledger;
 mod page;
 
 use super::args::parse_game;
-use super::datagen::{parse_shard, SelfPlay};
+use super::datagen::{parse_shard, share_count, SelfPlay};
 use super::progress::{GamesBar, Progress};
 use super::CliError;
 use clap::Args;
@@ -137,7 +137,14 @@ fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<
             )?;
             return Ok(());
         }
-        run.play_share(&ledger, generation, k, out)?;
+        if !run.play_share(&ledger, generation, k, out)? {
+            let (games, _) = run.check_share(generation, k)?;
+            writeln!(
+                out,
+                "generation {generation}: share {k} of {} of the data is played already ({games} games, checked)",
+                run.settings.shards
+            )?;
+        }
         return Ok(());
     }
     if !cfg!(feature = "learn") && ledger.next_step().0 <= a.generations {
@@ -286,18 +293,19 @@ impl<G: FullGame> Run<G> {
     }
 
     /// Plays share `k` of generation `g`'s data into its file, unless
-    /// that file is complete already.
+    /// that file is there already (a file is only ever there complete, as
+    /// it is renamed into place); whether it played it.
     fn play_share(
         &self,
         ledger: &Ledger,
         g: u64,
         k: u64,
         out: &mut impl Write,
-    ) -> Result<(), CliError> {
+    ) -> Result<bool, CliError> {
         let name = self.share_name(g, k);
         let path = self.dir.join(&name);
         if path.exists() {
-            return Ok(());
+            return Ok(false);
         }
         std::fs::create_dir_all(self.dir.join(Self::folder(g))).map_err(|e| {
             CliError(format!(
@@ -312,19 +320,19 @@ impl<G: FullGame> Run<G> {
             ..Limits::default()
         };
         let n = self.settings.shards;
-        let mine: Vec<u64> = (k - 1..self.settings.games).step_by(n as usize).collect();
+        let count = share_count(self.settings.games, k, n);
         let tmp = temp_name(&path);
         let cannot = |e: io::Error| CliError(format!("cannot write {}: {e}", tmp.display()));
         let mut file = File::create(&tmp).map_err(cannot)?;
         write_header(&mut file, G::ID).map_err(cannot)?;
         let bar = Progress::new(
-            mine.len() as u64,
+            count,
             "{prefix} {bar:30} {pos}/{len} games eta {eta}",
             self.quiet,
         );
         bar.set_prefix(format!("generation {g} data {k}/{n}"));
         let seed = self.seed(g, 0);
-        for (played, &i) in mine.iter().enumerate() {
+        for (played, i) in (0..count).map(|j| k - 1 + j * n).enumerate() {
             let game = self_play.game(seed, self.settings.random_plies, i, &limits)?;
             file.write_all(&encode_game(&game)).map_err(cannot)?;
             bar.inc();
@@ -339,11 +347,39 @@ impl<G: FullGame> Run<G> {
         rename(&tmp, &path)?;
         writeln!(
             out,
-            "generation {g}: share {k} of {n} of the data ({} games) played by {}",
-            mine.len(),
+            "generation {g}: share {k} of {n} of the data ({count} games) played by {}",
             best.name()
         )?;
-        Ok(())
+        Ok(true)
+    }
+
+    /// Share `k` of generation `g`'s data, read through and checked before
+    /// it is trusted: data of the game, every game whole, and as many
+    /// games as the share has. Its games and positions.
+    fn check_share(&self, g: u64, k: u64) -> Result<(u64, u64), CliError> {
+        let name = self.share_name(g, k);
+        let path = self.dir.join(&name);
+        let bad = |e: String| {
+            CliError(format!(
+                "{}: {e}: not share {k} of generation {g}'s data (remove it to play the share again)",
+                path.display()
+            ))
+        };
+        let file = File::open(&path).map_err(|e| bad(e.to_string()))?;
+        let mut reader = Reader::new(BufReader::new(file)).map_err(|e| bad(e.to_string()))?;
+        if reader.game() != G::ID {
+            return Err(bad(format!("holds {} data", reader.game())));
+        }
+        let (mut games, mut positions) = (0u64, 0u64);
+        while let Some(game) = reader.next_game().map_err(|e| bad(e.to_string()))? {
+            games += 1;
+            positions += game.samples.len() as u64;
+        }
+        let want = share_count(self.settings.games, k, self.settings.shards);
+        if games != want {
+            return Err(bad(format!("{games} games where the share has {want}")));
+        }
+        Ok((games, positions))
     }
 
     /// Generation `g`'s data: every share played (those complete kept),
@@ -353,16 +389,10 @@ impl<G: FullGame> Run<G> {
         let (mut games, mut positions) = (0u64, 0u64);
         for k in 1..=self.settings.shards {
             self.play_share(ledger, g, k, out)?;
-            let name = self.share_name(g, k);
-            let path = self.dir.join(&name);
-            let bad = |e: String| CliError(format!("{}: {e}", path.display()));
-            let file = File::open(&path).map_err(|e| bad(e.to_string()))?;
-            let mut reader = Reader::new(BufReader::new(file)).map_err(|e| bad(e.to_string()))?;
-            while let Some(game) = reader.next_game().map_err(|e| bad(e.to_string()))? {
-                games += 1;
-                positions += game.samples.len() as u64;
-            }
-            files.push(file_entry(&self.dir, &name)?);
+            let (share_games, share_positions) = self.check_share(g, k)?;
+            games += share_games;
+            positions += share_positions;
+            files.push(file_entry(&self.dir, &self.share_name(g, k))?);
         }
         writeln!(
             out,
@@ -533,6 +563,9 @@ impl<G: FullGame> Run<G> {
             .after_each_game(&pause_here);
         let never = AtomicBool::new(false);
         let outcome = runner::run::<G>(&settings, &never, &mut watch)?;
+        if let Some(e) = outcome.unwritten {
+            return Err(e.into());
+        }
         let played = match outcome.summary {
             Summary::Pairs(report) => {
                 let e = report

@@ -181,6 +181,12 @@ pub fn parse_outcome<B: NodeText + Ord>(
     }
 }
 
+/// The highest round a position text may give: 2^31. The round counter
+/// (32 bits) then has more rounds to count than any game, search or perft
+/// plays (a game ends at its ply limit), so it never overflows and every
+/// round has its one resolver.
+pub const MAX_ROUND: u32 = 1 << 31;
+
 /// Parses a whole position text strictly: the board, the round and the
 /// phase.
 pub fn parse_position<B: SpokesBoard>(text: &str) -> Result<(B, u32, Phase), ParseError> {
@@ -193,11 +199,10 @@ pub fn parse_position<B: SpokesBoard>(text: &str) -> Result<(B, u32, Phase), Par
     let board: B = parse_nodes(fields[0])?;
     let r = fields[1];
     let round: u32 = match r.parse() {
-        Ok(n) if n >= 1 && !r.starts_with('0') && !r.starts_with('+') => n,
+        Ok(n) if (1..=MAX_ROUND).contains(&n) && !r.starts_with('0') && !r.starts_with('+') => n,
         _ => {
             return Err(ParseError::new(format!(
-                "round '{r}' is not a number from 1 to {}",
-                u32::MAX
+                "round '{r}' is not a number from 1 to {MAX_ROUND}"
             )))
         }
     };
