@@ -790,7 +790,7 @@ impl<'e, G: FullGame> Table<'e, G> {
         if let Err(e) = records::verify(&rec) {
             return self.error(out, &format!("the record does not check: {e}"));
         }
-        match std::fs::write(path, format!("{}\n", rec.to_json())) {
+        match std::fs::write(path, format!("{}\n", rec.to_line())) {
             Ok(()) => {
                 let shown = one_line(&path.display().to_string());
                 writeln!(

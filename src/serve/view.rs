@@ -990,7 +990,7 @@ pub fn line_scores<G: FullGame>(
     send(json!({"done": true}));
 }
 
-/// The line as a game record (one JSON line) that `gamut replay` reads:
+/// The line as a game record (one JSON line, its checksum last) that `gamut replay` reads:
 /// game 1 between `player 1` and `player 2`, the moves as given (`texts`,
 /// one per step), ended as the rules end it or saved `unfinished`.
 pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<String, String> {
@@ -1068,5 +1068,5 @@ pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<Stri
         seed: None,
     };
     records::verify(&rec).map_err(|e| format!("the record does not check: {e}"))?;
-    Ok(rec.to_json())
+    Ok(rec.to_line())
 }

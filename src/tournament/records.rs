@@ -1,5 +1,16 @@
 //! Game records: one JSON object per line, enough to replay every game and
 //! rebuild the tournament's report (`gamut tournament merge`).
+//!
+//! Every line written ends with its checksum, the object's last key:
+//! `{…,"crc32":"hhhhhhhh"}`, where `hhhhhhhh` is the CRC-32 (ISO-HDLC, as
+//! zlib and the training data files use) in lowercase hex of the record's
+//! JSON without it, the line's text before `,"crc32"` closed by `}`
+//! ([`seal`]). The reader checks it, and refuses a key no record has, so a
+//! record changed after it was written (a score, a depth, a key) is
+//! refused where it is read. Files written before records carried a
+//! checksum have none on any line: they read as before, and `--resume`
+//! refuses them ([`Scanned::unsealed`]); a file's lines all carry one or
+//! none do.
 
 use crate::engine::SpecText;
 use gamut_core::game::{NodeKind, NodeRules, Notation, Outcome, ParseError, Player};
@@ -13,6 +24,7 @@ use std::path::Path;
 /// A simultaneous step of a game: every player's action and each side's
 /// mixed strategy it was sampled from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct JointStep {
     /// The index of the step in [`GameRecord::moves`].
     pub step: usize,
@@ -30,6 +42,7 @@ pub struct JointStep {
 /// ±[`gamut_search::score::WIN_THRESHOLD`]), the depth it completed and
 /// the time it took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StepScore {
     /// The index of the step in [`GameRecord::moves`].
     pub step: usize,
@@ -50,6 +63,7 @@ pub struct StepScore {
 /// tournament's: four players, or two teams of two) has none of them, and
 /// is written without them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameRecord {
     /// The game id (`epaminondas`).
     pub game: String,
@@ -200,11 +214,71 @@ impl GameRecord {
             .map(|p| i64::from(p[side]) - i64::from(p[1 - side]))
     }
 
-    /// The record as one JSON line (no newline).
+    /// The record as one JSON object (no newline, no checksum): the text
+    /// a line's checksum covers.
     #[must_use]
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a record serialises")
     }
+
+    /// The record as a line of a records file (no newline): its JSON
+    /// sealed with its checksum ([`seal`]).
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        seal(&self.to_json())
+    }
+}
+
+/// The checksum as a line ends: `,"crc32":"`, then 8 lowercase hex
+/// digits and `"}`.
+const SEAL_HEAD: &str = ",\"crc32\":\"";
+
+/// The bytes the checksum adds to a line.
+const SEAL_LEN: usize = SEAL_HEAD.len() + 8 + 2;
+
+/// The JSON object `json` (a record's, as [`GameRecord::to_json`] writes
+/// it) as a line of a records file: the CRC-32 of its bytes added as its
+/// last key, `crc32`, in 8 lowercase hex digits.
+///
+/// # Panics
+///
+/// If `json` does not end with `}`.
+#[must_use]
+pub fn seal(json: &str) -> String {
+    let open = json.strip_suffix('}').expect("a JSON object");
+    format!(
+        "{open}{SEAL_HEAD}{:08x}\"}}",
+        crc32fast::hash(json.as_bytes())
+    )
+}
+
+/// The record text of `line` (trimmed): `Ok(Some(json))` for a line that
+/// ends with its checksum, the JSON it covers, once the checksum is found
+/// to match; `Ok(None)` for a line without one; `Err` says how the
+/// checksum is wrong.
+fn unseal(line: &str) -> Result<Option<String>, String> {
+    let Some(at) = line.len().checked_sub(SEAL_LEN) else {
+        return Ok(None);
+    };
+    let Some(end) = line.get(at..) else {
+        return Ok(None);
+    };
+    if !end.starts_with(SEAL_HEAD) || !end.ends_with("\"}") {
+        return Ok(None);
+    }
+    let hex = &end[SEAL_HEAD.len()..SEAL_LEN - 2];
+    let given = match hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        true => u32::from_str_radix(hex, 16).expect("hex digits"),
+        false => return Err(format!("checksum '{hex}' is not 8 lowercase hex digits")),
+    };
+    let json = format!("{}}}", &line[..at]);
+    let actual = crc32fast::hash(json.as_bytes());
+    if actual != given {
+        return Err(format!(
+            "checksum {hex} does not match the record's ({actual:08x}): the line was changed after it was written"
+        ));
+    }
+    Ok(Some(json))
 }
 
 /// How the tournament, rather than the rules, ended a game: the reasons an
@@ -265,6 +339,7 @@ impl Adjudication {
 /// A score agreement that ends a game: both engines' scores past `score`
 /// for `moves` decisions of each side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Threshold {
     /// The score (engine units) the agreement is about.
     pub score: i32,
@@ -275,6 +350,7 @@ pub struct Threshold {
 /// How a tournament ends games on the engines' scores (`--resign-score`,
 /// `--draw-score`, `--adjudicate`), as its records keep it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Adjudicator {
     /// Resign adjudication: the last `moves` decisions of each side all
     /// scored at least `score` for the same player (each engine from its
@@ -413,6 +489,9 @@ pub struct Scan {
     /// Whether the file's text ends without a newline after its last
     /// complete record.
     pub unterminated: bool,
+    /// The line of the first record without a checksum: a file written
+    /// before records carried one (then none of its records has one).
+    pub unsealed: Option<usize>,
 }
 
 /// What [`scan_each`] found besides the records it handed on.
@@ -424,6 +503,9 @@ pub struct Scanned {
     pub torn: Option<(usize, u64)>,
     /// Whether the text ends without a newline after its last record.
     pub unterminated: bool,
+    /// The line of the first record without a checksum: a file written
+    /// before records carried one (then none of its records has one).
+    pub unsealed: Option<usize>,
 }
 
 /// Reads the lines of a records file: the one check of records, used by
@@ -439,6 +521,7 @@ pub fn scan(text: &str, holds: Holds) -> Result<Scan, ParseError> {
         records,
         torn: found.torn,
         unterminated: found.unterminated,
+        unsealed: found.unsealed,
     })
 }
 
@@ -446,10 +529,12 @@ pub fn scan(text: &str, holds: Holds) -> Result<Scan, ParseError> {
 /// to `each` as soon as it is checked, so that only one line is held at
 /// once: the one check of records. Each line must be at most [`MAX_LINE`]
 /// bytes (a longer line is an error as soon as that many bytes are read)
-/// of UTF-8 text, and a record of a known game whose every step replays
-/// and whose result is the one its last position (or its adjudication,
-/// replayed against the rules and the settings the record keeps) gives
-/// ([`verify`]); an unfinished game is refused unless `holds` allows it
+/// of UTF-8 text, its checksum matching where it ends with one (see the
+/// module's documentation: every line of a file carries one, or none
+/// does), with no key a record lacks, and a record of a known game whose
+/// every step replays and whose result is the one its last position (or
+/// its adjudication, replayed against the rules and the settings the
+/// record keeps) gives ([`verify`]); an unfinished game is refused unless `holds` allows it
 /// (then as soon as a second record is seen). Blank lines are skipped. A
 /// last line without a newline that is not JSON is reported in
 /// [`Scanned::torn`], not as an error. Errors read `line N: problem`, or
@@ -464,7 +549,11 @@ pub fn scan_each(
         records: 0,
         torn: None,
         unterminated: false,
+        unsealed: None,
     };
+    // The first record's line and whether it carries a checksum: every
+    // other record must agree.
+    let mut first: Option<(usize, bool)> = None;
     // The one record of a file that may hold a saved game alone.
     let mut saved: Option<(usize, u64)> = None;
     let mut raw = Vec::new();
@@ -493,7 +582,9 @@ pub fn scan_each(
             found.unterminated = false;
             continue;
         }
-        let rec: GameRecord = match serde_json::from_str(line) {
+        let json = unseal(line).map_err(fail)?;
+        let sealed = json.is_some();
+        let rec: GameRecord = match serde_json::from_str(json.as_deref().unwrap_or(line)) {
             Ok(r) => r,
             Err(e) if last && e.is_eof() => {
                 found.torn = Some((number, start));
@@ -501,6 +592,20 @@ pub fn scan_each(
             }
             Err(e) => return Err(fail(format!("not a game record: {e}"))),
         };
+        match *first.get_or_insert((number, sealed)) {
+            (line, kind) if kind != sealed => {
+                let verb = |s: bool| if s { "carries" } else { "lacks" };
+                return Err(fail(format!(
+                    "{} a checksum and line {line} {} one: every line of a records file carries one, or (written before records did) none",
+                    verb(sealed),
+                    verb(kind)
+                )));
+            }
+            _ => {}
+        }
+        if !sealed {
+            found.unsealed.get_or_insert(number);
+        }
         verify(&rec).map_err(|e| fail(e.0))?;
         let unfinished = |(line, game): (usize, u64)| {
             ParseError::new(format!(
@@ -1045,5 +1150,65 @@ mod tests {
         assert!(err.0.starts_with("line 1: game 1 is unfinished"), "{err}");
         assert!(scan(&line, Holds::Finished).is_err());
         assert_eq!(scan(&line, Holds::Saved).unwrap().records.len(), 1);
+    }
+
+    /// A line written carries its checksum last and reads back to its
+    /// record; any one character of it changed, or its checksum key
+    /// renamed, is refused; a file's lines all carry one or none does; a
+    /// key no record has is refused, with or without a checksum.
+    #[test]
+    fn a_line_proves_its_record_by_its_checksum() {
+        let rec = saved();
+        let line = rec.to_line();
+        assert!(line.starts_with(&rec.to_json()[..rec.to_json().len() - 1]));
+        let crc = format!("{:08x}", crc32fast::hash(rec.to_json().as_bytes()));
+        assert!(line.ends_with(&format!(",\"crc32\":\"{crc}\"}}")), "{line}");
+        let read = scan(&format!("{line}\n"), Holds::Saved).unwrap();
+        assert_eq!((read.records[0].1.clone(), read.unsealed), (rec, None));
+        for (at, c) in line.char_indices() {
+            let other = if c == '1' { '2' } else { '1' };
+            let bad = format!("{}{other}{}\n", &line[..at], &line[at + 1..]);
+            assert!(scan(&bad, Holds::Saved).is_err(), "{bad}");
+        }
+        let err = scan(&line.replace("crc32", "crc33"), Holds::Saved).unwrap_err();
+        assert!(err.0.contains("unknown field `crc33`"), "{err}");
+        let upper = format!(
+            "{}\n",
+            line.to_uppercase().replace("\"CRC32\"", "\"crc32\"")
+        );
+        assert!(scan(&upper, Holds::Saved).is_err());
+        // Without a checksum: a file written before records carried one.
+        let old = format!("{}\n", saved().to_json());
+        assert_eq!(scan(&old, Holds::Saved).unwrap().unsealed, Some(1));
+        let mut finished = saved();
+        finished.result = Some("1/2-1/2".into());
+        finished.reason = Adjudication::PlyLimit.reason().into();
+        finished.ply_limit = Some(0);
+        finished.seed = Some(1);
+        finished.adjudicate = Some(Adjudicator::default());
+        let (new, old) = (finished.to_line(), finished.to_json());
+        for (text, says) in [
+            (
+                format!("{new}\n{old}\n"),
+                "line 2: lacks a checksum and line 1 carries one",
+            ),
+            (
+                format!("{old}\n{new}\n"),
+                "line 2: carries a checksum and line 1 lacks one",
+            ),
+        ] {
+            let err = scan(&text, Holds::Finished).unwrap_err();
+            assert!(err.0.starts_with(says), "{err}");
+        }
+        assert!(scan(&old, Holds::Finished).is_ok());
+        for (from, to) in [("\"seed\"", "\"sead\""), ("adjudicate\"", "adjudicade\"")] {
+            let renamed = old.replacen(from, to, 1);
+            assert_ne!(renamed, old);
+            assert!(scan(&renamed, Holds::Finished).is_err(), "{renamed}");
+            assert!(
+                scan(&seal(renamed.trim()), Holds::Finished).is_err(),
+                "{renamed}"
+            );
+        }
     }
 }

@@ -69,7 +69,9 @@ impl RecordsFile {
     }
 
     /// Opens the file to continue it: every record is checked as
-    /// [`records::scan_each`] checks them, then by `check` (against the plan);
+    /// [`records::scan_each`] checks them, and must carry its checksum (a
+    /// file written before records carried one is refused: appended to, it
+    /// would mix lines with and without), then by `check` (against the plan);
     /// only then is a last line cut off by a crash cut from the file (and
     /// reported in [`Reopened::dropped`]). A missing file is created empty.
     pub fn reopen(
@@ -82,12 +84,19 @@ impl RecordsFile {
                 records: 0,
                 torn: None,
                 unterminated: false,
+                unsealed: None,
             },
             _ => records::scan_file(path, records::Holds::Finished, |line| {
                 previous.push(line);
                 Ok(())
             })?,
         };
+        if let Some(line) = scan.unsealed {
+            return Err(ParseError::new(format!(
+                "{} line {line}: a record without a checksum (written before records carried one): --resume appends only to a file whose records carry one (merge, replay, serve and balance still read it; --overwrite starts afresh)",
+                path.display()
+            )));
+        }
         check(&previous).map_err(|e| ParseError::new(format!("{} {e}", path.display())))?;
         let mut file = OpenOptions::new()
             .create(true)
@@ -110,9 +119,9 @@ impl RecordsFile {
         })
     }
 
-    /// Appends one record as a line and flushes it.
+    /// Appends one record as a line, its checksum last, and flushes it.
     pub fn append(&mut self, rec: &GameRecord) -> Result<(), ParseError> {
-        let mut line = rec.to_json();
+        let mut line = rec.to_line();
         line.push('\n');
         self.file
             .write_all(line.as_bytes())

@@ -2,10 +2,13 @@
 //! file, damaged data and records files are refused where they are
 //! damaged, and a network file is checked before it is read.
 
-use crate::common::{rejected, scratch_dir};
+use crate::common::{record_fields, rejected, scratch_dir, sealed_line};
 use gamut::game::{Notation, EVAL_LIMIT};
 use gamut::games::data::{encode_game, read_all, write_header, GameRecord as DataGame, Reader};
 use gamut::games::empedocles::Empedocles;
+use gamut::tournament::records;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -236,9 +239,12 @@ fn short_tournament(records: &Path) -> Vec<String> {
     .to_vec()
 }
 
-/// Writes `lines` as a records file.
+/// Writes `lines` as a records file, each with its checksum.
 fn write_records(path: &Path, lines: &[Value]) {
-    let text: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    let text: String = lines
+        .iter()
+        .map(|v| format!("{}\n", sealed_line(v)))
+        .collect();
     std::fs::write(path, text).unwrap();
 }
 
@@ -265,7 +271,7 @@ fn played(args: &[String], path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(record_fields)
         .collect()
 }
 
@@ -661,4 +667,155 @@ fn resume_keeps_the_records_adjudication() {
         "{err}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+/// One random change to the text of a records file, kept within line
+/// `line`'s scores where it says so: a digit changed (of a score, a depth,
+/// a time, a step), a character changed, a key renamed by one letter
+/// (`adjudicate` → `adjudicade`), or a space or tab put in; and what it did.
+fn change(text: &str, rng: &mut SmallRng) -> (String, String) {
+    let lines: Vec<&str> = text.lines().collect();
+    let n = rng.gen_range(0..lines.len());
+    let line = lines[n];
+    let start = line.find("\"scores\":[").expect("the games are scored");
+    let scores = start..start + line[start..].find(']').unwrap();
+    let pick = |rng: &mut SmallRng, range: std::ops::Range<usize>, ok: &dyn Fn(u8) -> bool| {
+        let at: Vec<usize> = range.filter(|&i| ok(line.as_bytes()[i])).collect();
+        at[rng.gen_range(0..at.len())]
+    };
+    let (at, byte) = match rng.gen_range(0..5) {
+        0 | 1 => {
+            let at = pick(rng, scores.clone(), &|b| b.is_ascii_digit());
+            let old = line.as_bytes()[at];
+            let digit = (old - b'0' + rng.gen_range(1..10)) % 10 + b'0';
+            (at, digit)
+        }
+        2 => {
+            let at = pick(rng, scores.clone(), &|_| true);
+            let old = line.as_bytes()[at];
+            let mut b = old;
+            while b == old {
+                b = rng.gen_range(b' '..=b'~');
+            }
+            (at, b)
+        }
+        3 => {
+            // A letter of a key: a letter between `"` and `":`.
+            let keys: Vec<usize> = line
+                .match_indices("\":")
+                .map(|(end, _)| end)
+                .filter(|&end| line[..end].ends_with(|c: char| c.is_ascii_lowercase()))
+                .collect();
+            let end = keys[rng.gen_range(0..keys.len())];
+            let begin = line[..end].rfind('"').unwrap() + 1;
+            let at = pick(rng, begin..end, &|b| b.is_ascii_lowercase());
+            let old = line.as_bytes()[at];
+            (at, (old - b'a' + rng.gen_range(1..26)) % 26 + b'a')
+        }
+        _ => {
+            // At either end of the line half the time (harmless there).
+            let at = match rng.gen_range(0..4) {
+                0 => 0,
+                1 => line.len(),
+                _ => rng.gen_range(0..=line.len()),
+            };
+            let space = if rng.gen_bool(0.5) { " " } else { "\t" };
+            let mut lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            lines[n] = format!("{}{space}{}", &line[..at], &line[at..]);
+            let what = format!("line {}: {space:?} put in at {at}", n + 1);
+            return (lines.iter().map(|l| format!("{l}\n")).collect(), what);
+        }
+    };
+    let what = format!(
+        "line {}: {:?} at {at} made {:?}",
+        n + 1,
+        line.as_bytes()[at] as char,
+        byte as char
+    );
+    let mut bytes = line.as_bytes().to_vec();
+    bytes[at] = byte;
+    let mut lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    lines[n] = String::from_utf8(bytes).unwrap();
+    (lines.iter().map(|l| format!("{l}\n")).collect(), what)
+}
+
+/// Single random changes of a tournament's records (scored by searchers
+/// that give a depth, played under score adjudication): each is refused
+/// by `tournament --resume`, `tournament merge`, `replay` and `balance
+/// merge`, in one line naming the file and the line, and leaves the file
+/// as it was; or it reads to the same records (white space at a line's
+/// ends). None is read with other content.
+#[test]
+fn single_changes_of_a_records_file_are_refused_or_read_as_written() {
+    let path = dir().join("changed.jsonl");
+    let args = adjudicated_tournament(&path, "resign=300,2");
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let _ = std::fs::remove_file(&path);
+    crate::common::ok(&argv);
+    let good = std::fs::read_to_string(&path).unwrap();
+    let read = |p: &Path| -> Result<Vec<_>, String> {
+        Ok(records::read(p)
+            .map_err(|e| e.0)?
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect())
+    };
+    let games = read(&path).unwrap();
+    assert!(games.iter().all(|g| g.adjudicate.is_some()
+        && g.scores
+            .iter()
+            .all(|s| s.depth.is_some() && s.time_ms.is_some())));
+    let rungs = dir().join("changed-balance");
+    std::fs::create_dir_all(&rungs).unwrap();
+    let rung = rungs.join("depth=2.jsonl");
+    let resume = [&argv[..], &["--resume"]].concat();
+    let commands: [(&str, Vec<&str>, &Path); 4] = [
+        ("--resume", resume, &path),
+        ("merge", vec!["tournament", "merge", s(&path)], &path),
+        ("replay", vec!["replay", s(&path), "--game", "1"], &path),
+        ("balance", vec!["balance", "merge", s(&rungs)], &rung),
+    ];
+    std::fs::write(&rung, &good).unwrap();
+    for (_, cmd, _) in &commands {
+        crate::common::ok(cmd);
+    }
+    let mut rng = SmallRng::seed_from_u64(8);
+    let tries = 150;
+    let (mut refused, mut same) = (0, 0);
+    let mut changed: Vec<String> = Vec::new();
+    for _ in 0..tries {
+        let (text, what) = change(&good, &mut rng);
+        std::fs::write(&path, &text).unwrap();
+        std::fs::write(&rung, &text).unwrap();
+        let now = read(&path);
+        for (name, cmd, file) in &commands {
+            let o = crate::common::gamut(cmd);
+            if o.status.success() {
+                if now.as_ref() != Ok(&games) {
+                    changed.push(format!("{name}: {what}"));
+                }
+                continue;
+            }
+            let err = rejected(cmd);
+            assert!(
+                err.contains(&format!("{} line ", s(file))),
+                "{what}: {cmd:?}: {err}"
+            );
+            assert_eq!(std::fs::read_to_string(file).unwrap(), text, "{cmd:?}");
+        }
+        match now {
+            Ok(g) if g == games => same += 1,
+            Ok(_) => {}
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(
+        same > 0 && refused > 0,
+        "{same} read the same, {refused} refused"
+    );
+    assert!(
+        changed.is_empty(),
+        "of {tries} changes, {} readings took other content: {changed:#?}",
+        changed.len()
+    );
 }

@@ -51,12 +51,15 @@ fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(crate::common::record_fields)
         .collect()
 }
 
 fn write_lines(path: &Path, lines: &[Value]) {
-    let text: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    let text: String = lines
+        .iter()
+        .map(|v| format!("{}\n", crate::common::sealed_line(v)))
+        .collect();
     std::fs::write(path, text).unwrap();
 }
 

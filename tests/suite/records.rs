@@ -71,13 +71,16 @@ fn record_lines(name: &str) -> (PathBuf, Vec<Value>) {
     let lines = std::fs::read_to_string(&path)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(crate::common::record_fields)
         .collect();
     (path, lines)
 }
 
 fn write_lines(path: &Path, lines: &[Value]) {
-    let text: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    let text: String = lines
+        .iter()
+        .map(|v| format!("{}\n", crate::common::sealed_line(v)))
+        .collect();
     std::fs::write(path, text).unwrap();
 }
 
@@ -256,6 +259,43 @@ fn an_existing_records_file_is_refused_without_resume_or_overwrite() {
         "greedy",
         "--overwrite",
     ]);
+}
+
+/// A file written before records carried a checksum (every line without
+/// one) merges and replays as before, while `--resume`, which would add
+/// lines with one, refuses it and leaves it as it was; a file that mixes
+/// lines with and without is refused, naming the line.
+#[test]
+fn records_without_checksums_read_but_do_not_resume() {
+    let (path, lines) = record_lines("unsealed.jsonl");
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written
+        .lines()
+        .all(|l| l.ends_with("\"}") && l.contains(",\"crc32\":\"")));
+    let old: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&path, &old).unwrap();
+    ok(&["tournament", "merge", s(&path)]);
+    ok(&["replay", s(&path), "--game", "2"]);
+    let mut resume = epaminondas_args("2", &path);
+    resume.push("--resume".into());
+    let err = rejected(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        err.contains(&format!("{} line 1: a record without a checksum", s(&path))),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    let mixed: String = written
+        .lines()
+        .take(2)
+        .chain(old.lines().skip(2))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, &mixed).unwrap();
+    let err = rejected(&["tournament", "merge", s(&path)]);
+    assert!(
+        err.contains("line 3: lacks a checksum and line 1 carries one"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -619,11 +619,11 @@ fn stored(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The records of a file as JSON, by game number, without their timings
-/// and without the seed (which records written before it was kept lack);
-/// the seed, where present, must be `seed`. Seats records written before
-/// one record served every game are read as today's: their `seats` are
-/// `engines`, and they score no points.
+/// The records of a file as JSON, by game number, without their timings,
+/// their lines' checksums and the seed (which records written before they
+/// were kept lack); the seed, where present, must be `seed`. Seats records
+/// written before one record served every game are read as today's: their
+/// `seats` are `engines`, and they score no points.
 fn comparable(text: &str, seed: Option<u64>) -> Vec<Value> {
     let mut recs: Vec<Value> = text
         .lines()
@@ -632,6 +632,8 @@ fn comparable(text: &str, seed: Option<u64>) -> Vec<Value> {
         .collect();
     for r in &mut recs {
         let map = r.as_object_mut().expect("a record is an object");
+        // Records written before lines carried a checksum have none.
+        map.remove("crc32");
         if let Some(engines) = map.remove("seats") {
             map.insert("engines".into(), engines);
             map.entry("points").or_insert(Value::Null);

@@ -355,6 +355,22 @@ extern "C" fn remove_scratch_dirs() {
     }
 }
 
+/// A line of a records file as JSON: the record's fields, without the
+/// checksum that ends the line.
+pub fn record_fields(line: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+    v.as_object_mut()
+        .expect("a record is an object")
+        .remove("crc32");
+    v
+}
+
+/// A record's fields as a line of a records file, sealed with their
+/// checksum as `gamut` writes it (no newline).
+pub fn sealed_line(fields: &serde_json::Value) -> String {
+    gamut::tournament::records::seal(&fields.to_string())
+}
+
 /// The records of a records file sorted by game number, with every time
 /// cleared (the game's and each move's), which vary from run to run.
 pub fn untimed(path: &std::path::Path) -> Vec<gamut::tournament::records::GameRecord> {
