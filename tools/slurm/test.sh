@@ -299,9 +299,9 @@ else
     bad "the merge job ended $s without the unsharded report: $(tail -n 3 "$run/tournament/logs/gamut-merge-$t_merge.out")"
 fi
 if [ "$(head -n "$kept" "$shard2")" = "$(cat "$run/shard-2-cancelled.jsonl")" ] && [ "$(wc -l <"$shard2")" = 8 ]; then
-    echo "share 2, resumed after the requeue, kept the $kept of its 8 games it had recorded, as they were, and added the other $((8 - kept))"
+    echo "share 2, resumed after the requeue, kept the games it had recorded ($kept of 8) as they were and added the other $((8 - kept))"
 else
-    bad "share 2 did not keep its $kept games and add the rest: it has $(wc -l <"$shard2") games"
+    bad "share 2 did not keep the games it had recorded ($kept of 8) and add the rest: it has $(wc -l <"$shard2") games"
 fi
 
 say "balance"
