@@ -32,16 +32,24 @@ if [ $# -lt 1 ]; then
     echo "usage: $0 GAMUT [--break drop|double]" >&2
     exit 2
 fi
+if [ ! -f "$1" ] || [ ! -x "$1" ]; then
+    echo "error: $1 is not an executable gamut" >&2
+    exit 2
+fi
 gamut=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 broken=
 if [ $# -ge 2 ]; then
-    case "$2 ${3:-}" in
-    "--break drop" | "--break double") broken=$3 ;;
-    *) echo "error: unknown option '$2' (--break drop or --break double)" >&2; exit 2 ;;
-    esac
+    if [ $# = 3 ] && [ "$2" = --break ] && { [ "$3" = drop ] || [ "$3" = double ]; }; then
+        broken=$3
+    else
+        echo "error: unknown option '${*:2}' (--break drop or --break double)" >&2
+        exit 2
+    fi
 fi
-[ -x "$gamut" ] || { echo "error: $1 is not an executable gamut" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "error: run as root (it starts munged and the Slurm daemons)" >&2; exit 2; }
+if [ "$(id -u)" != 0 ]; then
+    echo "error: run as root (it starts munged and the Slurm daemons)" >&2
+    exit 2
+fi
 slurm=$(cd "$(dirname "$0")" && pwd)
 
 say() { printf '== %s\n' "$*"; }
