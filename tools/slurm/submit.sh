@@ -62,15 +62,19 @@ while [ $# -gt 0 ]; do
 done
 done_line=$("$gamut" --quiet learn "$game" --dir "$dir" --shards "$n" "${settings[@]}" --generations 0)
 complete=${done_line%% generations complete*}
+# Each generation's array and training job start once the training job
+# before them has ended well; if it failed, they are cancelled.
 last=
 for ((g = complete + 1; g <= generations; g++)); do
+    after=() before=
     if [ -n "$last" ]; then
-        id=$("${array[@]}" --dependency="afterok:$last" "$here/learn.sbatch" "$dir" "$n" "$gamut" "$game")
-    else
-        id=$("${array[@]}" "$here/learn.sbatch" "$dir" "$n" "$gamut" "$game")
+        after=(--dependency="afterok:$last" --kill-on-invalid-dep=yes)
+        before=",afterok:$last"
     fi
+    id=$("${array[@]}" "${after[@]}" "$here/learn.sbatch" "$dir" "$n" "$gamut" "$game")
     echo "$id"
-    last=$("${step[@]}" --dependency="afterany:$id" "$here/learn-step.sbatch" "$dir" "$n" "$gamut" "$game" "$g")
+    last=$("${step[@]}" --dependency="afterany:$id$before" --kill-on-invalid-dep=yes \
+        "$here/learn-step.sbatch" "$dir" "$n" "$gamut" "$game" "$g")
     echo "$last"
 done
 if [ -z "$last" ]; then

@@ -4,8 +4,8 @@
 # Runs the job scripts of tools/slurm/ through a real Slurm: starts a
 # one-node cluster from Debian's packages (slurm-wlm, munge; installed if
 # missing) in a temporary folder, submits a tournament, a balance run and
-# a learning generation as job arrays of 3 tasks with their dependent
-# jobs, and checks that
+# a learning run of two generations as job arrays of 3 tasks with their
+# dependent jobs, and checks that
 #
 #   - the merged tournament report and the merged balance report equal
 #     the reports of the same runs unsharded (the JSON, but for `ended`:
@@ -13,9 +13,10 @@
 #   - the learning generation's data shares, played by the array, hold
 #     the games of the same generation played unsharded in one process,
 #     game for game and byte for byte; with a GAMUT built with the trainer
-#     (--features learn), the training job's ledger is that of the
-#     generation run in one process (times aside), and without it the
-#     training job refuses, as it must;
+#     (--features learn), the two generations' ledger is that of the same
+#     run in one process (times aside), and without it the first training
+#     job refuses, as it must, and the second generation's jobs are
+#     cancelled;
 #   - a task cancelled part way through its share (scancel) and requeued
 #     (scontrol requeue) resumes its records (--resume): the games it kept
 #     stay as they were, none is played twice, and the merge is exact;
@@ -212,26 +213,26 @@ balance=(apart --ladder depth=1,2 --games 24 --random-plies 2 --seed 3)
 learn=(aporia --games 6 --nodes 100 --epochs 2 --validation 0.3 --gate depth=1 --gate-games 12
     --sprt elo0=-300,elo1=-200,alpha=0.2,beta=0.2 --start classic --classic-games 4)
 
-say "submitting: a tournament (24 games), a balance run (2 rungs of 24 games) and a learning generation (6 games), $N shares each"
+say "submitting: a tournament (24 games), a balance run (2 rungs of 24 games) and a learning run of 2 generations (6 games of data each), $N shares each"
 mapfile -t ids < <("$slurm/submit.sh" tournament "$run/tournament" "$N" "$gamut" "${tournament[@]}")
 t_array=${ids[0]} t_merge=${ids[1]}
 scontrol hold "$t_merge"
 mapfile -t ids < <("$slurm/submit.sh" balance "$run/balance" "$N" "$gamut" "${balance[@]}")
 b_array=${ids[0]} b_merge=${ids[1]}
-mapfile -t ids < <("$slurm/submit.sh" learn "$run/learn" "$N" "$gamut" "${learn[@]}" --generations 1)
-l_array=${ids[0]} l_step=${ids[1]}
+mapfile -t ids < <("$slurm/submit.sh" learn "$run/learn" "$N" "$gamut" "${learn[@]}" --generations 2)
+l_array=${ids[0]} l_step=${ids[1]} l_array2=${ids[2]} l_step2=${ids[3]}
 if [ -n "$broken" ]; then
     scontrol hold "$b_merge"
     scontrol hold "$l_step"
 fi
-echo "tournament: array $t_array, merge $t_merge; balance: array $b_array, merge $b_merge; learn: array $l_array, training $l_step"
+echo "tournament: array $t_array, merge $t_merge; balance: array $b_array, merge $b_merge; learn: arrays $l_array and $l_array2, training $l_step and $l_step2"
 
 # The same runs unsharded, each in one process, meanwhile.
 (
     "$gamut" --quiet tournament "${tournament[@]}" --records "$run/tournament-whole.jsonl" --json >"$run/tournament-whole.json"
     "$gamut" --quiet balance "${balance[@]}" --records "$run/balance-whole" --json >"$run/balance-whole.json"
     "$gamut" --quiet learn "${learn[@]}" --dir "$run/learn-whole" --shard 1/1 >/dev/null
-    if "$gamut" --quiet learn "${learn[@]}" --dir "$run/learn-one" --shards "$N" --generations 1 >"$run/learn-one.out" 2>&1; then
+    if "$gamut" --quiet learn "${learn[@]}" --dir "$run/learn-one" --shards "$N" --generations 2 >"$run/learn-one.out" 2>&1; then
         echo trainer >"$run/trainer"
     elif ! grep -q 'built without the trainer' "$run/learn-one.out"; then
         cat "$run/learn-one.out" >&2
@@ -280,7 +281,7 @@ if [ -n "$broken" ]; then
 fi
 
 say "waiting for the jobs"
-for job in "$t_merge" "$b_merge" "$l_step"; do
+for job in "$t_merge" "$b_merge" "$l_step" "$l_step2"; do
     wait_ended "$job" >/dev/null
 done
 status=0
@@ -340,18 +341,18 @@ if diff -r -q "$tmp/games-whole" "$tmp/games-shards" >/dev/null; then
 else
     bad "the array's data shares are not the games played unsharded: $(diff -r -q "$tmp/games-whole" "$tmp/games-shards" | head -n 3)"
 fi
-s=$(states "$l_step")
+s="$(states "$l_step") $(states "$l_array2" | sort -u | xargs) $(states "$l_step2")"
 if [ -f "$run/trainer" ]; then
     untimed() { sed -e 's/"seconds":[0-9.e+-]*,\{0,1\}//' -e 's/,\{0,1\}"time":[0-9]*//' "$1"; }
-    if [ "$s" = COMPLETED ] && [ "$(untimed "$run/learn/ledger.jsonl")" = "$(untimed "$run/learn-one/ledger.jsonl")" ]; then
-        echo "the training job's ledger is that of the generation run in one process (times aside)"
+    if [ "$s" = "COMPLETED COMPLETED COMPLETED" ] && [ "$(untimed "$run/learn/ledger.jsonl")" = "$(untimed "$run/learn-one/ledger.jsonl")" ]; then
+        echo "the two generations' ledger is that of the same generations run in one process (times aside)"
     else
-        bad "the training job ended $s and its ledger differs from the one-process run's"
+        bad "the training jobs and the second array ended $s, or their ledger differs from the one-process run's"
     fi
-elif [ "$s" = FAILED ] && grep -q 'built without the trainer' "$run/learn/logs/gamut-learn-step-$l_step.out"; then
-    echo "not tested: training, gating and promoting (this gamut has no trainer; the training job refused, as it must)"
+elif [ "$s" = "FAILED CANCELLED CANCELLED" ] && grep -q 'built without the trainer' "$run/learn/logs/gamut-learn-step-$l_step.out"; then
+    echo "not tested: training, gating and promoting (this gamut has no trainer: the training job refused, as it must, and the second generation's jobs were cancelled)"
 else
-    bad "the training job ended $s: $(tail -n 3 "$run/learn/logs/gamut-learn-step-$l_step.out")"
+    bad "the training job, the second array and its training job ended $s: $(tail -n 3 "$run/learn/logs/gamut-learn-step-$l_step.out")"
 fi
 
 say "the tournament submitted again: every share resumes to nothing"
