@@ -5,7 +5,7 @@
 # Prints one row per position and the median speed-up.
 #
 #   tools/threads-bench.sh GAMUT GAME DEPTH [THREADS] [RUNS] [EXTRA ANALYZE OPTIONS...]
-#   tools/threads-bench.sh target/release/gamut epaminondas 7 2 3
+#   tools/threads-bench.sh target/dist/gamut epaminondas 7 2 3   (after cargo build --profile dist)
 #
 # Positions come from positions/GAME.bench (`<position> ; comment`).
 set -euo pipefail
