@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 use gamut::games::GameId;
 use gamut::tournament::balance::{self, BalanceOutcome, BalanceSettings, Ladder};
 use gamut::tournament::schedule::MAX_GAMES;
+use gamut::tournament::session::Ended;
 use gamut::with_game;
 use std::io::Write;
 use std::path::PathBuf;
@@ -172,12 +173,12 @@ fn print_report(
 ) -> Result<(), CliError> {
     if json {
         let mut v = outcome.report.json()?;
-        v["ended"] = outcome.ended.into();
+        v["ended"] = outcome.ended.as_str().into();
         writeln!(out, "{v}")?;
     } else {
         write!(out, "{}", outcome.report.table())?;
-        if outcome.ended != "complete" {
-            writeln!(out, "ended {}", outcome.ended)?;
+        if outcome.ended != Ended::Complete {
+            writeln!(out, "ended {}", outcome.ended.as_str())?;
         }
     }
     Ok(())

@@ -13,6 +13,7 @@ use gamut::svg::SvgOptions;
 use gamut::tournament::records::{self, GameRecord};
 use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings};
 use gamut::tournament::schedule::{Format, MAX_GAMES};
+use gamut::tournament::session::Ended;
 use gamut::tournament::{pages, pgn};
 use gamut::with_game;
 use std::io::Write;
@@ -250,12 +251,12 @@ fn print_report(outcome: &Outcome, json: bool, out: &mut impl Write) -> Result<(
     let ended = outcome.ended;
     if json {
         let mut v = outcome.summary.json()?;
-        v["ended"] = ended.into();
+        v["ended"] = ended.as_str().into();
         writeln!(out, "{v}")?;
     } else {
         write!(out, "{}", outcome.summary.table())?;
-        if ended != "complete" {
-            writeln!(out, "ended      {ended}")?;
+        if ended != Ended::Complete {
+            writeln!(out, "ended      {}", ended.as_str())?;
         }
     }
     Ok(())

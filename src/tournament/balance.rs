@@ -15,6 +15,7 @@ use crate::pages;
 use crate::records::{self, GameRecord};
 use crate::runner::{self, Settings, Watch};
 use crate::schedule::MAX_GAMES;
+use crate::session::Ended;
 use crate::stats::{Interval, Wdl, Z95};
 use gamut_core::game::{
     Diagram, FullGame, NodeKind, NodeRules, Notation, ParseError, Player, EVAL_LIMIT,
@@ -138,7 +139,7 @@ pub struct BalanceOutcome {
     /// The report.
     pub report: BalanceReport,
     /// Why it stopped.
-    pub ended: &'static str,
+    pub ended: Ended,
     /// Why the page written after the games could not be written, if it
     /// could not (the report is whole all the same).
     pub unwritten: Option<ParseError>,
@@ -317,7 +318,7 @@ pub fn run<G: FullGame>(
         }
     }
     let mut rungs = Vec::new();
-    let mut ended = "complete";
+    let mut ended = Ended::Complete;
     for (setup, rung, settings, plan) in plans {
         let label = match &setup {
             Some(s) => format!("{s} {rung}"),
@@ -333,8 +334,8 @@ pub fn run<G: FullGame>(
             rung,
             games: outcome.games,
         });
-        if outcome.ended == "interrupted" {
-            ended = "interrupted";
+        if outcome.ended == Ended::Interrupted {
+            ended = Ended::Interrupted;
             break;
         }
     }
@@ -446,7 +447,7 @@ pub fn merge(
     };
     Ok(BalanceOutcome {
         report,
-        ended: "merged",
+        ended: Ended::Merged,
         unwritten,
     })
 }

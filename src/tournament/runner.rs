@@ -138,7 +138,7 @@ pub struct Outcome {
     /// The report.
     pub summary: Summary,
     /// Why it stopped.
-    pub ended: &'static str,
+    pub ended: Ended,
     /// Every finished game, when [`run_plan`] was asked to keep them
     /// (otherwise none).
     pub games: Vec<GameRecord>,
@@ -238,7 +238,7 @@ pub fn run_plan<G: FullGame>(
     };
     Ok(Outcome {
         summary,
-        ended: finished.ended.as_str(),
+        ended: finished.ended,
         games: if keep_games { played } else { Vec::new() },
         unwritten,
     })
@@ -565,7 +565,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     let Some(game) = &check.game else {
         return Ok(Outcome {
             summary: Tally::new(sprt).summary(),
-            ended: "merged",
+            ended: Ended::Merged,
             games: Vec::new(),
             unwritten: None,
         });
@@ -606,7 +606,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     }
     Ok(Outcome {
         summary,
-        ended: "merged",
+        ended: Ended::Merged,
         games: Vec::new(),
         unwritten,
     })

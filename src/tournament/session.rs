@@ -23,6 +23,8 @@ pub enum Ended {
     Sprt,
     /// Stopped from outside before the plan was done.
     Interrupted,
+    /// Not played here: the report of records files merged.
+    Merged,
 }
 
 impl Ended {
@@ -33,6 +35,7 @@ impl Ended {
             Ended::Complete => "complete",
             Ended::Sprt => "sprt",
             Ended::Interrupted => "interrupted",
+            Ended::Merged => "merged",
         }
     }
 }

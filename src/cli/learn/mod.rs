@@ -28,6 +28,7 @@ use gamut::search::nnue::network::read_network_file;
 use gamut::search::{Evaluation, Limits};
 use gamut::tournament::report::{SideScores, Summary};
 use gamut::tournament::runner;
+use gamut::tournament::session::Ended;
 use gamut::tournament::stats::{Interval, SprtState};
 use gamut::with_game;
 use ledger::{file_entry, Ledger, Settings, SettingsArgs};
@@ -531,7 +532,7 @@ impl<G: FullGame> Run<G> {
         games: u64,
         seed: u64,
         sprt: Option<String>,
-    ) -> Result<(MatchResult, &'static str, String), CliError> {
+    ) -> Result<(MatchResult, Ended, String), CliError> {
         let folder = self.dir.join(Self::folder(g));
         let candidate = folder.join("candidate.net");
         let name = format!("{}/{stem}.jsonl", Self::folder(g));
@@ -628,7 +629,7 @@ impl<G: FullGame> Run<G> {
             "bounds": [(bounds.0 * 1000.0).round() / 1000.0, (bounds.1 * 1000.0).round() / 1000.0],
             "state": state_name(state),
         })));
-        record["ended"] = ended.into();
+        record["ended"] = ended.as_str().into();
         record["files"] = json!([{"path": name, "games": e.games}]);
         Ok(record)
     }
@@ -664,7 +665,7 @@ impl<G: FullGame> Run<G> {
         )?;
         let mut record = e.json();
         record["against"] = "classic".into();
-        record["ended"] = ended.into();
+        record["ended"] = ended.as_str().into();
         record["files"] = json!([{"path": name, "games": e.games}]);
         Ok(record)
     }
