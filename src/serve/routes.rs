@@ -284,10 +284,10 @@ async fn games() -> Json<Value> {
     Json(Value::Array(list))
 }
 
-/// How many stop checks of a request's listing (one every thousand
-/// boards of a Spokes resolution) pass before it waits for a search
-/// thread: about 65,000 boards (milliseconds, a few MB) are listed at once.
-const FREE_CHECKS: u32 = 64;
+/// How many stop checks of a request's listing (one every 1,024 boards of
+/// a Spokes resolution) pass before it waits for a search thread: about
+/// 16,000 boards (milliseconds, about a MB) are listed at once.
+const FREE_CHECKS: u32 = 16;
 
 /// The stop check of a request's listing ([`listed`]): whether its client
 /// has gone, and past [`FREE_CHECKS`] a search thread of the budget, held
@@ -353,6 +353,11 @@ async fn listed<T: Send + 'static>(
         });
         let check = Rc::clone(&w);
         let out = with_thread_stop(Rc::new(move || check.check()), work);
+        // A listing long enough to be asked its stop check (a resolution
+        // of over 1,024 boards) may have freed much.
+        if w.checks.get() > 0 {
+            give_back_memory();
+        }
         if w.stopped.get() {
             Err(BadRequest::gone())
         } else {
@@ -361,6 +366,19 @@ async fn listed<T: Send + 'static>(
     })
     .await
     .map_err(|e| BadRequest(format!("the request failed: {e}")))?
+}
+
+/// Gives the memory a long listing freed back to the system: the C
+/// allocator keeps what a thread frees for that thread's next
+/// allocations, so a resolution's hundreds of MB, freed on one of the
+/// many blocking threads, would stay resident beside the next one's.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only hands free memory of the allocator back to
+    // the system; it touches no memory in use.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// `/api/position`: the line's last position, drawn, with its moves.
