@@ -112,6 +112,15 @@ impl ListingBudget<'_> {
         stop: &|| false,
     };
 
+    /// Every move, stopping when this thread's stop check says so
+    /// ([`with_thread_stop`]): what a full listing ([`Game::moves`]) that is
+    /// a search of its own asks.
+    pub const THREAD: ListingBudget<'static> = ListingBudget {
+        partial_after: None,
+        give_up_after: None,
+        stop: &thread_stop,
+    };
+
     /// Every move, or none if listing them takes more than `limit` units of
     /// work (`usize::MAX`: no limit).
     #[must_use]
@@ -121,6 +130,37 @@ impl ListingBudget<'_> {
             ..ListingBudget::ALL
         }
     }
+}
+
+thread_local! {
+    static THREAD_STOP: std::cell::RefCell<Option<std::rc::Rc<dyn Fn() -> bool>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `stop` as this thread's stop check: a listing of moves
+/// that is a search of its own (a Spokes resolution) asks it now and then
+/// (every thousand boards), as it asks [`ListingBudget::stop`], and ends
+/// when it says so, its list then empty or short and to be ignored. The
+/// check set before is restored when `f` returns. Without one, listings
+/// run to their end.
+pub fn with_thread_stop<R>(stop: std::rc::Rc<dyn Fn() -> bool>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<std::rc::Rc<dyn Fn() -> bool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            THREAD_STOP.with(|s| *s.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(THREAD_STOP.with(|s| s.replace(Some(stop))));
+    f()
+}
+
+/// This thread's stop check ([`with_thread_stop`]): `false` where none is
+/// set.
+#[must_use]
+pub fn thread_stop() -> bool {
+    let check = THREAD_STOP.with(|s| s.borrow().clone());
+    check.is_some_and(|f| f())
 }
 
 /// How complete a listing of moves within a [`ListingBudget`] is.

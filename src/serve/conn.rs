@@ -11,7 +11,9 @@
 //! connection still sending its head is closed to make room, and where
 //! every connection is busy with a request the new one is answered 503.
 //! A connection whose client stops reading is closed after
-//! [`WRITE_STALL`].
+//! [`WRITE_STALL`]. While a request is answered the connection is watched:
+//! a client that closes its side of it (or a connection that breaks)
+//! raises the request's [`Hangup`], which stops its work.
 
 use super::routes::SECURITY_HEADERS;
 use axum::http::{Method, StatusCode, Uri};
@@ -21,9 +23,9 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::sync::Notify;
@@ -201,14 +203,82 @@ pub async fn serve_admitted<IO>(
     if !ticket.start_request() {
         return;
     }
-    let io = Stalls::new(Rewind::new(head, io));
+    let hangup = Hangup::default();
+    let (io, watch) = watched(head, io, hangup.clone());
+    let router = router.layer(axum::Extension(hangup));
     // A client may close its sending side once its request is sent
-    // (half_close): the answer is still written.
-    let _ = hyper::server::conn::http1::Builder::new()
+    // (half_close): the answer is still written, but the work of the
+    // request stops (the hangup is raised), since a closed connection
+    // looks the same until it is written to.
+    let conn = hyper::server::conn::http1::Builder::new()
         .keep_alive(false)
         .half_close(true)
-        .serve_connection(TokioIo::new(io), TowerToHyperService::new(router))
-        .await;
+        .serve_connection(
+            TokioIo::new(Stalls::new(io)),
+            TowerToHyperService::new(router),
+        );
+    tokio::pin!(conn);
+    tokio::select! {
+        _ = &mut conn => return,
+        () = watch => {}
+    }
+    let _ = conn.await;
+}
+
+/// Raised when a request's client closes its side of the connection, or
+/// the connection breaks, while the request is answered: the request's
+/// work is then for nobody, and every stop flag handed to
+/// [`stops`](Hangup::stops) is raised. Each request finds its
+/// connection's hangup among its extensions.
+#[derive(Clone, Default)]
+pub struct Hangup(Arc<Hung>);
+
+#[derive(Default)]
+struct Hung {
+    flags: Mutex<(bool, Vec<Arc<AtomicBool>>)>,
+    notify: Notify,
+}
+
+impl Hangup {
+    /// Raises the hangup: every flag given, and those given later.
+    fn raise(&self) {
+        let mut f = self.0.flags.lock().expect("never poisoned");
+        f.0 = true;
+        for flag in f.1.drain(..) {
+            flag.store(true, Ordering::Relaxed);
+        }
+        drop(f);
+        self.0.notify.notify_waiters();
+    }
+
+    /// Has `flag` raised when the client goes (at once if it has gone).
+    pub fn stops(&self, flag: &Arc<AtomicBool>) {
+        let mut f = self.0.flags.lock().expect("never poisoned");
+        if f.0 {
+            flag.store(true, Ordering::Relaxed);
+        } else {
+            f.1.push(Arc::clone(flag));
+        }
+    }
+
+    /// Whether the client has gone.
+    #[must_use]
+    pub fn gone(&self) -> bool {
+        self.0.flags.lock().expect("never poisoned").0
+    }
+
+    /// Returns once the client has gone.
+    pub async fn closed(&self) {
+        loop {
+            let notified = self.0.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.gone() {
+                return;
+            }
+            notified.await;
+        }
+    }
 }
 
 /// A request the server refuses before the routes see it: the status and
@@ -402,55 +472,128 @@ where
     .await;
 }
 
-/// A connection whose first reads give back bytes already read.
-struct Rewind<IO> {
+/// The most bytes a connection's watch reads ahead of hyper (a request
+/// body announced, at most [`MAX_BODY`], and what a client sends past it).
+const MAX_AHEAD: usize = 2 * MAX_BODY as usize;
+
+/// A connection after its request head was read, as hyper reads it: the
+/// bytes already read first, then what the watch read ahead, then the
+/// connection. Its watch ([`watched`]) reads beside hyper, so that a
+/// client closing its side while its request is answered is seen at once.
+struct Watched<IO>(Arc<Mutex<Reading<IO>>>);
+
+/// A connection's reading side, shared by hyper and the watch (both polled
+/// on the connection's task, never at once).
+struct Reading<IO> {
+    io: IO,
     read: Vec<u8>,
     at: usize,
-    io: IO,
+    ended: bool,
+    hangup: Hangup,
 }
 
-impl<IO> Rewind<IO> {
-    fn new(read: Vec<u8>, io: IO) -> Rewind<IO> {
-        Rewind { read, at: 0, io }
+/// The connection `io`, whose `head` was read, for hyper, and its watch:
+/// a future that ends (with the hangup raised) once the client has closed
+/// its side of the connection or the connection broke.
+fn watched<IO: AsyncRead + Unpin>(
+    head: Vec<u8>,
+    io: IO,
+    hangup: Hangup,
+) -> (Watched<IO>, impl Future<Output = ()>) {
+    let reading = Arc::new(Mutex::new(Reading {
+        io,
+        read: head,
+        at: 0,
+        ended: false,
+        hangup,
+    }));
+    let watch = Arc::clone(&reading);
+    let watch = std::future::poll_fn(move |cx| {
+        let mut r = watch.lock().expect("never poisoned");
+        loop {
+            if r.ended {
+                return Poll::Ready(());
+            }
+            // Full: hyper reads on before the watch does (the task is
+            // woken for hyper's reads, and the watch polled again).
+            if r.read.len() - r.at >= MAX_AHEAD {
+                return Poll::Pending;
+            }
+            ready!(r.poll_more(cx));
+        }
+    });
+    (Watched(reading), watch)
+}
+
+impl<IO: AsyncRead + Unpin> Reading<IO> {
+    /// One read of the connection into `read`; at its end (or an error)
+    /// marks it ended and raises the hangup.
+    fn poll_more(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let mut chunk = [0u8; 4096];
+        let mut buf = ReadBuf::new(&mut chunk);
+        match Pin::new(&mut self.io).poll_read(cx, &mut buf) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Ok(())) if !buf.filled().is_empty() => {
+                if self.at == self.read.len() {
+                    self.read.clear();
+                    self.at = 0;
+                }
+                self.read.extend_from_slice(buf.filled());
+            }
+            Poll::Ready(_) => {
+                self.ended = true;
+                self.hangup.raise();
+            }
+        }
+        Poll::Ready(())
     }
 }
 
-impl<IO: AsyncRead + Unpin> AsyncRead for Rewind<IO> {
+impl<IO: AsyncRead + Unpin> AsyncRead for Watched<IO> {
     fn poll_read(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        if self.at < self.read.len() {
-            let n = buf.remaining().min(self.read.len() - self.at);
-            let at = self.at;
-            buf.put_slice(&self.read[at..at + n]);
-            self.at += n;
-            if self.at == self.read.len() {
-                self.read = Vec::new();
-                self.at = 0;
+        let mut r = self.0.lock().expect("never poisoned");
+        loop {
+            if r.at < r.read.len() {
+                let n = buf.remaining().min(r.read.len() - r.at);
+                let at = r.at;
+                buf.put_slice(&r.read[at..at + n]);
+                r.at += n;
+                if r.at == r.read.len() {
+                    r.read = Vec::new();
+                    r.at = 0;
+                }
+                return Poll::Ready(Ok(()));
             }
-            return Poll::Ready(Ok(()));
+            if r.ended {
+                return Poll::Ready(Ok(()));
+            }
+            ready!(r.poll_more(cx));
         }
-        Pin::new(&mut self.io).poll_read(cx, buf)
     }
 }
 
-impl<IO: AsyncWrite + Unpin> AsyncWrite for Rewind<IO> {
+impl<IO: AsyncWrite + Unpin> AsyncWrite for Watched<IO> {
     fn poll_write(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.io).poll_write(cx, buf)
+        let mut r = self.0.lock().expect("never poisoned");
+        Pin::new(&mut r.io).poll_write(cx, buf)
     }
 
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.io).poll_flush(cx)
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut r = self.0.lock().expect("never poisoned");
+        Pin::new(&mut r.io).poll_flush(cx)
     }
 
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.io).poll_shutdown(cx)
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut r = self.0.lock().expect("never poisoned");
+        Pin::new(&mut r.io).poll_shutdown(cx)
     }
 }
 

@@ -18,6 +18,9 @@ const KEPT: usize = 8;
 pub struct Replayed<G: FullGame> {
     line: Line<G>,
     moves: OnceLock<Vec<G::Move>>,
+    /// Held while the moves are listed: a request asking for them then
+    /// waits for that list rather than listing them again.
+    listing: Mutex<()>,
     changes: OnceLock<Changes>,
 }
 
@@ -34,25 +37,51 @@ impl<G: FullGame> Replayed<G> {
         Replayed {
             line,
             moves: OnceLock::new(),
+            listing: Mutex::new(()),
             changes: OnceLock::new(),
         }
     }
 
     /// The moves of the last position if it is a decision or a chance
-    /// node, else none.
+    /// node, else none. A listing the thread's stop check ended
+    /// ([`gamut_core::game::with_thread_stop`]) gives none and is not
+    /// kept.
     pub fn moves(&self) -> &[G::Move] {
-        self.moves.get_or_init(|| {
-            let pos = self.line.last();
-            let mut moves = Vec::new();
-            if matches!(pos.node(), NodeKind::Decision(_) | NodeKind::Chance) {
-                pos.moves(&mut moves);
-            }
-            moves
-        })
+        if let Some(moves) = self.moves.get() {
+            return moves;
+        }
+        let _one = self
+            .listing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(moves) = self.moves.get() {
+            return moves;
+        }
+        let pos = self.line.last();
+        let mut moves = Vec::new();
+        let choice = matches!(pos.node(), NodeKind::Decision(_) | NodeKind::Chance);
+        if choice {
+            pos.moves(&mut moves);
+        }
+        // A choice always has a move, unless its listing was stopped.
+        if choice && moves.is_empty() && gamut_core::game::thread_stop() {
+            return &[];
+        }
+        self.moves.get_or_init(|| moves)
     }
 
-    /// What each of [`moves`](Self::moves) changes on the board.
+    /// What each of [`moves`](Self::moves) changes on the board (nothing,
+    /// not kept, where their listing was stopped).
     pub fn changes(&self) -> &Changes {
+        static NONE: Changes = Changes {
+            squares: Vec::new(),
+            contents: Vec::new(),
+            of_move: Vec::new(),
+        };
+        self.moves();
+        if self.moves.get().is_none() {
+            return &NONE;
+        }
         self.changes.get_or_init(|| {
             let pos = self.line.last();
             let mut changes = Changes::default();

@@ -5,11 +5,12 @@
 //! Every answer carries [`SECURITY_HEADERS`].
 
 use super::assets;
+use super::conn::Hangup;
 use super::lines::{Lines, Replayed};
-use super::sessions::{Budget, Kind, StopOnDrop, Turns};
+use super::sessions::{Budget, Grant, Kind, StopOnDrop, Turns};
 use super::view;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, Request, State};
+use axum::extract::{Extension, Query, Request, State};
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -17,16 +18,18 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
-use gamut_core::game::NodeRules;
+use gamut_core::game::{with_thread_stop, NodeRules};
 use gamut_games::with_game;
 use gamut_games::GameId;
 use gamut_search::params::MAX_MULTIPV;
 use gamut_search::Limits;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -146,6 +149,14 @@ pub struct BadRequest(String);
 impl IntoResponse for BadRequest {
     fn into_response(self) -> Response {
         error(StatusCode::BAD_REQUEST, self.0)
+    }
+}
+
+impl BadRequest {
+    /// The answer to a request whose client went while its work ran (it
+    /// is read only by a client that closed just its sending side).
+    fn gone() -> BadRequest {
+        BadRequest("the client closed the connection: its request's work was stopped".into())
     }
 }
 
@@ -273,18 +284,116 @@ async fn games() -> Json<Value> {
     Json(Value::Array(list))
 }
 
+/// How many stop checks of a request's listing (one every 1,024 boards of
+/// a Spokes resolution) pass before it waits for a search thread: about
+/// 16,000 boards (milliseconds, about a MB) are listed at once.
+const FREE_CHECKS: u32 = 16;
+
+/// The stop check of a request's listing ([`listed`]): whether its client
+/// has gone, and past [`FREE_CHECKS`] a search thread of the budget, held
+/// to the listing's end.
+struct Work {
+    server: Arc<Server>,
+    runtime: tokio::runtime::Handle,
+    hangup: Hangup,
+    stop: Arc<AtomicBool>,
+    checks: Cell<u32>,
+    grant: RefCell<Option<Grant>>,
+    stopped: Cell<bool>,
+}
+
+impl Work {
+    /// Asked now and then by a long listing: `true` (and the listing
+    /// stopped for good) once the client has gone; the first check past
+    /// [`FREE_CHECKS`] waits for a search thread.
+    fn check(&self) -> bool {
+        let checks = self.checks.get() + 1;
+        self.checks.set(checks);
+        if checks == FREE_CHECKS && !self.stop.load(Relaxed) {
+            let grant = self.runtime.block_on(async {
+                tokio::select! {
+                    g = self.server.budget.grant(Kind::Listing, 1, &self.stop) => Some(g),
+                    () = self.hangup.closed() => None,
+                }
+            });
+            *self.grant.borrow_mut() = grant;
+        }
+        let stop = self.stop.load(Relaxed);
+        if stop {
+            self.stopped.set(true);
+        }
+        stop
+    }
+}
+
+/// Runs `work` (replaying a request's line, listing its position's moves)
+/// on the blocking pool, as work of the server: a long listing (a Spokes
+/// resolution past its first boards, see [`FREE_CHECKS`]) waits for a
+/// search thread of the budget and holds it to its end, and every listing
+/// stops when the client goes (its hangup); a listing stopped part way is
+/// answered [`BadRequest::gone`].
+async fn listed<T: Send + 'static>(
+    s: &Arc<Server>,
+    hangup: &Hangup,
+    work: impl FnOnce() -> Result<T, BadRequest> + Send + 'static,
+) -> Result<T, BadRequest> {
+    let stop = Arc::new(AtomicBool::new(false));
+    hangup.stops(&stop);
+    let (server, hangup) = (Arc::clone(s), hangup.clone());
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let w = Rc::new(Work {
+            server,
+            runtime,
+            hangup,
+            stop,
+            checks: Cell::new(0),
+            grant: RefCell::new(None),
+            stopped: Cell::new(false),
+        });
+        let check = Rc::clone(&w);
+        let out = with_thread_stop(Rc::new(move || check.check()), work);
+        // A listing long enough to be asked its stop check (a resolution
+        // of over 1,024 boards) may have freed much.
+        if w.checks.get() > 0 {
+            give_back_memory();
+        }
+        if w.stopped.get() {
+            Err(BadRequest::gone())
+        } else {
+            out
+        }
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the request failed: {e}")))?
+}
+
+/// Gives the memory a long listing freed back to the system: the C
+/// allocator keeps what a thread frees for that thread's next
+/// allocations, so a resolution's hundreds of MB, freed on one of the
+/// many blocking threads, would stay resident beside the next one's.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only hands free memory of the allocator back to
+    // the system; it touches no memory in use.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// `/api/position`: the line's last position, drawn, with its moves.
 async fn position(
     State(s): Shared,
+    Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
     let id = p.game()?;
-    tokio::task::spawn_blocking(
-        move || with_game!(id, G => p.line::<G>(&s.lines).map(|l| Json(view::position_json(&l)))),
-    )
+    let server = Arc::clone(&s);
+    listed(&s, &hangup, move || {
+        with_game!(id, G => p.line::<G>(&server.lines).map(|l| Json(view::position_json(&l))))
+    })
     .await
-    .map_err(|e| BadRequest(format!("the position could not be listed: {e}")))?
 }
 
 /// `/api/outcomes`: the outcomes of the line's last position that leave
@@ -292,26 +401,28 @@ async fn position(
 /// [`view::outcomes_json`]).
 async fn outcomes(
     State(s): Shared,
+    Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
     let id = p.game()?;
-    tokio::task::spawn_blocking(move || {
+    let server = Arc::clone(&s);
+    listed(&s, &hangup, move || {
         with_game!(id, G => {
-            let line = p.line::<G>(&s.lines)?;
+            let line = p.line::<G>(&server.lines)?;
             view::outcomes_json(&line, p.fix.as_deref().unwrap_or(""), p.from.unwrap_or(0))
                 .map(Json)
                 .map_err(BadRequest)
         })
     })
     .await
-    .map_err(|e| BadRequest(format!("the outcomes could not be listed: {e}")))?
 }
 
 /// `/api/export`: the line as a game record (one JSON line) that
 /// `gamut replay` reads, with a file name for it.
 async fn export(
     State(s): Shared,
+    Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
@@ -322,9 +433,10 @@ async fn export(
         .filter(|m| !m.trim().is_empty())
         .map(|m| m.split(';').map(|t| t.trim().to_string()).collect())
         .unwrap_or_default();
-    tokio::task::spawn_blocking(move || {
+    let server = Arc::clone(&s);
+    listed(&s, &hangup, move || {
         with_game!(id, G => {
-            let line = p.line::<G>(&s.lines)?;
+            let line = p.line::<G>(&server.lines)?;
             let record = view::record_line(&line, &texts).map_err(BadRequest)?;
             Ok(Json(json!({
                 "record": record,
@@ -333,7 +445,6 @@ async fn export(
         })
     })
     .await
-    .map_err(|e| BadRequest(format!("the record could not be made: {e}")))?
 }
 
 /// `/api/table`: the solved table's verdict on the line's last position
@@ -342,11 +453,14 @@ async fn export(
 /// way.
 async fn table(
     State(s): Shared,
+    Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
     let id = p.game()?;
-    tokio::task::spawn_blocking(move || {
+    let server = Arc::clone(&s);
+    listed(&s, &hangup, move || {
+        let s = server;
         let text =
             with_game!(id, G => gamut_core::game::Notation::text(p.line::<G>(&s.lines)?.last()));
         let Some((_, oracle)) = s.oracles.iter().find(|(g, _)| *g == id) else {
@@ -358,7 +472,6 @@ async fn table(
         ))
     })
     .await
-    .map_err(|e| BadRequest(format!("the table could not be read: {e}")))?
 }
 
 /// `/api/status`: how many searches run now.
@@ -374,6 +487,7 @@ async fn status(State(s): Shared) -> Json<Value> {
 /// comes at once, so a page waiting for a thread knows what it waits for.
 fn stream_job<F>(
     server: Arc<Server>,
+    hangup: &Hangup,
     kind: Kind,
     threads: usize,
     job: F,
@@ -384,6 +498,8 @@ where
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
     let halt = Arc::new(AtomicBool::new(false));
     let gone = Arc::new(AtomicBool::new(false));
+    hangup.stops(&halt);
+    hangup.stops(&gone);
     let guard = StopOnDrop(vec![Arc::clone(&halt), Arc::clone(&gone)]);
     let _ = tx.send(json!({
         "queued": server.budget.running(),
@@ -405,7 +521,11 @@ where
         }));
         std::thread::spawn(move || {
             let mut send = |v: Value| tx.send(v).is_ok();
-            job(&mut turns, &mut send);
+            // Listings in the search stop with the page, as it does.
+            let gone = Arc::clone(&turns.gone);
+            with_thread_stop(Rc::new(move || gone.load(Relaxed)), || {
+                job(&mut turns, &mut send);
+            });
             drop(turns);
         });
     });
@@ -421,17 +541,19 @@ where
 /// closes).
 async fn analysis(
     State(s): Shared,
+    Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, BadRequest> {
-    let p = Params::read(q)?;
+    let p = Arc::new(Params::read(q)?);
     let limits = p.limits(Limits::default());
     let multipv = p.multipv();
     let id = p.game()?;
     with_game!(id, G => {
-        let line = p.line::<G>(&s.lines)?;
+        let (q, server) = (Arc::clone(&p), Arc::clone(&s));
+        let line = listed(&s, &hangup, move || q.line::<G>(&server.lines)).await?;
         // Games of more than two players are searched on one thread.
         let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
-        Ok(stream_job(s, Kind::Analysis, threads, move |turns, send| {
+        Ok(stream_job(s, &hangup, Kind::Analysis, threads, move |turns, send| {
             view::analyse(line.last(), &limits, multipv, turns, send)
         })
         .into_response())
@@ -443,19 +565,21 @@ async fn analysis(
 /// position, for the evaluation graph.
 async fn scores(
     State(s): Shared,
+    Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, BadRequest> {
-    let p = Params::read(q)?;
+    let p = Arc::new(Params::read(q)?);
     let limits = p.limits(Limits {
         time: Some(Duration::from_millis(200)),
         ..Limits::default()
     });
     let id = p.game()?;
     with_game!(id, G => {
-        let line = p.line::<G>(&s.lines)?;
+        let (q, server) = (Arc::clone(&p), Arc::clone(&s));
+        let line = listed(&s, &hangup, move || q.line::<G>(&server.lines)).await?;
         // Games of more than two players are searched on one thread.
         let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
-        Ok(stream_job(s, Kind::Scores, threads, move |turns, send| {
+        Ok(stream_job(s, &hangup, Kind::Scores, threads, move |turns, send| {
             view::line_scores(&line, &limits, turns, send)
         })
         .into_response())
@@ -469,6 +593,7 @@ async fn scores(
 /// server's (see [`Kind`]).
 async fn engine(
     State(s): Shared,
+    Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Arc::new(Params::read(q)?);
@@ -480,24 +605,31 @@ async fn engine(
     let id = p.game()?;
     let q = Arc::clone(&p);
     let server = Arc::clone(&s);
-    let drawn = tokio::task::spawn_blocking(move || {
+    let drawn = listed(&s, &hangup, move || {
         with_game!(id, G => {
             let line = q.line::<G>(&server.lines)?;
             view::drawn_outcome(line.last()).map_err(BadRequest)
         })
     })
-    .await
-    .map_err(|e| BadRequest(format!("the engine failed: {e}")))??;
+    .await?;
     if let Some(m) = drawn {
         return Ok(Json(json!({ "move": m })));
     }
+    // The search stops when the client goes, waiting or searching.
     let stop = Arc::new(AtomicBool::new(false));
-    let grant = s.budget.grant(Kind::Engine, usize::MAX, &stop).await;
+    hangup.stops(&stop);
+    let grant = tokio::select! {
+        g = s.budget.grant(Kind::Engine, usize::MAX, &stop) => g,
+        () = hangup.closed() => return Err(BadRequest::gone()),
+    };
     let guard = StopOnDrop(vec![Arc::clone(&stop)]);
     let found = tokio::task::spawn_blocking(move || {
-        with_game!(id, G => {
-            let line = p.line::<G>(&s.lines)?;
-            view::engine_move(line.last(), &limits, &grant, player, &stop).map_err(BadRequest)
+        let flag = Arc::clone(&stop);
+        with_thread_stop(Rc::new(move || flag.load(Relaxed)), || {
+            with_game!(id, G => {
+                let line = p.line::<G>(&s.lines)?;
+                view::engine_move(line.last(), &limits, &grant, player, &stop).map_err(BadRequest)
+            })
         })
     })
     .await

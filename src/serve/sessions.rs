@@ -9,7 +9,9 @@
 //! (its `halt` flag raised): an analysis at once for an engine move or a
 //! scoring, an analysis for a newer analysis once it has searched
 //! [`FIRST_SLICE`], and for one that yielded before once it has searched
-//! [`SLICE`] (round robin). An engine move never yields. A search that
+//! [`SLICE`] (round robin). An engine move never yields, nor does a long
+//! listing of a position's moves (a Spokes resolution, which holds one
+//! thread from its first thousands of boards to its end). A search that
 //! yields goes to the back of the queue and resumes when its turn comes.
 
 use gamut_core::game::Evaluate;
@@ -34,6 +36,9 @@ const TICK: Duration = Duration::from_millis(40);
 /// who yields to whom.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub enum Kind {
+    /// A long listing of a position's moves (a Spokes resolution past its
+    /// first boards; the page waits for it): never yields.
+    Listing,
     /// An engine move (the page waits for it): never yields.
     Engine,
     /// The scores of a game's positions for its graph.
@@ -47,6 +52,7 @@ impl Kind {
     #[must_use]
     pub fn words(self) -> &'static str {
         match self {
+            Kind::Listing => "a position's listing",
             Kind::Engine => "an engine move",
             Kind::Scores => "a game's scoring",
             Kind::Analysis => "another analysis",
@@ -199,7 +205,7 @@ impl Sched {
             .holding
             .iter_mut()
             .filter(|h| match h.kind.cmp(&kind) {
-                _ if h.kind == Kind::Engine => false,
+                _ if h.kind <= Kind::Engine => false,
                 std::cmp::Ordering::Greater => true,
                 std::cmp::Ordering::Less => false,
                 std::cmp::Ordering::Equal => {

@@ -1737,3 +1737,178 @@ fn long_moves_are_labelled_only_by_a_loss_of_win_probability() {
         }
     }
 }
+
+/// A Spokes board given as a resolution that reaches the rules' limit of
+/// 5,000,000 boards before it ends (its one outcome is then the loop
+/// removal): seconds of work and hundreds of MB for one request.
+const HOSTILE_RESOLUTION: &str = "w/bwbw/wbwbwbwb/bwbwbwbwbwbwbwbw/wbwbwbwbwbwbwbwb 1 resolve";
+
+/// The position request of [`HOSTILE_RESOLUTION`] at round `round`: a
+/// position of its own, whose moves no other round's listing gives.
+fn hostile_position(round: u32) -> String {
+    let fen = HOSTILE_RESOLUTION.replace(" 1 ", &format!(" {round} "));
+    format!("/api/position?game=spokes&fen={}", enc(&fen))
+}
+
+/// Sends `GET target` on a new connection and leaves it open, unread.
+fn send_only(addr: &str, target: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    write!(
+        s,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    s
+}
+
+/// Waits up to `limit` for the server to run `n` searches.
+fn wait_searches(addr: &str, n: u64, limit: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if searches(addr) == n {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// A request answered within `limit` (its status).
+fn answered_within(addr: &str, target: &str, limit: Duration) -> Option<u16> {
+    let mut s = send_only(addr, target);
+    let got = closed_within(&mut s, limit)?;
+    got.split(' ').nth(1).and_then(|c| c.parse().ok())
+}
+
+/// How many threads of process `pid` are running or ready to run now.
+#[cfg(target_os = "linux")]
+fn runnable_threads(pid: u32) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("stat")).ok())
+        .filter(|stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('R'))
+        })
+        .count()
+}
+
+/// An engine move searched to depth 64 and a resolution of 5,000,000
+/// boards, each closed by its client part way: the server is idle (no
+/// search held, no thread running) within a second, and the next engine move is answered
+/// at once. Before, the search went on to its depth (an engine move of
+/// depth 1 waited over 15 s behind it) and the resolution to its end.
+#[cfg(target_os = "linux")]
+#[test]
+fn work_stops_within_a_second_of_its_client_closing() {
+    let server = Server::start(&[]);
+    let addr = &server.addr;
+    let quick = "/api/engine?game=aporia&depth=1";
+    for target in ["/api/engine?game=aporia&depth=64", &hostile_position(1)] {
+        let s = send_only(addr, target);
+        // The search, or the resolution past its first boards, holds the
+        // server's one thread.
+        assert!(
+            wait_searches(addr, 1, Duration::from_secs(10)),
+            "{target}: no search thread held"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        drop(s);
+        assert!(
+            wait_idle(addr, Duration::from_secs(1)),
+            "{target}: still searching a second after its client closed"
+        );
+        // A search or resolution going on is runnable at nearly every
+        // look, however loaded the machine.
+        let busy = (0..10)
+            .filter(|_| {
+                std::thread::sleep(Duration::from_millis(100));
+                runnable_threads(server.pid()) > 0
+            })
+            .count();
+        assert!(
+            busy <= 3,
+            "{target}: a thread runnable at {busy} of 10 looks in a second"
+        );
+        assert_eq!(
+            answered_within(addr, quick, Duration::from_secs(5)),
+            Some(200),
+            "{target}: the next engine move waited"
+        );
+    }
+}
+
+/// The server's resident memory now in kB (VmRSS).
+#[cfg(target_os = "linux")]
+fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// Twenty hostile resolutions at once (each of its own round, so that no
+/// two share a listing), ten closed as soon as sent and ten waited for: each takes the server's one search thread in turn past its
+/// first boards, so the server peaks at one resolution's memory (under
+/// 400 MB; about 250) however many come, where before every one ran at
+/// once (1.45 GB and climbing with six). The closed ones stop at once;
+/// when the first waited for is answered the rest are closed, and the
+/// server is idle again.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "long check"]
+fn long_twenty_hostile_resolutions_keep_the_server_within_its_memory() {
+    let server = Server::start(&[]);
+    let addr = server.addr.clone();
+    let mut waiting = Vec::new();
+    for i in 0..20 {
+        let s = send_only(&addr, &hostile_position(i + 1));
+        if i % 2 == 0 {
+            drop(s);
+        } else {
+            waiting.push(s);
+        }
+    }
+    let limit_kb = 400 * 1024;
+    let start = Instant::now();
+    let mut answered = None;
+    while answered.is_none() && start.elapsed() < Duration::from_secs(240) {
+        assert!(
+            peak_kb(server.pid()) < limit_kb,
+            "peak {} kB (now {} kB) after {:?}",
+            peak_kb(server.pid()),
+            rss_kb(server.pid()),
+            start.elapsed()
+        );
+        for s in &mut waiting {
+            s.set_nonblocking(true).unwrap();
+            let mut byte = [0u8; 1];
+            if s.peek(&mut byte).is_ok_and(|n| n > 0) {
+                answered = Some(start.elapsed());
+            }
+            s.set_nonblocking(false).unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(answered.is_some(), "no resolution was answered in 240 s");
+    let peak = peak_kb(server.pid());
+    assert!(peak < limit_kb, "peak {peak} kB");
+    eprintln!("peak {peak} kB; the first answer after {answered:?}");
+    drop(waiting);
+    assert!(
+        wait_idle(&addr, Duration::from_secs(2)),
+        "resolutions went on after their clients closed"
+    );
+    assert_eq!(
+        answered_within(
+            &addr,
+            "/api/engine?game=aporia&depth=1",
+            Duration::from_secs(5)
+        ),
+        Some(200)
+    );
+}

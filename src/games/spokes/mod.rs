@@ -394,8 +394,12 @@ impl<S: Seats> SpokesGame<S> {
     /// The resolution outcomes under the default limit. Beyond it the
     /// placement is declared unresolvable: the only outcome is the loop
     /// removal applied to the board as placed (see the rules document).
+    /// The thread's stop check ([`gamut_core::game::with_thread_stop`])
+    /// can end the resolution part way: then there are none.
     fn resolved<'w>(&self, w: &'w mut Workspace<S::Board>) -> &'w [Resolved<S::Board>] {
-        self.resolved_within(w, &ListingBudget::ALL);
+        if self.resolved_within(w, &ListingBudget::THREAD) == Listing::Stopped {
+            w.outcomes.clear();
+        }
         &w.outcomes
     }
 
