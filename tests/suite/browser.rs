@@ -2559,3 +2559,55 @@ fn long_a_session_leaves_the_console_clean_in_chromium() {
         "{msg}"
     );
 }
+
+/// The page's colour cues are the pictures': no swatch where the sides
+/// own no colour (Aporia), Empedocles' swatches its players' elements (the
+/// pairing's legend in the picture), Spokes' bar in its sides' colours
+/// (the server's `side_colours`), and the bar's text on a ground of its
+/// own.
+#[test]
+#[ignore = "long check"]
+fn long_the_colour_cues_are_the_pictures_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-colours");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let norm = "const norm = (c) => { const d = document.createElement('div'); d.style.color = c; \
+                document.body.append(d); const r = getComputedStyle(d).color; d.remove(); return r; };";
+    browser.goto(&format!("{}?game=aporia", server.url()));
+    settled(&browser);
+    assert_eq!(
+        browser.run("return document.querySelectorAll('.swatch').length"),
+        json!(0),
+        "aporia's players own no colour"
+    );
+    browser.goto(&format!("{}?game=empedocles", server.url()));
+    settled(&browser);
+    let colours = browser.run(&format!(
+        "{norm} return [[...document.querySelectorAll('#board svg circle.legend')].map((c) => norm(c.getAttribute('fill'))), \
+         [...document.querySelectorAll('#accuracy .swatch')].map((s) => getComputedStyle(s).backgroundColor)]"
+    ));
+    assert_eq!(colours[0].as_array().unwrap().len(), 2, "{colours}");
+    assert_eq!(colours[0], colours[1], "empedocles' swatches");
+    browser.goto(&format!("{}?game=spokes", server.url()));
+    settled(&browser);
+    browser.click("#analyse");
+    browser.wait(
+        "return !$('bar').classList.contains('empty')",
+        60,
+        "the bar",
+    );
+    let bar = browser.run(&format!(
+        "{norm} const c = S.view.side_colours.map(norm); \
+         return [c, [getComputedStyle($('bar-fill')).backgroundColor, getComputedStyle($('bar')).backgroundColor], \
+                 getComputedStyle($('bar-text')).backgroundColor]"
+    ));
+    assert_eq!(bar[0], bar[1], "spokes' bar: {bar}");
+    let ground = bar[2].as_str().unwrap();
+    assert!(
+        ground.starts_with("rgb(255, 255, 255") || ground.starts_with("rgba(255, 255, 255, 0.8"),
+        "the bar's text has no ground of its own: {bar}"
+    );
+}

@@ -189,6 +189,7 @@ function clearNumbers() {
   $("info").textContent = "";
   $("lines").innerHTML = "";
   $("bar").classList.add("empty");
+  $("bar").style.backgroundColor = "";
   $("bar-fill").style.width = "0";
   $("bar-text").textContent = "no evaluation";
   $("export-text").textContent = "";
@@ -213,13 +214,31 @@ function drawState() {
   box.append(v.state);
 }
 
-// A small square in side `i`'s colour.
+// A small square in side `i`'s colour; nothing where the sides own no
+// colour (Aporia's players).
 function swatch(i) {
+  const colour = (S.view.side_colours || [])[i];
+  if (!colour) return document.createTextNode("");
   const s = document.createElement("span");
   s.className = "swatch";
-  s.style.background = (S.view.side_colours || [])[i] || "#888";
+  s.style.background = colour;
   s.title = S.view.sides[i];
   return s;
+}
+
+// The colours of the first side's share and of the others' (the graph,
+// the bar): the sides' own where the picture gives each of two sides one,
+// else light and dark.
+function shareColours() {
+  const v = S.view, c = (v && v.side_colours) || [];
+  return v && v.sides.length === 2 && c.length === 2 ? [c[0], c[1]] : [c[0] || "#f4f1e8", "#555"];
+}
+
+// The bar in the sides' colours.
+function paintBar() {
+  const [first, others] = shareColours();
+  $("bar-fill").style.background = first;
+  $("bar").style.backgroundColor = others;
 }
 
 // ---- the board ---------------------------------------------------------
@@ -955,6 +974,7 @@ function showSides(d) {
   const first = d.sides[0];
   const p = winProbability(first.value, first.proven);
   $("bar").classList.remove("empty");
+  paintBar();
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${first.name} against the others ${(p * 100).toFixed(0)}%`;
   const ol = $("lines");
@@ -985,6 +1005,7 @@ function showIteration(d) {
     ? d.lines.reduce((a, l) => a + l.probability * winProbability(l.score, false), 0)
     : winProbability(d.score, d.proven);
   $("bar").classList.remove("empty");
+  paintBar();
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${side} ${(p * 100).toFixed(0)}%` + (chance ? " expected over the roll" : "");
   const ol = $("lines");
@@ -1294,6 +1315,7 @@ function drawGraph() {
   // Each run: the second side's share dark over the run's span, the
   // first side's light under the curve; a lone scored ply a dot.
   const f = (p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`;
+  const [light, dark] = shareColours();
   let shares = "", curves = "";
   for (const run of runs) {
     const p = run.pts, a = p[0][0], b = p[p.length - 1][0];
@@ -1301,8 +1323,8 @@ function drawGraph() {
       curves += `<circle class="lone" cx="${a.toFixed(1)}" cy="${p[0][1].toFixed(1)}" r="2.5" fill="#2a7de1"/>`;
       continue;
     }
-    shares += `<rect class="share second" x="${a.toFixed(1)}" y="${y(1)}" width="${(b - a).toFixed(1)}" height="${y(0) - y(1)}" fill="#555"/>` +
-      `<polygon class="share first" points="${a.toFixed(1)},${y(0)} ${p.map(f).join(" ")} ${b.toFixed(1)},${y(0)}" fill="#f4f1e8" stroke="none"/>`;
+    shares += `<rect class="share second" x="${a.toFixed(1)}" y="${y(1)}" width="${(b - a).toFixed(1)}" height="${y(0) - y(1)}" fill="${dark}"/>` +
+      `<polygon class="share first" points="${a.toFixed(1)},${y(0)} ${p.map(f).join(" ")} ${b.toFixed(1)},${y(0)}" fill="${light}" stroke="none"/>`;
     curves += `<polyline points="${p.map(f).join(" ")}" fill="none" stroke="#2a7de1" stroke-width="1.5"/>`;
   }
   $("graph").innerHTML =
