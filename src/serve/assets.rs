@@ -7,3 +7,5 @@ pub const INDEX_HTML: &str = include_str!("assets/index.html");
 pub const APP_JS: &str = include_str!("assets/app.js");
 /// Its style.
 pub const STYLE_CSS: &str = include_str!("assets/style.css");
+/// Its icon.
+pub const FAVICON_SVG: &str = include_str!("assets/favicon.svg");

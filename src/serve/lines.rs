@@ -269,6 +269,6 @@ mod tests {
             .replay::<Epaminondas>(None, None, Some("m1-j4;zz"))
             .err()
             .unwrap();
-        assert!(err.starts_with("ply 2:"), "{err}");
+        assert!(err.starts_with("move 2 'zz'"), "{err}");
     }
 }

@@ -86,6 +86,10 @@ pub fn router(state: Arc<Server>) -> Router {
             "/style.css",
             get(|| async { page(assets::STYLE_CSS, "text/css; charset=utf-8") }),
         )
+        .route(
+            "/favicon.svg",
+            get(|| async { page(assets::FAVICON_SVG, "image/svg+xml") }),
+        )
         .route("/api/games", get(games))
         .route("/api/position", get(position))
         .route("/api/outcomes", get(outcomes))
@@ -639,12 +643,12 @@ async fn engine(
 }
 
 /// `/api/records`: the records files of `--records-dir` that
-/// `/api/record` opens (see [`super::records::list`]).
+/// `/api/record` opens (see [`super::records::list`]); none without
+/// the folder.
 async fn records(State(s): Shared) -> Result<Json<Value>, BadRequest> {
-    let dir = s
-        .records_dir
-        .clone()
-        .ok_or_else(|| BadRequest("the server was started without --records-dir".into()))?;
+    let Some(dir) = s.records_dir.clone() else {
+        return Ok(Json(json!([])));
+    };
     let turn = Arc::clone(&s.reading)
         .acquire_owned()
         .await

@@ -49,8 +49,9 @@ pub fn start<G: FullGame>(fen: Option<&str>, setup: Option<&str>) -> Result<G, S
 /// The position after `item`, the `i`-th (from 0) of a request's moves,
 /// is played at `pos`.
 pub fn play_item<G: FullGame>(pos: &G, item: &str, i: usize) -> Result<G, String> {
+    // One numbering, the request's: the move's place in its whole line.
     gamut_core::moves::play_moves(pos.clone(), item, "the moves")
-        .map_err(|e| format!("ply {}: {e}", i + 1))
+        .map_err(|e| e.0.replacen("move 1 ", &format!("move {} ", i + 1), 1))
 }
 
 /// `score` for the side to move at `pos` as a score for the first side.

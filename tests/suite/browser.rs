@@ -61,6 +61,7 @@ impl Browser {
         let downloads = profile.join("downloads");
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
+            "goog:loggingPrefs": {"browser": "ALL"},
             "goog:chromeOptions": {"binary": chromium().unwrap(), "args": args,
                 "prefs": {"download.default_directory": downloads.to_str().unwrap(),
                           "download.prompt_for_download": false}}
@@ -154,6 +155,38 @@ impl Browser {
                 "parameters": {"pointerType": "mouse"}, "actions": steps}]}),
         );
         self.call("DELETE", "/actions", Value::Null);
+    }
+
+    /// Presses and lets go each key in turn (WebDriver's key values:
+    /// `\u{E012}` is Left), on whatever has the focus.
+    fn keys(&self, keys: &[&str]) {
+        let mut steps = Vec::with_capacity(2 * keys.len());
+        for k in keys {
+            steps.push(json!({"type": "keyDown", "value": k}));
+            steps.push(json!({"type": "keyUp", "value": k}));
+        }
+        self.call(
+            "POST",
+            "/actions",
+            json!({"actions": [{"type": "key", "id": "keyboard", "actions": steps}]}),
+        );
+        self.call("DELETE", "/actions", Value::Null);
+    }
+
+    /// The browser's console since the last call: each entry's level and
+    /// message.
+    fn console(&self) -> Vec<(String, String)> {
+        let log = self.call("POST", "/se/log", json!({"type": "browser"}));
+        log.as_array()
+            .expect("a log")
+            .iter()
+            .map(|e| {
+                (
+                    e["level"].as_str().unwrap_or("").to_string(),
+                    e["message"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
     }
 
     /// The WebDriver id of the element `selector` finds.
@@ -2076,4 +2109,505 @@ fn long_a_resumed_analysis_keeps_its_lines_until_it_passes_them_in_chromium() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// What the page shows now, for a person choosing as fast as it lets
+/// them: the line, the node, whether the engine searches, the player
+/// the prompt names (-1: none) with that player's actions made on the
+/// board (text and node), and the outcome buttons offered.
+const SEAT_STATE: &str = r#"
+const v = S.view;
+if (!v || S.shown !== S.token) return { loading: true };
+const text = document.getElementById('choices').textContent.trim();
+const names = [...Array(v.players || 2).keys()].map((i) => (v.players > 2 ? 'player ' + (i + 1) : v.sides[i]));
+let k = -1;
+const m = text.match(/^(.*?) chooses in secret \(/);
+if (v.node === 'simultaneous' && m) k = names.indexOf(m[1]);
+return {
+  loading: false, line: lineTo(S.current), node: v.node, busy: !!S.busy, text,
+  k, actions: k >= 0 ? v.actions[k].filter((a) => a.squares.length === 1).map((a) => [a.text, a.squares[0]]) : [],
+  buttons: [...document.querySelectorAll('#choices button[data-move]')].map((b) => b.dataset.move),
+  sides: v.player_sides, over: v.node === 'terminal',
+};
+"#;
+
+/// Plays `rounds` rounds of `game` in the page with the engine on `seat`
+/// (a side: a player, or a team of `spokes2v2`) at `limit` ms a search,
+/// the person choosing for the other players as soon as the prompt names
+/// one (a random action, its node clicked, then its colour) and resolving
+/// with the first outcome offered; each round's joint action must give
+/// each person's choice to the player the prompt named, and while the
+/// engine chooses the page must say so.
+fn play_rounds_against_a_seat(
+    browser: &Browser,
+    url: &str,
+    game: &str,
+    seat: usize,
+    rounds: usize,
+    rng: &mut SmallRng,
+) {
+    use rand::Rng;
+    let open = || {
+        browser.goto(&format!("{url}?game={game}"));
+        browser.wait(
+            "return !!S.view && S.shown === S.token && document.getElementById('engine-seats').dataset.game !== undefined",
+            30,
+            "the board",
+        );
+        browser.run(&format!(
+            "$('auto-score').checked = false; $('limit-kind').value = 'time'; $('limit').value = '150'; \
+             const m = $('engine-seats'); m.value = '{seat}'; m.dispatchEvent(new Event('change')); return m.value"
+        ));
+    };
+    open();
+    let mut done = 0;
+    let mut chosen: std::collections::BTreeMap<usize, String> = Default::default();
+    let mut last_line: Vec<Value> = Vec::new();
+    let mut progress = Instant::now();
+    while done < rounds {
+        assert!(
+            progress.elapsed() < Duration::from_secs(60),
+            "{game}, engine on {seat}: no progress: {}",
+            browser.run(SEAT_STATE)
+        );
+        let st = browser.run(SEAT_STATE);
+        if st["loading"] == json!(true) {
+            continue;
+        }
+        let line = st["line"].as_array().unwrap().clone();
+        if line.len() > last_line.len() {
+            progress = Instant::now();
+            // A round was placed: each person's choice went to the player
+            // the prompt named when it was clicked.
+            let new = line.last().unwrap().as_str().unwrap();
+            if new.contains(',') && line.len() == last_line.len() + 1 {
+                let parts: Vec<&str> = new.split(',').collect();
+                for (&p, text) in &chosen {
+                    assert_eq!(
+                        parts[p],
+                        text,
+                        "{game}, engine on {seat}: player {} chose {text}, the round was {new}",
+                        p + 1
+                    );
+                }
+                for p in 0..parts.len() {
+                    if st["sides"][p].as_u64() == Some(seat as u64) {
+                        assert!(
+                            !chosen.contains_key(&p),
+                            "{game}: a person chose for the engine's player {}",
+                            p + 1
+                        );
+                    }
+                }
+                chosen.clear();
+                done += 1;
+            }
+            last_line = line.clone();
+        } else if line.len() < last_line.len() {
+            last_line = line.clone();
+        }
+        if st["over"] == json!(true) {
+            open();
+            last_line.clear();
+            chosen.clear();
+            continue;
+        }
+        if st["busy"] == json!(true) {
+            if st["node"] == "simultaneous" {
+                assert!(
+                    st["text"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("engine choosing for player"),
+                    "{game}: the engine chooses unsaid: {}",
+                    st["text"]
+                );
+            }
+            continue;
+        }
+        let k = st["k"].as_i64().unwrap();
+        if k >= 0 {
+            let k = k as usize;
+            let actions = st["actions"].as_array().unwrap();
+            if actions.is_empty() {
+                continue;
+            }
+            let pick = &actions[rng.gen_range(0..actions.len())];
+            let (text, node) = (pick[0].as_str().unwrap(), pick[1].as_str().unwrap());
+            browser.click_square(node);
+            let button = format!("#chooser button[data-move=\"{text}\"]");
+            let there = browser.run(&format!("return !!document.querySelector('{button}')"));
+            if there == json!(true) {
+                browser.click(&button);
+            } else {
+                browser.run("hideChooser(); S.selection = []; drawChoices(); return 0");
+                continue;
+            }
+            chosen.insert(k, text.to_string());
+            continue;
+        }
+        if st["node"] == "decision" {
+            if let Some(b) = st["buttons"].as_array().unwrap().first() {
+                let b = b.as_str().unwrap();
+                browser.click(&format!("#choices button[data-move=\"{b}\"]"));
+            }
+        }
+    }
+}
+
+/// A person's choice at a simultaneous node goes to the player the prompt
+/// names, in every Spokes variant with the engine on each seat, the person
+/// clicking as soon as the page names one of theirs; while an engine seat
+/// chooses the page says so and takes no click.
+#[test]
+#[ignore = "long check"]
+fn long_a_person_s_choice_goes_to_the_seat_the_prompt_names_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-seats");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let rounds: usize = std::env::var("GAMUT_SEAT_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
+    let mut rng = SmallRng::seed_from_u64(61);
+    for (game, seats) in [("spokes4", 4), ("spokes2v2", 2), ("spokes", 2)] {
+        for seat in 0..seats {
+            play_rounds_against_a_seat(&browser, &server.url(), game, seat, rounds, &mut rng);
+        }
+    }
+}
+
+/// WebDriver's key values.
+const LEFT: &str = "\u{E012}";
+const UP: &str = "\u{E013}";
+const END: &str = "\u{E010}";
+
+/// The keys act on the game whatever control was used last: after
+/// ticking `analyse` and playing on the board, Left steps back, `f`
+/// flips and space has the engine move (`analyse` stays ticked); after
+/// choosing 4 lines Left steps back and the lines stay 4; only a text
+/// being edited (the limit's field) keeps its keys, and a click on the
+/// board gives them back to the game.
+#[test]
+#[ignore = "long check"]
+fn long_the_keys_act_on_the_game_whatever_control_was_used_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-keys");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    browser.run("$('limit-kind').value = 'depth'; $('limit').value = '1'; return 0");
+    browser.click("#analyse");
+    play_first(&browser, 0);
+    settled(&browser);
+    let current = || browser.run("return S.current").as_u64().unwrap();
+    assert_eq!(current(), 1);
+    browser.keys(&[LEFT]);
+    browser.wait("return S.current === 0", 10, "Left steps back");
+    browser.keys(&[END]);
+    browser.wait("return S.current === 1", 10, "End goes to the end");
+    browser.keys(&["f"]);
+    browser.wait(
+        "return document.getElementById('board').classList.contains('flipped')",
+        10,
+        "f flips",
+    );
+    browser.keys(&[" "]);
+    browser.wait(
+        "return S.nodes.length === 3 && S.current === 2",
+        20,
+        "space: the engine's move",
+    );
+    assert_eq!(
+        browser.run("return $('analyse').checked"),
+        json!(true),
+        "space unticked analyse"
+    );
+    // Four lines chosen in the menu; Left then steps back.
+    browser.click("#multipv option:nth-child(4)");
+    browser.wait("return $('multipv').value === '4'", 10, "four lines");
+    settled(&browser);
+    browser.keys(&[LEFT]);
+    browser.wait("return S.current === 1", 10, "Left after the lines' menu");
+    assert_eq!(
+        browser.run("return $('multipv').value"),
+        json!("4"),
+        "Left changed the lines"
+    );
+    // The limit's field is being edited: Up is its own.
+    browser.click("#limit");
+    browser.keys(&[UP]);
+    assert_eq!(
+        browser.run("return [$('limit').value, S.current]"),
+        json!(["2", 1])
+    );
+    // A click on the board gives the keys back to the game.
+    settled(&browser);
+    browser.click_square(
+        browser
+            .run("return S.view.moves.find((m) => m.squares.length).squares[0]")
+            .as_str()
+            .unwrap(),
+    );
+    assert_eq!(
+        browser.run("return document.activeElement === $('board')"),
+        json!(true)
+    );
+    browser.run("hideChooser(); S.selection = []; drawChoices(); return 0");
+    browser.keys(&[LEFT]);
+    browser.wait(
+        "return S.current === 0",
+        10,
+        "Left after a click on the board",
+    );
+}
+
+/// Nothing in the right column moves while a game is played, analysed
+/// and scored on one search thread (the analysis' line saying it is
+/// paused for the scoring, the lines filling, the move list growing):
+/// every block's place on the page stays the same.
+#[test]
+#[ignore = "long check"]
+fn long_the_right_column_never_moves_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-still");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    browser.click("#analyse");
+    browser.run(
+        "window.__tops = []; \
+         const ids = ['bar', 'lines', 'play', 'moves', 'score-game', 'graph', 'accuracy', 'io']; \
+         const at = () => ids.map((id) => Math.round($(id).getBoundingClientRect().top + scrollY)); \
+         window.__first = at(); \
+         window.__rec = setInterval(() => { const t = at(); \
+           if (t.some((y, i) => y !== __first[i])) __tops.push([document.getElementById('info').textContent, t]); }, 20); \
+         return __first",
+    );
+    let mut paused = false;
+    for k in 0..12 {
+        play_first(&browser, k % 3);
+        settled(&browser);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_millis(700) {
+            let info = browser.run("return $('info').textContent + $('graph-info').textContent");
+            paused |= info.as_str().unwrap().contains("paused");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    browser.click("#score-game");
+    browser.wait(
+        "return $('graph-info').textContent === 'scored'",
+        60,
+        "the scored game",
+    );
+    let moved = browser.run("clearInterval(__rec); return [__first, __tops.slice(0, 5)]");
+    assert_eq!(moved[1], json!([]), "the column moved (from {})", moved[0]);
+    assert!(paused, "no pause was shown: the check did not check it");
+}
+
+/// The graph draws a ply not scored yet as a gap, not as the second
+/// side's, and the accuracy counts only `score the game`'s scores (as the
+/// labels do): none after the background's 60 ms scores, each side's
+/// once the game is scored.
+#[test]
+#[ignore = "long check"]
+fn long_the_graph_leaves_gaps_and_accuracy_counts_refined_scores_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-graph");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    for k in 0..4 {
+        play_first(&browser, k);
+    }
+    browser.wait(
+        "return $('graph-info').textContent.startsWith('scored at 60 ms') && S.nodes.every((n) => n.score !== null)",
+        60,
+        "the background's scores",
+    );
+    let accuracy = "return [...document.querySelectorAll('#accuracy .side-accuracy')].map((s) => s.dataset.accuracy || null)";
+    assert_eq!(
+        browser.run(accuracy),
+        json!([null, null]),
+        "the accuracy counts the background's scores"
+    );
+    browser.click("#score-game");
+    browser.wait(
+        "return $('graph-info').textContent === 'scored'",
+        60,
+        "the scored game",
+    );
+    let shown = browser.run(accuracy);
+    assert!(
+        shown.as_array().unwrap().iter().all(|a| a.is_string()),
+        "{shown}"
+    );
+    // Two more moves, not scored.
+    browser.click("#auto-score");
+    play_first(&browser, 0);
+    play_first(&browser, 0);
+    settled(&browser);
+    let fills = browser.run(
+        "const svg = $('graph-svg'), r = svg.getBoundingClientRect(), n = gameThrough(S.current).length; \
+         const at = (i, p) => { const x = 34 + (600 - 34 - 18) * i / (n - 1), y = 8 + (140 - 18 - 8) * (1 - p); \
+           const e = document.elementFromPoint(r.left + r.width * x / 600, r.top + r.height * y / 140); \
+           return e ? (e.getAttribute('fill') || e.tagName) : null; }; \
+         return [n, at(1.5, 0.97), at(n - 1.5, 0.03)]",
+    );
+    assert_eq!(fills[0], json!(7), "{fills}");
+    assert_ne!(
+        fills[1], fills[2],
+        "an unscored ply is drawn as the second side's: {fills}"
+    );
+}
+
+/// A session that opens every game, plays a few moves in each (on the
+/// board and by the engine), analyses, opens the records' panel on a
+/// server without a records folder and opens a record file leaves the
+/// browser's console empty of warnings and errors (no missing icon, no
+/// refused request of the page's own); an illegal move is numbered one
+/// way.
+#[test]
+#[ignore = "long check"]
+fn long_a_session_leaves_the_console_clean_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-console");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let games = get(&server.addr, "/api/games").json();
+    for g in games.as_array().unwrap() {
+        let game = g["id"].as_str().unwrap();
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        browser.run("$('limit-kind').value = 'depth'; $('limit').value = '1'; return 0");
+        browser.click("#analyse");
+        if browser.run("return S.view.node !== 'simultaneous'") == json!(true) {
+            play_first(&browser, 0);
+        }
+        for _ in 0..3 {
+            settled(&browser);
+            let before = browser.run("return S.nodes.length");
+            if browser.run("return S.view.node === 'terminal'") == json!(true) {
+                break;
+            }
+            browser.click("#engine-move");
+            browser.wait(
+                &format!("return S.nodes.length !== {before} || S.pending.length > 0"),
+                30,
+                "the engine's move",
+            );
+        }
+        browser.click("#analyse");
+    }
+    // The records' panel, and a record file opened.
+    let (first, _) = first_move_squares(&server, "apart", "");
+    let record = crate::serve::exported(&server.addr, "apart", &first);
+    let file = dir.join("one.jsonl");
+    std::fs::write(&file, format!("{record}\n")).unwrap();
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    browser.click("#io summary");
+    browser.wait(
+        "return $('records').textContent.length > 0",
+        10,
+        "the records' list",
+    );
+    let input = browser.element("#record-file");
+    browser.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        json!({"text": file.to_str().unwrap()}),
+    );
+    browser.wait(
+        "return S.nodes.length === 2 && S.shown === S.token",
+        20,
+        "the record",
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    let noise: Vec<_> = browser
+        .console()
+        .into_iter()
+        .filter(|(level, _)| level == "WARNING" || level == "SEVERE")
+        .collect();
+    assert!(noise.is_empty(), "the console: {noise:?}");
+    // One numbering: the second move of a line is move 2.
+    let a = get(
+        &server.addr,
+        &format!(
+            "/api/position?game=apart&moves={}%3Bzz",
+            crate::serve::enc(&first)
+        ),
+    );
+    let msg = a.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        msg.starts_with("move 2 'zz'") && !msg.contains("ply"),
+        "{msg}"
+    );
+}
+
+/// The page's colour cues are the pictures': no swatch where the sides
+/// own no colour (Aporia), Empedocles' swatches its players' elements (the
+/// pairing's legend in the picture), Spokes' bar in its sides' colours
+/// (the server's `side_colours`), and the bar's text on a ground of its
+/// own.
+#[test]
+#[ignore = "long check"]
+fn long_the_colour_cues_are_the_pictures_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-colours");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let norm = "const norm = (c) => { const d = document.createElement('div'); d.style.color = c; \
+                document.body.append(d); const r = getComputedStyle(d).color; d.remove(); return r; };";
+    browser.goto(&format!("{}?game=aporia", server.url()));
+    settled(&browser);
+    assert_eq!(
+        browser.run("return document.querySelectorAll('.swatch').length"),
+        json!(0),
+        "aporia's players own no colour"
+    );
+    browser.goto(&format!("{}?game=empedocles", server.url()));
+    settled(&browser);
+    let colours = browser.run(&format!(
+        "{norm} return [[...document.querySelectorAll('#board svg circle.legend')].map((c) => norm(c.getAttribute('fill'))), \
+         [...document.querySelectorAll('#accuracy .swatch')].map((s) => getComputedStyle(s).backgroundColor)]"
+    ));
+    assert_eq!(colours[0].as_array().unwrap().len(), 2, "{colours}");
+    assert_eq!(colours[0], colours[1], "empedocles' swatches");
+    browser.goto(&format!("{}?game=spokes", server.url()));
+    settled(&browser);
+    browser.click("#analyse");
+    browser.wait(
+        "return !$('bar').classList.contains('empty')",
+        60,
+        "the bar",
+    );
+    let bar = browser.run(&format!(
+        "{norm} const c = S.view.side_colours.map(norm); \
+         return [c, [getComputedStyle($('bar-fill')).backgroundColor, getComputedStyle($('bar')).backgroundColor], \
+                 getComputedStyle($('bar-text')).backgroundColor]"
+    ));
+    assert_eq!(bar[0], bar[1], "spokes' bar: {bar}");
+    let ground = bar[2].as_str().unwrap();
+    assert!(
+        ground.starts_with("rgb(255, 255, 255") || ground.starts_with("rgba(255, 255, 255, 0.8"),
+        "the bar's text has no ground of its own: {bar}"
+    );
 }

@@ -54,8 +54,9 @@ pub trait Diagram: Notation {
     }
 
     /// Each side's colour as [`svg`](Diagram::svg) draws it (a CSS
-    /// colour), in side order, for a page to name whose turn it is. By
-    /// default the first side's stones are white and the second's black.
+    /// colour), in side order, for a page to name whose turn it is; empty
+    /// where the sides own no colour. By default the first side's stones
+    /// are white and the second's black.
     fn side_colours(&self) -> Vec<String> {
         vec!["#f4f1e8".into(), "#1c1c1c".into()]
     }

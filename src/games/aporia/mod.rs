@@ -285,6 +285,12 @@ impl Diagram for Aporia {
     /// once in 20,000, so the curve is nearly flat.
     const SCORE_SCALE: f64 = 71_500.0;
 
+    /// None: both players place the same stones and lock platforms in
+    /// either colour, so neither owns one.
+    fn side_colours(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     fn diagram(&self) -> String {
         let mut s = draw_board(4, 4, |i| self.piece_letter(Node(i as u8)));
         let locked: Vec<&str> = PLATFORMS

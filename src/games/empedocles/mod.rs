@@ -392,6 +392,15 @@ impl Diagram for Empedocles {
     fn svg(&self, opts: &gamut_core::svg::SvgOptions, before: Option<&Self>) -> String {
         svg::svg(self, opts, before)
     }
+
+    /// Each player's element's tint, as its stones and the pairing's
+    /// legend show it.
+    fn side_colours(&self) -> Vec<String> {
+        Player::BOTH
+            .into_iter()
+            .map(|pl| svg::tint(self.pairing().of(pl)).to_string())
+            .collect()
+    }
 }
 
 impl Notation for Empedocles {

@@ -19,7 +19,8 @@ const GRID: Grid = Grid {
 /// Height of the panel below the board for the pairing and the die.
 const PANEL: f64 = 70.0;
 
-const fn tint(e: Element) -> &'static str {
+/// Element `e`'s colour in the picture.
+pub const fn tint(e: Element) -> &'static str {
     match e {
         Element::Fire => "#d6452b",
         Element::Water => "#2f6fc4",

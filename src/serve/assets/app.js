@@ -39,7 +39,9 @@ const S = {
   pending: [],     // actions chosen so far at a simultaneous node
   analysis: null,  // the EventSource of the running analysis
   scoring: null,   // the EventSource of the game's scoring
-  busy: false,     // an engine move is being searched
+  busy: false,     // the engine searches for a seat: the board takes no click meanwhile
+  busyFor: "",     // for whom it searches ("player 2"), said under the board
+  busyJob: null,   // that search's request: {id, abort}
   token: 0,        // counts renders, so stale answers are dropped
   shown: 0,        // the render whose position is shown
   record: null,    // the record exported last (for the copy button)
@@ -128,6 +130,7 @@ function go(id) {
 
 async function render() {
   const token = ++S.token;
+  stopThinking(null);
   stopAnalysis();
   clearNumbers();
   let view;
@@ -186,6 +189,7 @@ function clearNumbers() {
   $("info").textContent = "";
   $("lines").innerHTML = "";
   $("bar").classList.add("empty");
+  $("bar").style.backgroundColor = "";
   $("bar-fill").style.width = "0";
   $("bar-text").textContent = "no evaluation";
   $("export-text").textContent = "";
@@ -193,6 +197,7 @@ function clearNumbers() {
   S.record = null;
   $("table-verdict").textContent = "";
   S.lastIteration = null;
+  S.infoNote = "";
   S.shownDepth = 0;
   S.analysisKey = null;
   drawArrows();
@@ -209,13 +214,31 @@ function drawState() {
   box.append(v.state);
 }
 
-// A small square in side `i`'s colour.
+// A small square in side `i`'s colour; nothing where the sides own no
+// colour (Aporia's players).
 function swatch(i) {
+  const colour = (S.view.side_colours || [])[i];
+  if (!colour) return document.createTextNode("");
   const s = document.createElement("span");
   s.className = "swatch";
-  s.style.background = (S.view.side_colours || [])[i] || "#888";
+  s.style.background = colour;
   s.title = S.view.sides[i];
   return s;
+}
+
+// The colours of the first side's share and of the others' (the graph,
+// the bar): the sides' own where the picture gives each of two sides one,
+// else light and dark.
+function shareColours() {
+  const v = S.view, c = (v && v.side_colours) || [];
+  return v && v.sides.length === 2 && c.length === 2 ? [c[0], c[1]] : [c[0] || "#f4f1e8", "#555"];
+}
+
+// The bar in the sides' colours.
+function paintBar() {
+  const [first, others] = shareColours();
+  $("bar-fill").style.background = first;
+  $("bar").style.backgroundColor = others;
 }
 
 // ---- the board ---------------------------------------------------------
@@ -423,6 +446,24 @@ function seatMenu() {
   menu.value = options.some(([value]) => value === kept) ? kept : "";
 }
 
+// Player `i`'s name at a simultaneous node: its side's, or where a side
+// has several players (`spokes2v2`'s teams) the player's own.
+function chooserName(i) {
+  const v = S.view;
+  return v.players > 2 ? "player " + (i + 1) : v.sides[i];
+}
+
+// Whether the page takes a person's move now: the position shown is the
+// one asked for last, and no engine searches for a seat.
+function takesInput() {
+  return !!S.view && S.shown === S.token && !S.busy;
+}
+
+// Says why a click was not taken: the engine's turn.
+function refuse() {
+  if (S.busy) showError(`the engine is ${S.view.node === "simultaneous" ? "choosing" : "moving"} for ${S.busyFor}: wait for your turn`);
+}
+
 // The side of the player choosing next at a simultaneous node.
 function pendingSide() {
   return S.view.player_sides[S.pending.length];
@@ -454,10 +495,20 @@ function drawChoices() {
   box.innerHTML = "";
   const v = S.view;
   const moves = choosable();
+  if (S.busy) {
+    // The engine searches for one of its seats: the page says so, and
+    // the board and the buttons take nothing meanwhile.
+    const wait = document.createElement("span");
+    wait.id = "thinking";
+    wait.textContent = (v.node === "chance" ? "rolling the die…" : `engine ${v.node === "simultaneous" ? "choosing" : "moving"} for ${S.busyFor}…`) +
+      (v.node === "simultaneous" ? ` (${S.pending.length} of ${v.players} chosen)` : "");
+    box.append(wait);
+    markBoard();
+    return;
+  }
   if (v.node === "simultaneous") {
     const side = pendingSide();
-    const who = v.players > 2 ? "player " + (S.pending.length + 1) : v.sides[S.pending.length];
-    box.append(swatch(side), ` ${who} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
+    box.append(swatch(side), ` ${chooserName(S.pending.length)} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
   }
   if (v.node === "chance") {
     const roll = document.createElement("button");
@@ -649,6 +700,7 @@ function markBoard() {
 // move, the last square again to stop there, or a new start.
 function clickSquare(sq) {
   hideChooser();
+  if (!takesInput()) { refuse(); return; }
   if (paged()) { showContents(sq); return; }
   const sel = S.selection;
   if (sel.length && sq === sel[sel.length - 1]) {
@@ -706,6 +758,7 @@ function hideChooser() {
 function choose(text) {
   const v = S.view;
   hideChooser();
+  if (!takesInput()) { refuse(); return; }
   S.selection = [];
   if (v.node === "simultaneous") {
     S.pending.push(text);
@@ -715,23 +768,16 @@ function choose(text) {
   addMove(text);
 }
 
-// At a simultaneous node: the engine's seats choose after the people's
-// (so the engine's choice is seen only once everyone's is made), then the
-// joint action is played.
+// At a simultaneous node: the engine's seats choose, each when its
+// player is the next to choose (the people's choices are never shown to
+// it), then the joint action is played. A person's click waits for the
+// engine (the page says for whom it chooses).
 async function fillPending() {
   const v = S.view;
   const seats = engineSeats();
-  const token = S.token;
+  if (S.busy || v.node !== "simultaneous") return;
   while (S.pending.length < v.players && seats.includes(pendingSide())) {
-    const player = S.pending.length;
-    try {
-      const r = await getJson("/api/engine", { moves: lineTo(S.current).join(";"), player, ...limit() });
-      if (token !== S.token) return;
-      S.pending.push(r.move);
-    } catch (e) {
-      showError(e.message);
-      return;
-    }
+    if (!(await chooseFor(S.pending.length))) return;
   }
   if (S.pending.length === v.players) {
     addMove(S.pending.join(","));
@@ -743,14 +789,59 @@ async function fillPending() {
 // The engine chooses for the player choosing next at a simultaneous node
 // (the space key).
 async function fillPendingOnce() {
-  const v = S.view, token = S.token, player = S.pending.length;
-  try {
-    const r = await getJson("/api/engine", { moves: lineTo(S.current).join(";"), player, ...limit() });
-    if (token !== S.token || S.pending.length !== player) return;
-    S.pending.push(r.move);
-  } catch (e) { showError(e.message); return; }
+  const v = S.view;
+  if (S.busy || !(await chooseFor(S.pending.length))) return;
   if (S.pending.length === v.players) addMove(S.pending.join(","));
-  else drawChoices();
+  else fillPending();
+}
+
+// The engine's action for `player`, the player choosing next at the
+// simultaneous node shown, added to the actions chosen; false where the
+// position changed meanwhile or the search failed.
+async function chooseFor(player) {
+  const token = S.token;
+  const move = await think(chooserName(player), { player });
+  if (move === null || token !== S.token || S.pending.length !== player) return false;
+  S.pending.push(move);
+  return true;
+}
+
+// Asks the engine's move (`extra`: the player at a simultaneous node) at
+// the position shown, saying meanwhile for whom it searches; null where
+// the position changed, the search was dropped or failed.
+async function think(who, extra) {
+  const token = S.token;
+  const id = (S.busyJob ? S.busyJob.id : 0) + 1;
+  const abort = new AbortController();
+  S.busy = true;
+  S.busyFor = who;
+  S.busyJob = { id, abort };
+  drawChoices();
+  let move = null;
+  try {
+    const r = await fetch("/api/engine?" + params({ moves: lineTo(S.current).join(";"), ...extra, ...limit() }), { signal: abort.signal });
+    const body = await r.json();
+    if (!r.ok) throw new Error(body.error || r.statusText);
+    move = body.move;
+  } catch (e) {
+    if (S.busyJob && S.busyJob.id === id && e.name !== "AbortError") showError(e.message);
+  }
+  if (!S.busyJob || S.busyJob.id !== id) return null;
+  stopThinking(id);
+  if (token !== S.token) return null;
+  drawChoices();
+  return move;
+}
+
+// Ends the engine's search `id` (null: whichever runs), its request
+// dropped.
+function stopThinking(id) {
+  const job = S.busyJob;
+  if (!job || (id !== null && job.id !== id)) return;
+  if (id === null) job.abort.abort();
+  S.busyJob = { id: job.id, abort: job.abort, done: true };
+  S.busy = false;
+  S.busyFor = "";
 }
 
 function limit() {
@@ -762,7 +853,7 @@ function limit() {
 function maybeEngine(token) {
   const v = S.view;
   const seats = engineSeats();
-  if (!seats.length || S.busy) return;
+  if (!seats.length || S.busy || token !== S.token) return;
   if (v.node === "simultaneous") {
     if (seats.includes(pendingSide())) fillPending();
     return;
@@ -771,15 +862,10 @@ function maybeEngine(token) {
 }
 
 async function engineMove(token, player) {
-  S.busy = true;
-  try {
-    const r = await getJson("/api/engine", { moves: lineTo(S.current).join(";"), player, ...limit() });
-    S.busy = false;
-    if (token === S.token) addMove(r.move);
-  } catch (e) {
-    S.busy = false;
-    showError(e.message);
-  }
+  if (S.busy || token !== S.token) return;
+  const v = S.view;
+  const move = await think(v.node === "chance" ? "the die" : v.sides[v.mover] || "the side to move", { player });
+  if (move !== null && token === S.token) addMove(move);
 }
 
 // ---- analysis -------------------------------------------------------
@@ -888,6 +974,7 @@ function showSides(d) {
   const first = d.sides[0];
   const p = winProbability(first.value, first.proven);
   $("bar").classList.remove("empty");
+  paintBar();
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${first.name} against the others ${(p * 100).toFixed(0)}%`;
   const ol = $("lines");
@@ -913,11 +1000,12 @@ function showIteration(d) {
   const chance = d.lines.length && d.lines[0].probability !== undefined;
   const unit = S.view.unit ? ` ${S.view.unit}` : "";
   $("info").textContent = `depth ${d.depth}  ${side}: ${d.score_text}${d.proven ? "" : unit}  ${knps} kN/s  ${d.nodes} nodes`;
-  $("info").title = S.view.unit_note || "";
+  S.infoNote = S.view.unit_note || "";
   const p = chance
     ? d.lines.reduce((a, l) => a + l.probability * winProbability(l.score, false), 0)
     : winProbability(d.score, d.proven);
   $("bar").classList.remove("empty");
+  paintBar();
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${side} ${(p * 100).toFixed(0)}%` + (chance ? " expected over the roll" : "");
   const ol = $("lines");
@@ -1197,14 +1285,18 @@ function drawGraph() {
   const w = 600, h = 140, pad = 18, left = 34;
   const x = (i) => left + (w - left - pad) * (path.length > 1 ? i / (path.length - 1) : 0);
   const y = (p) => 8 + (h - pad - 8) * (1 - p);
-  let pts = [];
+  // Runs of scored plies, each drawn on its own: a ply not scored yet is
+  // a gap (neither side's share), never a score.
+  const runs = [];
   let marks = "";
   path.forEach((id, i) => {
     const n = S.nodes[id];
-    if (n.score === null) return;
-    pts.push(`${x(i).toFixed(1)},${y(nodeProbability(n)).toFixed(1)}`);
+    if (n.score === null || n.score === undefined) return;
+    const pt = [x(i), y(nodeProbability(n))];
+    const run = runs[runs.length - 1];
+    if (run && run.last === i - 1) { run.pts.push(pt); run.last = i; } else runs.push({ pts: [pt], last: i });
     const l = label(id);
-    if (l) marks += `<circle class="${l[0]}" cx="${x(i).toFixed(1)}" cy="${y(nodeProbability(n)).toFixed(1)}" r="3" fill="currentColor"/>`;
+    if (l) marks += `<circle class="${l[0]}" cx="${pt[0].toFixed(1)}" cy="${pt[1].toFixed(1)}" r="3" fill="currentColor"/>`;
   });
   let ticks = "";
   const step = Math.max(1, Math.ceil(path.length / 12));
@@ -1220,16 +1312,26 @@ function drawGraph() {
       `<text class="axis" x="${left - 6}" y="${y(p) + 3}" font-size="10" text-anchor="end">${p * 100}%</text>`;
   }
   const cur = path.indexOf(S.current);
-  const area = pts.length > 1
-    ? `<polygon points="${pts[0].split(",")[0]},${y(0)} ${pts.join(" ")} ${pts[pts.length - 1].split(",")[0]},${y(0)}" fill="#f4f1e8" stroke="none"/>`
-    : "";
+  // Each run: the second side's share dark over the run's span, the
+  // first side's light under the curve; a lone scored ply a dot.
+  const f = (p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`;
+  const [light, dark] = shareColours();
+  let shares = "", curves = "";
+  for (const run of runs) {
+    const p = run.pts, a = p[0][0], b = p[p.length - 1][0];
+    if (p.length === 1) {
+      curves += `<circle class="lone" cx="${a.toFixed(1)}" cy="${p[0][1].toFixed(1)}" r="2.5" fill="#2a7de1"/>`;
+      continue;
+    }
+    shares += `<rect class="share second" x="${a.toFixed(1)}" y="${y(1)}" width="${(b - a).toFixed(1)}" height="${y(0) - y(1)}" fill="${dark}"/>` +
+      `<polygon class="share first" points="${a.toFixed(1)},${y(0)} ${p.map(f).join(" ")} ${b.toFixed(1)},${y(0)}" fill="${light}" stroke="none"/>`;
+    curves += `<polyline points="${p.map(f).join(" ")}" fill="none" stroke="#2a7de1" stroke-width="1.5"/>`;
+  }
   $("graph").innerHTML =
     `<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" id="graph-svg">` +
-    `<rect x="${left}" y="${y(1)}" width="${w - left - pad}" height="${y(0) - y(1)}" fill="#555"/>` +
-    area + axis +
+    shares + axis +
     `<line x1="${x(cur)}" x2="${x(cur)}" y1="${y(1)}" y2="${y(0)}" stroke="#2a7de1"/>` +
-    `<polyline points="${pts.join(" ")}" fill="none" stroke="#2a7de1" stroke-width="1.5"/>` +
-    marks + ticks + `</svg>`;
+    curves + marks + ticks + `</svg>`;
   $("graph-svg").onclick = (e) => {
     const r = e.currentTarget.getBoundingClientRect();
     const fx = ((e.clientX - r.left) / r.width) * w;
@@ -1249,16 +1351,19 @@ function drawAccuracy(path) {
   box.innerHTML = "";
   const v = S.view;
   if (!v || v.sides.length !== 2) return;
-  const wins = path.map((id) => (S.nodes[id].score === null ? null : winProbability(S.nodes[id].score, false)));
+  // Only `score the game`'s scores count, as for the labels: the
+  // background's 60 ms ones are noise as often as not.
+  const wins = path.map((id) => {
+    const n = S.nodes[id];
+    return n.refined && n.score !== null ? nodeProbability(n) : null;
+  });
   const moves = [[], []];
   for (let i = 1; i < path.length; i++) {
     const n = S.nodes[path[i]];
-    // The side that moved (the scoring's `labelled` of the position before).
-    const side = S.nodes[path[i - 1]].labelled;
-    if (wins[i] === null || wins[i - 1] === null || (side !== 0 && side !== 1) || n.kind === "chance") continue;
-    const before = side === 0 ? wins[i - 1] : 1 - wins[i - 1];
-    const after = side === 0 ? wins[i] : 1 - wins[i];
-    const loss = Math.max(0, before - after) * 100;
+    // The side that moved and what it lost, as its label measures it.
+    const side = n.lossSide;
+    if (!n.labelRefined || (side !== 0 && side !== 1) || typeof n.loss !== "number" || n.kind === "chance") continue;
+    const loss = Math.max(0, n.loss) * 100;
     const acc = Math.max(0, Math.min(100, 103.1668 * Math.exp(-0.04354 * loss) - 3.1669));
     moves[side].push({ i, acc });
   }
@@ -1337,6 +1442,8 @@ function scoreLine(ids, limits, background) {
     const next = S.nodes[ids[d.ply + 1]];
     if (next && (!background || !next.labelRefined)) {
       next.label = d.label;
+      next.loss = d.loss;
+      next.lossSide = d.labelled;
       next.labelRefined = !background;
     }
     if (d.mover !== undefined && d.mover !== null) S.nodes[id].mover = d.mover;
@@ -1396,22 +1503,30 @@ function keepInUrl() {
   history.replaceState(null, "", "?" + p.toString());
 }
 
-async function load(text) {
+// Opens `text` on the board: a position (`kind` "fen") or a line of
+// moves ("moves"); without `kind` (the load box) whichever it is, tried
+// first as moves where it holds a `;`.
+async function load(text, kind) {
   text = text.trim();
-  try {
-    await getJson("/api/position", { fen: text });
-    S.fen = text;
-    resetTree();
+  const kinds = kind ? [kind] : text.includes(";") ? ["moves", "fen"] : ["fen", "moves"];
+  let error = null;
+  for (const k of kinds) {
+    try {
+      await getJson("/api/position", { [k]: text });
+    } catch (e) {
+      if (k === "moves" || !error) error = e;
+      continue;
+    }
+    if (k === "fen") {
+      S.fen = text;
+      resetTree();
+    } else {
+      lineFromTexts(text.split(";").map((t) => t.trim()).filter(Boolean));
+    }
     render();
     return;
-  } catch (_) { /* not a position: try a move list */ }
-  try {
-    await getJson("/api/position", { moves: text });
-    lineFromTexts(text.split(";").map((t) => t.trim()).filter(Boolean));
-    render();
-  } catch (e) {
-    showError("neither a position nor moves here: " + e.message);
   }
+  showError((kind ? "the record's moves do not replay: " : "neither a position nor moves here: ") + error.message);
 }
 
 // The game through the move shown as a record that `gamut replay` reads:
@@ -1494,7 +1609,7 @@ function openGame(g) {
   S.setup = "";
   S.fen = g.opening || null;
   $("engine-seats").value = "";
-  load(g.moves.join(";"));
+  load(g.moves.join(";"), "moves");
 }
 
 async function showRecords() {
@@ -1506,6 +1621,7 @@ async function showRecords() {
     files = await r.json();
     if (!r.ok) { box.textContent = files.error; return; }
   } catch (e) { box.textContent = e.message; return; }
+  if (!files.length) { box.textContent = "records: none on the server (gamut serve --records-dir DIR lists a folder's)"; return; }
   box.append("records: ");
   for (const f of files) {
     const b = document.createElement("button");
@@ -1571,6 +1687,14 @@ async function init() {
   $("new").onclick = newGame;
   wirePointer();
   wireYield();
+  // The status lines are cut to one line: each says the whole in its
+  // tooltip (the analysis' with what its scores include).
+  for (const id of ["info", "graph-info", "error"]) {
+    const el = $(id);
+    new MutationObserver(() => {
+      el.title = el.textContent + (id === "info" && S.infoNote ? "\n" + S.infoNote : "");
+    }).observe(el, { childList: true, characterData: true, subtree: true });
+  }
   $("first").onclick = () => go(0);
   $("back").onclick = () => go(S.nodes[S.current].parent);
   $("forward").onclick = () => { const k = S.nodes[S.current].children; if (k.length) go(k[0]); };
@@ -1582,8 +1706,10 @@ async function init() {
     S.nodes[parent].children = S.nodes[parent].children.filter((c) => c !== id);
     go(parent);
   };
+  // The keys act on the game whatever control was used last; only a
+  // text being edited keeps them.
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
+    if (editing(e.target)) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const keys = {
       ArrowLeft: "back", ArrowRight: "forward", ArrowUp: "first", ArrowDown: "last",
@@ -1640,6 +1766,14 @@ async function init() {
   newGame();
 }
 
+// Whether `el` is a text being edited (a text field, a number, the
+// load box): the keys are its own there.
+function editing(el) {
+  if (!el || !el.tagName) return false;
+  if (el.isContentEditable || el.tagName === "TEXTAREA") return true;
+  return el.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset", "file", "range", "color"].includes(el.type);
+}
+
 // The square under a pointer event: its hit area (marks and arrows take
 // no pointer).
 function squareAt(e) {
@@ -1658,6 +1792,9 @@ function wirePointer() {
   const board = $("board");
   board.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
+    // A click on the board gives the keys back to the game (from a text
+    // field too).
+    if (document.activeElement !== board && !e.target.closest("#chooser")) board.focus({ preventScroll: true });
     const sq = squareAt(e);
     if (sq === null) { if (!e.target.closest("#chooser")) hideChooser(); return; }
     e.preventDefault();
