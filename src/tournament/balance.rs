@@ -708,7 +708,7 @@ fn rung_report<G: Diagram>(r: &Rung, threshold: f64) -> Result<RungReport, Parse
         games: n,
         distinct: distinct.len() as u64,
         sides: side_scores,
-        draw_rate: wilson(draws, n),
+        draw_rate: Interval::wilson(draws, n),
         first_elo,
         length: Quartiles::of(&mut lengths),
         decisive,
@@ -738,28 +738,6 @@ fn mean_interval(results: &[f64]) -> Interval {
         value: mean,
         lower: (mean - half).max(0.0),
         upper: (mean + half).min(1.0),
-    }
-}
-
-/// The share `k / n` with its 95% Wilson score interval (sound at 0 and
-/// 1, unlike the normal one).
-fn wilson(k: u64, n: u64) -> Interval {
-    if n == 0 {
-        return Interval {
-            value: 0.0,
-            lower: 0.0,
-            upper: 1.0,
-        };
-    }
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
-    let z2 = Z95 * Z95;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    Interval {
-        value: p,
-        lower: (centre - half).max(0.0),
-        upper: (centre + half).min(1.0),
     }
 }
 
@@ -1147,9 +1125,9 @@ mod tests {
         assert_eq!((q.q1, q.median, q.q3), (2.0, 3.0, 4.0));
         let q = Quartiles::of(&mut [1, 2]).unwrap();
         assert_eq!((q.q1, q.median, q.q3), (1.25, 1.5, 1.75));
-        let w = wilson(0, 50);
+        let w = Interval::wilson(0, 50);
         assert!(w.lower == 0.0 && w.upper > 0.05 && w.upper < 0.1, "{w:?}");
-        let w = wilson(50, 50);
+        let w = Interval::wilson(50, 50);
         assert!(w.upper == 1.0 && w.lower < 0.95, "{w:?}");
         // Twenty alternate wins and losses: 0.5 ± 1.96 × 0.513 / √20.
         let m = mean_interval(&[1.0, 0.0].repeat(10));

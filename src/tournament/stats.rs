@@ -69,6 +69,31 @@ pub struct Interval {
     pub upper: f64,
 }
 
+impl Interval {
+    /// The share `k / n` with its 95% Wilson score interval (sound at 0 and
+    /// 1, unlike the normal one).
+    #[must_use]
+    pub fn wilson(k: u64, n: u64) -> Interval {
+        if n == 0 {
+            return Interval {
+                value: 0.0,
+                lower: 0.0,
+                upper: 1.0,
+            };
+        }
+        let (k, n) = (k as f64, n as f64);
+        let p = k / n;
+        let z2 = Z95 * Z95;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        Interval {
+            value: p,
+            lower: (centre - half).max(0.0),
+            upper: (centre + half).min(1.0),
+        }
+    }
+}
+
 /// Wins, draws and losses of one engine against another.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wdl {
