@@ -138,36 +138,27 @@ fn a_learn_run_of_four_billion_games_stays_bounded_and_can_go_on() {
 fn an_output_that_cannot_be_written_is_refused_before_the_first_game() {
     let dir = scratch_dir("edges-outputs");
     let records = dir.join("r.jsonl");
-    let err = rejected(&[
-        "tournament",
-        "aporia",
-        "--engine",
-        "name=a,depth=1",
-        "--engine",
-        "name=b,depth=1",
-        "--games",
-        "4",
-        "--records",
-        records.to_str().unwrap(),
-        "--html",
-        "/nonexistent-dir/x.html",
-    ]);
+    // A tournament of four games writing its records and `output`.
+    let tournament = |output: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            "aporia",
+            "--engine",
+            "name=a,depth=1",
+            "--engine",
+            "name=b,depth=1",
+            "--games",
+            "4",
+            "--records",
+            records.to_str().unwrap(),
+        ];
+        args.extend_from_slice(output);
+        rejected(&args)
+    };
+    let err = tournament(&["--html", "/nonexistent-dir/x.html"]);
     assert!(err.contains("--html /nonexistent-dir/x.html"), "{err}");
     assert!(!records.exists(), "no game was played");
-    let err = rejected(&[
-        "tournament",
-        "aporia",
-        "--engine",
-        "name=a,depth=1",
-        "--engine",
-        "name=b,depth=1",
-        "--games",
-        "4",
-        "--records",
-        records.to_str().unwrap(),
-        "--pgn",
-        dir.to_str().unwrap(),
-    ]);
+    let err = tournament(&["--pgn", dir.to_str().unwrap()]);
     assert!(err.contains("directory"), "{err}");
     assert!(!records.exists(), "no game was played");
     let shards = dir.join("balance");

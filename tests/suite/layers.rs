@@ -254,15 +254,7 @@ fn code_outside_the_games() -> Vec<(PathBuf, String)> {
 
 #[test]
 fn no_game_is_named_outside_the_games_layer() {
-    let ids = [
-        "aporia",
-        "apart",
-        "empedocles",
-        "spokes",
-        "spokes4",
-        "spokes2v2",
-        "epaminondas",
-    ];
+    let ids = crate::serve::GAMES;
     let types = [
         "Aporia",
         "Apart",
