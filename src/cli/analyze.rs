@@ -215,6 +215,7 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
         }
         Verdict::Chance(it) => chance_verdict(&pos, &it, json, out)?,
         Verdict::Simultaneous(r) => mixed_verdict(&pos, &r, json, out)?,
+        Verdict::Stopped => unreachable!("no stop check ends a listing here"),
     }
     interrupt.exit_if_signalled();
     Ok(())

@@ -51,7 +51,7 @@ fn searched<G: Evaluate>(
     tt: &Table,
 ) -> (u64, Option<u64>) {
     match search::run(pos, limits, config, tt, None, &mut |_| {}) {
-        Verdict::Over(_) => (0, None),
+        Verdict::Over(_) | Verdict::Stopped => (0, None),
         Verdict::Decision(r) => (r.nodes, None),
         Verdict::Chance(r) => (r.nodes, None),
         Verdict::Simultaneous(r) => (r.nodes, Some(r.evaluated)),

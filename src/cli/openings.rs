@@ -211,6 +211,7 @@ fn child_score<G: FullGame>(pos: &G, depth: u32, config: &Config, tt: &Table) ->
         Verdict::Decision(r) => r.score,
         Verdict::Chance(it) => it.expected,
         Verdict::Simultaneous(r) => r.value.round() as i32,
+        Verdict::Stopped => unreachable!("no stop check ends a listing here"),
     }
 }
 

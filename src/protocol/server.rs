@@ -658,7 +658,7 @@ impl Session {
                     let mut rng = StdRng::seed_from_u64(seed);
                     pos.move_text(pick(&mut rng, strategy.iter().copied()))
                 }
-                Verdict::Chance(_) | Verdict::Over(_) => "(none)".into(),
+                Verdict::Chance(_) | Verdict::Over(_) | Verdict::Stopped => "(none)".into(),
             };
             let _ = events.send(Event::Finished(format!("bestmove {best}")));
         }))

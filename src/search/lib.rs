@@ -360,6 +360,10 @@ pub enum Verdict<M> {
     Chance(ChanceIteration<M>),
     /// A simultaneous root: both players' mixed strategies.
     Simultaneous(MixedResult<M>),
+    /// A decision root whose moves were not listed: the thread's stop check
+    /// ([`gamut_core::game::with_thread_stop`]) ended the listing first
+    /// (only a Spokes resolution is long enough to be stopped).
+    Stopped,
 }
 
 /// Searches `pos` within `limits`, calling `observe` after every completed
@@ -383,7 +387,8 @@ pub fn run<G: Evaluate>(
         }
         NodeKind::Decision(_) => {
             let mut report = |it: &Iteration<G::Move>| observe(Progress::Decision(it));
-            Verdict::Decision(root::decision(pos, limits, config, &shared, &mut report))
+            root::decision(pos, limits, config, &shared, &mut report)
+                .map_or(Verdict::Stopped, Verdict::Decision)
         }
         NodeKind::Chance => {
             let mut report = |it: &ChanceIteration<G::Move>| observe(Progress::Chance(it));

@@ -42,6 +42,12 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
     fn new(pos: &'p G) -> Self {
         let mut list = Vec::new();
         pos.moves(&mut list);
+        Self::of(pos, &list)
+    }
+
+    /// Root `pos` with its moves `list`, as [`RootMoves::new`] orders
+    /// them. Panics if `list` is empty.
+    fn of(pos: &'p G, list: &[G::Move]) -> Self {
         assert!(!list.is_empty(), "search needs a position with moves");
         let mut moves: Vec<RootMove<G::Move>> = list
             .iter()
@@ -364,14 +370,22 @@ fn on_threads<G: Evaluate, R>(
 
 /// Iterative deepening at decision root `pos` on every thread of `config`,
 /// reporting each iteration completed (by whichever thread completes it
-/// first).
+/// first). The root's moves are listed once, on this thread: `None` if that
+/// listing was stopped by the thread's stop check
+/// ([`gamut_core::game::with_thread_stop`]) before it gave any move.
 pub fn decision<G: Evaluate>(
     pos: &G,
     limits: &Limits,
     config: &Config,
     shared: &Shared<'_>,
     report: &mut dyn FnMut(&Iteration<G::Move>),
-) -> SearchResult<G::Move> {
+) -> Option<SearchResult<G::Move>> {
+    let mut list = Vec::new();
+    pos.moves(&mut list);
+    if list.is_empty() && gamut_core::game::thread_stop() {
+        return None;
+    }
+    let list = &list[..];
     let pool = (config.threads > 1 && config.parallel == Parallel::RootSplit)
         .then(|| {
             rayon::ThreadPoolBuilder::new()
@@ -391,14 +405,14 @@ pub fn decision<G: Evaluate>(
         config,
         helpers,
         |w, id| {
-            deepen_decision(w, pos, limits, id, None, &deepest, &mut |_| {});
+            deepen_decision(w, pos, list, limits, id, None, &deepest, &mut |_| {});
         },
-        |w| deepen_decision(w, pos, limits, 0, pool.as_ref(), &deepest, report),
+        |w| deepen_decision(w, pos, list, limits, 0, pool.as_ref(), &deepest, report),
     );
-    SearchResult {
+    Some(SearchResult {
         nodes: shared.nodes(),
         ..result
-    }
+    })
 }
 
 /// The deepest iteration completed by any thread.
@@ -424,16 +438,18 @@ fn result_of<M: Copy>(it: &Iteration<M>) -> SearchResult<M> {
 /// that the table holds the next iteration's refutations before the main
 /// thread needs them. Thread `id` 0 reports the published iterations and
 /// returns the deepest result.
+#[allow(clippy::too_many_arguments)]
 fn deepen_decision<G: Evaluate>(
     w: &mut Worker<'_, G>,
     pos: &G,
+    list: &[G::Move],
     limits: &Limits,
     id: usize,
     pool: Option<&rayon::ThreadPool>,
     deepest: &Deepest<G::Move>,
     report: &mut dyn FnMut(&Iteration<G::Move>),
 ) -> SearchResult<G::Move> {
-    let mut root = RootMoves::new(pos);
+    let mut root = RootMoves::of(pos, list);
     root.from_last = id % 2 == 1;
     let shared = w.shared();
     let config = w.config();

@@ -650,6 +650,15 @@ pub fn engine_move<G: FullGame>(
     if let Some(drawn) = drawn_outcome(pos)? {
         return Ok(drawn);
     }
+    // A long listing (a Spokes resolution) stopped by the client's leaving
+    // gives no move to search; one that completes is kept for the search.
+    if matches!(pos.node(), NodeKind::Decision(_)) {
+        let mut moves = Vec::new();
+        pos.moves(&mut moves);
+        if moves.is_empty() {
+            return Err("the search was stopped".into());
+        }
+    }
     let mut rng = rand::thread_rng();
     match pos.node() {
         NodeKind::Simultaneous if player >= G::players() => {
@@ -710,6 +719,7 @@ pub fn engine_move<G: FullGame>(
                 .ok_or_else(|| "no action to choose".to_string())
         }
         Verdict::Chance(_) | Verdict::Over(_) => Err("nothing to choose here".into()),
+        Verdict::Stopped => Err("the search was stopped".into()),
     }
 }
 
@@ -805,7 +815,7 @@ fn score_position<G: FullGame>(
                 ),
                 Verdict::Chance(c) => (sign * f64::from(c.expected), None, c.depth),
                 Verdict::Simultaneous(m) => (m.value, None, m.depth),
-                Verdict::Over(_) => (0.0, None, 0),
+                Verdict::Over(_) | Verdict::Stopped => (0.0, None, 0),
             };
         return Scored {
             score,
@@ -846,7 +856,7 @@ fn score_position<G: FullGame>(
             shallower: None,
             outcomes: Vec::new(),
         },
-        Verdict::Over(_) => Scored {
+        Verdict::Over(_) | Verdict::Stopped => Scored {
             score: 0.0,
             best: None,
             depth: 0,

@@ -16,6 +16,10 @@ pub struct Server {
     child: Child,
     /// `127.0.0.1:<port>`.
     pub addr: String,
+    /// Where the server's standard error goes, read when it stops: a
+    /// panic there (one request's thread, which the server outlives)
+    /// fails the test.
+    stderr: std::path::PathBuf,
 }
 
 impl Server {
@@ -32,9 +36,12 @@ impl Server {
     /// Starts `command` (a `gamut serve --port 0` command) and reads the
     /// URL it prints.
     pub fn spawn(command: &mut std::process::Command) -> Server {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let stderr = crate::common::scratch_dir("serve-stderr").join(format!("{n}.txt"));
         let mut child = command
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&stderr).expect("a file for stderr"))
             .spawn()
             .expect("gamut serve starts");
         let mut line = String::new();
@@ -48,7 +55,11 @@ impl Server {
             .trim_end_matches('/')
             .to_string();
         assert!(addr.starts_with("127.0.0.1:"), "{addr}");
-        Server { child, addr }
+        Server {
+            child,
+            addr,
+            stderr,
+        }
     }
 
     /// The page's URL.
@@ -71,6 +82,11 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let said = std::fs::read_to_string(&self.stderr).unwrap_or_default();
+        let _ = std::fs::remove_file(&self.stderr);
+        if !std::thread::panicking() {
+            assert!(!said.contains("panicked"), "the server panicked:\n{said}");
+        }
     }
 }
 
@@ -1811,7 +1827,18 @@ fn work_stops_within_a_second_of_its_client_closing() {
     let server = Server::start(&[]);
     let addr = &server.addr;
     let quick = "/api/engine?game=aporia&depth=1";
-    for target in ["/api/engine?game=aporia&depth=64", &hostile_position(1)] {
+    // An engine move asked at a hostile resolution, its client gone while
+    // the resolution is being listed: the search stops with the listing
+    // (before, the emptied listing reached the search, which panicked).
+    let engine_at_resolution = format!(
+        "/api/engine?game=spokes&fen={}&time=600000",
+        enc(&HOSTILE_RESOLUTION.replace(" 1 ", " 2 "))
+    );
+    for target in [
+        "/api/engine?game=aporia&depth=64",
+        &hostile_position(1),
+        &engine_at_resolution,
+    ] {
         let s = send_only(addr, target);
         // The search, or the resolution past its first boards, holds the
         // server's one thread.
