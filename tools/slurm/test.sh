@@ -56,33 +56,16 @@ slurm=$(cd "$(dirname "$0")" && pwd)
 say() { printf '== %s\n' "$*"; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 
-if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
-    say "installing slurm-wlm and munge"
-    apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y slurm-wlm munge
-fi
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gamut-slurm.XXXXXX")
 chmod 755 "$tmp"
-daemons=() munge_started='' whole=''
+cluster='' whole=''
 stop() {
     status=$?
     set +e
-    if [ -n "${SLURM_CONF:-}" ] && [ ${#daemons[@]} -gt 0 ]; then
-        scancel --full "--user=$(id -un)" 2>/dev/null
-        for _ in $(seq 50); do
-            [ -z "$(squeue -h 2>/dev/null)" ] && break
-            sleep 0.2
-        done
-    fi
-    for pid in "${daemons[@]}"; do kill "$pid" 2>/dev/null; done
-    for pid in "${daemons[@]}"; do wait "$pid" 2>/dev/null; done
+    if [ -n "$cluster" ]; then "$slurm/cluster.sh" stop "$tmp/cluster"; fi
     if [ -n "${whole:-}" ]; then
         # shellcheck disable=SC2046 # the pids are separate arguments
         kill $(pgrep -P "$whole") "$whole" 2>/dev/null
-    fi
-    if [ -n "$munge_started" ]; then
-        kill "$(cat /run/munge/munged.pid 2>/dev/null)" 2>/dev/null
     fi
     if [ $status -ne 0 ]; then
         echo "the cluster's logs and the runs are kept in $tmp" >&2
@@ -94,63 +77,11 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT TERM
 
-# munge: the package's key; munged runs as its own user.
-if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
-    mkdir -p /run/munge
-    chown munge:munge /run/munge
-    chmod 755 /run/munge
-    if [ -d /var/log/munge ]; then chown -R munge:munge /var/log/munge; fi
-    runuser -u munge -- munged
-    munge_started=1
-    for _ in $(seq 50); do
-        munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break
-        sleep 0.1
-    done
-    munge -n | unmunge >/dev/null || fail "munged did not start"
-fi
-
-# A one-node cluster in $tmp. The cgroup plugins need cgroups this machine
-# may not mount (every job then fails and the node drains), so processes
-# are tracked through /proc and tasks are not bound.
-mkdir -p "$tmp/state" "$tmp/spool"
-host=$(hostname -s)
-cat >"$tmp/slurm.conf" <<CONF
-ClusterName=gamut-test
-SlurmctldHost=$host
-SlurmUser=root
-SlurmdUser=root
-SlurmctldPort=16817
-SlurmdPort=16818
-AuthType=auth/munge
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-MailProg=/bin/true
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmctldLogFile=$tmp/slurmctld.log
-SlurmdLogFile=$tmp/slurmd.log
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
-JobRequeue=1
-MinJobAge=3600
-$(slurmd -C | head -n 1) State=UNKNOWN
-PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$tmp/slurm.conf
-say "starting slurmctld and slurmd ($tmp)"
-slurmctld -D -f "$SLURM_CONF" >"$tmp/slurmctld.out" 2>&1 &
-daemons+=($!)
-slurmd -D -f "$SLURM_CONF" >"$tmp/slurmd.out" 2>&1 &
-daemons+=($!)
-for _ in $(seq 100); do
-    [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && break
-    sleep 0.2
-done
-[ "$(sinfo -h -o %T 2>/dev/null)" = idle ] || fail "the node is not idle: $(sinfo 2>&1)"
+# A one-node cluster in $tmp/cluster (tools/slurm/cluster.sh).
+say "starting a one-node cluster ($tmp/cluster)"
+cluster=1
+"$slurm/cluster.sh" start "$tmp/cluster" >/dev/null || fail "the cluster did not start"
+export SLURM_CONF=$tmp/cluster/slurm.conf
 sinfo
 
 
