@@ -13,6 +13,9 @@
 #
 #   export SLURM_CONF=DIR/slurm.conf
 #
+# The controller listens on port $GAMUT_SLURM_PORT (16817 if unset) and
+# the node's daemon on the next one: two clusters on one machine need two.
+#
 # stop cancels every job of the cluster, stops its daemons (and munged, if
 # start started it) and leaves DIR with its logs. Both run as root. The
 # cgroup plugins need cgroups a machine or container may not mount (every
@@ -83,6 +86,11 @@ if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
     fi
 fi
 
+port=${GAMUT_SLURM_PORT:-16817}
+if ! [[ $port =~ ^[1-9][0-9]*$ ]] || [ "$port" -gt 65534 ]; then
+    echo "error: GAMUT_SLURM_PORT must be a port number below 65535, not '$port'" >&2
+    exit 2
+fi
 chmod 755 "$dir"
 mkdir -p "$dir/state" "$dir/spool"
 host=$(hostname -s)
@@ -91,8 +99,8 @@ ClusterName=gamut
 SlurmctldHost=$host
 SlurmUser=root
 SlurmdUser=root
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 AuthType=auth/munge
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
