@@ -8,7 +8,7 @@ use crate::engine::{Engine, Instance, TimeControl};
 use crate::external::Forfeit;
 use crate::records::{Adjudicator, GameRecord, JointStep, StepScore};
 use crate::schedule::pick;
-use crate::schedule::{seed_for, Openings, Pairing, Pairings, Stream};
+use crate::schedule::{seed_for, Openings, Pairing, Pairings, Seatings, Stream};
 use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, ParseError, Player};
 use gamut_search::sides::{merge, Tuple};
 use gamut_search::Clock;
@@ -282,14 +282,10 @@ pub enum Schedule {
     /// where the second game, sides swapped, would play the same engine
     /// on the same opening again (`gamut balance`).
     Firsts(Pairings),
-    /// Games 1 to `games`, game `n` seating the engines as the
-    /// `(n - 1)`-th of `lineups`, cycled ([`lineups`]).
-    Seats {
-        /// The arrangements of engines on the seats.
-        lineups: Vec<Vec<usize>>,
-        /// The number of games.
-        games: u64,
-    },
+    /// The games of a game of more than two sides (all of them, or one
+    /// shard's), game `n` seating the engines as the `(n - 1)`-th of the
+    /// lineups ([`lineups`]), cycled.
+    Seats(Seatings),
 }
 
 /// One game of a plan: its number, its engines by side, its opening and,
@@ -351,12 +347,15 @@ impl<G> Plan<G> {
                     pairing: Some(pairing),
                 }
             }
-            Schedule::Seats { lineups, .. } => Seating {
-                number: i as u64 + 1,
-                engines: lineups[i % lineups.len()].clone(),
-                opening: (i / lineups.len()) as u64,
-                pairing: None,
-            },
+            Schedule::Seats(seatings) => {
+                let game = seatings.get(i as u64);
+                Seating {
+                    number: game.number,
+                    engines: game.engines,
+                    opening: game.cycle,
+                    pairing: None,
+                }
+            }
         }
     }
 
@@ -365,7 +364,7 @@ impl<G> Plan<G> {
         match &self.schedule {
             Schedule::Pairs(pairs) => 2 * pairs.len() as usize,
             Schedule::Firsts(pairs) => pairs.len() as usize,
-            Schedule::Seats { games, .. } => *games as usize,
+            Schedule::Seats(seatings) => seatings.len() as usize,
         }
     }
 
@@ -378,7 +377,7 @@ impl<G> Plan<G> {
             Schedule::Pairs(pairs) => Some((2 * pairs.position(pair)? + second) as usize),
             Schedule::Firsts(pairs) if second == 0 => Some(pairs.position(pair)? as usize),
             Schedule::Firsts(_) => None,
-            Schedule::Seats { games, .. } => (number <= *games).then(|| (number - 1) as usize),
+            Schedule::Seats(seatings) => seatings.position(number).map(|i| i as usize),
         }
     }
 

@@ -12,7 +12,7 @@ use crate::play::{lineups, Plan, Rules, Schedule};
 use crate::records::{self, Adjudicator, GameRecord, Threshold};
 use crate::report::{Summary, Tally};
 use crate::schedule::{
-    default_ply_limit, parse_openings, Format, Openings, Pairings, Shard, MAX_GAMES,
+    default_ply_limit, parse_openings, Format, Openings, Pairings, Seatings, Shard, MAX_GAMES,
 };
 use crate::session::{self, check_previous, Ended, RecordsFile};
 use crate::stats::Sprt;
@@ -192,7 +192,7 @@ pub fn run_plan<G: FullGame>(
     }
     let tally = match plan.schedule {
         Schedule::Pairs(_) | Schedule::Firsts(_) => Tally::new(sprt),
-        Schedule::Seats { .. } => Tally::of_seats(
+        Schedule::Seats(_) => Tally::of_seats(
             plan.engines.iter().map(|e| e.name.clone()).collect(),
             G::INFO.sides.len(),
         ),
@@ -430,10 +430,11 @@ pub fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
     let schedule = if pairs {
         Schedule::Pairs(Pairings::new(engines.len(), s.format, s.games / 2, shard)?)
     } else {
-        Schedule::Seats {
-            lineups: lineups(engines.len(), G::INFO.sides.len()),
-            games: s.games,
-        }
+        Schedule::Seats(Seatings::new(
+            lineups(engines.len(), G::INFO.sides.len()),
+            s.games,
+            shard,
+        ))
     };
     Ok(Plan {
         engines,
@@ -485,11 +486,6 @@ fn refuse_pair_options<G: Game>(s: &Settings) -> Result<(), ParseError> {
     let unsupported = [
         (s.sprt.is_some(), "--sprt", SPRT_TWO_SIDES),
         (s.pgn.is_some(), "--pgn", pgn::TWO_PLAYERS),
-        (
-            s.shard.is_some(),
-            "--shard",
-            "its schedule is cycles of seatings, not pairs to share out",
-        ),
         (s.resign_score.is_some(), "--resign-score", SCORES),
         (s.draw_score.is_some(), "--draw-score", SCORES),
         (!s.adjudicate.is_empty(), "--adjudicate", SCORES),

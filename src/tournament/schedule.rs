@@ -112,8 +112,101 @@ impl Pairings {
     }
 }
 
+/// Every game of a tournament of a game of more than two sides, or one
+/// shard's share of them: game `n` (from 1) seats the engines as the
+/// `(n - 1)`-th lineup, cycled, and a cycle of lineups is the unit a shard
+/// takes, so that each lineup of a cycle plays its cycle's opening on the
+/// same machine. Games are made when asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seatings {
+    /// The arrangements of engines on the seats, in each cycle's order.
+    lineups: Vec<Vec<usize>>,
+    /// Games in all, over every shard.
+    all: u64,
+    /// The share played (every cycle without one).
+    shard: Shard,
+}
+
+/// One game of [`Seatings`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatGame {
+    /// The game's number (from 1).
+    pub number: u64,
+    /// The engines by seat.
+    pub engines: Vec<usize>,
+    /// The cycle of lineups it belongs to (from 0): its opening's index.
+    pub cycle: u64,
+}
+
+impl Seatings {
+    /// `games` games over `lineups` (at least one), those of `shard`'s
+    /// cycles (all without one).
+    #[must_use]
+    pub fn new(lineups: Vec<Vec<usize>>, games: u64, shard: Option<Shard>) -> Seatings {
+        assert!(!lineups.is_empty(), "a tournament of seats has a lineup");
+        Seatings {
+            lineups,
+            all: games,
+            shard: shard.unwrap_or(Shard { index: 0, count: 1 }),
+        }
+    }
+
+    fn cycle_len(&self) -> u64 {
+        self.lineups.len() as u64
+    }
+
+    /// The number of games in the share: its whole cycles, and the last
+    /// cycle's games if the share has that cycle and it is cut short.
+    #[must_use]
+    pub fn len(&self) -> u64 {
+        let l = self.cycle_len();
+        let cycles = self.all.div_ceil(l);
+        let mine = match cycles.checked_sub(self.shard.index) {
+            Some(rest) if rest > 0 => (rest - 1) / self.shard.count + 1,
+            _ => return 0,
+        };
+        let short = cycles * l - self.all;
+        if self.shard.has(cycles - 1) {
+            mine * l - short
+        } else {
+            mine * l
+        }
+    }
+
+    /// Whether the share has no game.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The share's `i`-th game (from 0; below [`Seatings::len`]).
+    #[must_use]
+    pub fn get(&self, i: u64) -> SeatGame {
+        let l = self.cycle_len();
+        let cycle = self.shard.index + (i / l) * self.shard.count;
+        let at = i % l;
+        SeatGame {
+            number: cycle * l + at + 1,
+            engines: self.lineups[at as usize].clone(),
+            cycle,
+        }
+    }
+
+    /// Where game number `number` is in the share, if it is in it.
+    #[must_use]
+    pub fn position(&self, number: u64) -> Option<u64> {
+        let n = number.checked_sub(1).filter(|&n| n < self.all)?;
+        let l = self.cycle_len();
+        let cycle = n / l;
+        self.shard
+            .has(cycle)
+            .then(|| (cycle / self.shard.count) * l + n % l)
+    }
+}
+
 /// This machine's share of the pairs: `--shard K/N` plays the pairs whose
-/// number is `K-1` modulo `N`.
+/// number is `K-1` modulo `N` (in a game of more than two sides, the
+/// cycles of lineups, [`Seatings`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// K - 1.
@@ -308,4 +401,55 @@ pub fn parse_openings<G: Notation>(text: &str) -> Result<Vec<G>, ParseError> {
 #[must_use]
 pub fn default_ply_limit<G: Game>() -> u32 {
     G::INFO.ply_limit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every game of a tournament of seats is in exactly one shard, each
+    /// shard's games are whole cycles (the last one cut short where the
+    /// count is), and `position` finds each game where `get` put it.
+    #[test]
+    fn seat_shards_share_out_whole_cycles() {
+        for cycle in 1..=4usize {
+            let lineups: Vec<Vec<usize>> = (0..cycle).map(|i| vec![i, i + 1]).collect();
+            for games in 0..=13u64 {
+                for count in 1..=5u64 {
+                    let mut seen = vec![0u32; games as usize];
+                    for index in 0..count {
+                        let shard = Shard { index, count };
+                        let s = Seatings::new(lineups.clone(), games, Some(shard));
+                        for i in 0..s.len() {
+                            let g = s.get(i);
+                            assert!(g.number >= 1 && g.number <= games, "{g:?}");
+                            let n = g.number - 1;
+                            assert_eq!(g.cycle, n / cycle as u64);
+                            assert!(shard.has(g.cycle), "{g:?} in shard {index}/{count}");
+                            assert_eq!(g.engines, lineups[(n % cycle as u64) as usize]);
+                            assert_eq!(s.position(g.number), Some(i));
+                            seen[n as usize] += 1;
+                        }
+                        let outside = (1..=games + 1).filter(|&n| s.position(n).is_some()).count();
+                        assert_eq!(outside as u64, s.len(), "no position outside the share");
+                    }
+                    assert!(
+                        seen.iter().all(|&k| k == 1),
+                        "{cycle} lineups, {games} games, {count} shards: {seen:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Without a shard the games are 1 to `games` in order.
+    #[test]
+    fn unsharded_seatings_are_every_game_in_order() {
+        let s = Seatings::new(vec![vec![0, 1], vec![1, 0], vec![0, 0]], 7, None);
+        let numbers: Vec<u64> = (0..s.len()).map(|i| s.get(i).number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(s.get(4).cycle, 1);
+        assert_eq!(s.position(8), None);
+        assert_eq!(s.position(0), None);
+    }
 }

@@ -337,6 +337,55 @@ fn shards_merged_equal_one_unsharded_run() {
     assert_eq!(resumed, single);
 }
 
+/// Balance runs of games of more than two sides share out like their
+/// tournaments, by cycles of seatings (six in `spokes4`): two shards of a
+/// rung of 7 games, 6 and 1, merged are the unsharded report.
+#[test]
+fn seat_shards_merged_equal_one_unsharded_run() {
+    let common = [
+        "balance",
+        "spokes4",
+        "--engine",
+        "mcts",
+        "--ladder",
+        "iterations=10",
+        "--games",
+        "7",
+        "--seed",
+        "4",
+        "--json",
+    ];
+    let whole = fresh("seats-whole");
+    let mut args = common.to_vec();
+    args.extend(["--records", whole.to_str().unwrap()]);
+    let mut single = json(&ok(&args));
+    let mut dirs = Vec::new();
+    for k in 1..=2 {
+        let d = fresh(&format!("seats-shard{k}"));
+        let shard = format!("{k}/2");
+        let mut args = common.to_vec();
+        args.extend(["--shard", &shard, "--records", d.to_str().unwrap()]);
+        let part = json(&ok(&args));
+        let games = part["setups"][0]["rungs"][0]["games"].as_u64().unwrap();
+        assert_eq!(
+            games,
+            if k == 1 { 6 } else { 1 },
+            "a shard plays its cycles"
+        );
+        dirs.push(d);
+    }
+    let mut merge = vec!["balance", "merge", "--json"];
+    merge.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    let mut merged = json(&ok(&merge));
+    assert_eq!(merged["ended"], "merged");
+    merged["ended"] = Value::Null;
+    single["ended"] = Value::Null;
+    assert_eq!(
+        merged, single,
+        "two shards merged give the unsharded report"
+    );
+}
+
 #[test]
 fn bad_options_exit_2_with_one_line() {
     for (args, says) in [
@@ -365,7 +414,7 @@ fn bad_options_exit_2_with_one_line() {
         (vec!["balance", "aporia", "--games", "0"], "--games"),
         (vec!["balance", "aporia", "--shard", "3/2"], "--shard"),
         (vec!["balance", "aporia", "--engine", "depth=0"], "depth"),
-        (vec!["balance", "spokes4", "--shard", "1/2"], "--shard"),
+        (vec!["balance", "spokes4", "--shard", "0/2"], "--shard"),
         (
             vec!["balance", "merge", "/nonexistent/gamut-balance"],
             "cannot read",

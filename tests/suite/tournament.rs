@@ -268,6 +268,55 @@ fn shards_merged_equal_one_unsharded_run() {
     assert!(text.contains("standings"), "{text}");
 }
 
+/// A tournament of four seats shares out whole cycles of lineups (six for
+/// two engines on four seats): 14 games are cycles 0 and 2 (the last cut
+/// to two games) on shard 1 and cycle 1 on shard 2, and the two merged
+/// are the unsharded run, report and games.
+#[test]
+fn seat_shards_merged_equal_one_unsharded_run() {
+    let common = [
+        "tournament",
+        "spokes4",
+        "--engine",
+        "name=a,mcts,iterations=10",
+        "--engine",
+        "name=b,mcts,iterations=20",
+        "--games",
+        "14",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let whole = temp("seats-whole.jsonl");
+    let mut args = common.to_vec();
+    args.extend(["--records", whole.to_str().unwrap()]);
+    let single = json(&ok(&args));
+    let mut files = Vec::new();
+    for k in 1..=2 {
+        let f = temp(&format!("seats-shard{k}.jsonl"));
+        let shard = format!("{k}/2");
+        let mut args = common.to_vec();
+        args.extend(["--shard", &shard, "--records", f.to_str().unwrap()]);
+        ok(&args);
+        files.push(f);
+    }
+    let numbers = |f: &PathBuf| -> Vec<u64> { untimed(f).iter().map(|r| r.number).collect() };
+    assert_eq!(numbers(&files[0]), [1, 2, 3, 4, 5, 6, 13, 14]);
+    assert_eq!(numbers(&files[1]), [7, 8, 9, 10, 11, 12]);
+    let mut merge = vec!["tournament", "merge", "--json"];
+    merge.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let mut merged = json(&ok(&merge));
+    assert_eq!(merged["ended"], "merged");
+    merged["ended"] = single["ended"].clone();
+    assert_eq!(
+        merged, single,
+        "two shards merged give the unsharded report"
+    );
+    let mut sharded: Vec<GameRecord> = files.iter().flat_map(|f| untimed(f)).collect();
+    sharded.sort_by_key(|r| r.number);
+    assert_eq!(sharded, untimed(&whole), "and the same games");
+}
+
 #[test]
 fn dice_are_the_same_in_both_games_of_a_pair() {
     let f = temp("empedocles.jsonl");
