@@ -16,6 +16,7 @@
 
 pub mod alphabeta;
 pub mod clock;
+pub mod draw;
 pub mod evaluation;
 pub mod joint_root;
 pub mod matrix;

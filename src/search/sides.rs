@@ -33,6 +33,13 @@ pub const MAX_PLAYERS: usize = 4;
 /// the players outside the set). A decision's move is held at index 0.
 pub type Tuple<M> = [Option<M>; MAX_PLAYERS];
 
+/// A tuple's text: its actions' texts joined by `+` (a joint choice of a
+/// side of several players).
+pub fn tuple_text<G: gamut_core::game::Notation>(pos: &G, t: &Tuple<G::Move>) -> String {
+    let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
+    texts.join("+")
+}
+
 /// The actions kept per player in a tuple of several players, by default.
 pub const DEFAULT_WIDTH: usize = 8;
 

@@ -7,8 +7,9 @@ use super::lines::Replayed;
 use super::sessions::{Grant, Turns};
 use gamut_core::game::{state_text, ChanceRules, FullGame, NodeKind, NodeRules, Player};
 use gamut_core::svg::SvgOptions;
+use gamut_search::draw::pick;
 use gamut_search::score::{Score, WIN};
-use gamut_search::sides::{Tuple, TwoSided, DEFAULT_WIDTH};
+use gamut_search::sides::{tuple_text, Tuple, TwoSided, DEFAULT_WIDTH};
 use gamut_search::sides_analysis::{sides_to_analyse, Ended, Schedule, SidesAnalysis, SidesReport};
 use gamut_search::{self as search, Config, Limits, Progress, Table, Verdict};
 use gamut_tournament::engine::{Engine, Instance, Kind};
@@ -445,13 +446,6 @@ pub fn analyse<G: FullGame>(
     }
 }
 
-/// The texts of a tuple of actions (one per player of a side), joined by
-/// `+`.
-fn tuple_text<G: FullGame>(pos: &G, t: &Tuple<G::Move>) -> String {
-    let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
-    texts.join("+")
-}
-
 /// The moves of a principal variation of side `us`'s two-sided search
 /// from `pos`, as long as they are decisions of the game.
 fn side_pv_texts<G: FullGame>(pos: &G, pv: &[Tuple<G::Move>]) -> Vec<String> {
@@ -706,17 +700,10 @@ pub fn engine_move<G: FullGame>(
         Verdict::Decision(r) => Ok(pos.move_text(r.best)),
         Verdict::Simultaneous(m) => {
             let strategy = &m.strategies[player];
-            let mut r: f64 = rng.gen::<f64>() * strategy.iter().map(|s| s.1).sum::<f64>();
-            for &(a, p) in strategy {
-                r -= p;
-                if r <= 0.0 {
-                    return Ok(pos.move_text(a));
-                }
+            if strategy.is_empty() {
+                return Err("no action to choose".into());
             }
-            strategy
-                .last()
-                .map(|&(a, _)| pos.move_text(a))
-                .ok_or_else(|| "no action to choose".to_string())
+            Ok(pos.move_text(pick(&mut rng, strategy.iter().copied())))
         }
         Verdict::Chance(_) | Verdict::Over(_) => Err("nothing to choose here".into()),
         Verdict::Stopped => Err("the search was stopped".into()),

@@ -2,11 +2,11 @@
 //! one game (its transposition table and random stream).
 
 use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
-use crate::schedule::pick;
 use gamut_core::game::{
     Evaluate, Game, NodeKind, NodeRules, Notation, ParseError, Player, TermMask,
 };
 use gamut_core::tablebase::{Oracle, Value};
+use gamut_search::draw::pick;
 use gamut_search::mcts::{self, MctsConfig};
 use gamut_search::options::SearchOptions;
 use gamut_search::score::{outcome_score, WIN};

@@ -7,10 +7,10 @@
 use crate::engine::{Engine, Instance, TimeControl};
 use crate::external::Forfeit;
 use crate::records::{Adjudicator, GameRecord, JointStep, StepScore};
-use crate::schedule::pick;
 use crate::schedule::{seed_for, Openings, Pairing, Pairings, Seatings, Stream};
 use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, ParseError, Player};
-use gamut_search::sides::{merge, Tuple};
+use gamut_search::draw::pick;
+use gamut_search::sides::{merge, tuple_text, Tuple};
 use gamut_search::Clock;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -230,12 +230,6 @@ pub fn play_game<G: Evaluate + Notation>(
         time_ms: started.elapsed().as_millis() as u64,
         seed: Some(setup.seed),
     })
-}
-
-/// A joint choice's text: its actions joined by `+`.
-pub fn tuple_text<G: Notation>(pos: &G, t: &Tuple<G::Move>) -> String {
-    let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
-    texts.join("+")
 }
 
 type Ending = (Option<Player>, String, Option<[u32; 2]>, bool);

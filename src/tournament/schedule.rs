@@ -2,6 +2,7 @@
 //! openings, shards, and the seeds every random choice is drawn from.
 
 use gamut_core::game::{Game, NodeKind, NodeRules, Notation, ParseError, Player};
+use gamut_search::draw::pick;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -248,22 +249,6 @@ pub enum Stream {
     /// An engine's own choices (random moves, ties, mixed strategies), by
     /// `2 × (game number) + side`.
     Engine = 3,
-}
-
-/// Draws one item by its probability from a uniform number of `rng`
-/// (cumulative order; the last item takes any rounding remainder).
-pub fn pick<M: Copy>(rng: &mut StdRng, items: impl Iterator<Item = (M, f64)>) -> M {
-    let u: f64 = rng.gen();
-    let mut acc = 0.0;
-    let mut last = None;
-    for (m, p) in items {
-        acc += p;
-        last = Some(m);
-        if u < acc {
-            return m;
-        }
-    }
-    last.expect("at least one item to pick from")
 }
 
 /// The seed of stream `stream`'s member `index` (SplitMix64 finalisers over

@@ -27,12 +27,7 @@ const LAYERS: [(&str, &str, &[&str]); 8] = [
     (
         "gamut-protocol",
         "src/protocol",
-        &[
-            "gamut-core",
-            "gamut-games",
-            "gamut-search",
-            "gamut-tournament",
-        ],
+        &["gamut-core", "gamut-games", "gamut-search"],
     ),
     (
         "gamut-serve",
