@@ -6,7 +6,8 @@
 //! plays random games against the rules' invariants; [`tablebase`] stores
 //! solved games; [`nnue`] holds what a game gives a learned evaluation;
 //! [`text`] makes messages fit one line; [`paths`] keeps a command's
-//! outputs apart from its inputs.
+//! outputs apart from its inputs; [`platform`] holds what a browser's
+//! WebAssembly build lacks (a clock, threads).
 
 pub mod bits;
 pub mod game;
@@ -15,6 +16,7 @@ pub mod moves;
 pub mod nnue;
 pub mod paths;
 pub mod perft;
+pub mod platform;
 pub mod soak;
 pub mod suite;
 pub mod svg;

@@ -284,7 +284,7 @@ pub fn divide_each<G: Game, L: Sync>(
         )
     };
     let mut total = 0;
-    if threads <= 1 {
+    if crate::platform::threads(threads) <= 1 {
         for (label, child) in kids {
             let n = count_child(child);
             each(label, n);
@@ -326,7 +326,7 @@ pub fn divide_each<G: Game, L: Sync>(
 /// The perft count of `pos` at `depth`, with the root's children spread over
 /// `threads` threads.
 pub fn perft_threads<G: Game>(pos: &G, depth: u32, threads: usize) -> u64 {
-    if threads <= 1 {
+    if crate::platform::threads(threads) <= 1 {
         return perft(pos, depth);
     }
     count_parts(pos, depth, threads, || {})
@@ -373,9 +373,16 @@ pub fn count_parts<G: Game>(pos: &G, depth: u32, threads: usize, mut done: impl 
         total
     };
     let parts = lists[0].len();
+    let mut total = 0;
+    if !crate::platform::THREADS {
+        for i in 0..parts {
+            total += count_part(i);
+            done();
+        }
+        return total;
+    }
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<u64>();
-    let mut total = 0;
     std::thread::scope(|s| {
         for _ in 0..threads.clamp(1, parts.max(1)) {
             let tx = tx.clone();

@@ -34,8 +34,9 @@ pub mod tt;
 pub use clock::Clock;
 pub use evaluation::{Eval, Evaluation};
 use gamut_core::game::{Evaluate, NodeKind, NodeRules, Outcome, TermMask};
+use gamut_core::platform::{self, Instant};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 pub use tt::{Table, TableAllocError};
 
 /// When to stop: whichever limit is reached first. With none, the search
@@ -380,6 +381,17 @@ pub fn run<G: Evaluate>(
     interrupt: Option<&AtomicBool>,
     observe: &mut dyn FnMut(Progress<'_, G::Move>),
 ) -> Verdict<G::Move> {
+    // The threads this build can start (one in a browser).
+    let clamped;
+    let config = if platform::threads(config.threads) == config.threads {
+        config
+    } else {
+        clamped = Config {
+            threads: platform::threads(config.threads),
+            ..config.clone()
+        };
+        &clamped
+    };
     tt.new_search();
     let shared = Shared::new(tt, limits, interrupt);
     match pos.node() {

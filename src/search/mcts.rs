@@ -22,11 +22,12 @@
 use super::params::{MCTS_MAX_NODES, MCTS_SCALE, MCTS_UCB};
 use super::sides::{choices, players_of, Choices, Pick, Tuple, SEARCH_WORK_LIMIT};
 use gamut_core::game::{Evaluate, Listing, ListingBudget, NodeKind, NodeRules, Player, TermMask};
+use gamut_core::platform::Instant;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How to search.
 #[derive(Clone, Debug, PartialEq)]

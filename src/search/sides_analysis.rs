@@ -8,8 +8,9 @@
 use super::sides::{Tuple, TwoSided};
 use super::{run, Config, Limits, Progress, Table, Verdict};
 use gamut_core::game::{Evaluate, NodeKind, Player};
+use gamut_core::platform::Instant;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How the sides share an analysis's limits.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

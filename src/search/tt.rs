@@ -100,6 +100,7 @@ impl Buckets {
 
 /// The whole pages inside the allocation at `start` (`size` bytes): their
 /// first byte's address and their length, both multiples of the page.
+#[cfg(target_os = "linux")]
 fn whole_pages(start: *mut u8, size: usize) -> (usize, usize) {
     const PAGE: usize = 4096;
     let from = (start as usize).next_multiple_of(PAGE);
