@@ -243,6 +243,24 @@ fn games_of_more_than_two_sides_score_every_seat() {
     assert_eq!(r["first_elo"], Value::Null, "no Elo among four sides");
 }
 
+/// Runs balance `common` (options ending with `--json`) in two shards,
+/// each with its records folder (named for `tag`): the folders, and the
+/// first rung's games each shard played.
+fn two_shards(common: &[&str], tag: &str) -> (Vec<PathBuf>, Vec<u64>) {
+    let mut dirs = Vec::new();
+    let mut games = Vec::new();
+    for k in 1..=2 {
+        let d = fresh(&format!("{tag}shard{k}"));
+        let shard = format!("{k}/2");
+        let mut args = common.to_vec();
+        args.extend(["--shard", &shard, "--records", d.to_str().unwrap()]);
+        let part = json(&ok(&args));
+        games.push(part["setups"][0]["rungs"][0]["games"].as_u64().unwrap());
+        dirs.push(d);
+    }
+    (dirs, games)
+}
+
 #[test]
 fn shards_merged_equal_one_unsharded_run() {
     let common = [
@@ -279,17 +297,8 @@ fn shards_merged_equal_one_unsharded_run() {
             "water,fire@depth=2.jsonl"
         ]
     );
-    let mut dirs = Vec::new();
-    for k in 1..=2 {
-        let d = fresh(&format!("shard{k}"));
-        let shard = format!("{k}/2");
-        let mut args = common.to_vec();
-        args.extend(["--shard", &shard, "--records", d.to_str().unwrap()]);
-        let part = json(&ok(&args));
-        let games = part["setups"][0]["rungs"][0]["games"].as_u64().unwrap();
-        assert_eq!(games, if k == 1 { 3 } else { 2 }, "a shard plays its share");
-        dirs.push(d);
-    }
+    let (dirs, games) = two_shards(&common, "");
+    assert_eq!(games, [3, 2], "a shard plays its share");
     let page = fresh("merged.html");
     let mut merge = vec![
         "balance",
@@ -359,21 +368,8 @@ fn seat_shards_merged_equal_one_unsharded_run() {
     let mut args = common.to_vec();
     args.extend(["--records", whole.to_str().unwrap()]);
     let mut single = json(&ok(&args));
-    let mut dirs = Vec::new();
-    for k in 1..=2 {
-        let d = fresh(&format!("seats-shard{k}"));
-        let shard = format!("{k}/2");
-        let mut args = common.to_vec();
-        args.extend(["--shard", &shard, "--records", d.to_str().unwrap()]);
-        let part = json(&ok(&args));
-        let games = part["setups"][0]["rungs"][0]["games"].as_u64().unwrap();
-        assert_eq!(
-            games,
-            if k == 1 { 6 } else { 1 },
-            "a shard plays its cycles"
-        );
-        dirs.push(d);
-    }
+    let (dirs, games) = two_shards(&common, "seats-");
+    assert_eq!(games, [6, 1], "a shard plays its cycles");
     let mut merge = vec!["balance", "merge", "--json"];
     merge.extend(dirs.iter().map(|d| d.to_str().unwrap()));
     let mut merged = json(&ok(&merge));

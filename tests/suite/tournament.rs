@@ -206,6 +206,39 @@ fn random_against_random_stays_within_the_interval_of_zero_elo() {
     assert!(los > 0.025 && los < 0.975, "LOS {los}");
 }
 
+/// Runs tournament `common` (options ending with `--json`) unsharded and
+/// in `n` shards, each with its records (files named for `tag`), and
+/// checks that the shards merged give the unsharded report and games:
+/// the shards' files.
+fn sharded_run(common: &[&str], tag: &str, n: u32) -> Vec<PathBuf> {
+    let whole = temp(&format!("{tag}-whole.jsonl"));
+    let mut args = common.to_vec();
+    args.extend(["--records", whole.to_str().unwrap()]);
+    let single = json(&ok(&args));
+    let mut files = Vec::new();
+    for k in 1..=n {
+        let f = temp(&format!("{tag}-shard{k}.jsonl"));
+        let shard = format!("{k}/{n}");
+        let mut args = common.to_vec();
+        args.extend(["--shard", &shard, "--records", f.to_str().unwrap()]);
+        ok(&args);
+        files.push(f);
+    }
+    let mut merge = vec!["tournament", "merge", "--json"];
+    merge.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let mut merged = json(&ok(&merge));
+    assert_eq!(merged["ended"], "merged");
+    merged["ended"] = single["ended"].clone();
+    assert_eq!(
+        merged, single,
+        "{n} shards merged give the unsharded report"
+    );
+    let mut sharded: Vec<GameRecord> = files.iter().flat_map(|f| untimed(f)).collect();
+    sharded.sort_by_key(|r| r.number);
+    assert_eq!(sharded, untimed(&whole), "and the same games");
+    files
+}
+
 #[test]
 fn shards_merged_equal_one_unsharded_run() {
     let common = [
@@ -227,31 +260,7 @@ fn shards_merged_equal_one_unsharded_run() {
         "9",
         "--json",
     ];
-    let whole = temp("whole.jsonl");
-    let mut args = common.to_vec();
-    args.extend(["--records", whole.to_str().unwrap()]);
-    let single = json(&ok(&args));
-    let mut files = Vec::new();
-    for k in 1..=3 {
-        let f = temp(&format!("shard{k}.jsonl"));
-        let shard = format!("{k}/3");
-        let mut args = common.to_vec();
-        args.extend(["--shard", &shard, "--records", f.to_str().unwrap()]);
-        ok(&args);
-        files.push(f);
-    }
-    let mut merge = vec!["tournament", "merge", "--json"];
-    merge.extend(files.iter().map(|f| f.to_str().unwrap()));
-    let mut merged = json(&ok(&merge));
-    assert_eq!(merged["ended"], "merged");
-    merged["ended"] = single["ended"].clone();
-    assert_eq!(
-        merged, single,
-        "three shards merged give the unsharded report"
-    );
-    let mut sharded: Vec<GameRecord> = files.iter().flat_map(|f| untimed(f)).collect();
-    sharded.sort_by_key(|r| r.number);
-    assert_eq!(sharded, untimed(&whole), "and the same games");
+    let files = sharded_run(&common, "pairs", 3);
     // A shard given twice is refused.
     assert_rejected(&[
         "tournament",
@@ -287,34 +296,10 @@ fn seat_shards_merged_equal_one_unsharded_run() {
         "3",
         "--json",
     ];
-    let whole = temp("seats-whole.jsonl");
-    let mut args = common.to_vec();
-    args.extend(["--records", whole.to_str().unwrap()]);
-    let single = json(&ok(&args));
-    let mut files = Vec::new();
-    for k in 1..=2 {
-        let f = temp(&format!("seats-shard{k}.jsonl"));
-        let shard = format!("{k}/2");
-        let mut args = common.to_vec();
-        args.extend(["--shard", &shard, "--records", f.to_str().unwrap()]);
-        ok(&args);
-        files.push(f);
-    }
+    let files = sharded_run(&common, "seats", 2);
     let numbers = |f: &PathBuf| -> Vec<u64> { untimed(f).iter().map(|r| r.number).collect() };
     assert_eq!(numbers(&files[0]), [1, 2, 3, 4, 5, 6, 13, 14]);
     assert_eq!(numbers(&files[1]), [7, 8, 9, 10, 11, 12]);
-    let mut merge = vec!["tournament", "merge", "--json"];
-    merge.extend(files.iter().map(|f| f.to_str().unwrap()));
-    let mut merged = json(&ok(&merge));
-    assert_eq!(merged["ended"], "merged");
-    merged["ended"] = single["ended"].clone();
-    assert_eq!(
-        merged, single,
-        "two shards merged give the unsharded report"
-    );
-    let mut sharded: Vec<GameRecord> = files.iter().flat_map(|f| untimed(f)).collect();
-    sharded.sort_by_key(|r| r.number);
-    assert_eq!(sharded, untimed(&whole), "and the same games");
 }
 
 #[test]
