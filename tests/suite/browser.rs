@@ -2611,3 +2611,182 @@ fn long_the_colour_cues_are_the_pictures_in_chromium() {
         "the bar's text has no ground of its own: {bar}"
     );
 }
+
+/// Sets the page's viewport to `width`×`height` CSS pixels (`mobile`: as
+/// a phone does, with touch).
+fn viewport(browser: &Browser, width: u32, height: u32, mobile: bool) {
+    browser.call(
+        "POST",
+        "/goog/cdp/execute",
+        json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}}),
+    );
+    browser.call(
+        "POST",
+        "/goog/cdp/execute",
+        json!({"cmd": "Emulation.setTouchEmulationEnabled", "params": {"enabled": mobile}}),
+    );
+}
+
+/// The moves of a random line of `game` (from `seed`) to its first
+/// position with a choice of moves not made on the board (a die roll, a
+/// resolution's outcomes), if it reaches one within 300 plies.
+fn line_to_buttons(server: &Server, game: &str, seed: u64) -> Option<Vec<String>> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..300 {
+        let v = get(
+            &server.addr,
+            &format!(
+                "/api/position?game={game}&moves={}",
+                crate::serve::enc(&moves.join(";"))
+            ),
+        )
+        .json();
+        let off_board = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["squares"].as_array().unwrap().is_empty())
+            .count()
+            > 1;
+        match v["node"].as_str().unwrap() {
+            "terminal" => return None,
+            "chance" => return Some(moves),
+            "decision"
+                if off_board
+                    || (v["outcome_count"].as_u64().unwrap() > 0
+                        && v["moves"].as_array().unwrap().is_empty()) =>
+            {
+                return Some(moves)
+            }
+            _ => {}
+        }
+        moves.push(crate::serve::random_step(
+            &server.addr,
+            game,
+            &moves,
+            &v,
+            &mut rng,
+        ));
+    }
+    None
+}
+
+/// Where the board, the buttons under or beside it and the move
+/// navigation are on the page shown: each one's box outside the viewport
+/// (or the page scrolled) is a problem; an outcome list that scrolls in
+/// its own box counts by that box.
+const FITS: &str = r#"
+const vw = innerWidth, vh = innerHeight, bad = [];
+const inside = (el, what) => {
+  const r = el.getBoundingClientRect();
+  if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5 || r.width < 1 || r.height < 1)
+    bad.push(`${what} at ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+};
+if (scrollX || scrollY || document.documentElement.scrollWidth > vw) bad.push('the page scrolls sideways or is scrolled');
+inside(document.querySelector('#board svg'), 'the board');
+document.querySelectorAll('#nav button').forEach((b) => inside(b, '#' + b.id));
+const list = $('outcome-list');
+if (list) {
+  inside(list, 'the outcome list');
+  if (list.getBoundingClientRect().height < 20) bad.push('the outcome list has no room');
+}
+const buttons = [...document.querySelectorAll('#choices button')];
+buttons.forEach((b) => { if (!list || !list.contains(b)) inside(b, 'the button ' + b.textContent); });
+const board = $('board').getBoundingClientRect(), nav = $('nav').getBoundingClientRect();
+return { bad, buttons: buttons.length, board: [board.left, board.top, board.right, board.bottom], nav: [nav.left, nav.top] };
+"#;
+
+/// At 1280×800, 1920×1080 and 390×844 (a phone), for every game id, at
+/// its start and at a position with buttons (Empedocles' die, a Spokes
+/// resolution's outcomes), the board, those buttons and the move
+/// navigation are inside the viewport without scrolling; the board fills
+/// the height of a wide window (not a fixed 560 px) with the controls
+/// beside it, and on the phone they are under it.
+#[test]
+#[ignore = "long check"]
+fn long_the_board_and_its_controls_fit_the_window_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-fit");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let games = get(&server.addr, "/api/games").json();
+    // Each game's start, and a position with buttons where a line of the
+    // first ten reaches one; the README's resolution of 85,052 outcomes.
+    let mut pages = Vec::new();
+    for g in games.as_array().unwrap() {
+        let game = g["id"].as_str().unwrap().to_string();
+        pages.push((game.clone(), String::new(), String::new()));
+        if let Some(moves) = (0..10).find_map(|seed| line_to_buttons(&server, &game, seed)) {
+            pages.push((game, String::new(), moves.join(";")));
+        }
+    }
+    pages.push((
+        "spokes4".into(),
+        "1/1X2/w1w1w1w1/2w3w9/16 3".into(),
+        "wA,wA,wA,wA".into(),
+    ));
+    let mut problems = Vec::new();
+    let mut with_buttons = 0;
+    for (width, height, mobile) in [(1280, 800, false), (1920, 1080, false), (390, 844, true)] {
+        viewport(&browser, width, height, mobile);
+        for (game, fen, moves) in &pages {
+            let mut url = format!("{}?game={game}", server.url());
+            if !fen.is_empty() {
+                url.push_str(&format!("&fen={}", crate::serve::enc(fen)));
+            }
+            if !moves.is_empty() {
+                url.push_str(&format!("&moves={}", crate::serve::enc(moves)));
+            }
+            browser.goto(&url);
+            settled(&browser);
+            browser.wait(
+                "return outcomesReady() && document.fonts.status === 'loaded'",
+                60,
+                "the outcomes",
+            );
+            std::thread::sleep(Duration::from_millis(300));
+            let at = browser.run(FITS);
+            let what = format!(
+                "{width}×{height} {game} after {} move(s)",
+                moves.split(';').filter(|m| !m.is_empty()).count()
+            );
+            for b in at["bad"].as_array().unwrap() {
+                problems.push(format!("{what}: {}", b.as_str().unwrap()));
+            }
+            if at["buttons"].as_u64().unwrap() > 0 {
+                with_buttons += 1;
+            }
+            let f = |v: &Value, i: usize| v.as_array().unwrap()[i].as_f64().unwrap();
+            let (board, nav) = (&at["board"], &at["nav"]);
+            if width > 700 {
+                if f(nav, 0) < f(board, 2) - 1.0 {
+                    problems.push(format!("{what}: the navigation is not beside the board"));
+                }
+                let side = (f(board, 2) - f(board, 0)).max(f(board, 3) - f(board, 1));
+                if height == 1080 && side < 800.0 {
+                    problems.push(format!(
+                        "{what}: the board is {side:.0} px in a window 1080 px high"
+                    ));
+                }
+            } else if f(nav, 1) < f(board, 3) - 1.0 {
+                problems.push(format!("{what}: the navigation is not under the board"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    // Empedocles' die and the three Spokes' resolutions, and the
+    // README's, at each size.
+    assert!(
+        with_buttons >= 15,
+        "only {with_buttons} pages with buttons were measured"
+    );
+}

@@ -265,6 +265,8 @@ function drawBoard(svgText) {
   const svg = holder.querySelector("svg");
   board.prepend(svg);
   SVG_NS = svg.namespaceURI;
+  const box = svg.viewBox.baseVal;
+  if (box && box.width > 0 && box.height > 0) document.documentElement.style.setProperty("--aspect", box.width / box.height);
   const shapes = new Map();
   for (const el of svg.querySelectorAll(".square[data-square]")) {
     const b = el.getBBox();
@@ -303,6 +305,21 @@ function drawBoard(svgText) {
     hits.append(el);
   }
   svg.append(marks, arrows, hits);
+}
+
+// Keeps the page's measures that the board's size depends on (see
+// style.css): the header's height, and the height of the controls that
+// go under the board on a narrow screen.
+function wireFit() {
+  const root = document.documentElement.style;
+  const header = document.querySelector("header");
+  const fit = () => {
+    root.setProperty("--header", header.offsetHeight + "px");
+    root.setProperty("--below", $("controls").offsetHeight + "px");
+  };
+  new ResizeObserver(fit).observe(header);
+  new ResizeObserver(fit).observe($("controls"));
+  fit();
 }
 
 // The hit area of `square` on the page, in client coordinates.
@@ -495,6 +512,14 @@ function drawChoices() {
   box.innerHTML = "";
   const v = S.view;
   const moves = choosable();
+  // A line of its own for what is not a block (the box lays its
+  // children out one under the other, an outcome list taking the rest).
+  const line = () => {
+    const l = document.createElement("div");
+    l.className = "choice-line";
+    box.append(l);
+    return l;
+  };
   if (S.busy) {
     // The engine searches for one of its seats: the page says so, and
     // the board and the buttons take nothing meanwhile.
@@ -502,19 +527,13 @@ function drawChoices() {
     wait.id = "thinking";
     wait.textContent = (v.node === "chance" ? "rolling the die…" : `engine ${v.node === "simultaneous" ? "choosing" : "moving"} for ${S.busyFor}…`) +
       (v.node === "simultaneous" ? ` (${S.pending.length} of ${v.players} chosen)` : "");
-    box.append(wait);
+    line().append(wait);
     markBoard();
     return;
   }
   if (v.node === "simultaneous") {
     const side = pendingSide();
-    box.append(swatch(side), ` ${chooserName(S.pending.length)} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
-  }
-  if (v.node === "chance") {
-    const roll = document.createElement("button");
-    roll.textContent = "roll";
-    roll.onclick = () => engineMove(S.token, 0);
-    box.append(roll);
+    line().append(swatch(side), ` ${chooserName(S.pending.length)} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
   }
   const off = moves.filter((m) => m.squares.length === 0);
   if (paged()) {
@@ -522,15 +541,23 @@ function drawChoices() {
     if (S.outcomes.data) drawOutcomes(box, off);
   } else if (v.node === "decision" && off.length && off.length === moves.length && off.length > 1) {
     drawOutcomes(box, off);
-  } else {
-    for (const m of off.slice(0, 400)) box.append(moveButton(m));
-    if (off.length > 400) box.append(` … ${off.length - 400} more`);
+  } else if (off.length || v.node === "chance") {
+    const l = line();
+    if (v.node === "chance") {
+      const roll = document.createElement("button");
+      roll.textContent = "roll";
+      roll.onclick = () => engineMove(S.token, 0);
+      l.append(roll);
+    }
+    for (const m of off.slice(0, 400)) l.append(moveButton(m));
+    if (off.length > 400) l.append(` … ${off.length - 400} more`);
   }
   if (S.selection.length) {
     const stop = endingAt(S.selection);
     if (stop.length && startingWith(S.selection).length > stop.length) {
-      box.append(" stop here (or click the square again): ");
-      for (const m of stop) box.append(moveButton(m));
+      const l = line();
+      l.append(" stop here (or click the square again): ");
+      for (const m of stop) l.append(moveButton(m));
     }
   }
   markBoard();
@@ -1274,8 +1301,14 @@ function drawMoves() {
       row.open = false;
     }
   }
+  // The move shown is scrolled into the list's view (the list only: the
+  // page stays where it is).
   const cur = box.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    const b = box.getBoundingClientRect(), c = cur.getBoundingClientRect();
+    if (c.top < b.top) box.scrollTop -= b.top - c.top;
+    else if (c.bottom > b.bottom) box.scrollTop += c.bottom - b.bottom;
+  }
 }
 
 // ---- evaluation graph -------------------------------------------------
@@ -1687,6 +1720,7 @@ async function init() {
   $("new").onclick = newGame;
   wirePointer();
   wireYield();
+  wireFit();
   // The status lines are cut to one line: each says the whole in its
   // tooltip (the analysis' with what its scores include).
   for (const id of ["info", "graph-info", "error"]) {
