@@ -2790,3 +2790,117 @@ fn long_the_board_and_its_controls_fit_the_window_in_chromium() {
         "only {with_buttons} pages with buttons were measured"
     );
 }
+
+/// A Spokes outcome has one name on the page, the short form `gamut moves
+/// --short` prints: in every variant, at a resolution of a few outcomes,
+/// the outcome buttons, the analysis' lines (no canonical text, which
+/// holds a `/`, in them) and the engine's outcome in the move list; and a
+/// line loaded through a resolution too large to come with its position
+/// (the README's 85,052 outcomes) names the outcome played so too.
+#[test]
+#[ignore = "long check"]
+fn long_a_spokes_outcome_has_one_name_everywhere_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-names");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    for game in ["spokes", "spokes4", "spokes2v2"] {
+        let line = (0..40)
+            .filter_map(|seed| line_to_buttons(&server, game, seed))
+            .map(|moves| moves.join(";"))
+            .find(|line| {
+                let v = get(
+                    &server.addr,
+                    &format!(
+                        "/api/position?game={game}&moves={}",
+                        crate::serve::enc(line)
+                    ),
+                )
+                .json();
+                (3..=60).contains(&v["moves"].as_array().unwrap().len())
+            })
+            .expect("a resolution of a few outcomes");
+        let listed = |short: bool| -> Vec<String> {
+            let mut args = vec!["moves", game, "--moves", &line, "--quiet"];
+            if short {
+                args.push("--short");
+            }
+            let mut v: Vec<String> = crate::common::ok(&args).lines().map(String::from).collect();
+            v.sort();
+            v
+        };
+        let short = listed(true);
+        browser.goto(&format!(
+            "{}?game={game}&moves={}",
+            server.url(),
+            crate::serve::enc(&line)
+        ));
+        settled(&browser);
+        browser.run("$('limit-kind').value = 'depth'; $('limit').value = '1'; return 0");
+        let mut buttons: Vec<String> = serde_json::from_value(browser.run(
+            "return [...document.querySelectorAll('#choices .outcome')].map((b) => b.textContent)",
+        ))
+        .unwrap();
+        buttons.sort();
+        assert_eq!(buttons, short, "{game}: the outcome buttons");
+        browser.click("#analyse");
+        browser.wait(
+            "return document.querySelectorAll('#lines li').length > 0",
+            60,
+            "the analysis' lines",
+        );
+        let lines: Vec<String> =
+            serde_json::from_value(browser.run(
+                "return [...document.querySelectorAll('#lines li')].map((l) => l.textContent)",
+            ))
+            .unwrap();
+        browser.click("#analyse");
+        for l in &lines {
+            assert!(
+                !l.contains('/') && short.iter().any(|s| l.split(' ').any(|w| w == s)),
+                "{game}: the line '{l}' names no outcome as {short:?}"
+            );
+        }
+        let before = browser.run("return S.nodes.length");
+        browser.click("#engine-move");
+        browser.wait(
+            &format!("return S.nodes.length === {before} + 1 && S.shown === S.token"),
+            60,
+            "the engine's outcome",
+        );
+        let played =
+            browser.run("return document.querySelector('#moves .move.current').textContent");
+        assert!(
+            short.iter().any(|s| json!(s) == played),
+            "{game}: the move list says {played}, not one of {short:?}"
+        );
+    }
+    // A line through a resolution of 85,052 outcomes, loaded.
+    let fen = "1/1X2/w1w1w1w1/2w3w9/16 3";
+    let page = get(
+        &server.addr,
+        &format!(
+            "/api/outcomes?game=spokes4&fen={}&moves={}&from=0",
+            crate::serve::enc(fen),
+            crate::serve::enc("wA,wA,wA,wA")
+        ),
+    )
+    .json();
+    let outcome = &page["moves"][5];
+    let (text, short) = (outcome["text"].as_str().unwrap(), &outcome["short"]);
+    assert!(short.is_string(), "{outcome}");
+    browser.goto(&format!(
+        "{}?game=spokes4&fen={}&moves={}",
+        server.url(),
+        crate::serve::enc(fen),
+        crate::serve::enc(&format!("wA,wA,wA,wA;{text}"))
+    ));
+    settled(&browser);
+    browser.wait(
+        &format!("return document.querySelector('#moves .move.current').textContent === {short}"),
+        60,
+        "the loaded outcome named by its short form",
+    );
+}

@@ -102,7 +102,9 @@ function lineFromTexts(texts, ply) {
   S.current = ids[ply === undefined || ply === null || ply < 0 || ply >= ids.length ? ids.length - 1 : ply];
 }
 
-function addMove(text) {
+// Plays move `text` at the node shown (`short`: its short form where the
+// server gave it with the move, an engine's).
+function addMove(text, short) {
   const cur = S.nodes[S.current];
   let child = cur.children.find((c) => S.nodes[c].move === text);
   const fresh = child === undefined;
@@ -110,7 +112,7 @@ function addMove(text) {
     child = S.nodes.length;
     const m = choosable().find((c) => c.text === text);
     S.nodes.push({
-      move: text, short: m && m.short, parent: S.current, children: [], score: null, mover: null,
+      move: text, short: (m && m.short) || (short !== text ? short : undefined), parent: S.current, children: [], score: null, mover: null,
       kind: S.view.node, by: S.view.mover,
     });
     cur.children.push(child);
@@ -827,15 +829,16 @@ async function fillPendingOnce() {
 // position changed meanwhile or the search failed.
 async function chooseFor(player) {
   const token = S.token;
-  const move = await think(chooserName(player), { player });
-  if (move === null || token !== S.token || S.pending.length !== player) return false;
-  S.pending.push(move);
+  const found = await think(chooserName(player), { player });
+  if (found === null || token !== S.token || S.pending.length !== player) return false;
+  S.pending.push(found.move);
   return true;
 }
 
 // Asks the engine's move (`extra`: the player at a simultaneous node) at
-// the position shown, saying meanwhile for whom it searches; null where
-// the position changed, the search was dropped or failed.
+// the position shown, saying meanwhile for whom it searches: {move,
+// short}, or null where the position changed, the search was dropped or
+// failed.
 async function think(who, extra) {
   const token = S.token;
   const id = (S.busyJob ? S.busyJob.id : 0) + 1;
@@ -849,7 +852,7 @@ async function think(who, extra) {
     const r = await fetch("/api/engine?" + params({ moves: lineTo(S.current).join(";"), ...extra, ...limit() }), { signal: abort.signal });
     const body = await r.json();
     if (!r.ok) throw new Error(body.error || r.statusText);
-    move = body.move;
+    move = { move: body.move, short: body.short };
   } catch (e) {
     if (S.busyJob && S.busyJob.id === id && e.name !== "AbortError") showError(e.message);
   }
@@ -891,8 +894,8 @@ function maybeEngine(token) {
 async function engineMove(token, player) {
   if (S.busy || token !== S.token) return;
   const v = S.view;
-  const move = await think(v.node === "chance" ? "the die" : v.sides[v.mover] || "the side to move", { player });
-  if (move !== null && token === S.token) addMove(move);
+  const found = await think(v.node === "chance" ? "the die" : v.sides[v.mover] || "the side to move", { player });
+  if (found !== null && token === S.token) addMove(found.move, found.short);
 }
 
 // ---- analysis -------------------------------------------------------
@@ -1012,7 +1015,7 @@ function showSides(d) {
     li.dataset.side = s.side;
     const what = s.strategy.length
       ? s.strategy.slice(0, 6).map((a) => `${a.text} ${(a.probability * 100).toFixed(0)}%`).join(" ")
-      : s.lines.map((l) => `${l.score_text}: ${l.pv.join(" ")}`).join(" | ");
+      : s.lines.map((l) => `${l.score_text}: ${(l.pv_short || l.pv).join(" ")}`).join(" | ");
     li.textContent = `${s.name} (depth ${s.depth}) value ${s.value_text}: ${what}`;
     ol.append(li);
   }
@@ -1044,9 +1047,12 @@ function showIteration(d) {
   for (const l of lines) {
     const li = document.createElement("li");
     li.className = "line";
+    // Moves by their short forms, as the buttons and the move list name
+    // them.
+    const pv = l.pv_short || l.pv;
     li.textContent = l.probability !== undefined
-      ? `${l.pv[0]} (chance ${(l.probability * 100).toFixed(0)}%): ${l.score_text}, ${side} ${(winProbability(l.score, false) * 100).toFixed(0)}%: ${l.pv.slice(1).join(" ")}`
-      : `${l.score_text}: ${l.pv.join(" ")}`;
+      ? `${pv[0]} (chance ${(l.probability * 100).toFixed(0)}%): ${l.score_text}, ${side} ${(winProbability(l.score, false) * 100).toFixed(0)}%: ${pv.slice(1).join(" ")}`
+      : `${l.score_text}: ${pv.join(" ")}`;
     ol.append(li);
   }
   S.lastIteration = d;
@@ -1114,14 +1120,31 @@ function nodeProbability(n) {
 // kind of node they were played at, its mover, their short forms) from
 // `view`, the answer for the position at `id`.
 function describeChildren(id, view) {
+  const paged = view.node === "decision" && !(view.moves || []).length && view.outcome_count > 0;
   for (const c of S.nodes[id].children) {
     const n = S.nodes[c];
     if (n.kind === undefined) { n.kind = view.node; n.by = view.mover; }
     if (n.short === undefined) {
       const m = (view.moves || []).find((x) => x.text === n.move);
       n.short = m && m.short;
+      // Outcomes too many to come with the position: the server names
+      // the one played.
+      if (!m && paged) shortOf(c);
     }
   }
+}
+
+// Asks the server for the short form of node `id`'s move, then redraws
+// the move list.
+async function shortOf(id) {
+  const n = S.nodes[id], tree = S.tree;
+  n.short = null;
+  try {
+    const r = await getJson("/api/position", { moves: lineTo(n.parent).join(";"), short_of: n.move });
+    if (tree !== S.tree) return;
+    n.short = r.short_of;
+    drawMoves();
+  } catch (_) { /* the canonical text stays */ }
 }
 
 // Asks the server, one position after another, about the moves of the
