@@ -132,6 +132,10 @@ fn moves_json<G: FullGame>(
             if short != text {
                 v["short"] = json!(short);
             }
+            let also = pos.move_also_from(m);
+            if !also.is_empty() {
+                v["from"] = json!(also);
+            }
             if chance {
                 v["probability"] = json!(pos.probability(m));
             }

@@ -2904,3 +2904,42 @@ fn long_a_spokes_outcome_has_one_name_everywhere_in_chromium() {
         "the loaded outcome named by its short form",
     );
 }
+
+/// An Epaminondas phalanx is entered from any of its stones, not only its
+/// rear one: `a2` then `a4` plays `a1-a4`, `b2` then `d4` plays `a1-d4`;
+/// and the dots marking where a move can go are large (at least a third
+/// of a square across).
+#[test]
+#[ignore = "long check"]
+fn long_a_phalanx_is_entered_from_any_of_its_stones_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-phalanx");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    for (clicks, want) in [(["a2", "a4"], "a1-a4"), (["b2", "d4"], "a1-d4")] {
+        browser.goto(&format!("{}?game=epaminondas", server.url()));
+        settled(&browser);
+        browser.click_square(clicks[0]);
+        let dots = browser.run(
+            "const w = squareRect('c5').width; \
+             return [...document.querySelectorAll('#board .mark.target')].map((d) => d.getBoundingClientRect().width / w)",
+        );
+        let dots = dots.as_array().unwrap();
+        assert!(!dots.is_empty(), "no target after {}", clicks[0]);
+        for d in dots {
+            assert!(
+                d.as_f64().unwrap() >= 0.35,
+                "a target dot {d} of a square across"
+            );
+        }
+        browser.click_square(clicks[1]);
+        browser.wait(
+            "return S.nodes.length === 2 && S.shown === S.token",
+            10,
+            &format!("{} then {} plays {want}", clicks[0], clicks[1]),
+        );
+        assert_eq!(browser.run("return S.nodes[1].move"), json!(want));
+    }
+}

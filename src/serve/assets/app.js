@@ -488,9 +488,20 @@ function pendingSide() {
   return S.view.player_sides[S.pending.length];
 }
 
+// The squares of move `m` entered from `start`: its own, or where the
+// server lets it be begun from another square (`from`: the other stones
+// of an Epaminondas phalanx) and `start` is one of those, that square
+// for its first.
+function pathOf(m, start) {
+  return m.from && m.from.includes(start) ? [start].concat(m.squares.slice(1)) : m.squares;
+}
+
 // The moves whose squares begin with `prefix`, and those that end there.
 function startingWith(prefix) {
-  return choosable().filter((m) => m.squares.length >= prefix.length && prefix.every((s, i) => m.squares[i] === s));
+  return choosable().filter((m) => {
+    const path = pathOf(m, prefix[0]);
+    return path.length >= prefix.length && prefix.every((s, i) => path[i] === s);
+  });
 }
 function endingAt(prefix) {
   return startingWith(prefix).filter((m) => m.squares.length === prefix.length && prefix.length > 0);
@@ -713,7 +724,7 @@ function markBoard() {
     const g = S.geometry[sq];
     if (!g) return;
     const r = Math.min(g.w, g.h) / 2;
-    const attrs = cls === "target" ? { r: Math.max(r * 0.28, 5) } : { r: r * 0.85, fill: "none" };
+    const attrs = cls === "target" ? { r: Math.max(r * 0.4, 6) } : { r: r * 0.85, fill: "none" };
     const c = svgEl("circle", { cx: g.x, cy: g.y, ...attrs });
     c.setAttribute("class", "mark " + cls);
     c.setAttribute("data-square", sq);
