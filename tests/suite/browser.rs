@@ -2943,3 +2943,79 @@ fn long_a_phalanx_is_entered_from_any_of_its_stones_in_chromium() {
         assert_eq!(browser.run("return S.nodes[1].move"), json!(want));
     }
 }
+
+/// The address keeps the whole tree and the export the main line: after
+/// a variation, the copied address opens the main line and the
+/// variation (with the move shown and the analysis on, as it was), and
+/// the exported record (which `gamut replay` reads) holds the main line,
+/// not the variation shown, the variation's line written after it.
+#[test]
+#[ignore = "long check"]
+fn long_the_address_and_the_export_keep_the_whole_tree_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-tree");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let profile = dir.join("profile");
+    let browser = Browser::start(&profile);
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    for _ in 0..3 {
+        play_first(&browser, 0);
+    }
+    settled(&browser);
+    let main = browser.run("return lineTo(S.current).join('; ')");
+    let main_end = browser.run("return S.view.text");
+    browser.click("#back");
+    browser.click("#back");
+    browser.wait(
+        "return S.current === 1 && S.shown === S.token",
+        10,
+        "two steps back",
+    );
+    play_first(&browser, 1);
+    settled(&browser);
+    browser.click("#analyse");
+    let tree = "return [S.nodes.length, S.nodes.map((n) => n.children.length).join(','), lineTo(S.current).join(';')]";
+    let before = browser.run(tree);
+    assert_eq!(before[0], json!(5), "{before}");
+    let variation = browser.run("return lineTo(S.current).join('; ')");
+    let url = browser.run("return location.href");
+    browser.goto(url.as_str().unwrap());
+    settled(&browser);
+    assert_eq!(browser.run(tree), before, "the address opened another tree");
+    assert_eq!(
+        browser.run("return $('analyse').checked"),
+        json!(true),
+        "the address dropped the analysis"
+    );
+    // Exported: the main line, then the variation's command.
+    let downloads = profile.join("downloads");
+    browser.click("#io summary");
+    browser.click("#export");
+    let file = downloads.join("apart-game.jsonl");
+    let start = Instant::now();
+    while !file.exists() {
+        assert!(start.elapsed() < Duration::from_secs(20), "no download");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let record = std::fs::read_to_string(&file).unwrap();
+    let out = crate::common::ok(&["replay", file.to_str().unwrap(), "--game", "1"]);
+    let last = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("position "))
+        .next_back()
+        .unwrap();
+    assert_eq!(main_end, json!(last), "the record is not the main line");
+    assert_eq!(browser.run("return S.record"), json!(record));
+    let shown = browser.run("return $('export-text').textContent");
+    let shown = shown.as_str().unwrap();
+    for line in [&main, &variation] {
+        assert!(
+            shown.contains(&format!("--moves \"{}\"", line.as_str().unwrap())),
+            "the export says nothing of {line}: {shown}"
+        );
+    }
+}

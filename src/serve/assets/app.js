@@ -1557,9 +1557,10 @@ function limitForScores() {
 
 // ---- load, save, records -----------------------------------------------
 
-// Keeps the game, its start, the main line through the move shown and
-// which of its moves is shown in the page's address, so that the address
-// opens the same board.
+// Keeps the game, its start, the line through the move shown (its main
+// continuation included) and which of its moves is shown in the page's
+// address, the whole tree where it has variations (`tree`), and whether
+// the analysis is on, so that the address opens the same board.
 function keepInUrl() {
   const p = params();
   const path = gameThrough(S.current);
@@ -1567,8 +1568,47 @@ function keepInUrl() {
   if (moves.length) p.set("moves", moves.join(";"));
   const at = path.indexOf(S.current);
   if (at < path.length - 1) p.set("ply", at);
+  if (S.nodes.some((n) => n.children.length > 1)) p.set("tree", treeItems(0).join(";"));
+  if ($("analyse").checked) p.set("analyse", "1");
   history.replaceState(null, "", "?" + p.toString());
 }
+
+// The tree under node `id` as a list of items, as PGN writes variations:
+// each move's main continuation in turn, and after a move each of its
+// alternatives as `(`, its line, `)` (no move's text is a bracket).
+function treeItems(id) {
+  const out = [];
+  for (let n = id; ;) {
+    const kids = S.nodes[n].children;
+    if (!kids.length) return out;
+    out.push(S.nodes[kids[0]].move);
+    for (const alt of kids.slice(1)) out.push("(", S.nodes[alt].move, ...treeItems(alt), ")");
+    n = kids[0];
+  }
+}
+
+// The child of node `parent` played by `text`, made where there is none.
+function childBy(parent, text) {
+  const found = S.nodes[parent].children.find((c) => S.nodes[c].move === text);
+  if (found !== undefined) return found;
+  const id = S.nodes.length;
+  S.nodes.push({ move: text, parent, children: [], score: null, mover: null });
+  S.nodes[parent].children.push(id);
+  return id;
+}
+
+// A new tree of the items `treeItems` writes.
+function treeFromItems(items) {
+  resetTree();
+  let at = 0, last = 0;
+  const stack = [];
+  for (const item of items) {
+    if (item === "(") { stack.push([at, last]); at = S.nodes[last].parent; }
+    else if (item === ")") { if (stack.length) [at, last] = stack.pop(); }
+    else { last = at = childBy(at, item); }
+  }
+}
+
 
 // Opens `text` on the board: a position (`kind` "fen") or a line of
 // moves ("moves"); without `kind` (the load box) whichever it is, tried
@@ -1596,15 +1636,32 @@ async function load(text, kind) {
   showError((kind ? "the record's moves do not replay: " : "neither a position nor moves here: ") + error.message);
 }
 
-// The game through the move shown as a record that `gamut replay` reads:
-// downloaded as a .jsonl file, shown with the `gamut show` command of
-// the same line, and kept for the copy button.
+// The lines of the tree, from the root to each move that ends one: the
+// main line first, then the variations in the order the move list gives
+// them.
+function treeLines() {
+  const out = [];
+  const walk = (id, line) => {
+    const kids = S.nodes[id].children;
+    if (!kids.length) { out.push(line); return; }
+    for (const k of kids) walk(k, line.concat([S.nodes[k].move]));
+  };
+  walk(0, []);
+  return out;
+}
+
+// The game as a record that `gamut replay` reads: its main line, from
+// the start to its end whatever move is shown, downloaded as a .jsonl
+// file, shown with the `gamut show` command of the same line, and kept
+// for the copy button; after it the `gamut show` command of each
+// variation's line (the page's address keeps the whole tree).
 async function exportGame() {
-  const moves = gameThrough(S.current).slice(1).map((id) => S.nodes[id].move);
+  const [moves, ...variations] = treeLines();
   const start = S.view ? S.view.start : "";
   const q = (s) => '"' + s.replace(/(["\\$`])/g, "\\$1") + '"';
-  const show =
-    `gamut show ${S.game} --fen ${q(start)}` + (moves.length ? ` --moves ${q(moves.join("; "))}` : "");
+  const showOf = (line) =>
+    `gamut show ${S.game} --fen ${q(start)}` + (line.length ? ` --moves ${q(line.join("; "))}` : "");
+  const show = showOf(moves) + variations.map((v, k) => `\n# variation ${k + 1}:\n${showOf(v)}`).join("");
   S.record = null;
   $("copy").disabled = true;
   try {
@@ -1614,7 +1671,7 @@ async function exportGame() {
     S.record = r.record + "\n";
     $("copy").disabled = false;
     $("export-text").textContent =
-      `${show}\n\n# ${r.file} (gamut replay ${r.file} --game 1):\n${r.record}`;
+      `${show}\n\n# ${r.file}, the main line (gamut replay ${r.file} --game 1):\n${r.record}`;
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([S.record], { type: "application/x-ndjson" }));
     a.download = r.file;
@@ -1801,6 +1858,7 @@ async function init() {
   $("analyse").onchange = () => {
     stopAnalysis();
     clearNumbers();
+    keepInUrl();
     if ($("analyse").checked) startAnalysis();
   };
   $("multipv").onchange = () => { if ($("analyse").checked) { stopAnalysis(); clearNumbers(); startAnalysis(); } };
@@ -1821,13 +1879,23 @@ async function init() {
     if (f) openFile(f);
   });
   $("io").addEventListener("toggle", () => { if ($("io").open) showRecords(); });
+  if (url.get("analyse") === "1") $("analyse").checked = true;
   if (url.get("fen") || url.get("moves")) {
     S.game = $("game").value;
     S.setup = $("setup").value.trim();
     S.fen = url.get("fen");
     const ply = url.get("ply");
-    lineFromTexts((url.get("moves") || "").split(";").map((t) => t.trim()).filter(Boolean),
-      ply === null ? null : parseInt(ply, 10));
+    const items = (text) => (text || "").split(";").map((t) => t.trim()).filter(Boolean);
+    const moves = items(url.get("moves"));
+    lineFromTexts(moves, ply === null ? null : parseInt(ply, 10));
+    if (url.get("tree")) {
+      // The whole tree, then the move shown found in it along `moves`.
+      treeFromItems(items(url.get("tree")));
+      const ids = [0];
+      for (const m of moves) ids.push(childBy(ids[ids.length - 1], m));
+      const k = ply === null ? ids.length - 1 : parseInt(ply, 10);
+      S.current = ids[k >= 0 && k < ids.length ? k : ids.length - 1];
+    }
     render();
     return;
   }
