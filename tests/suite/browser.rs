@@ -3019,3 +3019,65 @@ fn long_the_address_and_the_export_keep_the_whole_tree_in_chromium() {
         );
     }
 }
+
+/// Flip turns the board round, not what is written around it: the file
+/// and rank names stay below and beside the board (each beside its file
+/// or rank, now where it went), Empedocles' legend stays under the board
+/// and Spokes' node names go round with their nodes.
+#[test]
+#[ignore = "long check"]
+fn long_flip_turns_the_board_not_its_labels_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-flip");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    // Each writing's side of the squares' extent, where file `a` and rank
+    // `1` are against square a1, and where the legend is.
+    let sides = r#"
+      const hits = [...document.querySelectorAll('#board .hit')];
+      const names = new Set(hits.map((h) => h.getAttribute('data-square')));
+      const rs = hits.map((h) => h.getBoundingClientRect());
+      const L = Math.min(...rs.map((r) => r.left)), R = Math.max(...rs.map((r) => r.right));
+      const T = Math.min(...rs.map((r) => r.top)), B = Math.max(...rs.map((r) => r.bottom));
+      const mid = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+      const side = (r) => { const [x, y] = mid(r); return x < L ? 'left' : x > R ? 'right' : y < T ? 'top' : y > B ? 'bottom' : 'in'; };
+      const labels = [...document.querySelectorAll('#board svg text.coordinate')]
+        .filter((t) => !names.has(t.textContent.trim()))
+        .map((t) => t.textContent.trim() + ' ' + side(t.getBoundingClientRect()));
+      const a1 = squareRect('a1');
+      const label = (name) => [...document.querySelectorAll('#board svg text.coordinate')].find((t) => t.textContent.trim() === name);
+      const along = a1 && label('a') && label('1')
+        ? Math.abs(mid(label('a').getBoundingClientRect())[0] - mid(a1)[0]) < a1.width / 2 &&
+          Math.abs(mid(label('1').getBoundingClientRect())[1] - mid(a1)[1]) < a1.height / 2
+        : null;
+      const legend = [...document.querySelectorAll('#board svg .legend')].map((l) => side(l.getBoundingClientRect()));
+      const node = names.has('H1') ? side(label('H1').getBoundingClientRect()) + ' ' + (mid(label('H1').getBoundingClientRect())[1] < (T + B) / 2) : null;
+      return { labels, along, legend, a1: a1 ? mid(a1)[0] < (L + R) / 2 : null, node };
+    "#;
+    for game in ["apart", "empedocles", "spokes"] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        let before = browser.run(sides);
+        browser.click("#flip");
+        settled(&browser);
+        let after = browser.run(sides);
+        assert_eq!(after["labels"], before["labels"], "{game}: the names moved");
+        assert_eq!(
+            after["legend"], before["legend"],
+            "{game}: the legend moved"
+        );
+        if game != "spokes" {
+            assert_eq!(before["along"], json!(true), "{game}: {before}");
+            assert_eq!(
+                after["along"],
+                json!(true),
+                "{game}: the names left their rows"
+            );
+            assert_ne!(after["a1"], before["a1"], "{game}: the board did not turn");
+        } else {
+            assert_ne!(after["node"], before["node"], "spokes: H1's name stayed");
+        }
+    }
+}

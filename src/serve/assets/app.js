@@ -260,6 +260,7 @@ function svgEl(tag, attrs) {
 // transparent shape as large as its cell (for a node, half the distance
 // to its nearest neighbour), named by data-square.
 function drawBoard(svgText) {
+  S.svgShown = svgText;
   const board = $("board");
   board.querySelectorAll("svg").forEach((e) => e.remove());
   const holder = document.createElement("div");
@@ -307,6 +308,46 @@ function drawBoard(svgText) {
     hits.append(el);
   }
   svg.append(marks, arrows, hits);
+  if (board.classList.contains("flipped")) flipBoard(svg);
+}
+
+// Turns the board of picture `svg` round, not what is written around it:
+// everything drawn within the squares' extent (squares, stones, the marks
+// and hit areas) goes into a group turned half round the board's middle,
+// its writing turned back upright, a node's name with its node; the file
+// and rank names (`.coordinate`, not a square's name) outside it stay
+// beside the same edge, each moved to where its row went; the rest
+// (legends, the background) stays.
+function flipBoard(svg) {
+  const cells = [...svg.querySelectorAll(".square[data-square]")];
+  const names = new Set(cells.map((e) => e.getAttribute("data-square")));
+  const squares = cells.map((e) => e.getBBox());
+  if (!squares.length) return;
+  const x0 = Math.min(...squares.map((b) => b.x)), y0 = Math.min(...squares.map((b) => b.y));
+  const x1 = Math.max(...squares.map((b) => b.x + b.width)), y1 = Math.max(...squares.map((b) => b.y + b.height));
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  const slack = 0.08 * Math.max(x1 - x0, y1 - y0);
+  const group = svgEl("g", { class: "flip-board", transform: `rotate(180 ${cx} ${cy})` });
+  let placed = false;
+  for (const el of [...svg.children]) {
+    if (typeof el.getBBox !== "function") continue;
+    const b = el.getBBox();
+    const mx = b.x + b.width / 2, my = b.y + b.height / 2;
+    const beside = mx < x0 || mx > x1, over = my < y0 || my > y1;
+    // A node's own name (Spokes') goes round with it; a file's or a
+    // rank's stays beside its edge.
+    const rowName = el.classList.contains("coordinate") && !names.has(el.textContent.trim());
+    if (rowName && (beside || over)) {
+      el.setAttribute("transform", beside ? `translate(0 ${2 * (cy - my)})` : `translate(${2 * (cx - mx)} 0)`);
+      continue;
+    }
+    const within = el.matches(".marks, .arrows, .hits, .coordinate") ||
+      (b.x >= x0 - slack && b.y >= y0 - slack && b.x + b.width <= x1 + slack && b.y + b.height <= y1 + slack);
+    if (within) {
+      if (!placed) { el.before(group); placed = true; }
+      group.append(el);
+    }
+  }
 }
 
 // Keeps the page's measures that the board's size depends on (see
@@ -1848,6 +1889,7 @@ async function init() {
   $("flip").onclick = () => {
     $("board").classList.toggle("flipped");
     hideChooser();
+    if (S.svgShown) { drawBoard(S.svgShown); markBoard(); drawArrows(); }
   };
   $("engine-move").onclick = () => {
     const v = S.view;
