@@ -3081,3 +3081,69 @@ fn long_flip_turns_the_board_not_its_labels_in_chromium() {
         }
     }
 }
+
+/// A wait longer than half a second says so: the README's resolution of
+/// 85,052 outcomes, opened on a fresh server (its position comes only
+/// once they are listed), shows a progress text (`…`) from 1 s on until
+/// the outcomes are in, and its analysis on one thread says for how long
+/// it has searched before its first depth ends.
+#[test]
+#[ignore = "long check"]
+fn long_a_long_wait_shows_its_progress_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-progress");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    browser.goto(&format!(
+        "{}?game=spokes4&fen={}&moves={}",
+        server.url(),
+        crate::serve::enc("1/1X2/w1w1w1w1/2w3w9/16 3"),
+        crate::serve::enc("wA,wA,wA,wA")
+    ));
+    let start = Instant::now();
+    let mut silent = Vec::new();
+    let mut waited = Duration::ZERO;
+    loop {
+        let at = browser.run(
+            "return typeof S === 'undefined' ? [false, ''] : \
+             [!!S.view && S.shown === S.token && outcomesReady(), $('state').textContent + ' ' + $('choices').textContent]",
+        );
+        if at[0] == json!(true) {
+            break;
+        }
+        waited = start.elapsed();
+        assert!(waited < Duration::from_secs(60), "the outcomes never came");
+        if waited > Duration::from_millis(1000) && !at[1].as_str().unwrap().contains('…') {
+            silent.push(format!(
+                "{} ms: '{}'",
+                waited.as_millis(),
+                at[1].as_str().unwrap()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        waited > Duration::from_millis(1500),
+        "the wait took {waited:?}: the check did not check it"
+    );
+    assert!(
+        silent.is_empty(),
+        "no sign of the wait: {:?}",
+        &silent[..silent.len().min(5)]
+    );
+    browser.click("#analyse");
+    browser.wait(
+        "return /searching on 1 thread\\(s\\), [1-9][0-9]* s so far/.test($('info').textContent) || S.shownDepth > 0",
+        20,
+        "the seconds searched",
+    );
+    assert_eq!(
+        browser.run("return S.shownDepth"),
+        json!(0),
+        "a depth finished first: the check did not check it"
+    );
+}

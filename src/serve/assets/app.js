@@ -136,11 +136,20 @@ async function render() {
   stopAnalysis();
   clearNumbers();
   let view;
+  // A position slow to come (a large resolution's outcomes are listed
+  // first) says so after half a second, with the seconds waited.
+  const asked = Date.now();
+  const waiting = setInterval(() => {
+    if (token !== S.token) { clearInterval(waiting); return; }
+    $("state").textContent = `loading the position… ${Math.floor((Date.now() - asked) / 1000)} s`;
+  }, 500);
   try {
     view = await getJson("/api/position", { moves: lineTo(S.current).join(";") });
   } catch (e) {
     showError(e.message);
     return;
+  } finally {
+    clearInterval(waiting);
   }
   if (token !== S.token) return;
   showError("");
@@ -1008,6 +1017,21 @@ function startAnalysis() {
   es.onerror = () => es.close();
 }
 
+// Until the search `es` finishes its first depth, the analysis' line
+// says on how many threads it searches and for how long so far, each
+// second.
+function searching(es, threads) {
+  const since = Date.now();
+  const say = () => {
+    if (S.analysis !== es || S.shownDepth || S.pausedFor) return false;
+    const secs = Math.floor((Date.now() - since) / 1000);
+    $("info").textContent = `searching on ${threads} thread(s)` + (secs ? `, ${secs} s so far, no depth finished yet` : "");
+    return true;
+  };
+  say();
+  const timer = setInterval(() => { if (!say()) clearInterval(timer); }, 1000);
+}
+
 // The analysis yielded its thread to another search: the lines shown stay
 // (they are this position's), and the page says what it waits for.
 function showPaused() {
@@ -1059,6 +1083,7 @@ function showSides(d) {
   paintBar();
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${first.name} against the others ${(p * 100).toFixed(0)}%`;
+  explainBar(`${first.name}'s (against all the others)`, p);
   const ol = $("lines");
   ol.innerHTML = "";
   for (const s of d.sides) {
