@@ -3147,3 +3147,40 @@ fn long_a_long_wait_shows_its_progress_in_chromium() {
         "a depth finished first: the check did not check it"
     );
 }
+
+/// The bar says in its tooltip what it shows: whose chance of winning,
+/// the unit of the score it is read from and what 50% means.
+#[test]
+#[ignore = "long check"]
+fn long_the_bar_explains_its_reading_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-bar");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    for game in ["apart", "spokes4"] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        browser.click("#analyse");
+        browser.wait(
+            "return !$('bar').classList.contains('empty')",
+            60,
+            "the bar",
+        );
+        let said = browser.run("return [$('bar').title, S.view.unit || '', String(S.view.scale)]");
+        let title = said[0].as_str().unwrap();
+        for part in [
+            "chance of winning",
+            "50%",
+            said[1].as_str().unwrap(),
+            said[2].as_str().unwrap(),
+        ] {
+            assert!(
+                title.contains(part),
+                "{game}: the bar's tooltip '{title}' says nothing of '{part}'"
+            );
+        }
+        browser.click("#analyse");
+    }
+}

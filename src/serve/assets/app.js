@@ -200,6 +200,7 @@ function clearNumbers() {
   $("info").textContent = "";
   $("lines").innerHTML = "";
   $("bar").classList.add("empty");
+  $("bar").title = "";
   $("bar").style.backgroundColor = "";
   $("bar-fill").style.width = "0";
   $("bar-text").textContent = "no evaluation";
@@ -1005,8 +1006,8 @@ function startAnalysis() {
       return;
     }
     if (d.paused !== undefined) { S.pausedFor = d.paused; showPaused(); return; }
-    if (d.resumed !== undefined) { S.pausedFor = null; if (!S.shownDepth) $("info").textContent = `searching on ${d.resumed} thread(s)`; return; }
-    if (d.threads !== undefined) { if (!S.shownDepth) $("info").textContent = `searching on ${d.threads} thread(s)`; return; }
+    if (d.resumed !== undefined) { S.pausedFor = null; if (!S.shownDepth) searching(es, d.resumed); return; }
+    if (d.threads !== undefined) { if (!S.shownDepth) searching(es, d.threads); return; }
     if (d.done) { es.close(); $("info").textContent += " (done)"; return; }
     S.pausedFor = null;
     if (d.depth <= S.resumeDepth) return;
@@ -1030,6 +1031,16 @@ function searching(es, threads) {
   };
   say();
   const timer = setInterval(() => { if (!say()) clearInterval(timer); }, 1000);
+}
+
+// The bar's tooltip: what its share is, how a score becomes it (the
+// game's fitted scale: a score of one scale for the side is 75%, 0 is
+// 50%, an even game) and what the scores include.
+function explainBar(whose, p) {
+  const v = S.view;
+  const unit = v.unit ? ` ${v.unit}` : "";
+  $("bar").title = `${whose} chance of winning, ${(p * 100).toFixed(0)}%: the score for it read on the game's fitted scale ` +
+    `(a score of ${v.scale}${unit} is 75%, 0 is 50%: an even game, ${-v.scale} is 25%)` + (v.unit_note ? `. ${v.unit_note}` : "");
 }
 
 // The analysis yielded its thread to another search: the lines shown stay
@@ -1115,6 +1126,7 @@ function showIteration(d) {
   paintBar();
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${side} ${(p * 100).toFixed(0)}%` + (chance ? " expected over the roll" : "");
+  explainBar(`${side}'s`, p);
   const ol = $("lines");
   ol.innerHTML = "";
   const lines = d.lines.length ? d.lines : (d.strategies || []).map((s, i) => ({
