@@ -548,11 +548,17 @@ function pathOf(m, start) {
 }
 
 // The moves whose squares begin with `prefix`, and those that end there.
+// A move of the square clicked first goes before a move begun from it
+// along the same squares (`a2` then `a3` moves the stone on a2, not the
+// phalanx behind it).
 function startingWith(prefix) {
-  return choosable().filter((m) => {
+  const found = choosable().filter((m) => {
     const path = pathOf(m, prefix[0]);
     return path.length >= prefix.length && prefix.every((s, i) => path[i] === s);
   });
+  if (prefix.length < 2) return found;
+  const own = (m) => m.squares[0] === prefix[0];
+  return found.filter((m) => own(m) || !found.some((o) => own(o) && o.squares.length === m.squares.length));
 }
 function endingAt(prefix) {
   return startingWith(prefix).filter((m) => m.squares.length === prefix.length && prefix.length > 0);
