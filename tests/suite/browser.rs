@@ -2461,7 +2461,8 @@ fn long_the_graph_leaves_gaps_and_accuracy_counts_refined_scores_in_chromium() {
     play_first(&browser, 0);
     settled(&browser);
     let fills = browser.run(
-        "const svg = $('graph-svg'), r = svg.getBoundingClientRect(), n = gameThrough(S.current).length; \
+        "$('graph-svg').scrollIntoView({block: 'center'}); \
+         const svg = $('graph-svg'), r = svg.getBoundingClientRect(), n = gameThrough(S.current).length; \
          const at = (i, p) => { const x = 34 + (600 - 34 - 18) * i / (n - 1), y = 8 + (140 - 18 - 8) * (1 - p); \
            const e = document.elementFromPoint(r.left + r.width * x / 600, r.top + r.height * y / 140); \
            return e ? (e.getAttribute('fill') || e.tagName) : null; }; \
