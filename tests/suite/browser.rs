@@ -3185,3 +3185,51 @@ fn long_the_bar_explains_its_reading_in_chromium() {
         browser.click("#analyse");
     }
 }
+
+/// On a phone (390×844) the board's names are at least 10 px high on the
+/// page (Spokes' node names were about 5), and the chooser of a node's
+/// colours opens beside the node, level with it, not over it.
+#[test]
+#[ignore = "long check"]
+fn long_a_phone_reads_the_names_and_the_chooser_sits_beside_its_node_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-phone");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    viewport(&browser, 390, 844, false);
+    for game in ["spokes", "spokes4", "epaminondas", "apart"] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        let smallest = browser.run(
+            "const svg = document.querySelector('#board svg'), m = svg.getScreenCTM(), s = Math.hypot(m.a, m.b); \
+             return Math.min(...[...svg.querySelectorAll('text.coordinate')].map((t) => parseFloat(getComputedStyle(t).fontSize) * s))",
+        );
+        assert!(
+            smallest.as_f64().unwrap() >= 9.9,
+            "{game}: a name {smallest} px high on a phone"
+        );
+    }
+    browser.goto(&format!("{}?game=spokes", server.url()));
+    settled(&browser);
+    let (text, squares) = first_move_squares(&server, "spokes", "");
+    browser.click_square(&squares[0]);
+    browser.wait(
+        &format!("return !!document.querySelector('#chooser button[data-move=\"{text}\"]')"),
+        10,
+        "the chooser",
+    );
+    let at = browser.run(&format!(
+        "const c = $('chooser').getBoundingClientRect(); \
+         const n = document.querySelector('#board svg .square[data-square=\"{}\"]').getBoundingClientRect(); \
+         const cy = (n.top + n.bottom) / 2; \
+         return [c.left >= n.right || c.right <= n.left, c.top <= cy && cy <= c.bottom]",
+        squares[0]
+    ));
+    assert_eq!(
+        at,
+        json!([true, true]),
+        "the chooser is not beside its node, level with it"
+    );
+}

@@ -319,6 +319,25 @@ function drawBoard(svgText) {
   }
   svg.append(marks, arrows, hits);
   if (board.classList.contains("flipped")) flipBoard(svg);
+  fitText();
+}
+
+// The smallest writing on the board, in pixels on the page: a picture
+// drawn small (a phone) has its names grown to it.
+const MIN_TEXT_PX = 10;
+
+// Grows each writing of the board's picture that the page draws smaller
+// than MIN_TEXT_PX back to it (its own size kept where it is larger).
+function fitText() {
+  const svg = $("board").querySelector("svg");
+  const m = svg && svg.getScreenCTM();
+  const scale = m ? Math.hypot(m.a, m.b) : 0;
+  if (!scale) return;
+  for (const t of svg.querySelectorAll("text")) {
+    if (t.dataset.size === undefined) t.dataset.size = parseFloat(getComputedStyle(t).fontSize) || 0;
+    const size = Number(t.dataset.size);
+    t.style.fontSize = size && size * scale < MIN_TEXT_PX ? `${MIN_TEXT_PX / scale}px` : "";
+  }
 }
 
 // Turns the board of picture `svg` round, not what is written around it:
@@ -372,6 +391,7 @@ function wireFit() {
   };
   new ResizeObserver(fit).observe(header);
   new ResizeObserver(fit).observe($("controls"));
+  new ResizeObserver(fitText).observe($("board"));
   fit();
 }
 
@@ -835,15 +855,21 @@ function showChooser(moves, square) {
   placeChooser(square);
 }
 
-// Opens the chooser at `square`.
+// Opens the chooser at `square`: beside the square as drawn (on its
+// right, or its left where the board has no room there), level with it,
+// so that it covers neither the square nor what is above and below it.
 function placeChooser(square) {
   const box = $("chooser");
-  const r = squareRect(square), b = $("board").getBoundingClientRect();
+  const b = $("board").getBoundingClientRect();
+  const drawn = $("board").querySelector(`svg .square[data-square="${CSS.escape(square)}"]`);
+  const r = drawn ? drawn.getBoundingClientRect() : squareRect(square);
   box.style.display = "block";
   if (r) {
-    const left = Math.min(r.left - b.left + r.width / 2, b.width - box.offsetWidth);
-    box.style.left = Math.max(0, left) + "px";
-    box.style.top = (r.top - b.top + r.height / 2 + 6) + "px";
+    const gap = 4, w = box.offsetWidth, h = box.offsetHeight;
+    const right = r.right - b.left + gap, left = r.left - b.left - gap - w;
+    const x = right + w <= b.width || left < 0 ? Math.min(right, b.width - w) : left;
+    box.style.left = Math.max(0, x) + "px";
+    box.style.top = Math.max(0, Math.min(r.top - b.top + r.height / 2 - h / 2, b.height - h)) + "px";
   }
 }
 
