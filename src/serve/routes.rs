@@ -188,6 +188,7 @@ pub struct Params {
     multipv: Option<usize>,
     fix: Option<String>,
     from: Option<usize>,
+    short_of: Option<String>,
 }
 
 /// The deepest search asked for, in plies.
@@ -201,9 +202,17 @@ impl Params {
     /// `time` 1–600000 ms, `multipv` 1–256) wherever they are given.
     fn read(q: Result<Query<Params>, QueryRejection>) -> Result<Params, BadRequest> {
         let Query(p) = q?;
-        for f in [&p.game, &p.fen, &p.setup, &p.moves, &p.file, &p.fix]
-            .into_iter()
-            .flatten()
+        for f in [
+            &p.game,
+            &p.fen,
+            &p.setup,
+            &p.moves,
+            &p.file,
+            &p.fix,
+            &p.short_of,
+        ]
+        .into_iter()
+        .flatten()
         {
             if f.len() > MAX_FIELD {
                 return Err(BadRequest(format!(
@@ -395,7 +404,16 @@ async fn position(
     let id = p.game()?;
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
-        with_game!(id, G => p.line::<G>(&server.lines).map(|l| Json(view::position_json(&l))))
+        with_game!(id, G => {
+            let line = p.line::<G>(&server.lines)?;
+            let mut v = view::position_json(&line);
+            // The short text of a move played here (a line loaded names
+            // its moves canonically).
+            if let Some(text) = &p.short_of {
+                v["short_of"] = json!(view::short_of(&line, text).map_err(BadRequest)?);
+            }
+            Ok(Json(v))
+        })
     })
     .await
 }
@@ -558,7 +576,7 @@ async fn analysis(
         // Games of more than two players are searched on one thread.
         let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
         Ok(stream_job(s, &hangup, Kind::Analysis, threads, move |turns, send| {
-            view::analyse(line.last(), &limits, multipv, turns, send)
+            view::analyse(&line, &limits, multipv, turns, send)
         })
         .into_response())
     })
@@ -617,7 +635,7 @@ async fn engine(
     })
     .await?;
     if let Some(m) = drawn {
-        return Ok(Json(json!({ "move": m })));
+        return Ok(Json(json!({ "move": m, "short": m })));
     }
     // The search stops when the client goes, waiting or searching.
     let stop = Arc::new(AtomicBool::new(false));
@@ -632,14 +650,20 @@ async fn engine(
         with_thread_stop(Rc::new(move || flag.load(Relaxed)), || {
             with_game!(id, G => {
                 let line = p.line::<G>(&s.lines)?;
-                view::engine_move(line.last(), &limits, &grant, player, &stop).map_err(BadRequest)
+                let m = view::engine_move(line.last(), &limits, &grant, player, &stop)
+                    .map_err(BadRequest)?;
+                // Named as the page names it (a Spokes outcome by its
+                // short form).
+                let short = view::short_of(&line, &m).map_err(BadRequest)?;
+                Ok::<_, BadRequest>((m, short))
             })
         })
     })
     .await
     .map_err(|e| BadRequest(format!("the engine failed: {e}")))?;
     drop(guard);
-    Ok(Json(json!({ "move": found? })))
+    let (m, short) = found?;
+    Ok(Json(json!({ "move": m, "short": short })))
 }
 
 /// `/api/records`: the records files of `--records-dir` that

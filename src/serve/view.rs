@@ -76,6 +76,44 @@ fn pv_texts<G: FullGame>(pos: &G, pv: &[G::Move]) -> Vec<String> {
         .collect()
 }
 
+/// The short texts ([`Diagram::short_move_texts`]) of a principal
+/// variation from `pos`, the texts a person reads everywhere on the page
+/// (`gamut moves --short`'s): its first move's found among `all`, the
+/// moves of `pos` (listed once for the whole analysis), each later one's
+/// at its own position.
+///
+/// [`Diagram::short_move_texts`]: gamut_core::game::Diagram::short_move_texts
+fn pv_shorts<G: FullGame>(pos: &G, all: &[G::Move], pv: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    pv.iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            let t = if i == 0 {
+                pos.short_move_texts(&[m], all).swap_remove(0)
+            } else {
+                p.short_move_text(m)
+            };
+            p = p.play(m);
+            t
+        })
+        .collect()
+}
+
+/// The short text of move `text` (canonical) at the line's last
+/// position, found among its moves (listed once and kept with the line;
+/// an action of a simultaneous node is read from its text).
+pub fn short_of<G: FullGame>(line: &Replayed<G>, text: &str) -> Result<String, String> {
+    let pos = line.last();
+    let all = line.moves();
+    let m = match all.iter().copied().find(|&m| pos.move_text(m) == text) {
+        Some(m) => m,
+        None => pos
+            .parse_move(text)
+            .map_err(|e| format!("move '{text}': {e}"))?,
+    };
+    Ok(pos.short_move_texts(&[m], all).swap_remove(0))
+}
+
 /// A list of moves (or actions) as JSON: each one's text and the squares
 /// a person clicks for it; `all` is every move of the position (the short
 /// forms are found among them).
@@ -94,6 +132,10 @@ fn moves_json<G: FullGame>(
             let mut v = json!({"text": text, "squares": pos.move_squares(m)});
             if short != text {
                 v["short"] = json!(short);
+            }
+            let also = pos.move_also_from(m);
+            if !also.is_empty() {
+                v["from"] = json!(also);
             }
             if chance {
                 v["probability"] = json!(pos.probability(m));
@@ -286,7 +328,7 @@ fn nps(nodes: u64, time: Duration) -> u64 {
 /// A completed iteration as the page shows it: the depth, the score for
 /// the first side (and its text where the result is proven), the speed,
 /// and the lines, best first (the MultiPV lines at a decision root).
-fn progress_json<G: FullGame>(pos: &G, p: Progress<'_, G::Move>) -> Value {
+fn progress_json<G: FullGame>(pos: &G, all: &[G::Move], p: Progress<'_, G::Move>) -> Value {
     match p {
         Progress::Decision(it) => {
             let first = for_first(pos, f64::from(it.score)) as i32;
@@ -297,7 +339,7 @@ fn progress_json<G: FullGame>(pos: &G, p: Progress<'_, G::Move>) -> Value {
                 .map(|(k, l)| {
                     let s = for_first(pos, f64::from(l.score)) as i32;
                     json!({"multipv": k + 1, "score": s, "score_text": Score(s).to_string(),
-                           "pv": pv_texts(pos, &l.pv)})
+                           "pv": pv_texts(pos, &l.pv), "pv_short": pv_shorts(pos, all, &l.pv)})
                 })
                 .collect();
             json!({
@@ -321,8 +363,10 @@ fn progress_json<G: FullGame>(pos: &G, p: Progress<'_, G::Move>) -> Value {
                     let child = pos.play(o.outcome);
                     let mut pv = vec![pos.move_text(o.outcome)];
                     pv.extend(pv_texts(&child, &o.pv));
+                    let mut short = pv_shorts(pos, all, &[o.outcome]);
+                    short.extend(pv_shorts(&child, &[], &o.pv));
                     json!({"score": s, "score_text": Score(s).to_string(),
-                           "probability": o.probability, "pv": pv})
+                           "probability": o.probability, "pv": pv, "pv_short": short})
                 })
                 .collect();
             json!({
@@ -383,15 +427,16 @@ fn left(limits: &Limits, spent: Duration) -> Limits {
 /// within what is left of the time), sending only iterations deeper than
 /// those sent before.
 pub fn analyse<G: FullGame>(
-    pos: &G,
+    line: &Replayed<G>,
     limits: &Limits,
     multipv: usize,
     turns: &mut Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
     if G::players() != 2 {
-        return analyse_sides(pos, limits, multipv, turns, send);
+        return analyse_sides(line, limits, multipv, turns, send);
     }
+    let pos = line.last();
     let mut deepest = 0;
     let mut spent = Duration::ZERO;
     loop {
@@ -413,7 +458,7 @@ pub fn analyse<G: FullGame>(
                 return;
             }
             deepest = depth;
-            if !send(progress_json(pos, p)) {
+            if !send(progress_json(pos, line.moves(), p)) {
                 halt.store(true, Relaxed);
             }
         };
@@ -448,25 +493,30 @@ pub fn analyse<G: FullGame>(
 
 /// The moves of a principal variation of side `us`'s two-sided search
 /// from `pos`, as long as they are decisions of the game.
-fn side_pv_texts<G: FullGame>(pos: &G, pv: &[Tuple<G::Move>]) -> Vec<String> {
+fn side_pv_moves<G: FullGame>(pos: &G, pv: &[Tuple<G::Move>]) -> Vec<G::Move> {
     let mut p = pos.clone();
-    let mut texts = Vec::new();
+    let mut moves = Vec::new();
     for t in pv {
         match (p.node(), t[0]) {
             (NodeKind::Decision(_), Some(m)) => {
-                texts.push(p.move_text(m));
+                moves.push(m);
                 p = p.play(m);
             }
             _ => break,
         }
     }
-    texts
+    moves
 }
 
 /// One side's latest verdict in the analysis of a game of more than two
 /// players: its paranoid search (the side against all the others) to
 /// `depth`.
-fn side_json<G: FullGame>(pos: &G, side: Player, p: Progress<'_, Tuple<G::Move>>) -> Option<Value> {
+fn side_json<G: FullGame>(
+    pos: &G,
+    all: &[G::Move],
+    side: Player,
+    p: Progress<'_, Tuple<G::Move>>,
+) -> Option<Value> {
     let name = G::INFO.sides.get(side.index()).copied().unwrap_or("side");
     let (depth, value, strategy, lines) = match p {
         Progress::Simultaneous(m) => {
@@ -482,9 +532,10 @@ fn side_json<G: FullGame>(pos: &G, side: Player, p: Progress<'_, Tuple<G::Move>>
                 .iter()
                 .enumerate()
                 .map(|(k, l)| {
+                    let moves = side_pv_moves(pos, &l.pv);
                     json!({"multipv": k + 1, "score": l.score,
                            "score_text": Score(l.score).to_string(),
-                           "pv": side_pv_texts(pos, &l.pv)})
+                           "pv": pv_texts(pos, &moves), "pv_short": pv_shorts(pos, all, &moves)})
                 })
                 .collect();
             (it.depth, f64::from(it.score), Vec::new(), lines)
@@ -515,12 +566,13 @@ fn side_json<G: FullGame>(pos: &G, side: Player, p: Progress<'_, Tuple<G::Move>>
 /// page goes away; asked to yield, it waits for its next turn and
 /// searches the same side to the same depth again.
 fn analyse_sides<G: FullGame>(
-    pos: &G,
+    line: &Replayed<G>,
     limits: &Limits,
     multipv: usize,
     turns: &mut Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
+    let pos = line.last();
     if pos.node() == NodeKind::Terminal {
         send(json!({"done": true, "best": null}));
         return;
@@ -552,7 +604,7 @@ fn analyse_sides<G: FullGame>(
         let tt = Table::new(turns.grant().hash_mib);
         let ended = analysis.run(&config, &tt, Some(&turns.halt), &mut |r| match r {
             SidesReport::Iteration { view, progress } => {
-                found = side_json(pos, view.us, progress);
+                found = side_json(pos, line.moves(), view.us, progress);
                 true
             }
             SidesReport::Searched {

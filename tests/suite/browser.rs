@@ -2461,7 +2461,8 @@ fn long_the_graph_leaves_gaps_and_accuracy_counts_refined_scores_in_chromium() {
     play_first(&browser, 0);
     settled(&browser);
     let fills = browser.run(
-        "const svg = $('graph-svg'), r = svg.getBoundingClientRect(), n = gameThrough(S.current).length; \
+        "$('graph-svg').scrollIntoView({block: 'center'}); \
+         const svg = $('graph-svg'), r = svg.getBoundingClientRect(), n = gameThrough(S.current).length; \
          const at = (i, p) => { const x = 34 + (600 - 34 - 18) * i / (n - 1), y = 8 + (140 - 18 - 8) * (1 - p); \
            const e = document.elementFromPoint(r.left + r.width * x / 600, r.top + r.height * y / 140); \
            return e ? (e.getAttribute('fill') || e.tagName) : null; }; \
@@ -2609,5 +2610,626 @@ fn long_the_colour_cues_are_the_pictures_in_chromium() {
     assert!(
         ground.starts_with("rgb(255, 255, 255") || ground.starts_with("rgba(255, 255, 255, 0.8"),
         "the bar's text has no ground of its own: {bar}"
+    );
+}
+
+/// Sets the page's viewport to `width`×`height` CSS pixels (`mobile`: as
+/// a phone does, with touch).
+fn viewport(browser: &Browser, width: u32, height: u32, mobile: bool) {
+    browser.call(
+        "POST",
+        "/goog/cdp/execute",
+        json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}}),
+    );
+    browser.call(
+        "POST",
+        "/goog/cdp/execute",
+        json!({"cmd": "Emulation.setTouchEmulationEnabled", "params": {"enabled": mobile}}),
+    );
+}
+
+/// The moves of a random line of `game` (from `seed`) to its first
+/// position with a choice of moves not made on the board (a die roll, a
+/// resolution's outcomes), if it reaches one within 300 plies.
+fn line_to_buttons(server: &Server, game: &str, seed: u64) -> Option<Vec<String>> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..300 {
+        let v = get(
+            &server.addr,
+            &format!(
+                "/api/position?game={game}&moves={}",
+                crate::serve::enc(&moves.join(";"))
+            ),
+        )
+        .json();
+        let off_board = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["squares"].as_array().unwrap().is_empty())
+            .count()
+            > 1;
+        match v["node"].as_str().unwrap() {
+            "terminal" => return None,
+            "chance" => return Some(moves),
+            "decision"
+                if off_board
+                    || (v["outcome_count"].as_u64().unwrap() > 0
+                        && v["moves"].as_array().unwrap().is_empty()) =>
+            {
+                return Some(moves)
+            }
+            _ => {}
+        }
+        moves.push(crate::serve::random_step(
+            &server.addr,
+            game,
+            &moves,
+            &v,
+            &mut rng,
+        ));
+    }
+    None
+}
+
+/// Where the board, the buttons under or beside it and the move
+/// navigation are on the page shown: each one's box outside the viewport
+/// (or the page scrolled) is a problem; an outcome list that scrolls in
+/// its own box counts by that box.
+const FITS: &str = r#"
+const vw = innerWidth, vh = innerHeight, bad = [];
+const inside = (el, what) => {
+  const r = el.getBoundingClientRect();
+  if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5 || r.width < 1 || r.height < 1)
+    bad.push(`${what} at ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+};
+if (scrollX || scrollY || document.documentElement.scrollWidth > vw) bad.push('the page scrolls sideways or is scrolled');
+inside(document.querySelector('#board svg'), 'the board');
+document.querySelectorAll('#nav button').forEach((b) => inside(b, '#' + b.id));
+const list = $('outcome-list');
+if (list) {
+  inside(list, 'the outcome list');
+  if (list.getBoundingClientRect().height < 20) bad.push('the outcome list has no room');
+}
+const buttons = [...document.querySelectorAll('#choices button')];
+buttons.forEach((b) => { if (!list || !list.contains(b)) inside(b, 'the button ' + b.textContent); });
+const board = $('board').getBoundingClientRect(), nav = $('nav').getBoundingClientRect();
+return { bad, buttons: buttons.length, board: [board.left, board.top, board.right, board.bottom], nav: [nav.left, nav.top] };
+"#;
+
+/// At 1280×800, 1920×1080 and 390×844 (a phone), for every game id, at
+/// its start and at a position with buttons (Empedocles' die, a Spokes
+/// resolution's outcomes), the board, those buttons and the move
+/// navigation are inside the viewport without scrolling; the board fills
+/// the height of a wide window (not a fixed 560 px) with the controls
+/// beside it, and on the phone they are under it.
+#[test]
+#[ignore = "long check"]
+fn long_the_board_and_its_controls_fit_the_window_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-fit");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    let games = get(&server.addr, "/api/games").json();
+    // Each game's start, and a position with buttons where a line of the
+    // first ten reaches one; the README's resolution of 85,052 outcomes.
+    let mut pages = Vec::new();
+    for g in games.as_array().unwrap() {
+        let game = g["id"].as_str().unwrap().to_string();
+        pages.push((game.clone(), String::new(), String::new()));
+        if let Some(moves) = (0..10).find_map(|seed| line_to_buttons(&server, &game, seed)) {
+            pages.push((game, String::new(), moves.join(";")));
+        }
+    }
+    pages.push((
+        "spokes4".into(),
+        "1/1X2/w1w1w1w1/2w3w9/16 3".into(),
+        "wA,wA,wA,wA".into(),
+    ));
+    let mut problems = Vec::new();
+    let mut with_buttons = 0;
+    for (width, height, mobile) in [(1280, 800, false), (1920, 1080, false), (390, 844, true)] {
+        viewport(&browser, width, height, mobile);
+        for (game, fen, moves) in &pages {
+            let mut url = format!("{}?game={game}", server.url());
+            if !fen.is_empty() {
+                url.push_str(&format!("&fen={}", crate::serve::enc(fen)));
+            }
+            if !moves.is_empty() {
+                url.push_str(&format!("&moves={}", crate::serve::enc(moves)));
+            }
+            browser.goto(&url);
+            settled(&browser);
+            browser.wait(
+                "return outcomesReady() && document.fonts.status === 'loaded'",
+                60,
+                "the outcomes",
+            );
+            std::thread::sleep(Duration::from_millis(300));
+            let at = browser.run(FITS);
+            let what = format!(
+                "{width}×{height} {game} after {} move(s)",
+                moves.split(';').filter(|m| !m.is_empty()).count()
+            );
+            for b in at["bad"].as_array().unwrap() {
+                problems.push(format!("{what}: {}", b.as_str().unwrap()));
+            }
+            if at["buttons"].as_u64().unwrap() > 0 {
+                with_buttons += 1;
+            }
+            let f = |v: &Value, i: usize| v.as_array().unwrap()[i].as_f64().unwrap();
+            let (board, nav) = (&at["board"], &at["nav"]);
+            if width > 700 {
+                if f(nav, 0) < f(board, 2) - 1.0 {
+                    problems.push(format!("{what}: the navigation is not beside the board"));
+                }
+                let side = (f(board, 2) - f(board, 0)).max(f(board, 3) - f(board, 1));
+                if height == 1080 && side < 800.0 {
+                    problems.push(format!(
+                        "{what}: the board is {side:.0} px in a window 1080 px high"
+                    ));
+                }
+            } else if f(nav, 1) < f(board, 3) - 1.0 {
+                problems.push(format!("{what}: the navigation is not under the board"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    // Empedocles' die and the three Spokes' resolutions, and the
+    // README's, at each size.
+    assert!(
+        with_buttons >= 15,
+        "only {with_buttons} pages with buttons were measured"
+    );
+}
+
+/// A Spokes outcome has one name on the page, the short form `gamut moves
+/// --short` prints: in every variant, at a resolution of a few outcomes,
+/// the outcome buttons, the analysis' lines (no canonical text, which
+/// holds a `/`, in them) and the engine's outcome in the move list; and a
+/// line loaded through a resolution too large to come with its position
+/// (the README's 85,052 outcomes) names the outcome played so too.
+#[test]
+#[ignore = "long check"]
+fn long_a_spokes_outcome_has_one_name_everywhere_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-names");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    for game in ["spokes", "spokes4", "spokes2v2"] {
+        let line = (0..40)
+            .filter_map(|seed| line_to_buttons(&server, game, seed))
+            .map(|moves| moves.join(";"))
+            .find(|line| {
+                let v = get(
+                    &server.addr,
+                    &format!(
+                        "/api/position?game={game}&moves={}",
+                        crate::serve::enc(line)
+                    ),
+                )
+                .json();
+                (3..=60).contains(&v["moves"].as_array().unwrap().len())
+            })
+            .expect("a resolution of a few outcomes");
+        let listed = |short: bool| -> Vec<String> {
+            let mut args = vec!["moves", game, "--moves", &line, "--quiet"];
+            if short {
+                args.push("--short");
+            }
+            let mut v: Vec<String> = crate::common::ok(&args).lines().map(String::from).collect();
+            v.sort();
+            v
+        };
+        let short = listed(true);
+        browser.goto(&format!(
+            "{}?game={game}&moves={}",
+            server.url(),
+            crate::serve::enc(&line)
+        ));
+        settled(&browser);
+        browser.run("$('limit-kind').value = 'depth'; $('limit').value = '1'; return 0");
+        let mut buttons: Vec<String> = serde_json::from_value(browser.run(
+            "return [...document.querySelectorAll('#choices .outcome')].map((b) => b.textContent)",
+        ))
+        .unwrap();
+        buttons.sort();
+        assert_eq!(buttons, short, "{game}: the outcome buttons");
+        browser.click("#analyse");
+        browser.wait(
+            "return document.querySelectorAll('#lines li').length > 0",
+            60,
+            "the analysis' lines",
+        );
+        let lines: Vec<String> =
+            serde_json::from_value(browser.run(
+                "return [...document.querySelectorAll('#lines li')].map((l) => l.textContent)",
+            ))
+            .unwrap();
+        browser.click("#analyse");
+        for l in &lines {
+            assert!(
+                !l.contains('/') && short.iter().any(|s| l.split(' ').any(|w| w == s)),
+                "{game}: the line '{l}' names no outcome as {short:?}"
+            );
+        }
+        let before = browser.run("return S.nodes.length");
+        browser.click("#engine-move");
+        browser.wait(
+            &format!("return S.nodes.length === {before} + 1 && S.shown === S.token"),
+            60,
+            "the engine's outcome",
+        );
+        let played =
+            browser.run("return document.querySelector('#moves .move.current').textContent");
+        assert!(
+            short.iter().any(|s| json!(s) == played),
+            "{game}: the move list says {played}, not one of {short:?}"
+        );
+    }
+    // A line through a resolution of 85,052 outcomes, loaded.
+    let fen = "1/1X2/w1w1w1w1/2w3w9/16 3";
+    let page = get(
+        &server.addr,
+        &format!(
+            "/api/outcomes?game=spokes4&fen={}&moves={}&from=0",
+            crate::serve::enc(fen),
+            crate::serve::enc("wA,wA,wA,wA")
+        ),
+    )
+    .json();
+    let outcome = &page["moves"][5];
+    let (text, short) = (outcome["text"].as_str().unwrap(), &outcome["short"]);
+    assert!(short.is_string(), "{outcome}");
+    browser.goto(&format!(
+        "{}?game=spokes4&fen={}&moves={}",
+        server.url(),
+        crate::serve::enc(fen),
+        crate::serve::enc(&format!("wA,wA,wA,wA;{text}"))
+    ));
+    settled(&browser);
+    browser.wait(
+        &format!("return document.querySelector('#moves .move.current').textContent === {short}"),
+        60,
+        "the loaded outcome named by its short form",
+    );
+}
+
+/// An Epaminondas phalanx is entered from any of its stones, not only its
+/// rear one: `a2` then `a4` plays `a1-a4`, `b2` then `d4` plays `a1-d4`;
+/// and the dots marking where a move can go are large (at least a third
+/// of a square across).
+#[test]
+#[ignore = "long check"]
+fn long_a_phalanx_is_entered_from_any_of_its_stones_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-phalanx");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    for (clicks, want) in [(["a2", "a4"], "a1-a4"), (["b2", "d4"], "a1-d4")] {
+        browser.goto(&format!("{}?game=epaminondas", server.url()));
+        settled(&browser);
+        browser.click_square(clicks[0]);
+        let dots = browser.run(
+            "const w = squareRect('c5').width; \
+             return [...document.querySelectorAll('#board .mark.target')].map((d) => d.getBoundingClientRect().width / w)",
+        );
+        let dots = dots.as_array().unwrap();
+        assert!(!dots.is_empty(), "no target after {}", clicks[0]);
+        for d in dots {
+            assert!(
+                d.as_f64().unwrap() >= 0.35,
+                "a target dot {d} of a square across"
+            );
+        }
+        browser.click_square(clicks[1]);
+        browser.wait(
+            "return S.nodes.length === 2 && S.shown === S.token",
+            10,
+            &format!("{} then {} plays {want}", clicks[0], clicks[1]),
+        );
+        assert_eq!(browser.run("return S.nodes[1].move"), json!(want));
+    }
+}
+
+/// The address keeps the whole tree and the export the main line: after
+/// a variation, the copied address opens the main line and the
+/// variation (with the move shown and the analysis on, as it was), and
+/// the exported record (which `gamut replay` reads) holds the main line,
+/// not the variation shown, the variation's line written after it.
+#[test]
+#[ignore = "long check"]
+fn long_the_address_and_the_export_keep_the_whole_tree_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-tree");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let profile = dir.join("profile");
+    let browser = Browser::start(&profile);
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    for _ in 0..3 {
+        play_first(&browser, 0);
+    }
+    settled(&browser);
+    let main = browser.run("return lineTo(S.current).join('; ')");
+    let main_end = browser.run("return S.view.text");
+    browser.click("#back");
+    browser.click("#back");
+    browser.wait(
+        "return S.current === 1 && S.shown === S.token",
+        10,
+        "two steps back",
+    );
+    play_first(&browser, 1);
+    settled(&browser);
+    browser.click("#analyse");
+    let tree = "return [S.nodes.length, S.nodes.map((n) => n.children.length).join(','), lineTo(S.current).join(';')]";
+    let before = browser.run(tree);
+    assert_eq!(before[0], json!(5), "{before}");
+    let variation = browser.run("return lineTo(S.current).join('; ')");
+    let url = browser.run("return location.href");
+    browser.goto(url.as_str().unwrap());
+    settled(&browser);
+    assert_eq!(browser.run(tree), before, "the address opened another tree");
+    assert_eq!(
+        browser.run("return $('analyse').checked"),
+        json!(true),
+        "the address dropped the analysis"
+    );
+    // Exported: the main line, then the variation's command.
+    let downloads = profile.join("downloads");
+    browser.click("#io summary");
+    browser.click("#export");
+    let file = downloads.join("apart-game.jsonl");
+    let start = Instant::now();
+    while !file.exists() {
+        assert!(start.elapsed() < Duration::from_secs(20), "no download");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let record = std::fs::read_to_string(&file).unwrap();
+    let out = crate::common::ok(&["replay", file.to_str().unwrap(), "--game", "1"]);
+    let last = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("position "))
+        .next_back()
+        .unwrap();
+    assert_eq!(main_end, json!(last), "the record is not the main line");
+    assert_eq!(browser.run("return S.record"), json!(record));
+    let shown = browser.run("return $('export-text').textContent");
+    let shown = shown.as_str().unwrap();
+    for line in [&main, &variation] {
+        assert!(
+            shown.contains(&format!("--moves \"{}\"", line.as_str().unwrap())),
+            "the export says nothing of {line}: {shown}"
+        );
+    }
+}
+
+/// Flip turns the board round, not what is written around it: the file
+/// and rank names stay below and beside the board (each beside its file
+/// or rank, now where it went), Empedocles' legend stays under the board
+/// and Spokes' node names go round with their nodes.
+#[test]
+#[ignore = "long check"]
+fn long_flip_turns_the_board_not_its_labels_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-flip");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    // Each writing's side of the squares' extent, where file `a` and rank
+    // `1` are against square a1, and where the legend is.
+    let sides = r#"
+      const hits = [...document.querySelectorAll('#board .hit')];
+      const names = new Set(hits.map((h) => h.getAttribute('data-square')));
+      const rs = hits.map((h) => h.getBoundingClientRect());
+      const L = Math.min(...rs.map((r) => r.left)), R = Math.max(...rs.map((r) => r.right));
+      const T = Math.min(...rs.map((r) => r.top)), B = Math.max(...rs.map((r) => r.bottom));
+      const mid = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+      const side = (r) => { const [x, y] = mid(r); return x < L ? 'left' : x > R ? 'right' : y < T ? 'top' : y > B ? 'bottom' : 'in'; };
+      const labels = [...document.querySelectorAll('#board svg text.coordinate')]
+        .filter((t) => !names.has(t.textContent.trim()))
+        .map((t) => t.textContent.trim() + ' ' + side(t.getBoundingClientRect()));
+      const a1 = squareRect('a1');
+      const label = (name) => [...document.querySelectorAll('#board svg text.coordinate')].find((t) => t.textContent.trim() === name);
+      const along = a1 && label('a') && label('1')
+        ? Math.abs(mid(label('a').getBoundingClientRect())[0] - mid(a1)[0]) < a1.width / 2 &&
+          Math.abs(mid(label('1').getBoundingClientRect())[1] - mid(a1)[1]) < a1.height / 2
+        : null;
+      const legend = [...document.querySelectorAll('#board svg .legend')].map((l) => side(l.getBoundingClientRect()));
+      const node = names.has('H1') ? side(label('H1').getBoundingClientRect()) + ' ' + (mid(label('H1').getBoundingClientRect())[1] < (T + B) / 2) : null;
+      return { labels, along, legend, a1: a1 ? mid(a1)[0] < (L + R) / 2 : null, node };
+    "#;
+    for game in ["apart", "empedocles", "spokes"] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        let before = browser.run(sides);
+        browser.click("#flip");
+        settled(&browser);
+        let after = browser.run(sides);
+        assert_eq!(after["labels"], before["labels"], "{game}: the names moved");
+        assert_eq!(
+            after["legend"], before["legend"],
+            "{game}: the legend moved"
+        );
+        if game != "spokes" {
+            assert_eq!(before["along"], json!(true), "{game}: {before}");
+            assert_eq!(
+                after["along"],
+                json!(true),
+                "{game}: the names left their rows"
+            );
+            assert_ne!(after["a1"], before["a1"], "{game}: the board did not turn");
+        } else {
+            assert_ne!(after["node"], before["node"], "spokes: H1's name stayed");
+        }
+    }
+}
+
+/// A wait longer than half a second says so: the README's resolution of
+/// 85,052 outcomes, opened on a fresh server (its position comes only
+/// once they are listed), shows a progress text (`…`) from 1 s on until
+/// the outcomes are in, and its analysis on one thread says for how long
+/// it has searched before its first depth ends.
+#[test]
+#[ignore = "long check"]
+fn long_a_long_wait_shows_its_progress_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-progress");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    browser.goto(&format!(
+        "{}?game=spokes4&fen={}&moves={}",
+        server.url(),
+        crate::serve::enc("1/1X2/w1w1w1w1/2w3w9/16 3"),
+        crate::serve::enc("wA,wA,wA,wA")
+    ));
+    let start = Instant::now();
+    let mut silent = Vec::new();
+    let mut waited = Duration::ZERO;
+    loop {
+        let at = browser.run(
+            "return typeof S === 'undefined' ? [false, ''] : \
+             [!!S.view && S.shown === S.token && outcomesReady(), $('state').textContent + ' ' + $('choices').textContent]",
+        );
+        if at[0] == json!(true) {
+            break;
+        }
+        waited = start.elapsed();
+        assert!(waited < Duration::from_secs(60), "the outcomes never came");
+        if waited > Duration::from_millis(1000) && !at[1].as_str().unwrap().contains('…') {
+            silent.push(format!(
+                "{} ms: '{}'",
+                waited.as_millis(),
+                at[1].as_str().unwrap()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        waited > Duration::from_millis(1500),
+        "the wait took {waited:?}: the check did not check it"
+    );
+    assert!(
+        silent.is_empty(),
+        "no sign of the wait: {:?}",
+        &silent[..silent.len().min(5)]
+    );
+    browser.click("#analyse");
+    browser.wait(
+        "return /searching on 1 thread\\(s\\), [1-9][0-9]* s so far/.test($('info').textContent) || S.shownDepth > 0",
+        20,
+        "the seconds searched",
+    );
+    assert_eq!(
+        browser.run("return S.shownDepth"),
+        json!(0),
+        "a depth finished first: the check did not check it"
+    );
+}
+
+/// The bar says in its tooltip what it shows: whose chance of winning,
+/// the unit of the score it is read from and what 50% means.
+#[test]
+#[ignore = "long check"]
+fn long_the_bar_explains_its_reading_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-bar");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    for game in ["apart", "spokes4"] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        browser.click("#analyse");
+        browser.wait(
+            "return !$('bar').classList.contains('empty')",
+            60,
+            "the bar",
+        );
+        let said = browser.run("return [$('bar').title, S.view.unit || '', String(S.view.scale)]");
+        let title = said[0].as_str().unwrap();
+        for part in [
+            "chance of winning",
+            "50%",
+            said[1].as_str().unwrap(),
+            said[2].as_str().unwrap(),
+        ] {
+            assert!(
+                title.contains(part),
+                "{game}: the bar's tooltip '{title}' says nothing of '{part}'"
+            );
+        }
+        browser.click("#analyse");
+    }
+}
+
+/// On a phone (390×844) the board's names are at least 10 px high on the
+/// page (Spokes' node names were about 5), and the chooser of a node's
+/// colours opens beside the node, level with it, not over it.
+#[test]
+#[ignore = "long check"]
+fn long_a_phone_reads_the_names_and_the_chooser_sits_beside_its_node_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let dir = crate::common::scratch_dir("browser-phone");
+    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    let browser = Browser::start(&dir.join("profile"));
+    viewport(&browser, 390, 844, false);
+    for game in ["spokes", "spokes4", "epaminondas", "apart"] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        let smallest = browser.run(
+            "const svg = document.querySelector('#board svg'), m = svg.getScreenCTM(), s = Math.hypot(m.a, m.b); \
+             return Math.min(...[...svg.querySelectorAll('text.coordinate')].map((t) => parseFloat(getComputedStyle(t).fontSize) * s))",
+        );
+        assert!(
+            smallest.as_f64().unwrap() >= 9.9,
+            "{game}: a name {smallest} px high on a phone"
+        );
+    }
+    browser.goto(&format!("{}?game=spokes", server.url()));
+    settled(&browser);
+    let (text, squares) = first_move_squares(&server, "spokes", "");
+    browser.click_square(&squares[0]);
+    browser.wait(
+        &format!("return !!document.querySelector('#chooser button[data-move=\"{text}\"]')"),
+        10,
+        "the chooser",
+    );
+    let at = browser.run(&format!(
+        "const c = $('chooser').getBoundingClientRect(); \
+         const n = document.querySelector('#board svg .square[data-square=\"{}\"]').getBoundingClientRect(); \
+         const cy = (n.top + n.bottom) / 2; \
+         return [c.left >= n.right || c.right <= n.left, c.top <= cy && cy <= c.bottom]",
+        squares[0]
+    ));
+    assert_eq!(
+        at,
+        json!([true, true]),
+        "the chooser is not beside its node, level with it"
     );
 }

@@ -34,6 +34,15 @@ pub trait Diagram: Notation {
         grid_squares(&self.move_text(m))
     }
 
+    /// Squares other than the first of [`move_squares`](Diagram::move_squares)
+    /// from which a person may begin to enter move `m` on a page (the
+    /// other stones of an Epaminondas phalanx: a click on any of them
+    /// stands for its rear one). None by default.
+    fn move_also_from(&self, m: Self::Move) -> Vec<String> {
+        let _ = m;
+        Vec::new()
+    }
+
     /// The short texts ([`Notation::short_move_text`]) of `moves`, in
     /// order; a game whose short forms are found together (Spokes'
     /// outcomes) writes them all at once. `all` is every move of this

@@ -321,6 +321,13 @@ impl Diagram for Epaminondas {
     fn svg(&self, opts: &gamut_core::svg::SvgOptions, before: Option<&Self>) -> String {
         svg::svg(self, opts, before)
     }
+
+    /// The phalanx's other stones, in front of its rear one.
+    fn move_also_from(&self, m: Move) -> Vec<String> {
+        (1..i32::from(m.k))
+            .map(|i| m.tail.shifted(m.dir, i).to_string())
+            .collect()
+    }
 }
 
 impl Notation for Epaminondas {

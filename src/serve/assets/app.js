@@ -102,7 +102,9 @@ function lineFromTexts(texts, ply) {
   S.current = ids[ply === undefined || ply === null || ply < 0 || ply >= ids.length ? ids.length - 1 : ply];
 }
 
-function addMove(text) {
+// Plays move `text` at the node shown (`short`: its short form where the
+// server gave it with the move, an engine's).
+function addMove(text, short) {
   const cur = S.nodes[S.current];
   let child = cur.children.find((c) => S.nodes[c].move === text);
   const fresh = child === undefined;
@@ -110,7 +112,7 @@ function addMove(text) {
     child = S.nodes.length;
     const m = choosable().find((c) => c.text === text);
     S.nodes.push({
-      move: text, short: m && m.short, parent: S.current, children: [], score: null, mover: null,
+      move: text, short: (m && m.short) || (short !== text ? short : undefined), parent: S.current, children: [], score: null, mover: null,
       kind: S.view.node, by: S.view.mover,
     });
     cur.children.push(child);
@@ -134,11 +136,20 @@ async function render() {
   stopAnalysis();
   clearNumbers();
   let view;
+  // A position slow to come (a large resolution's outcomes are listed
+  // first) says so after half a second, with the seconds waited.
+  const asked = Date.now();
+  const waiting = setInterval(() => {
+    if (token !== S.token) { clearInterval(waiting); return; }
+    $("state").textContent = `loading the position… ${Math.floor((Date.now() - asked) / 1000)} s`;
+  }, 500);
   try {
     view = await getJson("/api/position", { moves: lineTo(S.current).join(";") });
   } catch (e) {
     showError(e.message);
     return;
+  } finally {
+    clearInterval(waiting);
   }
   if (token !== S.token) return;
   showError("");
@@ -189,6 +200,7 @@ function clearNumbers() {
   $("info").textContent = "";
   $("lines").innerHTML = "";
   $("bar").classList.add("empty");
+  $("bar").title = "";
   $("bar").style.backgroundColor = "";
   $("bar-fill").style.width = "0";
   $("bar-text").textContent = "no evaluation";
@@ -258,6 +270,7 @@ function svgEl(tag, attrs) {
 // transparent shape as large as its cell (for a node, half the distance
 // to its nearest neighbour), named by data-square.
 function drawBoard(svgText) {
+  S.svgShown = svgText;
   const board = $("board");
   board.querySelectorAll("svg").forEach((e) => e.remove());
   const holder = document.createElement("div");
@@ -265,6 +278,8 @@ function drawBoard(svgText) {
   const svg = holder.querySelector("svg");
   board.prepend(svg);
   SVG_NS = svg.namespaceURI;
+  const box = svg.viewBox.baseVal;
+  if (box && box.width > 0 && box.height > 0) document.documentElement.style.setProperty("--aspect", box.width / box.height);
   const shapes = new Map();
   for (const el of svg.querySelectorAll(".square[data-square]")) {
     const b = el.getBBox();
@@ -303,6 +318,81 @@ function drawBoard(svgText) {
     hits.append(el);
   }
   svg.append(marks, arrows, hits);
+  if (board.classList.contains("flipped")) flipBoard(svg);
+  fitText();
+}
+
+// The smallest writing on the board, in pixels on the page: a picture
+// drawn small (a phone) has its names grown to it.
+const MIN_TEXT_PX = 10;
+
+// Grows each writing of the board's picture that the page draws smaller
+// than MIN_TEXT_PX back to it (its own size kept where it is larger).
+function fitText() {
+  const svg = $("board").querySelector("svg");
+  const m = svg && svg.getScreenCTM();
+  const scale = m ? Math.hypot(m.a, m.b) : 0;
+  if (!scale) return;
+  for (const t of svg.querySelectorAll("text")) {
+    if (t.dataset.size === undefined) t.dataset.size = parseFloat(getComputedStyle(t).fontSize) || 0;
+    const size = Number(t.dataset.size);
+    t.style.fontSize = size && size * scale < MIN_TEXT_PX ? `${MIN_TEXT_PX / scale}px` : "";
+  }
+}
+
+// Turns the board of picture `svg` round, not what is written around it:
+// everything drawn within the squares' extent (squares, stones, the marks
+// and hit areas) goes into a group turned half round the board's middle,
+// its writing turned back upright, a node's name with its node; the file
+// and rank names (`.coordinate`, not a square's name) outside it stay
+// beside the same edge, each moved to where its row went; the rest
+// (legends, the background) stays.
+function flipBoard(svg) {
+  const cells = [...svg.querySelectorAll(".square[data-square]")];
+  const names = new Set(cells.map((e) => e.getAttribute("data-square")));
+  const squares = cells.map((e) => e.getBBox());
+  if (!squares.length) return;
+  const x0 = Math.min(...squares.map((b) => b.x)), y0 = Math.min(...squares.map((b) => b.y));
+  const x1 = Math.max(...squares.map((b) => b.x + b.width)), y1 = Math.max(...squares.map((b) => b.y + b.height));
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  const slack = 0.08 * Math.max(x1 - x0, y1 - y0);
+  const group = svgEl("g", { class: "flip-board", transform: `rotate(180 ${cx} ${cy})` });
+  let placed = false;
+  for (const el of [...svg.children]) {
+    if (typeof el.getBBox !== "function") continue;
+    const b = el.getBBox();
+    const mx = b.x + b.width / 2, my = b.y + b.height / 2;
+    const beside = mx < x0 || mx > x1, over = my < y0 || my > y1;
+    // A node's own name (Spokes') goes round with it; a file's or a
+    // rank's stays beside its edge.
+    const rowName = el.classList.contains("coordinate") && !names.has(el.textContent.trim());
+    if (rowName && (beside || over)) {
+      el.setAttribute("transform", beside ? `translate(0 ${2 * (cy - my)})` : `translate(${2 * (cx - mx)} 0)`);
+      continue;
+    }
+    const within = el.matches(".marks, .arrows, .hits, .coordinate") ||
+      (b.x >= x0 - slack && b.y >= y0 - slack && b.x + b.width <= x1 + slack && b.y + b.height <= y1 + slack);
+    if (within) {
+      if (!placed) { el.before(group); placed = true; }
+      group.append(el);
+    }
+  }
+}
+
+// Keeps the page's measures that the board's size depends on (see
+// style.css): the header's height, and the height of the controls that
+// go under the board on a narrow screen.
+function wireFit() {
+  const root = document.documentElement.style;
+  const header = document.querySelector("header");
+  const fit = () => {
+    root.setProperty("--header", header.offsetHeight + "px");
+    root.setProperty("--below", $("controls").offsetHeight + "px");
+  };
+  new ResizeObserver(fit).observe(header);
+  new ResizeObserver(fit).observe($("controls"));
+  new ResizeObserver(fitText).observe($("board"));
+  fit();
 }
 
 // The hit area of `square` on the page, in client coordinates.
@@ -469,9 +559,26 @@ function pendingSide() {
   return S.view.player_sides[S.pending.length];
 }
 
+// The squares of move `m` entered from `start`: its own, or where the
+// server lets it be begun from another square (`from`: the other stones
+// of an Epaminondas phalanx) and `start` is one of those, that square
+// for its first.
+function pathOf(m, start) {
+  return m.from && m.from.includes(start) ? [start].concat(m.squares.slice(1)) : m.squares;
+}
+
 // The moves whose squares begin with `prefix`, and those that end there.
+// A move of the square clicked first goes before a move begun from it
+// along the same squares (`a2` then `a3` moves the stone on a2, not the
+// phalanx behind it).
 function startingWith(prefix) {
-  return choosable().filter((m) => m.squares.length >= prefix.length && prefix.every((s, i) => m.squares[i] === s));
+  const found = choosable().filter((m) => {
+    const path = pathOf(m, prefix[0]);
+    return path.length >= prefix.length && prefix.every((s, i) => path[i] === s);
+  });
+  if (prefix.length < 2) return found;
+  const own = (m) => m.squares[0] === prefix[0];
+  return found.filter((m) => own(m) || !found.some((o) => own(o) && o.squares.length === m.squares.length));
 }
 function endingAt(prefix) {
   return startingWith(prefix).filter((m) => m.squares.length === prefix.length && prefix.length > 0);
@@ -495,6 +602,14 @@ function drawChoices() {
   box.innerHTML = "";
   const v = S.view;
   const moves = choosable();
+  // A line of its own for what is not a block (the box lays its
+  // children out one under the other, an outcome list taking the rest).
+  const line = () => {
+    const l = document.createElement("div");
+    l.className = "choice-line";
+    box.append(l);
+    return l;
+  };
   if (S.busy) {
     // The engine searches for one of its seats: the page says so, and
     // the board and the buttons take nothing meanwhile.
@@ -502,19 +617,13 @@ function drawChoices() {
     wait.id = "thinking";
     wait.textContent = (v.node === "chance" ? "rolling the die…" : `engine ${v.node === "simultaneous" ? "choosing" : "moving"} for ${S.busyFor}…`) +
       (v.node === "simultaneous" ? ` (${S.pending.length} of ${v.players} chosen)` : "");
-    box.append(wait);
+    line().append(wait);
     markBoard();
     return;
   }
   if (v.node === "simultaneous") {
     const side = pendingSide();
-    box.append(swatch(side), ` ${chooserName(S.pending.length)} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
-  }
-  if (v.node === "chance") {
-    const roll = document.createElement("button");
-    roll.textContent = "roll";
-    roll.onclick = () => engineMove(S.token, 0);
-    box.append(roll);
+    line().append(swatch(side), ` ${chooserName(S.pending.length)} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
   }
   const off = moves.filter((m) => m.squares.length === 0);
   if (paged()) {
@@ -522,15 +631,23 @@ function drawChoices() {
     if (S.outcomes.data) drawOutcomes(box, off);
   } else if (v.node === "decision" && off.length && off.length === moves.length && off.length > 1) {
     drawOutcomes(box, off);
-  } else {
-    for (const m of off.slice(0, 400)) box.append(moveButton(m));
-    if (off.length > 400) box.append(` … ${off.length - 400} more`);
+  } else if (off.length || v.node === "chance") {
+    const l = line();
+    if (v.node === "chance") {
+      const roll = document.createElement("button");
+      roll.textContent = "roll";
+      roll.onclick = () => engineMove(S.token, 0);
+      l.append(roll);
+    }
+    for (const m of off.slice(0, 400)) l.append(moveButton(m));
+    if (off.length > 400) l.append(` … ${off.length - 400} more`);
   }
   if (S.selection.length) {
     const stop = endingAt(S.selection);
     if (stop.length && startingWith(S.selection).length > stop.length) {
-      box.append(" stop here (or click the square again): ");
-      for (const m of stop) box.append(moveButton(m));
+      const l = line();
+      l.append(" stop here (or click the square again): ");
+      for (const m of stop) l.append(moveButton(m));
     }
   }
   markBoard();
@@ -684,7 +801,7 @@ function markBoard() {
     const g = S.geometry[sq];
     if (!g) return;
     const r = Math.min(g.w, g.h) / 2;
-    const attrs = cls === "target" ? { r: Math.max(r * 0.28, 5) } : { r: r * 0.85, fill: "none" };
+    const attrs = cls === "target" ? { r: Math.max(r * 0.4, 6) } : { r: r * 0.85, fill: "none" };
     const c = svgEl("circle", { cx: g.x, cy: g.y, ...attrs });
     c.setAttribute("class", "mark " + cls);
     c.setAttribute("data-square", sq);
@@ -738,15 +855,21 @@ function showChooser(moves, square) {
   placeChooser(square);
 }
 
-// Opens the chooser at `square`.
+// Opens the chooser at `square`: beside the square as drawn (on its
+// right, or its left where the board has no room there), level with it,
+// so that it covers neither the square nor what is above and below it.
 function placeChooser(square) {
   const box = $("chooser");
-  const r = squareRect(square), b = $("board").getBoundingClientRect();
+  const b = $("board").getBoundingClientRect();
+  const drawn = $("board").querySelector(`svg .square[data-square="${CSS.escape(square)}"]`);
+  const r = drawn ? drawn.getBoundingClientRect() : squareRect(square);
   box.style.display = "block";
   if (r) {
-    const left = Math.min(r.left - b.left + r.width / 2, b.width - box.offsetWidth);
-    box.style.left = Math.max(0, left) + "px";
-    box.style.top = (r.top - b.top + r.height / 2 + 6) + "px";
+    const gap = 4, w = box.offsetWidth, h = box.offsetHeight;
+    const right = r.right - b.left + gap, left = r.left - b.left - gap - w;
+    const x = right + w <= b.width || left < 0 ? Math.min(right, b.width - w) : left;
+    box.style.left = Math.max(0, x) + "px";
+    box.style.top = Math.max(0, Math.min(r.top - b.top + r.height / 2 - h / 2, b.height - h)) + "px";
   }
 }
 
@@ -800,15 +923,16 @@ async function fillPendingOnce() {
 // position changed meanwhile or the search failed.
 async function chooseFor(player) {
   const token = S.token;
-  const move = await think(chooserName(player), { player });
-  if (move === null || token !== S.token || S.pending.length !== player) return false;
-  S.pending.push(move);
+  const found = await think(chooserName(player), { player });
+  if (found === null || token !== S.token || S.pending.length !== player) return false;
+  S.pending.push(found.move);
   return true;
 }
 
 // Asks the engine's move (`extra`: the player at a simultaneous node) at
-// the position shown, saying meanwhile for whom it searches; null where
-// the position changed, the search was dropped or failed.
+// the position shown, saying meanwhile for whom it searches: {move,
+// short}, or null where the position changed, the search was dropped or
+// failed.
 async function think(who, extra) {
   const token = S.token;
   const id = (S.busyJob ? S.busyJob.id : 0) + 1;
@@ -822,7 +946,7 @@ async function think(who, extra) {
     const r = await fetch("/api/engine?" + params({ moves: lineTo(S.current).join(";"), ...extra, ...limit() }), { signal: abort.signal });
     const body = await r.json();
     if (!r.ok) throw new Error(body.error || r.statusText);
-    move = body.move;
+    move = { move: body.move, short: body.short };
   } catch (e) {
     if (S.busyJob && S.busyJob.id === id && e.name !== "AbortError") showError(e.message);
   }
@@ -864,8 +988,8 @@ function maybeEngine(token) {
 async function engineMove(token, player) {
   if (S.busy || token !== S.token) return;
   const v = S.view;
-  const move = await think(v.node === "chance" ? "the die" : v.sides[v.mover] || "the side to move", { player });
-  if (move !== null && token === S.token) addMove(move);
+  const found = await think(v.node === "chance" ? "the die" : v.sides[v.mover] || "the side to move", { player });
+  if (found !== null && token === S.token) addMove(found.move, found.short);
 }
 
 // ---- analysis -------------------------------------------------------
@@ -914,8 +1038,8 @@ function startAnalysis() {
       return;
     }
     if (d.paused !== undefined) { S.pausedFor = d.paused; showPaused(); return; }
-    if (d.resumed !== undefined) { S.pausedFor = null; if (!S.shownDepth) $("info").textContent = `searching on ${d.resumed} thread(s)`; return; }
-    if (d.threads !== undefined) { if (!S.shownDepth) $("info").textContent = `searching on ${d.threads} thread(s)`; return; }
+    if (d.resumed !== undefined) { S.pausedFor = null; if (!S.shownDepth) searching(es, d.resumed); return; }
+    if (d.threads !== undefined) { if (!S.shownDepth) searching(es, d.threads); return; }
     if (d.done) { es.close(); $("info").textContent += " (done)"; return; }
     S.pausedFor = null;
     if (d.depth <= S.resumeDepth) return;
@@ -924,6 +1048,31 @@ function startAnalysis() {
     showIteration(d);
   };
   es.onerror = () => es.close();
+}
+
+// Until the search `es` finishes its first depth, the analysis' line
+// says on how many threads it searches and for how long so far, each
+// second.
+function searching(es, threads) {
+  const since = Date.now();
+  const say = () => {
+    if (S.analysis !== es || S.shownDepth || S.pausedFor) return false;
+    const secs = Math.floor((Date.now() - since) / 1000);
+    $("info").textContent = `searching on ${threads} thread(s)` + (secs ? `, ${secs} s so far, no depth finished yet` : "");
+    return true;
+  };
+  say();
+  const timer = setInterval(() => { if (!say()) clearInterval(timer); }, 1000);
+}
+
+// The bar's tooltip: what its share is, how a score becomes it (the
+// game's fitted scale: a score of one scale for the side is 75%, 0 is
+// 50%, an even game) and what the scores include.
+function explainBar(whose, p) {
+  const v = S.view;
+  const unit = v.unit ? ` ${v.unit}` : "";
+  $("bar").title = `${whose} chance of winning, ${(p * 100).toFixed(0)}%: the score for it read on the game's fitted scale ` +
+    `(a score of ${v.scale}${unit} is 75%, 0 is 50%: an even game, ${-v.scale} is 25%)` + (v.unit_note ? `. ${v.unit_note}` : "");
 }
 
 // The analysis yielded its thread to another search: the lines shown stay
@@ -977,6 +1126,7 @@ function showSides(d) {
   paintBar();
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${first.name} against the others ${(p * 100).toFixed(0)}%`;
+  explainBar(`${first.name}'s (against all the others)`, p);
   const ol = $("lines");
   ol.innerHTML = "";
   for (const s of d.sides) {
@@ -985,7 +1135,7 @@ function showSides(d) {
     li.dataset.side = s.side;
     const what = s.strategy.length
       ? s.strategy.slice(0, 6).map((a) => `${a.text} ${(a.probability * 100).toFixed(0)}%`).join(" ")
-      : s.lines.map((l) => `${l.score_text}: ${l.pv.join(" ")}`).join(" | ");
+      : s.lines.map((l) => `${l.score_text}: ${(l.pv_short || l.pv).join(" ")}`).join(" | ");
     li.textContent = `${s.name} (depth ${s.depth}) value ${s.value_text}: ${what}`;
     ol.append(li);
   }
@@ -1008,6 +1158,7 @@ function showIteration(d) {
   paintBar();
   $("bar-fill").style.width = (p * 100).toFixed(1) + "%";
   $("bar-text").textContent = `${side} ${(p * 100).toFixed(0)}%` + (chance ? " expected over the roll" : "");
+  explainBar(`${side}'s`, p);
   const ol = $("lines");
   ol.innerHTML = "";
   const lines = d.lines.length ? d.lines : (d.strategies || []).map((s, i) => ({
@@ -1017,9 +1168,12 @@ function showIteration(d) {
   for (const l of lines) {
     const li = document.createElement("li");
     li.className = "line";
+    // Moves by their short forms, as the buttons and the move list name
+    // them.
+    const pv = l.pv_short || l.pv;
     li.textContent = l.probability !== undefined
-      ? `${l.pv[0]} (chance ${(l.probability * 100).toFixed(0)}%): ${l.score_text}, ${side} ${(winProbability(l.score, false) * 100).toFixed(0)}%: ${l.pv.slice(1).join(" ")}`
-      : `${l.score_text}: ${l.pv.join(" ")}`;
+      ? `${pv[0]} (chance ${(l.probability * 100).toFixed(0)}%): ${l.score_text}, ${side} ${(winProbability(l.score, false) * 100).toFixed(0)}%: ${pv.slice(1).join(" ")}`
+      : `${l.score_text}: ${pv.join(" ")}`;
     ol.append(li);
   }
   S.lastIteration = d;
@@ -1087,14 +1241,31 @@ function nodeProbability(n) {
 // kind of node they were played at, its mover, their short forms) from
 // `view`, the answer for the position at `id`.
 function describeChildren(id, view) {
+  const paged = view.node === "decision" && !(view.moves || []).length && view.outcome_count > 0;
   for (const c of S.nodes[id].children) {
     const n = S.nodes[c];
     if (n.kind === undefined) { n.kind = view.node; n.by = view.mover; }
     if (n.short === undefined) {
       const m = (view.moves || []).find((x) => x.text === n.move);
       n.short = m && m.short;
+      // Outcomes too many to come with the position: the server names
+      // the one played.
+      if (!m && paged) shortOf(c);
     }
   }
+}
+
+// Asks the server for the short form of node `id`'s move, then redraws
+// the move list.
+async function shortOf(id) {
+  const n = S.nodes[id], tree = S.tree;
+  n.short = null;
+  try {
+    const r = await getJson("/api/position", { moves: lineTo(n.parent).join(";"), short_of: n.move });
+    if (tree !== S.tree) return;
+    n.short = r.short_of;
+    drawMoves();
+  } catch (_) { /* the canonical text stays */ }
 }
 
 // Asks the server, one position after another, about the moves of the
@@ -1274,8 +1445,14 @@ function drawMoves() {
       row.open = false;
     }
   }
+  // The move shown is scrolled into the list's view (the list only: the
+  // page stays where it is).
   const cur = box.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    const b = box.getBoundingClientRect(), c = cur.getBoundingClientRect();
+    if (c.top < b.top) box.scrollTop -= b.top - c.top;
+    else if (c.bottom > b.bottom) box.scrollTop += c.bottom - b.bottom;
+  }
 }
 
 // ---- evaluation graph -------------------------------------------------
@@ -1490,9 +1667,10 @@ function limitForScores() {
 
 // ---- load, save, records -----------------------------------------------
 
-// Keeps the game, its start, the main line through the move shown and
-// which of its moves is shown in the page's address, so that the address
-// opens the same board.
+// Keeps the game, its start, the line through the move shown (its main
+// continuation included) and which of its moves is shown in the page's
+// address, the whole tree where it has variations (`tree`), and whether
+// the analysis is on, so that the address opens the same board.
 function keepInUrl() {
   const p = params();
   const path = gameThrough(S.current);
@@ -1500,8 +1678,47 @@ function keepInUrl() {
   if (moves.length) p.set("moves", moves.join(";"));
   const at = path.indexOf(S.current);
   if (at < path.length - 1) p.set("ply", at);
+  if (S.nodes.some((n) => n.children.length > 1)) p.set("tree", treeItems(0).join(";"));
+  if ($("analyse").checked) p.set("analyse", "1");
   history.replaceState(null, "", "?" + p.toString());
 }
+
+// The tree under node `id` as a list of items, as PGN writes variations:
+// each move's main continuation in turn, and after a move each of its
+// alternatives as `(`, its line, `)` (no move's text is a bracket).
+function treeItems(id) {
+  const out = [];
+  for (let n = id; ;) {
+    const kids = S.nodes[n].children;
+    if (!kids.length) return out;
+    out.push(S.nodes[kids[0]].move);
+    for (const alt of kids.slice(1)) out.push("(", S.nodes[alt].move, ...treeItems(alt), ")");
+    n = kids[0];
+  }
+}
+
+// The child of node `parent` played by `text`, made where there is none.
+function childBy(parent, text) {
+  const found = S.nodes[parent].children.find((c) => S.nodes[c].move === text);
+  if (found !== undefined) return found;
+  const id = S.nodes.length;
+  S.nodes.push({ move: text, parent, children: [], score: null, mover: null });
+  S.nodes[parent].children.push(id);
+  return id;
+}
+
+// A new tree of the items `treeItems` writes.
+function treeFromItems(items) {
+  resetTree();
+  let at = 0, last = 0;
+  const stack = [];
+  for (const item of items) {
+    if (item === "(") { stack.push([at, last]); at = S.nodes[last].parent; }
+    else if (item === ")") { if (stack.length) [at, last] = stack.pop(); }
+    else { last = at = childBy(at, item); }
+  }
+}
+
 
 // Opens `text` on the board: a position (`kind` "fen") or a line of
 // moves ("moves"); without `kind` (the load box) whichever it is, tried
@@ -1529,15 +1746,32 @@ async function load(text, kind) {
   showError((kind ? "the record's moves do not replay: " : "neither a position nor moves here: ") + error.message);
 }
 
-// The game through the move shown as a record that `gamut replay` reads:
-// downloaded as a .jsonl file, shown with the `gamut show` command of
-// the same line, and kept for the copy button.
+// The lines of the tree, from the root to each move that ends one: the
+// main line first, then the variations in the order the move list gives
+// them.
+function treeLines() {
+  const out = [];
+  const walk = (id, line) => {
+    const kids = S.nodes[id].children;
+    if (!kids.length) { out.push(line); return; }
+    for (const k of kids) walk(k, line.concat([S.nodes[k].move]));
+  };
+  walk(0, []);
+  return out;
+}
+
+// The game as a record that `gamut replay` reads: its main line, from
+// the start to its end whatever move is shown, downloaded as a .jsonl
+// file, shown with the `gamut show` command of the same line, and kept
+// for the copy button; after it the `gamut show` command of each
+// variation's line (the page's address keeps the whole tree).
 async function exportGame() {
-  const moves = gameThrough(S.current).slice(1).map((id) => S.nodes[id].move);
+  const [moves, ...variations] = treeLines();
   const start = S.view ? S.view.start : "";
   const q = (s) => '"' + s.replace(/(["\\$`])/g, "\\$1") + '"';
-  const show =
-    `gamut show ${S.game} --fen ${q(start)}` + (moves.length ? ` --moves ${q(moves.join("; "))}` : "");
+  const showOf = (line) =>
+    `gamut show ${S.game} --fen ${q(start)}` + (line.length ? ` --moves ${q(line.join("; "))}` : "");
+  const show = showOf(moves) + variations.map((v, k) => `\n# variation ${k + 1}:\n${showOf(v)}`).join("");
   S.record = null;
   $("copy").disabled = true;
   try {
@@ -1547,7 +1781,7 @@ async function exportGame() {
     S.record = r.record + "\n";
     $("copy").disabled = false;
     $("export-text").textContent =
-      `${show}\n\n# ${r.file} (gamut replay ${r.file} --game 1):\n${r.record}`;
+      `${show}\n\n# ${r.file}, the main line (gamut replay ${r.file} --game 1):\n${r.record}`;
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([S.record], { type: "application/x-ndjson" }));
     a.download = r.file;
@@ -1687,6 +1921,7 @@ async function init() {
   $("new").onclick = newGame;
   wirePointer();
   wireYield();
+  wireFit();
   // The status lines are cut to one line: each says the whole in its
   // tooltip (the analysis' with what its scores include).
   for (const id of ["info", "graph-info", "error"]) {
@@ -1723,6 +1958,7 @@ async function init() {
   $("flip").onclick = () => {
     $("board").classList.toggle("flipped");
     hideChooser();
+    if (S.svgShown) { drawBoard(S.svgShown); markBoard(); drawArrows(); }
   };
   $("engine-move").onclick = () => {
     const v = S.view;
@@ -1733,6 +1969,7 @@ async function init() {
   $("analyse").onchange = () => {
     stopAnalysis();
     clearNumbers();
+    keepInUrl();
     if ($("analyse").checked) startAnalysis();
   };
   $("multipv").onchange = () => { if ($("analyse").checked) { stopAnalysis(); clearNumbers(); startAnalysis(); } };
@@ -1753,13 +1990,23 @@ async function init() {
     if (f) openFile(f);
   });
   $("io").addEventListener("toggle", () => { if ($("io").open) showRecords(); });
+  if (url.get("analyse") === "1") $("analyse").checked = true;
   if (url.get("fen") || url.get("moves")) {
     S.game = $("game").value;
     S.setup = $("setup").value.trim();
     S.fen = url.get("fen");
     const ply = url.get("ply");
-    lineFromTexts((url.get("moves") || "").split(";").map((t) => t.trim()).filter(Boolean),
-      ply === null ? null : parseInt(ply, 10));
+    const items = (text) => (text || "").split(";").map((t) => t.trim()).filter(Boolean);
+    const moves = items(url.get("moves"));
+    lineFromTexts(moves, ply === null ? null : parseInt(ply, 10));
+    if (url.get("tree")) {
+      // The whole tree, then the move shown found in it along `moves`.
+      treeFromItems(items(url.get("tree")));
+      const ids = [0];
+      for (const m of moves) ids.push(childBy(ids[ids.length - 1], m));
+      const k = ply === null ? ids.length - 1 : parseInt(ply, 10);
+      S.current = ids[k >= 0 && k < ids.length ? k : ids.length - 1];
+    }
     render();
     return;
   }
