@@ -12,6 +12,7 @@ mod interrupt;
 mod learn;
 mod moves;
 mod openings;
+mod params;
 mod perft;
 mod play;
 mod progress;
