@@ -23,6 +23,7 @@ mod show;
 mod soak;
 mod solve;
 mod tournament;
+mod tune;
 
 pub use commands::{run, Cli};
 
