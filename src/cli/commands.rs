@@ -3,8 +3,8 @@
 
 use super::args::AnalyzeArgs;
 use super::{
-    analyze, balance, bench, datagen, learn, moves, openings, perft, play, protocol, serve, show,
-    soak, solve, tournament, CliError,
+    analyze, balance, bench, datagen, learn, moves, openings, params, perft, play, protocol, serve,
+    show, soak, solve, tournament, tune, CliError,
 };
 use clap::{Parser, Subcommand};
 use gamut::with_game;
@@ -63,6 +63,14 @@ pub enum Command {
     /// data, training from the best network, a gate against the best,
     /// promotion; resumable, with a ledger (docs/learn.md).
     Learn(learn::LearnArgs),
+    /// Tune the search's parameters by SPSA through pairs of short games
+    /// between two settings, one line per iteration and a ledger to resume
+    /// from (docs/tune.md).
+    Tune(tune::TuneArgs),
+    /// List the search's tunable parameters, one per line: name, default,
+    /// range and SPSA step (set them with --param NAME=VALUE, an engine
+    /// spec's param.NAME=VALUE or the protocol's setoption).
+    Params(params::ParamsArgs),
     /// Speak the engine protocol (docs/protocol.md) on standard input and
     /// output, for tournaments and other programs.
     Engine(protocol::EngineArgs),
@@ -101,6 +109,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Solve(a) => solve::solve(&a, cli.quiet, out),
         Command::Openings(a) => openings::openings(&a, cli.quiet, out),
         Command::Engine(a) => protocol::engine(&a, out),
+        Command::Params(a) => params::params(&a, out),
+        Command::Tune(a) => tune::tune(&a, cli.quiet, out),
         Command::Datagen(a) => datagen::datagen(&a, cli.quiet, out),
         Command::Learn(a) => learn::learn(&a, cli.quiet, out),
         Command::Soak(a) => soak::soak(&a, cli.quiet, out),

@@ -12,6 +12,7 @@ mod interrupt;
 mod learn;
 mod moves;
 mod openings;
+mod params;
 mod perft;
 mod play;
 mod progress;
@@ -22,6 +23,7 @@ mod show;
 mod soak;
 mod solve;
 mod tournament;
+mod tune;
 
 pub use commands::{run, Cli};
 

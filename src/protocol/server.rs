@@ -18,7 +18,7 @@ use gamut_core::perft;
 use gamut_games::{with_game, GameId};
 use gamut_search::draw::pick;
 use gamut_search::options::SearchOptions;
-use gamut_search::params::MAX_MULTIPV;
+use gamut_search::params::{Tunables, MAX_MULTIPV, TUNABLES};
 use gamut_search::score::Score;
 use gamut_search::sides::tuple_text;
 use gamut_search::sides::{Tuple, TwoSided};
@@ -170,6 +170,17 @@ const UCI_OPTION_LINES: &[&str] = &[
     "option name seed type string default <clock>",
     "option name MultiPV type spin default 1 min 1 max 256",
 ];
+
+/// The search's tunable parameters as options, after the others: a spin
+/// each, by its own name, with its default and range.
+fn tunable_lines() -> impl Iterator<Item = String> {
+    TUNABLES.iter().map(|t| {
+        format!(
+            "option name {} type spin default {} min {} max {}",
+            t.name, t.default, t.min, t.max
+        )
+    })
+}
 
 /// A protocol session: the lines of `input` (read on their own thread)
 /// answered on `out` until `quit` or the end of input, starting with game
@@ -374,6 +385,7 @@ impl Session {
                 let mut lines = vec![format!("id name gamut {}", env!("CARGO_PKG_VERSION"))];
                 lines.push(format!("id games {}", GameId::names()));
                 lines.extend(OPTION_LINES.iter().map(|l| l.to_string()));
+                lines.extend(tunable_lines());
                 lines.push("gamutok".into());
                 self.uci = false;
                 write(out, &lines)?;
@@ -385,6 +397,7 @@ impl Session {
                     "id author the gamut authors".to_string(),
                 ];
                 lines.extend(UCI_OPTION_LINES.iter().map(|l| l.to_string()));
+                lines.extend(tunable_lines());
                 lines.push("uciok".into());
                 write(out, &lines)?;
             }
@@ -465,6 +478,9 @@ impl Session {
             }
             _ if set_by_name(name) => {
                 o.search.set(name, Some(value))?;
+            }
+            _ if Tunables::spec(name).is_some() => {
+                o.search.set(&format!("param.{name}"), Some(value))?;
             }
             _ => return Err(format!("unknown option '{name}'")),
         }

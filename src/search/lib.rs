@@ -102,6 +102,8 @@ pub struct Config {
     /// lower end there, so that moves below it are refuted rather than
     /// scored (none: every line asked for, each scored fully).
     pub multipv_margin: Option<u32>,
+    /// The search's tunable parameters (margins, reductions, windows).
+    pub tunables: params::Tunables,
 }
 
 impl Config {
@@ -131,6 +133,7 @@ impl Config {
             eval,
             multipv: params::DEFAULT_MULTIPV,
             multipv_margin: None,
+            tunables: params::Tunables::DEFAULT,
         }
     }
 

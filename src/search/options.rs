@@ -128,6 +128,10 @@ pub struct SearchOptions {
     /// game has it).
     #[arg(long, value_name = "SWITCH", value_enum)]
     pub narrow: Option<Switch>,
+    /// Set a search parameter: NAME=VALUE, repeatable (`gamut params`
+    /// lists them with their defaults and ranges).
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub params: Vec<(&'static str, i32)>,
 }
 
 impl Default for SearchOptions {
@@ -152,8 +156,14 @@ impl Default for SearchOptions {
             futility: None,
             partial: None,
             narrow: None,
+            params: Vec::new(),
         }
     }
+}
+
+/// Checks a parameter's `NAME=VALUE` (for clap).
+fn parse_param(text: &str) -> Result<(&'static str, i32), String> {
+    params::parse_setting(text)
 }
 
 /// Checks a list of ordering heuristics to switch off (for clap).
@@ -199,8 +209,9 @@ impl SearchOptions {
         "narrow",
     ];
 
-    /// Sets option `name` (as [`NAMES`](Self::NAMES) spells it) from its
-    /// text: the one parser of a tournament spec's `name=value` and the
+    /// Sets option `name` (as [`NAMES`](Self::NAMES) spells it, or
+    /// `param.<name>` for a tunable parameter of [`params::TUNABLES`]) from
+    /// its text: the one parser of a tournament spec's `name=value` and the
     /// protocol's `setoption`. A switch given without a value is on; a
     /// list option given `none`, `<empty>` or nothing is cleared. `Ok(false)`
     /// for a name it does not know; an error, in one line, for a value out
@@ -221,6 +232,13 @@ impl SearchOptions {
             None | Some("" | "<empty>" | "none") => None,
             Some(v) => Some(v.to_string()),
         };
+        if let Some(param) = name.strip_prefix("param.") {
+            let t = params::Tunable::named(param)?;
+            let v = t.parse(need()?)?;
+            self.params.retain(|(n, _)| *n != t.name);
+            self.params.push((t.name, v));
+            return Ok(true);
+        }
         match name {
             "depth" => self.depth = Some(number(name, need()?, 1, 100)? as u32),
             "time" => self.time = Some(number(name, need()?, 1, u64::MAX)?),
@@ -312,6 +330,9 @@ impl SearchOptions {
         }
         if let Some(list) = &self.ordering_off {
             config.ordering = Ordering::without(list).map_err(|e| e.to_string())?;
+        }
+        for &(name, value) in &self.params {
+            config.tunables.set(name, value)?;
         }
         Ok(config)
     }

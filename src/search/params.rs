@@ -1,50 +1,218 @@
-//! The search's tunable parameters, in one place: aspiration windows, the
-//! late-move reduction table, null-move reductions, futility margins, move
-//! ordering keys, how often a thread checks the limits, Monte Carlo tree
-//! search's constants, the default table sizes, and which selective
-//! features a search uses ([`Selective`]).
+//! The search's parameters, in one place. Those that shape the alpha-beta
+//! search (aspiration windows, late-move reductions, null-move reductions,
+//! futility margins) are [`Tunables`], a value carried in every
+//! [`Config`](crate::Config) and set at run time, each with its range and
+//! SPSA step in [`TUNABLES`]; the rest are constants: move ordering keys,
+//! how often a thread checks the limits, Monte Carlo tree search's
+//! constants, the default table sizes, the clock's shares, and which
+//! selective features a search uses ([`Selective`]).
 //!
 //! Margins are in evaluation points (a stone or piece is worth about 100 in
 //! the games that count material).
 
-/// First half-width of an aspiration window; doubled at each fail.
-pub const ASPIRATION_DELTA: i32 = 40;
-/// The first iteration searched with an aspiration window.
-pub const ASPIRATION_MIN_DEPTH: u32 = 4;
-
-/// Late-move reductions apply from this depth (plies left) on.
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// Moves searched at full depth before any is reduced.
-pub const LMR_FULL_MOVES: usize = 3;
-/// The reduction is `LMR_BASE + ln(depth) · ln(move number) / LMR_DIVISOR`.
-pub const LMR_BASE: f64 = 0.5;
-/// See [`LMR_BASE`].
-pub const LMR_DIVISOR: f64 = 2.5;
-/// Rows and columns of the reduction table (depths and move numbers past
-/// it use its last row or column).
+/// Rows and columns of the late-move reduction table (depths and move
+/// numbers past it use its last row or column).
 pub const LMR_TABLE: usize = 64;
 
-/// Null-move pruning applies from this depth on.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// The null move's reduction is `NMP_BASE + depth / NMP_DEPTH_DIVISOR`.
-pub const NMP_BASE: i32 = 2;
-/// See [`NMP_BASE`].
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// From this depth on, a null-move cutoff is confirmed by a reduced search
-/// of the real moves with null moves off (against zugzwang).
-pub const NMP_VERIFY_DEPTH: i32 = 8;
+/// One tunable parameter of the search, as `gamut params` lists it and
+/// `gamut tune` moves it: a whole number from `min` to `max`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Tunable {
+    /// Its name in `--param`, engine specs (`param.<name>=`) and the
+    /// protocol's `setoption`.
+    pub name: &'static str,
+    /// The value every search uses unless told otherwise.
+    pub default: i32,
+    /// The smallest value allowed.
+    pub min: i32,
+    /// The largest value allowed.
+    pub max: i32,
+    /// SPSA's perturbation at the last iteration of a tuning run
+    /// (OpenBench's `c_end`), in the parameter's own units.
+    pub step: f64,
+    /// What it does, in one line.
+    pub help: &'static str,
+}
 
-/// Reverse futility pruning applies up to this depth.
-pub const RFP_MAX_DEPTH: i32 = 4;
-/// A node whose static value beats beta by this much per ply left fails
-/// high without a search.
-pub const RFP_MARGIN: i32 = 90;
+/// Declares the tunable parameters once: the fields of [`Tunables`], its
+/// defaults and the table [`TUNABLES`] of names, ranges and steps.
+macro_rules! tunables {
+    ($($(#[doc = $doc:literal])+ $name:ident: $default:literal in $min:literal..=$max:literal, step $step:literal;)+) => {
+        /// The search's tunable parameters, read by every search thread (a
+        /// copy in each) and set at run time by `--param`, an engine
+        /// spec's `param.<name>=` or the protocol's `setoption`. Margins
+        /// are in evaluation points (a stone or piece is worth about 100
+        /// in the games that count material).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct Tunables {
+            $($(#[doc = $doc])+ pub $name: i32,)+
+        }
 
-/// Futility pruning applies up to this depth.
-pub const FUTILITY_MAX_DEPTH: i32 = 3;
-/// Quiet moves are skipped where the static value plus this much per ply
-/// left does not reach alpha.
-pub const FUTILITY_MARGIN: i32 = 110;
+        impl Tunables {
+            /// Every parameter at its default.
+            pub const DEFAULT: Tunables = Tunables { $($name: $default,)+ };
+
+            /// The parameter called `name`, to read or write.
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)+
+                    _ => None,
+                }
+            }
+        }
+
+        /// Every tunable parameter, in the order `gamut params` lists them.
+        pub const TUNABLES: &[Tunable] = &[$(Tunable {
+            name: stringify!($name),
+            default: $default,
+            min: $min,
+            max: $max,
+            step: $step,
+            help: concat!($($doc),+),
+        },)+];
+    };
+}
+
+tunables! {
+    /// First half-width of an aspiration window; doubled at each fail.
+    aspiration_delta: 40 in 5..=400, step 5.0;
+    /// The first iteration searched with an aspiration window.
+    aspiration_min_depth: 4 in 1..=12, step 1.0;
+    /// Late-move reductions apply from this depth (plies left) on.
+    lmr_min_depth: 3 in 2..=8, step 1.0;
+    /// Moves searched at full depth before any is reduced.
+    lmr_full_moves: 3 in 1..=16, step 1.0;
+    /// The reduction is `lmr_base + ln(depth) ln(move number) / lmr_divisor`, both in hundredths.
+    lmr_base: 50 in 0..=300, step 10.0;
+    /// See `lmr_base` (hundredths).
+    lmr_divisor: 250 in 100..=800, step 20.0;
+    /// Null-move pruning applies from this depth on.
+    nmp_min_depth: 3 in 1..=8, step 1.0;
+    /// The null move's reduction is `nmp_base + depth / nmp_depth_divisor`.
+    nmp_base: 2 in 1..=6, step 1.0;
+    /// See `nmp_base`.
+    nmp_depth_divisor: 4 in 1..=12, step 1.0;
+    /// From this depth on, a null-move cutoff is confirmed by a reduced search of the real moves with null moves off (against zugzwang).
+    nmp_verify_depth: 8 in 2..=64, step 2.0;
+    /// Reverse futility pruning applies up to this depth.
+    rfp_max_depth: 4 in 0..=12, step 1.0;
+    /// A node whose static value beats beta by this much per ply left fails high without a search.
+    rfp_margin: 90 in 5..=5000, step 10.0;
+    /// Futility pruning applies up to this depth.
+    futility_max_depth: 3 in 0..=12, step 1.0;
+    /// Quiet moves are skipped where the static value plus this much per ply left does not reach alpha.
+    futility_margin: 110 in 5..=5000, step 10.0;
+}
+
+impl Default for Tunables {
+    fn default() -> Tunables {
+        Tunables::DEFAULT
+    }
+}
+
+impl Tunables {
+    /// The table entry of parameter `name`, if there is one.
+    #[must_use]
+    pub fn spec(name: &str) -> Option<&'static Tunable> {
+        TUNABLES.iter().find(|t| t.name == name)
+    }
+
+    /// The value of parameter `name`, if there is one.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<i32> {
+        let mut copy = *self;
+        copy.slot(name).map(|v| *v)
+    }
+
+    /// Sets parameter `name` to `value`; an error, in one line, for a name
+    /// it does not know or a value out of the parameter's range.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let t = Tunable::named(name)?;
+        if !(t.min..=t.max).contains(&value) {
+            return Err(t.range_error(&value.to_string()));
+        }
+        *self
+            .slot(name)
+            .expect("every parameter of the table has a field") = value;
+        Ok(())
+    }
+
+    /// The late-move reduction of the `n`th move (from 0) at `depth` plies
+    /// left, before the checks that keep it inside the tree.
+    #[must_use]
+    pub fn lmr_reduction(&self, depth: i32, n: usize) -> i32 {
+        if depth < 1 || n < 1 {
+            return 0;
+        }
+        let d = f64::from(depth).ln();
+        let m = (n as f64 + 1.0).ln();
+        let base = f64::from(self.lmr_base) / 100.0;
+        let divisor = f64::from(self.lmr_divisor) / 100.0;
+        (base + d * m / divisor).max(0.0) as i32
+    }
+
+    /// [`lmr_reduction`](Self::lmr_reduction) for every depth and move
+    /// number below [`LMR_TABLE`].
+    #[must_use]
+    pub fn lmr_table(&self) -> Vec<[u8; LMR_TABLE]> {
+        (0..LMR_TABLE)
+            .map(|d| {
+                let mut row = [0u8; LMR_TABLE];
+                for (n, r) in row.iter_mut().enumerate() {
+                    *r = self.lmr_reduction(d as i32, n).clamp(0, 255) as u8;
+                }
+                row
+            })
+            .collect()
+    }
+}
+
+impl Tunable {
+    /// The parameter called `name`, or an error naming the known ones.
+    pub fn named(name: &str) -> Result<&'static Tunable, String> {
+        Tunables::spec(name).ok_or_else(|| {
+            let names: Vec<&str> = TUNABLES.iter().map(|t| t.name).collect();
+            format!("unknown parameter '{name}' ({})", names.join(", "))
+        })
+    }
+
+    /// The error for `value`, out of this parameter's range or not a
+    /// number.
+    fn range_error(&self, value: &str) -> String {
+        format!(
+            "{} takes a whole number from {} to {}, not '{value}'",
+            self.name, self.min, self.max
+        )
+    }
+
+    /// `value` read as this parameter's value, or why not.
+    pub fn parse(&self, value: &str) -> Result<i32, String> {
+        value
+            .trim()
+            .parse::<i32>()
+            .ok()
+            .filter(|v| (self.min..=self.max).contains(v))
+            .ok_or_else(|| self.range_error(value))
+    }
+
+    /// Its line in `gamut params`: name, default, min, max and step.
+    #[must_use]
+    pub fn line(&self) -> String {
+        format!(
+            "{} default {} min {} max {} step {}",
+            self.name, self.default, self.min, self.max, self.step
+        )
+    }
+}
+
+/// Parses `name=value` into a parameter and its value, or why not.
+pub fn parse_setting(text: &str) -> Result<(&'static str, i32), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}' is not NAME=VALUE"))?;
+    let t = Tunable::named(name.trim())?;
+    Ok((t.name, t.parse(value)?))
+}
 
 /// Ordering keys (larger is searched first): the table's move.
 pub const TT_MOVE_KEY: i64 = 1 << 40;
@@ -137,48 +305,41 @@ pub const CLOCK_MARGIN: std::time::Duration = std::time::Duration::from_millis(2
 
 pub use gamut_core::game::Selective;
 
-/// The late-move reduction of the `n`th move (from 0) at `depth` plies
-/// left, before the checks that keep it inside the tree.
-#[must_use]
-pub fn lmr_reduction(depth: i32, n: usize) -> i32 {
-    if depth < 1 || n < 1 {
-        return 0;
-    }
-    let d = f64::from(depth).ln();
-    let m = (n as f64 + 1.0).ln();
-    (LMR_BASE + d * m / LMR_DIVISOR).max(0.0) as i32
-}
-
-/// [`lmr_reduction`] for every depth and move number below [`LMR_TABLE`].
-#[must_use]
-pub fn lmr_table() -> Vec<[u8; LMR_TABLE]> {
-    (0..LMR_TABLE)
-        .map(|d| {
-            let mut row = [0u8; LMR_TABLE];
-            for (n, r) in row.iter_mut().enumerate() {
-                *r = lmr_reduction(d as i32, n).clamp(0, 255) as u8;
-            }
-            row
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {
-        assert_eq!(lmr_reduction(1, 10), 0);
-        assert_eq!(lmr_reduction(8, 0), 0);
-        assert!(lmr_reduction(3, 3) >= 1);
-        let t = lmr_table();
+        let p = Tunables::DEFAULT;
+        assert_eq!(p.lmr_reduction(1, 10), 0);
+        assert_eq!(p.lmr_reduction(8, 0), 0);
+        assert!(p.lmr_reduction(3, 3) >= 1);
+        let t = p.lmr_table();
         for d in 1..LMR_TABLE {
             for n in 1..LMR_TABLE {
                 assert!(t[d][n] >= t[d - 1][n] && t[d][n] >= t[d][n - 1]);
             }
         }
         assert!(t[30][40] > t[3][3]);
+    }
+
+    #[test]
+    fn defaults_are_in_range_and_names_set_their_fields() {
+        let mut p = Tunables::DEFAULT;
+        for t in TUNABLES {
+            assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
+            assert!(t.step > 0.0, "{}", t.name);
+            assert_eq!(p.get(t.name), Some(t.default));
+            p.set(t.name, t.max).unwrap();
+            assert_eq!(p.get(t.name), Some(t.max));
+            assert!(p.set(t.name, t.max + 1).is_err());
+        }
+        assert_ne!(p, Tunables::DEFAULT);
+        assert_eq!(parse_setting("rfp_margin=120"), Ok(("rfp_margin", 120)));
+        assert!(parse_setting("rfp_margin=1e9").is_err());
+        assert!(parse_setting("nope=1").is_err());
+        assert!(parse_setting("rfp_margin").is_err());
     }
 
     #[test]

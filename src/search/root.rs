@@ -154,9 +154,10 @@ impl<'p, G: Evaluate> RootMoves<'p, G> {
         last: Option<i32>,
         pool: Option<&rayon::ThreadPool>,
     ) -> bool {
-        let mut delta = params::ASPIRATION_DELTA;
+        let t = &config.tunables;
+        let mut delta = t.aspiration_delta;
         let (mut alpha, mut beta) = match last {
-            Some(last) if config.aspiration && depth >= params::ASPIRATION_MIN_DEPTH => {
+            Some(last) if config.aspiration && depth as i32 >= t.aspiration_min_depth => {
                 (last - delta, last + delta)
             }
             _ => (-INFINITY, INFINITY),

@@ -239,6 +239,7 @@ fn config(threads: usize) -> Config {
         eval: crate::Evaluation::Classic,
         multipv: 1,
         multipv_margin: None,
+        tunables: super::params::Tunables::DEFAULT,
     }
 }
 

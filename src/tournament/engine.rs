@@ -191,7 +191,7 @@ impl SpecText {
 }
 
 /// The options a searcher's spec may give, for error messages.
-const SEARCH_KEYS: &str = "name, search, depth, time, nodes, tc, threads, hash, parallel, eval, net, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table";
+const SEARCH_KEYS: &str = "name, search, depth, time, nodes, tc, threads, hash, parallel, eval, net, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table, param.<name>";
 
 /// The options a program's spec may give, for error messages.
 const PROGRAM_KEYS: &str =
@@ -1205,7 +1205,7 @@ mod tests {
             ("greedy,eval=net", "engine 'greedy,eval=net': 'eval' does not apply to this player"),
             ("depth=2,quiescence=maybe", "engine 'depth=2,quiescence=maybe': quiescence is on or off, not 'maybe'"),
             ("depth=2,parallel=x", "engine 'depth=2,parallel=x': parallel is lazysmp or rootsplit, not 'x'"),
-            ("depth=2,iterations=5", "engine 'depth=2,iterations=5': unknown option 'iterations' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval, net, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table)"),
+            ("depth=2,iterations=5", "engine 'depth=2,iterations=5': unknown option 'iterations' (name, search, depth, time, nodes, tc, threads, hash, parallel, eval, net, eval_off, ordering_off, quiescence, aspiration, exact, lmr, nmp, rfp, futility, partial, narrow, history, table, param.<name>)"),
             ("depth=2,depth", "engine 'depth=2,depth': 'depth' given twice"),
             ("depth", "engine 'depth': 'depth' needs a value"),
             ("depth=2,ordering_off=tt+pv", "engine 'depth=2,ordering_off=tt+pv': unknown ordering heuristic 'pv' (tt, captures, killers, history)"),

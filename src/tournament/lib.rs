@@ -8,7 +8,8 @@
 //! report with honest statistics ([`stats`], [`report`]), records and
 //! reports as web pages ([`pages`]) and games of two sides in PGN
 //! ([`pgn`]), and a game's balance from self-play at a ladder of
-//! strengths ([`balance`]); output files are kept apart from input files by
+//! strengths ([`balance`]), and SPSA tuning of the search's parameters
+//! through pairs of games ([`tune`]); output files are kept apart from input files by
 //! [`gamut_core::paths`]. See `docs/tournament.md`.
 
 pub mod balance;
@@ -23,3 +24,4 @@ pub mod runner;
 pub mod schedule;
 pub mod session;
 pub mod stats;
+pub mod tune;

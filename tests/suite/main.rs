@@ -64,3 +64,4 @@ mod spokes_search;
 mod spokes_short;
 mod tactics;
 mod tournament;
+mod tune;

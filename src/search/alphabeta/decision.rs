@@ -4,7 +4,7 @@
 //! reductions) of [`Selective`](crate::params::Selective).
 
 use super::{cutoff, Worker};
-use crate::params::{self, CAPTURE_KEY, KILLER_KEY, LMR_TABLE, TT_MOVE_KEY};
+use crate::params::{CAPTURE_KEY, KILLER_KEY, LMR_TABLE, TT_MOVE_KEY};
 use crate::score::{self, INFINITY, WIN_THRESHOLD};
 use crate::tt::{Bound, Entry};
 use gamut_core::game::{Evaluate, Listing, Player};
@@ -71,8 +71,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             .then(|| self.static_eval(pos));
         if let Some(eval) = quiet_eval {
             if sel.rfp
-                && depth <= params::RFP_MAX_DEPTH
-                && eval - params::RFP_MARGIN * depth >= beta
+                && depth <= self.tunables.rfp_max_depth
+                && eval - self.tunables.rfp_margin * depth >= beta
             {
                 return eval;
             }
@@ -83,10 +83,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let futile = match quiet_eval {
             Some(eval)
                 if sel.futility
-                    && depth <= params::FUTILITY_MAX_DEPTH
-                    && eval + params::FUTILITY_MARGIN * depth <= alpha =>
+                    && depth <= self.tunables.futility_max_depth
+                    && eval + self.tunables.futility_margin * depth <= alpha =>
             {
-                Some(eval + params::FUTILITY_MARGIN * depth)
+                Some(eval + self.tunables.futility_margin * depth)
             }
             _ => None,
         };
@@ -113,8 +113,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             let reduction = if sel.lmr
                 && quiet
-                && depth >= params::LMR_MIN_DEPTH
-                && n >= params::LMR_FULL_MOVES
+                && depth >= self.tunables.lmr_min_depth
+                && n >= self.tunables.lmr_full_moves as usize
             {
                 let r =
                     i32::from(self.lmr[(depth as usize).min(LMR_TABLE - 1)][n.min(LMR_TABLE - 1)]);
@@ -193,13 +193,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if !self.config.selective.nmp
             || self.verifying
             || self.after_null[ply]
-            || depth < params::NMP_MIN_DEPTH
+            || depth < self.tunables.nmp_min_depth
             || eval < beta
         {
             return None;
         }
         let null = pos.null_move()?;
-        let r = params::NMP_BASE + depth / params::NMP_DEPTH_DIVISOR;
+        let r = self.tunables.nmp_base + depth / self.tunables.nmp_depth_divisor;
         self.after_null[ply + 1] = true;
         let v = self.child_value(&null, depth - 1 - r, beta - 1, beta, ply + 1, me);
         self.after_null[ply + 1] = false;
@@ -207,7 +207,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return None;
         }
         let v = if v >= WIN_THRESHOLD { beta } else { v };
-        if depth < params::NMP_VERIFY_DEPTH {
+        if depth < self.tunables.nmp_verify_depth {
             return Some(v);
         }
         self.verifying = true;

@@ -19,7 +19,7 @@ pub use simultaneous::matrix_start;
 
 use super::nnue::Evaluator;
 use super::ordering::Heuristics;
-use super::params::{self, LMR_TABLE};
+use super::params::{self, Tunables, LMR_TABLE};
 use super::score::{self, outcome_score};
 use super::tt::{Bound, Entry};
 use super::{Config, Shared};
@@ -75,7 +75,10 @@ pub struct Worker<'a, G: Evaluate> {
     /// kept between nodes.
     narrow_keys: Vec<NarrowKey>,
     pv: Vec<Vec<G::Move>>,
-    /// The late-move reduction per depth and move number.
+    /// The search's tunable parameters, copied from the configuration.
+    tunables: Tunables,
+    /// The late-move reduction per depth and move number, from
+    /// `tunables`.
     lmr: Vec<[u8; LMR_TABLE]>,
     /// Per ply, whether the node there was reached by a null move (no
     /// second null move follows one).
@@ -119,7 +122,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             root_ranks: Default::default(),
             narrow_keys: Vec::new(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
-            lmr: params::lmr_table(),
+            tunables: config.tunables,
+            lmr: config.tunables.lmr_table(),
             after_null: vec![false; MAX_PLY + 2],
             verifying: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SLOTS],
