@@ -1342,7 +1342,7 @@ fn what_cannot_work_for_spokes4_is_refused_in_one_line_saying_why() {
         (&["--sprt", "elo0=0,elo1=5"][..], "compares two engines"),
         (&["--adjudicate", "resign=300,2"], "scores"),
         (&["--format", "gauntlet"], "every seat"),
-        (&["--shard", "1/2"], "seatings"),
+        (&["--shard", "3/2"], "--shard"),
     ] {
         let err = assert_rejected(&strs(&spokes4_run("1", extra)));
         assert!(err.contains(says), "{extra:?}: {err}");
