@@ -177,22 +177,10 @@ fn params_are_listed_and_set_by_every_door() {
         analyzed(&["--param", "rfp_margin=5", "--param", "futility_margin=5"]),
         analyzed(&[])
     );
-    rejected(&[
-        "analyze",
-        "epaminondas",
-        "--depth",
-        "1",
-        "--param",
-        "rfp_margin=0",
-    ]);
-    rejected(&[
-        "analyze",
-        "epaminondas",
-        "--depth",
-        "1",
-        "--param",
-        "nope=3",
-    ]);
+    // A value out of range, and a name that is no parameter.
+    for bad in ["rfp_margin=0", "nope=3"] {
+        rejected(&["analyze", "epaminondas", "--depth", "1", "--param", bad]);
+    }
 }
 
 /// The options of a short run of Epaminondas at depth 2, its ledger at
