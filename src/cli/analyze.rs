@@ -2,7 +2,7 @@
 //! completes, then the verdict (`bestmove`, a chance root's plans, or a
 //! simultaneous root's mixed strategies).
 
-use super::args::position;
+use super::args::typed_position;
 use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::searching::{emit, run_streamed, search_setup};
@@ -140,7 +140,7 @@ fn mixed_line<M>(m: &MixedResult<M>, json: bool) -> String {
 /// verdict is still printed, then the command exits with the signal's
 /// shell status.
 pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let pos: G = position(&a.position)?;
+    let pos: G = typed_position(&a.position)?;
     if G::players() != 2 {
         note_one_line(a.multipv, "a game of more than two players");
         return super::analyze_sides::analyze(&pos, a, out);
@@ -171,7 +171,7 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
         )));
     }
     if !a.no_table {
-        if let Some(oracle) = super::solve::open_table::<G>(a.table.as_deref())? {
+        if let Some(oracle) = super::solve::open_table(a.position.game, a.table.as_deref())? {
             return table_verdict(&oracle.probe(&pos.text())?, a.json, out);
         }
     }

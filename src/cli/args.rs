@@ -4,10 +4,10 @@
 
 use super::CliError;
 use clap::Args;
-use gamut::game::{FullGame, Game};
+use gamut::engine::Position;
+use gamut::game::FullGame;
 use gamut::games::GameId;
 use gamut::search::options::SearchOptions;
-use gamut::with_game;
 
 /// Which game and position a command works on.
 #[derive(Args, Debug)]
@@ -110,7 +110,7 @@ fn setup_help() -> String {
          --elements). Not with --fen.",
     );
     for &id in GameId::ALL {
-        if let Some(setup) = with_game!(id, G => G::INFO.setup) {
+        if let Some(setup) = gamut::engine::game(id).info().setup {
             help.push_str(&format!("\n{id}: {setup}"));
         }
     }
@@ -119,26 +119,38 @@ fn setup_help() -> String {
 
 /// The position a command starts from: `--fen`, the start position set up
 /// by `--setup`, or the start position; then `--moves` played on it.
-pub fn position<G: FullGame>(a: &PositionArgs) -> Result<G, CliError> {
+pub fn position(a: &PositionArgs) -> Result<Position, CliError> {
     let pos = base_position(a)?;
     match &a.moves {
-        Some(list) => Ok(gamut::moves::play_moves(pos, list, "--moves")?),
+        Some(list) => Ok(pos.play_moves(list, "--moves")?),
         None => Ok(pos),
     }
 }
 
+/// [`position`] as a position of game type `G`, for the commands that
+/// search it.
+pub fn typed_position<G: FullGame>(a: &PositionArgs) -> Result<G, CliError> {
+    let pos = position(a)?;
+    Ok(pos
+        .as_any()
+        .downcast_ref::<G>()
+        .expect("the position of the game asked for")
+        .clone())
+}
+
 /// The position given by `--fen` or the start options, before `--moves`.
-pub fn base_position<G: FullGame>(a: &PositionArgs) -> Result<G, CliError> {
+pub fn base_position(a: &PositionArgs) -> Result<Position, CliError> {
+    let game = gamut::engine::game(a.game);
     match (&a.fen, &a.setup) {
         (Some(_), Some(_)) => Err(CliError(
             "--setup chooses the start position; give it or --fen, not both".into(),
         )),
-        (Some(f), None) => {
-            G::parse(f).map_err(|e| CliError(format!("bad position for {}: {e}", G::ID)))
-        }
-        (None, Some(s)) => {
-            G::start_with(s).map_err(|e| CliError(format!("bad setup for {}: {e}", G::ID)))
-        }
-        (None, None) => Ok(G::start()),
+        (Some(f), None) => game
+            .parse(f)
+            .map_err(|e| CliError(format!("bad position for {}: {e}", a.game))),
+        (None, Some(s)) => game
+            .start_with(s)
+            .map_err(|e| CliError(format!("bad setup for {}: {e}", a.game))),
+        (None, None) => Ok(game.start()),
     }
 }

@@ -70,7 +70,7 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         None => GameId::ALL.to_vec(),
     };
     for &id in &games {
-        with_game!(id, G => a.evaluation.evaluation::<G>())?;
+        gamut::engine::game(id).evaluation(a.evaluation.eval, a.evaluation.net.as_deref())?;
     }
     writeln!(
         out,

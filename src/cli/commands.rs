@@ -81,19 +81,9 @@ pub enum Command {
 /// Runs a parsed command line; what it prints goes to `out`.
 pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
     match cli.command {
-        Command::Perft(a) => {
-            let id = a.position.game;
-            let quiet = cli.quiet;
-            with_game!(id, G => perft::perft::<G>(&a, quiet, out))
-        }
-        Command::Moves(a) => {
-            let id = a.position.game;
-            with_game!(id, G => moves::moves::<G>(&a, cli.quiet, out))
-        }
-        Command::Show(a) => {
-            let id = a.position.game;
-            with_game!(id, G => show::show::<G>(&a, out))
-        }
+        Command::Perft(a) => perft::perft(&a, cli.quiet, out),
+        Command::Moves(a) => moves::moves(&a, cli.quiet, out),
+        Command::Show(a) => show::show(&a, out),
         Command::Analyze(a) => {
             let id = a.position.game;
             with_game!(id, G => analyze::analyze::<G>(&a, out))

@@ -120,7 +120,7 @@ fn book<G: FullGame>(
             )))
         }
         Some(_) => Some(
-            super::solve::open_table::<G>(a.table.as_deref())?.ok_or_else(|| {
+            super::solve::open_table(a.game, a.table.as_deref())?.ok_or_else(|| {
                 CliError(format!(
                     "--keep needs {}'s solved table: run `gamut solve {}` or give --table",
                     G::ID,

@@ -4,8 +4,7 @@ use super::args::{perft_depth, position, PositionArgs};
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::game::FullGame;
-use gamut::moves::named_children;
+use std::cell::OnceCell;
 use std::io::Write;
 use std::time::Instant;
 
@@ -30,37 +29,37 @@ pub struct PerftArgs {
 /// `gamut perft`: with `--divide` one line per child, printed as soon as
 /// it and the children before it are counted; a progress bar over the
 /// root's children on a terminal once counting takes a second.
-pub fn perft<G: FullGame>(
-    a: &PerftArgs,
-    quiet: bool,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    let pos: G = position(&a.position)?;
+pub fn perft(a: &PerftArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
+    let pos = position(&a.position)?;
     let threads = a.threads as usize;
     let started = Instant::now();
-    let kids = if a.divide {
-        named_children(&pos, gamut::perft::children(&pos))
-    } else {
-        Vec::new()
-    };
-    let parts = if a.divide {
-        kids.len()
-    } else {
-        gamut::perft::part_count(&pos)
-    };
-    let progress = Progress::new(parts as u64, "{bar:40} {pos}/{len} parts {elapsed}", quiet);
+    let bar =
+        |parts: usize| Progress::new(parts as u64, "{bar:40} {pos}/{len} parts {elapsed}", quiet);
+    // The bar's length is the number of children, known once they are
+    // listed.
+    let progress = OnceCell::new();
     let mut io_err = None;
     let total = if a.divide {
-        gamut::perft::divide_each(&pos, &kids, a.depth, threads, |text, n| {
-            progress.inc();
-            if let Err(e) = writeln!(out, "{text}: {n}").and_then(|_| out.flush()) {
-                io_err.get_or_insert(e);
-            }
-        })
+        pos.divide(
+            a.depth,
+            threads,
+            &mut |parts| {
+                progress.get_or_init(|| bar(parts));
+            },
+            &mut |text, n| {
+                progress.get().map(Progress::inc);
+                if let Err(e) = writeln!(out, "{text}: {n}").and_then(|_| out.flush()) {
+                    io_err.get_or_insert(e);
+                }
+            },
+        )
     } else {
-        gamut::perft::count_parts(&pos, a.depth, threads, || progress.inc())
+        let parts = progress.get_or_init(|| bar(pos.part_count()));
+        pos.perft(a.depth, threads, &mut || parts.inc())
     };
-    progress.finish();
+    if let Some(p) = progress.into_inner() {
+        p.finish();
+    }
     if let Some(e) = io_err {
         return Err(e.into());
     }

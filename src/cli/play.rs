@@ -1,6 +1,6 @@
 //! `gamut play`: a game at the terminal against the engine.
 
-use super::args::position;
+use super::args::typed_position;
 use super::args::PositionArgs;
 use super::CliError;
 use clap::Args;
@@ -43,7 +43,7 @@ pub struct PlayArgs {
 
 /// Runs `gamut play` on standard input and `out`.
 pub fn play<G: FullGame>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let start: G = position(&a.position)?;
+    let start: G = typed_position(&a.position)?;
     // Games of more than two sides are searched by one side against all
     // the others.
     let search = if G::players() == 2 { "" } else { "paranoid," };

@@ -4,8 +4,7 @@ use super::CliError;
 use clap::Args;
 use gamut::games::GameId;
 use gamut::search::nnue::network::{game_of, MAX_HEADER};
-use gamut::search::{Eval, Evaluation};
-use gamut::with_game;
+use gamut::search::Eval;
 use std::io::{Read, Write};
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -138,7 +137,7 @@ fn networks(paths: &[PathBuf]) -> Result<gamut::serve::sessions::Networks, CliEr
         if nets.iter().any(|(g, _)| *g == id.name()) {
             return Err(CliError(format!("--net: two networks for {}", id.name())));
         }
-        let net = with_game!(id, G => Evaluation::of_game::<G>(Eval::Net, Some(path)))?;
+        let net = gamut::engine::game(id).evaluation(Eval::Net, Some(path))?;
         nets.push((id.name(), net));
     }
     Ok(nets)

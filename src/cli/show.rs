@@ -4,7 +4,7 @@
 use super::args::{base_position, position, PositionArgs};
 use super::{solve, CliError};
 use clap::Args;
-use gamut::game::{state_text, FullGame};
+use gamut::engine::{AnyPosition, Position};
 use gamut::paths::check_outputs;
 use gamut::svg::SvgOptions;
 use std::io::Write;
@@ -42,17 +42,17 @@ pub struct ShowArgs {
 
 /// Runs `gamut show`: the picture is written only after everything that
 /// can fail, and never over the table it reads.
-pub fn show<G: FullGame>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let (pos, before) = show_positions::<G>(a)?;
+pub fn show(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let (pos, before) = show_positions(a)?;
     if let Some(svg) = &a.svg {
-        let table = gamut::games::tablebase_of::<G>()
+        let table = gamut::games::tablebase(a.position.game)
             .and_then(|tb| gamut::tablebase::locate(tb.game(), a.table.as_deref()));
         let inputs: Vec<(&str, &std::path::Path)> =
             table.iter().map(|t| ("--table", t.as_path())).collect();
         check_outputs(&inputs, &[("--svg", svg)])?;
     }
     // Everything that can fail comes before anything is written.
-    let value = solve::table_value(a.table.as_deref(), &pos)?;
+    let value = solve::table_value(a.table.as_deref(), &*pos)?;
     if let Some(path) = &a.svg {
         let opts = SvgOptions {
             size: a.size,
@@ -61,7 +61,7 @@ pub fn show<G: FullGame>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliEr
         std::fs::write(path, pos.svg(&opts, before.as_ref()))
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
-    write!(out, "{}", show_text(&pos))?;
+    write!(out, "{}", show_text(&*pos))?;
     if let Some(line) = value {
         writeln!(out, "{line}")?;
     }
@@ -70,18 +70,14 @@ pub fn show<G: FullGame>(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliEr
 
 /// The position `show` draws and the one before its last move: the move
 /// of `--last-move`, else the last of `--moves`; `None` without either.
-fn show_positions<G: FullGame>(a: &ShowArgs) -> Result<(G, Option<G>), CliError> {
-    let pos: G = position(&a.position)?;
+fn show_positions(a: &ShowArgs) -> Result<(Position, Option<Position>), CliError> {
+    let pos = position(&a.position)?;
     if let Some(last) = &a.last_move {
-        let after = gamut::moves::play_moves(pos.clone(), last, "--last-move")?;
+        let after = pos.play_moves(last, "--last-move")?;
         return Ok((after, Some(pos)));
     }
     let before = match a.position.moves.as_deref().and_then(|m| m.rsplit_once(';')) {
-        Some((earlier, _)) => Some(gamut::moves::play_moves(
-            base_position(&a.position)?,
-            earlier,
-            "--moves",
-        )?),
+        Some((earlier, _)) => Some(base_position(&a.position)?.play_moves(earlier, "--moves")?),
         None if a.position.moves.is_some() => Some(base_position(&a.position)?),
         None => None,
     };
@@ -89,11 +85,11 @@ fn show_positions<G: FullGame>(a: &ShowArgs) -> Result<(G, Option<G>), CliError>
 }
 
 /// What `show` prints for a position: its diagram, state, text and hash.
-pub fn show_text<G: FullGame>(pos: &G) -> String {
+pub fn show_text(pos: &dyn AnyPosition) -> String {
     format!(
         "{}state    {}\nposition {}\nhash     {:016x}\n",
         pos.diagram(),
-        state_text(pos),
+        pos.state_text(),
         pos.text(),
         pos.hash()
     )

@@ -5,6 +5,7 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
+use gamut::engine::AnyPosition;
 use gamut::game::{FullGame, TermMask, EVAL_LIMIT};
 use gamut::games::data::{encode_game, read_all, write_header, GameRecord, Sample};
 use gamut::games::{self, GameId};
@@ -194,12 +195,13 @@ pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
 /// The table of game `G` to use: the one at `explicit`, else the one at the
 /// default location if there is one; `None` when the game has no solver
 /// and no table was asked for, or no table is there.
-pub fn open_table<G: FullGame>(
+pub fn open_table(
+    id: GameId,
     explicit: Option<&Path>,
 ) -> Result<Option<Box<dyn Oracle>>, CliError> {
-    let Some(tb) = games::tablebase_of::<G>() else {
+    let Some(tb) = games::tablebase(id) else {
         return match explicit {
-            Some(_) => Err(CliError(format!("no solver for {}", G::ID))),
+            Some(_) => Err(CliError(format!("no solver for {id}"))),
             None => Ok(None),
         };
     };
@@ -211,8 +213,11 @@ pub fn open_table<G: FullGame>(
 
 /// `show`'s line with the exact value of `pos` and the moves keeping it,
 /// when a table is there.
-pub fn table_value<G: FullGame>(table: Option<&Path>, pos: &G) -> Result<Option<String>, CliError> {
-    let Some(oracle) = open_table::<G>(table)? else {
+pub fn table_value(
+    table: Option<&Path>,
+    pos: &dyn AnyPosition,
+) -> Result<Option<String>, CliError> {
+    let Some(oracle) = open_table(pos.game().id(), table)? else {
         return Ok(None);
     };
     let probe = oracle.probe(&pos.text())?;
@@ -229,7 +234,7 @@ pub fn table_value<G: FullGame>(table: Option<&Path>, pos: &G) -> Result<Option<
 
 /// The table of game `G` for `--agreement` and `--training-data`.
 fn required_table<G: FullGame>(a: &SolveArgs) -> Result<Box<dyn Oracle>, CliError> {
-    open_table::<G>(a.table.as_deref())?.ok_or_else(|| {
+    open_table(a.game, a.table.as_deref())?.ok_or_else(|| {
         CliError(format!(
             "no table for {} (run 'gamut solve {}' first, or give --table)",
             G::ID,

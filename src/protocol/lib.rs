@@ -4,8 +4,8 @@
 
 pub mod server;
 
-use gamut_core::game::{Notation, Player};
-use gamut_core::moves::play_moves;
+use gamut_core::game::Player;
+use gamut_engine::{AnyGame, Position};
 use gamut_games::GameId;
 use std::fmt;
 
@@ -22,18 +22,23 @@ pub enum Base {
 
 impl Base {
     /// The position this base and `moves` (a `;`-separated list, see
-    /// [`move_items`]) describe for game `G`, or an error naming the
+    /// [`move_items`]) describe for `game`, or an error naming the
     /// problem.
-    pub fn position<G: Notation>(&self, moves: Option<&str>) -> Result<G, String> {
+    pub fn position(&self, game: &dyn AnyGame, moves: Option<&str>) -> Result<Position, String> {
+        let id = game.id();
         let pos = match self {
-            Base::Start => G::start(),
-            Base::Setup(s) => {
-                G::start_with(s).map_err(|e| format!("bad setup for {}: {e}", G::ID))?
-            }
-            Base::Fen(f) => G::parse(f).map_err(|e| format!("bad position for {}: {e}", G::ID))?,
+            Base::Start => game.start(),
+            Base::Setup(s) => game
+                .start_with(s)
+                .map_err(|e| format!("bad setup for {id}: {e}"))?,
+            Base::Fen(f) => game
+                .parse(f)
+                .map_err(|e| format!("bad position for {id}: {e}"))?,
         };
         match moves {
-            Some(list) => play_moves(pos, &move_items(list).join(";"), "position").map_err(|e| e.0),
+            Some(list) => pos
+                .play_moves(&move_items(list).join(";"), "position")
+                .map_err(|e| e.0),
             None => Ok(pos),
         }
     }

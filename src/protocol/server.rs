@@ -11,10 +11,10 @@
 //! ([`TwoSided`]).
 
 use crate::{move_items, Base, Command, Go};
-use gamut_core::game::{Diagram, Evaluate, FullGame, Game, NodeKind, NodeRules, Notation, Player};
+use gamut_core::game::{Evaluate, FullGame, Game, NodeKind, NodeRules, Player};
 use gamut_core::message::one_line;
-use gamut_core::moves::{named_children, texts_along};
-use gamut_core::perft;
+use gamut_core::moves::texts_along;
+use gamut_engine::{game, game_of, Position};
 use gamut_games::{with_game, GameId};
 use gamut_search::draw::pick;
 use gamut_search::options::SearchOptions;
@@ -424,12 +424,9 @@ impl Session {
             }
             Command::Display => {
                 let id = self.game()?;
-                let lines = with_game!(id, G => {
-                    let pos: G = self.base.position(None)?;
-                    let mut lines: Vec<String> = pos.diagram().lines().map(str::to_string).collect();
-                    lines.push(format!("fen {}", pos.text()));
-                    lines
-                });
+                let pos = self.base.position(game(id), None)?;
+                let mut lines: Vec<String> = pos.diagram().lines().map(str::to_string).collect();
+                lines.push(format!("fen {}", pos.text()));
                 write(out, &lines)?;
             }
             Command::NewGame => {
@@ -503,7 +500,7 @@ impl Session {
     fn position(&mut self, base: Base, moves: Option<String>) -> Result<(), String> {
         let id = self.game()?;
         let Some(moves) = moves else {
-            with_game!(id, G => base.position::<G>(None).map(|_| ()))?;
+            base.position(game(id), None)?;
             self.base = base;
             self.last_position = None;
             return Ok(());
@@ -518,7 +515,10 @@ impl Session {
             }
             _ => (base.clone(), &items[..]),
         };
-        let play = |from: &Base, moves: &[String]| with_game!(id, G => from.position::<G>(Some(&moves.join(";"))).map(|p| p.text()));
+        let play = |from: &Base, moves: &[String]| {
+            from.position(game(id), Some(&moves.join(";")))
+                .map(|p| p.text())
+        };
         let text = match play(&from, new) {
             Ok(text) => text,
             // A bad new move is reported as the whole list numbers it.
@@ -535,15 +535,14 @@ impl Session {
         let id = self.game()?;
         self.searches += 1;
         let seed = self.options.seed.wrapping_add(self.searches);
-        let running = with_game!(id, G => {
-            if let Some(depth) = go.perft {
-                self.perft::<G>(depth)
-            } else if G::players() == 2 {
+        let running = match go.perft {
+            Some(depth) => self.perft(id, depth)?,
+            None => with_game!(id, G => if G::players() == 2 {
                 self.start::<G>(&go, seed)
             } else {
                 self.start_sides::<G>(&go, seed)
-            }
-        })?;
+            })?,
+        };
         self.running = Some(running);
         self.started += 1;
         Ok(())
@@ -551,23 +550,21 @@ impl Session {
 
     /// `go perft N`: each child's leaf count at depth `N`, then the total,
     /// as UCI engines print them (`<move>: <count>`, `Nodes searched: <n>`).
-    fn perft<G: FullGame>(&self, depth: u32) -> Result<Running, String> {
-        let pos: G = self.base.position(None)?;
+    fn perft(&self, id: GameId, depth: u32) -> Result<Running, String> {
+        let pos = self.base.position(game(id), None)?;
         let events = self.events.clone();
         // Where the children are every combination of several players'
         // actions (32 million at the start of four-player Spokes), the count
         // is made by action, without listing them, and only the total is
         // printed.
-        let divided = !perft::counted_by_action(&pos);
         let handle = std::thread::spawn(move || {
-            let total = if divided {
+            let total = if pos.divides() {
                 // Lines go out as they are counted, gathered into one
                 // write per `PERFT_LINES_EVERY` (a Spokes round start has
                 // thousands of children counted in a millisecond).
-                let kids = named_children(&pos, perft::children(&pos));
                 let mut lines = String::new();
                 let mut sent = Instant::now();
-                let total = perft::divide_each(&pos, &kids, depth, 1, |text, n| {
+                let total = pos.divide(depth, 1, &mut |_| {}, &mut |text, n| {
                     if !lines.is_empty() {
                         lines.push('\n');
                     }
@@ -582,7 +579,7 @@ impl Session {
                 }
                 total
             } else {
-                perft::perft(&pos, depth)
+                pos.perft(depth, 1, &mut || {})
             };
             let _ = events.send(Event::Output(String::new()));
             let _ = events.send(Event::Finished(format!("Nodes searched: {total}")));
@@ -628,7 +625,7 @@ impl Session {
     where
         G::Move: Send,
     {
-        let pos: G = self.base.position(None)?;
+        let pos: G = typed(&self.base.position(game_of::<G>(), None)?);
         let (side, mover) = asked::<G>(&pos, go)?;
         let (mut config, limits) = self.setup::<G>(go, mover)?;
         config.multipv = self.options.multipv as usize;
@@ -689,7 +686,7 @@ impl Session {
     where
         G::Move: Send,
     {
-        let pos: G = self.base.position(None)?;
+        let pos: G = typed(&self.base.position(game_of::<G>(), None)?);
         let (seat, mover) = asked::<G>(&pos, go)?;
         let side = match seat {
             Some(s) => G::side_of(s),
@@ -786,6 +783,14 @@ impl Session {
         }
         Some(format!("{err}: option {} dropped", dropped.join(", ")))
     }
+}
+
+/// `pos` as a position of game type `G`: a position the server made for
+/// the game it plays.
+fn typed<G: FullGame>(pos: &Position) -> G {
+    pos.typed::<G>()
+        .expect("a position of the game played")
+        .clone()
 }
 
 /// Who is asked to move at `pos` by `go`: at a round of placements the

@@ -19,6 +19,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
 use gamut_core::game::{with_thread_stop, NodeRules};
+use gamut_engine::game;
 use gamut_games::with_game;
 use gamut_games::GameId;
 use gamut_search::params::MAX_MULTIPV;
@@ -287,11 +288,8 @@ async fn games() -> Json<Value> {
     let list: Vec<Value> = GameId::ALL
         .iter()
         .map(|&id| {
-            with_game!(id, G => json!({
-                "id": <G as gamut_core::game::Game>::ID,
-                "name": <G as gamut_core::game::Game>::INFO.name,
-                "setup": <G as gamut_core::game::Game>::INFO.setup,
-            }))
+            let info = game(id).info();
+            json!({ "id": id.name(), "name": info.name, "setup": info.setup })
         })
         .collect();
     Json(Value::Array(list))

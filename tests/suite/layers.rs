@@ -13,12 +13,18 @@ use std::process::Command;
 
 /// The layer crates from the bottom up: name, folder, and the layer
 /// crates it may depend on. The searcher names no game, so it stands
-/// beside the games, not above them; the trainer stands on both, beside
-/// the tournaments, and only the command line uses it.
-const LAYERS: [(&str, &str, &[&str]); 8] = [
+/// beside the games, not above them; the game object (the engine) stands
+/// on both; the trainer stands on both, beside the tournaments, and only
+/// the command line uses it.
+const LAYERS: [(&str, &str, &[&str]); 9] = [
     ("gamut-core", "src/core", &[]),
     ("gamut-games", "src/games", &["gamut-core"]),
     ("gamut-search", "src/search", &["gamut-core"]),
+    (
+        "gamut-engine",
+        "src/engine",
+        &["gamut-core", "gamut-games", "gamut-search"],
+    ),
     (
         "gamut-tournament",
         "src/tournament",
@@ -27,7 +33,7 @@ const LAYERS: [(&str, &str, &[&str]); 8] = [
     (
         "gamut-protocol",
         "src/protocol",
-        &["gamut-core", "gamut-games", "gamut-search"],
+        &["gamut-core", "gamut-games", "gamut-search", "gamut-engine"],
     ),
     (
         "gamut-serve",
@@ -36,6 +42,7 @@ const LAYERS: [(&str, &str, &[&str]); 8] = [
             "gamut-core",
             "gamut-games",
             "gamut-search",
+            "gamut-engine",
             "gamut-tournament",
         ],
     ),
@@ -48,10 +55,12 @@ const LAYERS: [(&str, &str, &[&str]); 8] = [
 ];
 
 /// Imports that must not compile: a layer crate and a crate it may not use.
-const FORBIDDEN: [(&str, &str); 7] = [
+const FORBIDDEN: [(&str, &str); 9] = [
     ("gamut-core", "gamut-games"),
     ("gamut-games", "gamut-search"),
+    ("gamut-games", "gamut-engine"),
     ("gamut-search", "gamut-games"),
+    ("gamut-search", "gamut-engine"),
     ("gamut-search", "gamut-tournament"),
     ("gamut-tournament", "gamut-protocol"),
     ("gamut-tournament", "gamut-serve"),
