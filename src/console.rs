@@ -21,13 +21,14 @@
 use crate::game::{state_text, FullGame, NodeKind, NodeRules, Player};
 use crate::message::{one_line, one_line_bytes};
 use crate::moves::natural_cmp;
+use crate::players::engine::{Engine, Instance};
+use crate::players::record::{Adjudication, GameRecord, JointStep, StepScore};
+use crate::players::seed::{seed_for, Stream};
 use crate::search::draw::pick;
 use crate::search::score::Score;
 use crate::search::sides::tuple_text;
 use crate::search::sides::{merge, players_of, MAX_PLAYERS};
-use crate::tournament::engine::{Engine, Instance};
-use crate::tournament::records::{self, Adjudication, GameRecord, JointStep, StepScore};
-use crate::tournament::schedule::{seed_for, Stream};
+use crate::tournament::records;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::io::{self, BufRead, Write};

@@ -14,6 +14,7 @@ pub use gamut_core::{bits, game, message, moves, nnue, paths, perft, soak, suite
 pub use gamut_engine as engine;
 pub use gamut_games as games;
 pub use gamut_games::with_game;
+pub use gamut_players as players;
 pub use gamut_protocol as protocol;
 pub use gamut_search as search;
 pub use gamut_serve as serve;

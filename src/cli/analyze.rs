@@ -2,16 +2,17 @@
 //! completes, then the verdict (`bestmove`, a chance root's plans, or a
 //! simultaneous root's mixed strategies).
 
-use super::args::typed_position;
+use super::args::position;
 use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::searching::{emit, run_streamed, search_setup};
 use super::CliError;
-use gamut::game::{FullGame, NodeKind, NodeRules};
-use gamut::moves::texts_along;
+use gamut::engine::Position;
+use gamut::game::NodeKind;
 use gamut::search::score::Score;
 use gamut::search::{self, ChanceIteration, Iteration, MixedResult, Progress, Table, Verdict};
 use gamut::tablebase::Probe;
+use gamut::with_game;
 use std::io::Write;
 use std::time::Duration;
 
@@ -43,37 +44,30 @@ fn json_score(key: &str, score: i32) -> String {
 
 /// One completed iteration at a decision root: one line, or with
 /// `multipv` one line per line of the iteration, each with its rank.
-fn iteration_line<G: FullGame>(
-    pos: &G,
-    it: &Iteration<G::Move>,
-    json: bool,
-    multipv: bool,
-) -> String {
+fn iteration_line(it: &Iteration<String>, json: bool, multipv: bool) -> String {
     if !multipv {
-        return line_text(pos, it, None, it.score, &it.pv, json);
+        return line_text(it, None, it.score, &it.pv, json);
     }
     let lines: Vec<String> = it
         .lines
         .iter()
         .enumerate()
-        .map(|(k, l)| line_text(pos, it, Some(k + 1), l.score, &l.pv, json))
+        .map(|(k, l)| line_text(it, Some(k + 1), l.score, &l.pv, json))
         .collect();
     lines.join("\n")
 }
 
 /// The text of one line of iteration `it`: the line of rank `rank` (none
 /// without MultiPV) with `score` and `pv`.
-fn line_text<G: FullGame>(
-    pos: &G,
-    it: &Iteration<G::Move>,
+fn line_text(
+    it: &Iteration<String>,
     rank: Option<usize>,
     score: i32,
-    pv: &[G::Move],
+    pv: &[String],
     json: bool,
 ) -> String {
     let ms = it.time.as_millis();
     let nps = nps(it.nodes, it.time);
-    let pv = texts_along(pos, pv);
     if json {
         let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
         let rank = rank.map_or_else(String::new, |k| format!("\"multipv\":{k},"));
@@ -139,11 +133,16 @@ fn mixed_line<M>(m: &MixedResult<M>, json: bool) -> String {
 /// `--infinite`) until interrupted. Ctrl-C or SIGTERM stop the search; the
 /// verdict is still printed, then the command exits with the signal's
 /// shell status.
-pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let pos: G = typed_position(&a.position)?;
-    if G::players() != 2 {
+pub fn analyze(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let pos = position(&a.position)?;
+    let game = pos.game();
+    if game.players() != 2 {
         note_one_line(a.multipv, "a game of more than two players");
-        return super::analyze_sides::analyze(&pos, a, out);
+        return with_game!(a.position.game, G => super::analyze_sides::analyze(
+            pos.typed::<G>().expect("a position of the game asked for"),
+            a,
+            out,
+        ));
     }
     let s = &a.search;
     if a.infinite && (s.depth.is_some() || s.time.is_some() || s.nodes.is_some()) {
@@ -151,7 +150,7 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
             "--infinite analyses until interrupted; drop --depth, --time and --nodes".into(),
         ));
     }
-    let (mut config, mut limits) = search_setup::<G>(s)?;
+    let (mut config, mut limits) = search_setup(game, s)?;
     config.multipv = a.multipv as usize;
     limits.clock = a.clock.map(|remaining| search::Clock {
         remaining: Duration::from_millis(remaining),
@@ -167,7 +166,7 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
     if let Some(o) = pos.outcome() {
         return Err(CliError(format!(
             "the game is over ({}): nothing to search",
-            o.describe(G::INFO.sides)
+            o.describe(game.info().sides)
         )));
     }
     if !a.no_table {
@@ -186,7 +185,7 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
     let multipv = a.multipv > 1;
     let verdict = run_streamed(&pos, &limits, &config, &tt, &interrupt, out, |p| {
         Some(match p {
-            Progress::Decision(it) => iteration_line(&pos, it, json, multipv),
+            Progress::Decision(it) => iteration_line(it, json, multipv),
             Progress::Chance(it) => chance_line(it, json),
             Progress::Simultaneous(m) => mixed_line(m, json),
         })
@@ -195,11 +194,11 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
         Verdict::Over(o) => {
             return Err(CliError(format!(
                 "the game is over ({}): nothing to search",
-                o.describe(G::INFO.sides)
+                o.describe(game.info().sides)
             )))
         }
         Verdict::Decision(best) => {
-            let text = pos.move_text(best.best);
+            let text = best.best;
             let line = if json {
                 format!(
                     "{{\"bestmove\":{},{},\"depth\":{},\"nodes\":{}}}",
@@ -213,7 +212,7 @@ pub fn analyze<G: FullGame>(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(),
             };
             emit(out, &line)?;
         }
-        Verdict::Chance(it) => chance_verdict(&pos, &it, json, out)?,
+        Verdict::Chance(it) => chance_verdict(&it, json, out)?,
         Verdict::Simultaneous(r) => mixed_verdict(&pos, &r, json, out)?,
         Verdict::Stopped => unreachable!("no stop check ends a listing here"),
     }
@@ -263,22 +262,20 @@ fn table_verdict(probe: &Probe, json: bool, out: &mut impl Write) -> Result<(), 
 
 /// A chance root's verdict: each outcome's value and plan, then the
 /// expected value for the player about to roll.
-fn chance_verdict<G: FullGame>(
-    pos: &G,
-    it: &ChanceIteration<G::Move>,
+fn chance_verdict(
+    it: &ChanceIteration<String>,
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     for plan in &it.outcomes {
-        let name = pos.move_text(plan.outcome);
-        let child = pos.play(plan.outcome);
-        let pv = texts_along(&child, &plan.pv);
+        let name = &plan.outcome;
+        let pv = &plan.pv;
         let best = pv.first().cloned().unwrap_or_else(|| "none".into());
         let line = if json {
             let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
             format!(
                 "{{\"outcome\":{},\"probability\":{:.6},{},\"bestmove\":{},\"pv\":[{}]}}",
-                json_string(&name),
+                json_string(name),
                 plan.probability,
                 json_score("score", plan.score),
                 json_string(&best),
@@ -309,18 +306,14 @@ fn chance_verdict<G: FullGame>(
 
 /// A simultaneous root's verdict: both players' mixed strategies (actions
 /// of probability at least 1%), then the most likely joint action.
-fn mixed_verdict<G: FullGame>(
-    pos: &G,
-    r: &MixedResult<G::Move>,
+fn mixed_verdict(
+    pos: &Position,
+    r: &MixedResult<String>,
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     for (i, strategy) in r.strategies.iter().enumerate() {
-        let shown: Vec<(String, f64)> = strategy
-            .iter()
-            .filter(|(_, p)| *p >= 0.01)
-            .map(|&(m, p)| (pos.move_text(m), p))
-            .collect();
+        let shown: Vec<&(String, f64)> = strategy.iter().filter(|(_, p)| *p >= 0.01).collect();
         let line = if json {
             let items: Vec<String> = shown
                 .iter()
@@ -337,7 +330,8 @@ fn mixed_verdict<G: FullGame>(
         };
         emit(out, &line)?;
     }
-    let joint = pos.joint_text(r.strategies[0][0].0, r.strategies[1][0].0);
+    let likely = [r.strategies[0][0].0.clone(), r.strategies[1][0].0.clone()];
+    let (joint, _) = pos.play_actions(&likely)?;
     let line = if json {
         format!(
             "{{\"bestmove\":{},\"value\":{:.3}}}",

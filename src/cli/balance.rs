@@ -11,7 +11,6 @@ use gamut::games::GameId;
 use gamut::tournament::balance::{self, BalanceOutcome, BalanceSettings, Ladder};
 use gamut::tournament::schedule::MAX_GAMES;
 use gamut::tournament::session::Ended;
-use gamut::with_game;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -150,7 +149,12 @@ pub fn balance(a: &BalanceArgs, quiet: bool, out: &mut impl Write) -> Result<(),
     };
     let interrupt = Interrupt::install()?;
     let mut watch = GamesBar::new(quiet, String::new(), None);
-    let outcome = with_game!(id, G => balance::run::<G>(&settings, interrupt.flag(), &mut watch))?;
+    let outcome = balance::run(
+        gamut::engine::game(id),
+        &settings,
+        interrupt.flag(),
+        &mut watch,
+    )?;
     print_report(&outcome, a.json, out)?;
     interrupt.exit_if_signalled();
     unwritten(outcome)

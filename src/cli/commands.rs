@@ -84,10 +84,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Perft(a) => perft::perft(&a, cli.quiet, out),
         Command::Moves(a) => moves::moves(&a, cli.quiet, out),
         Command::Show(a) => show::show(&a, out),
-        Command::Analyze(a) => {
-            let id = a.position.game;
-            with_game!(id, G => analyze::analyze::<G>(&a, out))
-        }
+        Command::Analyze(a) => analyze::analyze(&a, out),
         Command::Tournament(a) => tournament::tournament(&a, cli.quiet, out),
         Command::Replay(a) => tournament::replay(&a, out),
         Command::Balance(a) => balance::balance(&a, cli.quiet, out),

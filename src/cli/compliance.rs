@@ -4,10 +4,10 @@
 
 use super::searching::emit;
 use super::CliError;
-use gamut::game::{FullGame, NodeKind, NodeRules, Player};
+use gamut::engine::Position;
+use gamut::game::{NodeKind, Player};
 use gamut::games::GameId;
-use gamut::tournament::external::spawn_with_lines;
-use gamut::with_game;
+use gamut::players::external::spawn_with_lines;
 use std::io::Write;
 use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -106,7 +106,7 @@ pub fn check(
 ) -> Result<(), CliError> {
     let id = game.unwrap_or(GameId::ALL[0]);
     let mut program = Program::start(command)?;
-    let checks = with_game!(id, G => contract::<G>(id, prompt)?);
+    let checks = contract(id, prompt)?;
     let total = checks.len();
     for (name, run) in checks {
         match run(&mut program) {
@@ -125,8 +125,8 @@ pub fn check(
 
 /// The checks, in order, at game `G`'s start position, an answer that
 /// should come at once given `prompt`.
-fn contract<G: FullGame>(id: GameId, prompt: Duration) -> Result<Vec<Check<'static>>, CliError> {
-    let start = G::start();
+fn contract(id: GameId, prompt: Duration) -> Result<Vec<Check<'static>>, CliError> {
+    let start = gamut::engine::game(id).start();
     let side = match start.node() {
         NodeKind::Decision(_) => "",
         NodeKind::Simultaneous => "side 1 ",
@@ -138,18 +138,15 @@ fn contract<G: FullGame>(id: GameId, prompt: Duration) -> Result<Vec<Check<'stat
     };
     // The first move (or joint action) of the start position's list.
     let moves = if side.is_empty() {
-        let mut moves = Vec::new();
-        start.moves(&mut moves);
-        start.move_text(moves[0])
+        start.move_texts().swap_remove(0)
     } else {
-        let mut both = [Vec::new(), Vec::new()];
-        start.actions(Player::FIRST, &mut both[0]);
-        start.actions(Player::SECOND, &mut both[1]);
-        start.joint_text(both[0][0], both[1][0])
+        let first = [Player::FIRST, Player::SECOND].map(|p| start.action_texts(p).swap_remove(0));
+        start.play_actions(&first).map_err(|e| CliError(e.0))?.0
     };
-    let after: G =
-        gamut::moves::play_moves(start.clone(), &moves, "the check").map_err(|e| CliError(e.0))?;
-    let go = move |p: &mut Program, pos: &G, args: &str, limit: Duration| {
+    let after = start
+        .play_moves(&moves, "the check")
+        .map_err(|e| CliError(e.0))?;
+    let go = move |p: &mut Program, pos: &Position, args: &str, limit: Duration| {
         p.send(&format!("go {side}{args}"))?;
         let asked = Instant::now();
         let lines = p.until("bestmove", limit)?;
@@ -252,14 +249,10 @@ fn contract<G: FullGame>(id: GameId, prompt: Duration) -> Result<Vec<Check<'stat
 
 /// Whether `text` names a legal move (at a round of placements, player
 /// 1's action) at `pos`.
-fn legal<G: FullGame>(pos: &G, text: &str) -> Result<(), String> {
+fn legal(pos: &Position, text: &str) -> Result<(), String> {
     let ok = match pos.node() {
-        NodeKind::Simultaneous => {
-            let mut acts = Vec::new();
-            pos.actions(Player::FIRST, &mut acts);
-            acts.iter().any(|&a| pos.move_text(a) == text)
-        }
-        _ => pos.parse_move(text).is_ok(),
+        NodeKind::Simultaneous => pos.action_texts(Player::FIRST).iter().any(|a| a == text),
+        _ => pos.play_text(text).is_ok(),
     };
     if ok {
         Ok(())

@@ -27,7 +27,6 @@ mod tune;
 
 pub use commands::{run, Cli};
 
-use gamut::game::NodeRules;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -58,13 +57,13 @@ impl<E: std::fmt::Display> From<E> for CliError {
 
 /// An error unless `G` has two players: the search, tournaments and soak
 /// play games of two sides choosing one action each.
-pub fn two_players<G: gamut::game::Game>(command: &str) -> Result<(), CliError> {
-    if G::players() == 2 {
+pub fn two_players(game: &dyn gamut::engine::AnyGame, command: &str) -> Result<(), CliError> {
+    if game.players() == 2 {
         Ok(())
     } else {
         Err(CliError(format!(
             "{command} does not support {} yet: it plays games of two players",
-            G::ID
+            game.id()
         )))
     }
 }

@@ -11,13 +11,12 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::{Args, ValueEnum};
-use gamut::game::{FullGame, NodeKind};
+use gamut::engine::{AnyGame, Position};
+use gamut::game::NodeKind;
 use gamut::games::GameId;
 use gamut::search::score::outcome_score;
 use gamut::search::{self, Config, Limits, Table, Verdict};
 use gamut::tablebase::{Probe, Value};
-use gamut::tournament::schedule::walk;
-use gamut::with_game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -99,41 +98,40 @@ pub fn openings(a: &OpeningsArgs, quiet: bool, out: &mut impl Write) -> Result<(
         "{bar:40} {pos}/{len} openings kept of {msg} walks {elapsed}, about {eta} left",
         quiet,
     );
-    let result = with_game!(id, G => book::<G>(a, &bar, out));
+    let result = book(gamut::engine::game(id), a, &bar, out);
     bar.finish();
     result
 }
 
-fn book<G: FullGame>(
+fn book(
+    game: &dyn AnyGame,
     a: &OpeningsArgs,
     bar: &Progress,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
+    let id = game.id();
     if a.near_best.is_some() || a.max_score.is_some() {
-        super::two_players::<G>("--near-best or --max-score")?;
+        super::two_players(game, "--near-best or --max-score")?;
     }
     let oracle = match a.keep {
-        Some(_) if gamut::games::tablebase_of::<G>().is_none() => {
+        Some(_) if gamut::games::tablebase(id).is_none() => {
             return Err(CliError(format!(
-                "--keep needs a solved table, and there is no solver for {}",
-                G::ID
+                "--keep needs a solved table, and there is no solver for {id}"
             )))
         }
         Some(_) => Some(
             super::solve::open_table(a.game, a.table.as_deref())?.ok_or_else(|| {
                 CliError(format!(
-                    "--keep needs {}'s solved table: run `gamut solve {}` or give --table",
-                    G::ID,
-                    G::ID
+                    "--keep needs {id}'s solved table: run `gamut solve {id}` or give --table"
                 ))
             })?,
         ),
         None => None,
     };
     let tt = Table::try_new(gamut::search::params::OPENINGS_HASH_MIB)?;
-    let config = Config::for_game::<G>(1);
+    let config = game.default_config(1);
     let scores = RefCell::new(FxHashMap::default());
-    let score = |pos: &G, depth: u32| {
+    let score = |pos: &Position, depth: u32| {
         *scores
             .borrow_mut()
             .entry((pos.hash(), depth))
@@ -142,23 +140,24 @@ fn book<G: FullGame>(
     let near_lists = RefCell::new(FxHashMap::default());
     let mut rng = StdRng::seed_from_u64(a.seed);
     let mut seen = FxHashSet::default();
-    let mut choose = |pos: &G, moves: &[G::Move], rng: &mut StdRng| {
+    let mut choose = |pos: &Position, moves: &[String], rng: &mut StdRng| {
         let Some(margin) = a.near_best else {
-            return Some(moves[rng.gen_range(0..moves.len())]);
+            return Some(moves[rng.gen_range(0..moves.len())].clone());
         };
         let depth = a.near_depth.unwrap_or(a.depth.saturating_sub(1).max(1));
         let mut lists = near_lists.borrow_mut();
-        let near: &Vec<G::Move> = lists
+        let near: &Vec<String> = lists
             .entry((pos.hash(), depth))
             .or_insert_with(|| near_best(pos, depth, margin, &config, &tt));
-        Some(near[rng.gen_range(0..near.len())])
+        Some(near[rng.gen_range(0..near.len())].clone())
     };
+    let start = game.start();
     let mut kept = 0;
     for walks in 1..=a.attempts {
         if walks % 64 == 1 || a.near_best.is_some() || a.max_score.is_some() {
             bar.set_message(walks.to_string());
         }
-        let Some(pos) = walk(&G::start(), a.plies, &mut rng, &mut choose) else {
+        let Some(pos) = start.walk(a.plies, &mut rng, &mut choose) else {
             continue;
         };
         let text = pos.text();
@@ -201,12 +200,12 @@ fn book<G: FullGame>(
 
 /// The score of `pos` for its [`Game::perspective`], searched `depth` deep
 /// (a finished game scores its result).
-fn child_score<G: FullGame>(pos: &G, depth: u32, config: &Config, tt: &Table) -> i32 {
+fn child_score(pos: &Position, depth: u32, config: &Config, tt: &Table) -> i32 {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    match search::run(pos, &limits, config, tt, None, &mut |_| {}) {
+    match pos.search(&limits, config, tt, None, &mut |_| {}) {
         Verdict::Over(o) => outcome_score(&o, pos.perspective(), 0),
         Verdict::Decision(r) => r.score,
         Verdict::Chance(it) => it.expected,
@@ -219,13 +218,7 @@ fn child_score<G: FullGame>(pos: &G, depth: u32, config: &Config, tt: &Table) ->
 /// deep, score within `margin` of the best child: one search of `pos` one
 /// ply deeper listing every line within the margin (a child below it is
 /// refuted by a null window rather than scored).
-fn near_best<G: FullGame>(
-    pos: &G,
-    depth: u32,
-    margin: u32,
-    config: &Config,
-    tt: &Table,
-) -> Vec<G::Move> {
+fn near_best(pos: &Position, depth: u32, margin: u32, config: &Config, tt: &Table) -> Vec<String> {
     let limits = Limits {
         depth: Some(depth + 1),
         ..Limits::default()
@@ -236,9 +229,9 @@ fn near_best<G: FullGame>(
         ..config.clone()
     };
     let mut near = Vec::new();
-    let verdict = search::run(pos, &limits, &config, tt, None, &mut |p| {
+    let verdict = pos.search(&limits, &config, tt, None, &mut |p| {
         if let search::Progress::Decision(it) = p {
-            near = it.lines.iter().map(|l| l.pv[0]).collect();
+            near = it.lines.iter().map(|l| l.pv[0].clone()).collect();
         }
     });
     match verdict {
@@ -248,16 +241,16 @@ fn near_best<G: FullGame>(
 }
 
 /// Whether the table's answer for `pos` is what `--keep` asks for.
-fn kept_by_table<G: FullGame>(keep: Keep, probe: &Probe, min_distance: u32, pos: &G) -> bool {
+fn kept_by_table(keep: Keep, probe: &Probe, min_distance: u32, pos: &Position) -> bool {
     match keep {
         Keep::Win => matches!(probe.value, Value::Win(d) if d >= min_distance),
         Keep::Draw => probe.value == Value::Draw,
         Keep::Sharp => {
-            let mut moves = Vec::new();
-            if matches!(pos.node(), NodeKind::Decision(_)) {
-                pos.moves(&mut moves);
-            }
-            probe.best.len() == 1 && moves.len() >= 2
+            let moves = match pos.node() {
+                NodeKind::Decision(_) => pos.move_texts().len(),
+                _ => 0,
+            };
+            probe.best.len() == 1 && moves >= 2
         }
     }
 }

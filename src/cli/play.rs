@@ -6,7 +6,7 @@ use super::CliError;
 use clap::Args;
 use gamut::console::{self, Settings};
 use gamut::game::{FullGame, NodeRules};
-use gamut::tournament::engine::Engine;
+use gamut::players::engine::Engine;
 use std::io::{IsTerminal, Write};
 
 /// Options of `gamut play`.

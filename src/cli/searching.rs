@@ -4,16 +4,15 @@
 
 use super::interrupt::Interrupt;
 use super::CliError;
-use gamut::game::Evaluate;
+use gamut::engine::{AnyGame, Position};
 use gamut::search::options::SearchOptions;
-use gamut::search::{self, Config, Limits, Progress, Table, Verdict};
+use gamut::search::{Config, Limits, Progress, Table, Verdict};
 use std::io::Write;
 
 /// The search configuration and limits the options ask for, checked
-/// against game `G`.
-pub fn search_setup<G: Evaluate>(a: &SearchOptions) -> Result<(Config, Limits), CliError> {
-    super::two_players::<G>("the search")?;
-    Ok((a.setup::<G>()?, a.limits()))
+/// against `game`.
+pub fn search_setup(game: &dyn AnyGame, a: &SearchOptions) -> Result<(Config, Limits), CliError> {
+    Ok((game.config(a)?, a.limits()))
 }
 
 /// Writes `line` and flushes it at once.
@@ -25,31 +24,24 @@ pub fn emit(out: &mut impl Write, line: &str) -> std::io::Result<()> {
 /// Searches `pos`, writing the line `line` makes of each progress report
 /// (none for `None`) as soon as it comes; a failed write ends the command
 /// once the search is over.
-pub fn run_streamed<G: Evaluate>(
-    pos: &G,
+pub fn run_streamed(
+    pos: &Position,
     limits: &Limits,
     config: &Config,
     tt: &Table,
     interrupt: &Interrupt,
     out: &mut impl Write,
-    mut line: impl FnMut(Progress<'_, G::Move>) -> Option<String>,
-) -> Result<Verdict<G::Move>, CliError> {
+    mut line: impl FnMut(Progress<'_, String>) -> Option<String>,
+) -> Result<Verdict<String>, CliError> {
     let mut io_err = None;
-    let mut observe = |p: Progress<'_, G::Move>| {
+    let mut observe = |p: Progress<'_, String>| {
         if let Some(text) = line(p) {
             if let Err(e) = emit(out, &text) {
                 io_err.get_or_insert(e);
             }
         }
     };
-    let verdict = search::run(
-        pos,
-        limits,
-        config,
-        tt,
-        Some(interrupt.flag()),
-        &mut observe,
-    );
+    let verdict = pos.search(limits, config, tt, Some(interrupt.flag()), &mut observe);
     match io_err {
         Some(e) => Err(e.into()),
         None => Ok(verdict),

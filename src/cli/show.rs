@@ -4,7 +4,7 @@
 use super::args::{base_position, position, PositionArgs};
 use super::{solve, CliError};
 use clap::Args;
-use gamut::engine::{AnyPosition, Position};
+use gamut::engine::Position;
 use gamut::paths::check_outputs;
 use gamut::svg::SvgOptions;
 use std::io::Write;
@@ -52,7 +52,7 @@ pub fn show(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
         check_outputs(&inputs, &[("--svg", svg)])?;
     }
     // Everything that can fail comes before anything is written.
-    let value = solve::table_value(a.table.as_deref(), &*pos)?;
+    let value = solve::table_value(a.table.as_deref(), &pos)?;
     if let Some(path) = &a.svg {
         let opts = SvgOptions {
             size: a.size,
@@ -61,7 +61,7 @@ pub fn show(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
         std::fs::write(path, pos.svg(&opts, before.as_ref()))
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
-    write!(out, "{}", show_text(&*pos))?;
+    write!(out, "{}", show_text(&pos))?;
     if let Some(line) = value {
         writeln!(out, "{line}")?;
     }
@@ -85,7 +85,7 @@ fn show_positions(a: &ShowArgs) -> Result<(Position, Option<Position>), CliError
 }
 
 /// What `show` prints for a position: its diagram, state, text and hash.
-pub fn show_text(pos: &dyn AnyPosition) -> String {
+pub fn show_text(pos: &Position) -> String {
     format!(
         "{}state    {}\nposition {}\nhash     {:016x}\n",
         pos.diagram(),

@@ -5,10 +5,9 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::game::FullGame;
+use gamut::engine::AnyGame;
 use gamut::games::GameId;
-use gamut::soak::{soak_one, Tally};
-use gamut::with_game;
+use gamut::soak::Tally;
 use rayon::prelude::*;
 use std::io::Write;
 use std::time::Instant;
@@ -46,7 +45,7 @@ pub fn soak(a: &SoakArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliEr
     let mut failed = 0;
     for id in ids {
         let started = Instant::now();
-        let tally = pool.install(|| with_game!(id, G => soak_game::<G>(a, quiet)));
+        let tally = pool.install(|| soak_game(gamut::engine::game(id), a, quiet));
         writeln!(
             out,
             "soak {id}: games {}, plies {}, checks {}, failures {}, time {:.1} s",
@@ -68,13 +67,13 @@ pub fn soak(a: &SoakArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliEr
     Ok(())
 }
 
-/// Plays `a.games` seeded games of `G` on the current thread pool.
-fn soak_game<G: FullGame>(a: &SoakArgs, quiet: bool) -> Tally {
+/// Plays `a.games` seeded games of `game` on the current thread pool.
+fn soak_game(game: &dyn AnyGame, a: &SoakArgs, quiet: bool) -> Tally {
     let progress = Progress::new(a.games, "{bar:40} {pos}/{len} games {elapsed}", quiet);
     let tally = (0..a.games)
         .into_par_iter()
         .map(|i| {
-            let t = soak_one::<G>(a.seed.wrapping_add(i));
+            let t = game.soak_one(a.seed.wrapping_add(i));
             progress.inc();
             t
         })

@@ -5,7 +5,7 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::engine::AnyPosition;
+use gamut::engine::Position;
 use gamut::game::{FullGame, TermMask, EVAL_LIMIT};
 use gamut::games::data::{encode_game, read_all, write_header, GameRecord, Sample};
 use gamut::games::{self, GameId};
@@ -213,10 +213,7 @@ pub fn open_table(
 
 /// `show`'s line with the exact value of `pos` and the moves keeping it,
 /// when a table is there.
-pub fn table_value(
-    table: Option<&Path>,
-    pos: &dyn AnyPosition,
-) -> Result<Option<String>, CliError> {
+pub fn table_value(table: Option<&Path>, pos: &Position) -> Result<Option<String>, CliError> {
     let Some(oracle) = open_table(pos.game().id(), table)? else {
         return Ok(None);
     };

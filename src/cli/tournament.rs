@@ -6,16 +6,16 @@ use super::progress::GamesBar;
 use super::show::show_text;
 use super::CliError;
 use clap::{Args, Subcommand};
-use gamut::game::FullGame;
+use gamut::engine::Position;
 use gamut::games::GameId;
 use gamut::paths::check_outputs;
+use gamut::players::record::GameRecord;
 use gamut::svg::SvgOptions;
-use gamut::tournament::records::{self, GameRecord};
+use gamut::tournament::records;
 use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings};
 use gamut::tournament::schedule::{Format, MAX_GAMES};
 use gamut::tournament::session::Ended;
 use gamut::tournament::{pages, pgn};
-use gamut::with_game;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -200,7 +200,12 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
     let interrupt = Interrupt::install()?;
     let lines: Option<&mut dyn Write> = if a.json { None } else { Some(&mut *out) };
     let mut watch = GamesBar::new(quiet, String::new(), lines);
-    let outcome = runner::run_game(id, &settings, interrupt.flag(), &mut watch)?;
+    let outcome = runner::run(
+        gamut::engine::game(id),
+        &settings,
+        interrupt.flag(),
+        &mut watch,
+    )?;
     print_report(&outcome, a.json, out)?;
     interrupt.exit_if_signalled();
     unwritten(outcome)
@@ -292,18 +297,14 @@ pub fn replay(a: &ReplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         .iter()
         .find(|r| r.number == game)
         .ok_or_else(|| no_game(a, game, all.len()))?;
-    let id: GameId = rec.game.parse().map_err(CliError)?;
-    with_game!(id, G => replay_game::<G>(a, rec, out))
+    rec.game.parse::<GameId>().map_err(CliError)?;
+    replay_game(a, rec, out)
 }
 
 /// `gamut replay` of one game: its page, the position at --move, or
 /// every position and the result.
-fn replay_game<G: FullGame>(
-    a: &ReplayArgs,
-    rec: &GameRecord,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    let game = runner::replayed::<G>(rec)?;
+fn replay_game(a: &ReplayArgs, rec: &GameRecord, out: &mut impl Write) -> Result<(), CliError> {
+    let game = runner::replayed(rec)?;
     if let Some(path) = &a.html {
         return Ok(runner::write_file(
             path,
@@ -362,10 +363,10 @@ fn no_game(a: &ReplayArgs, game: u64, count: usize) -> CliError {
 
 /// With --move K: prints the position after step K of game `number` (and
 /// with --svg draws it) and returns true; false without --move.
-fn replay_step<G: FullGame>(
+fn replay_step(
     a: &ReplayArgs,
     number: u64,
-    steps: &[(Option<String>, G)],
+    steps: &[(Option<String>, Position)],
     out: &mut impl Write,
 ) -> Result<bool, CliError> {
     let Some(k) = a.step else {

@@ -181,7 +181,12 @@ pub fn tune(a: &TuneArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliEr
         games_per_iteration: 2 * a.pairs_per_iteration,
         out: &mut *out,
     };
-    let result = tune::run_game(a.game, &settings, interrupt.flag(), &mut bar);
+    let result = tune::run(
+        gamut::engine::game(a.game),
+        &settings,
+        interrupt.flag(),
+        &mut bar,
+    );
     bar.bar.finish();
     let tuned = result?;
     if tuned.interrupted {

@@ -9,14 +9,22 @@
 //! through the objects.
 
 mod position;
+pub mod search;
 
-pub use position::{AnyPosition, Position};
+pub use position::{AnyPosition, Chooser, Position};
 
 use gamut_core::game::{FullGame, GameInfo, NodeRules, Notation, ParseError};
+use gamut_core::soak::{soak_one, Tally};
 use gamut_games::{with_game, GameId};
-use gamut_search::{Eval, Evaluation};
+use gamut_players::engine::Engine;
+use gamut_players::game::{play_game, Rules, Setup};
+use gamut_players::record::GameRecord;
+use gamut_search::options::SearchOptions;
+use gamut_search::sides::TwoSided;
+use gamut_search::{Config, Eval, Evaluation};
 use std::marker::PhantomData;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 /// A game chosen at run time: its facts, and its positions from the start,
 /// a setup or a text.
@@ -51,6 +59,39 @@ pub trait AnyGame: Send + Sync {
     /// # Errors
     /// As [`Evaluation::of_game`].
     fn evaluation(&self, choice: Eval, net: Option<&Path>) -> Result<Evaluation, String>;
+    /// One random game of seed `seed` from the start, every position on
+    /// the way checked against the rules' invariants
+    /// ([`gamut_core::soak::soak_one`]).
+    fn soak_one(&self, seed: u64) -> Tally;
+    /// The search configuration `options` ask for in this game (in a game
+    /// of more than two players, for the search of a side against all
+    /// the others, [`TwoSided`]): the one place they are checked against
+    /// the game (its evaluation terms, its network), each refusal one
+    /// line.
+    ///
+    /// # Errors
+    /// An option the game cannot use.
+    fn config(&self, options: &SearchOptions) -> Result<Config, String>;
+    /// The game's default search configuration on `threads` threads, with
+    /// the game's default evaluation.
+    fn default_config(&self, threads: usize) -> Config;
+    /// The engine of spec `text` for this game.
+    ///
+    /// # Errors
+    /// A spec that does not read, in one line saying what is wrong.
+    fn engine(&self, text: &str) -> Result<Engine, ParseError>;
+    /// Plays game `setup.number` between `engines`, one per side in the
+    /// order of the sides, from `setup.opening` (a position of this game);
+    /// `encounter` is the pair's two engines in a game of two sides.
+    /// `None` if `stop` was raised before it ended.
+    fn play(
+        &self,
+        setup: &Setup<Position>,
+        engines: &[&Engine],
+        encounter: Option<[&Engine; 2]>,
+        rules: &Rules,
+        stop: &AtomicBool,
+    ) -> Option<GameRecord>;
 }
 
 /// The game object of game type `G`.
@@ -95,6 +136,48 @@ impl<G: FullGame> AnyGame for Entry<G> {
 
     fn evaluation(&self, choice: Eval, net: Option<&Path>) -> Result<Evaluation, String> {
         Evaluation::of_game::<G>(choice, net)
+    }
+
+    fn soak_one(&self, seed: u64) -> Tally {
+        soak_one::<G>(seed)
+    }
+
+    fn config(&self, options: &SearchOptions) -> Result<Config, String> {
+        if G::players() == 2 {
+            options.setup::<G>()
+        } else {
+            options.setup::<TwoSided<G>>()
+        }
+    }
+
+    fn default_config(&self, threads: usize) -> Config {
+        Config::for_game::<G>(threads)
+    }
+
+    fn engine(&self, text: &str) -> Result<Engine, ParseError> {
+        Engine::parse::<G>(text)
+    }
+
+    fn play(
+        &self,
+        setup: &Setup<Position>,
+        engines: &[&Engine],
+        encounter: Option<[&Engine; 2]>,
+        rules: &Rules,
+        stop: &AtomicBool,
+    ) -> Option<GameRecord> {
+        let typed = Setup {
+            number: setup.number,
+            pair: setup.pair,
+            opening_index: setup.opening_index,
+            opening: setup
+                .opening
+                .typed::<G>()
+                .expect("an opening of this game")
+                .clone(),
+            seed: setup.seed,
+        };
+        play_game(&typed, engines, encounter, rules, stop)
     }
 }
 

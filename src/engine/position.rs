@@ -2,12 +2,19 @@
 //! operations on it ([`AnyPosition`]), implemented once for every game type.
 
 use super::{AnyGame, Entry};
-use gamut_core::game::{state_text, Child, FullGame, NodeKind, Outcome, ParseError};
+use crate::search::{observe_texts, Texts};
+use gamut_core::game::{
+    state_text, Child, FullGame, NodeKind, NodeRules, Outcome, ParseError, Player,
+};
 use gamut_core::moves::{named_children, natural_cmp, play_moves};
 use gamut_core::perft;
 use gamut_core::svg::SvgOptions;
+use gamut_players::game::{random_walk, walk};
+use gamut_search::{Config, Limits, Progress, Table, Verdict};
+use rand::rngs::StdRng;
 use std::any::Any;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 /// What can be asked of a position of any game: its text and pictures, its
 /// moves as text, moves played by text, and its perft counts.
@@ -24,6 +31,10 @@ pub trait AnyPosition: Send + Sync + fmt::Debug {
     fn hash(&self) -> u64;
     /// What kind of node the position is.
     fn node(&self) -> NodeKind;
+    /// Whose view the position's scores take: the decider at a decision,
+    /// the player about to roll at a chance node, the first player at a
+    /// simultaneous node.
+    fn perspective(&self) -> Player;
     /// How the game ended, at a terminal position.
     fn outcome(&self) -> Option<Outcome>;
     /// The SVG picture, marking the move from `before` where given (a
@@ -35,6 +46,38 @@ pub trait AnyPosition: Send + Sync + fmt::Debug {
     /// # Errors
     /// A move that is not legal where it is played.
     fn play_moves(&self, list: &str, source: &str) -> Result<Position, ParseError>;
+    /// The text of every move or chance outcome here, in the game's order
+    /// (none at a simultaneous or terminal node).
+    fn move_texts(&self) -> Vec<String>;
+    /// At a simultaneous node, the text of every action of `player`, in
+    /// the game's order.
+    fn action_texts(&self, player: Player) -> Vec<String>;
+    /// The position after the move or chance outcome of `text`.
+    ///
+    /// # Errors
+    /// Text that is not a legal move or outcome here.
+    fn play_text(&self, text: &str) -> Result<Position, ParseError>;
+    /// At a simultaneous node, the joint action of every player's action
+    /// `actions` (each by its text, in player order): its text and the
+    /// position it leads to.
+    ///
+    /// # Errors
+    /// An action that is not one of its player's here.
+    fn play_actions(&self, actions: &[String]) -> Result<(String, Position), ParseError>;
+    /// The squares step `text` played here is clicked on
+    /// ([`Diagram::move_squares`](gamut_core::game::Diagram::move_squares);
+    /// of every action at a simultaneous node), none where it does not
+    /// read.
+    fn step_squares(&self, text: &str) -> Vec<String>;
+    /// The position after `plies` random decision plies (chance outcomes
+    /// drawn by their probabilities and joint actions uniformly, using no
+    /// ply); `None` if the game ends first.
+    fn random_walk(&self, plies: u32, rng: &mut StdRng) -> Option<Position>;
+    /// The position after `plies` decision plies, each the move `choose`
+    /// picks among the position's moves (by their texts); chance outcomes
+    /// are drawn by their probabilities and joint actions uniformly, using
+    /// no ply. `None` if the game ends first or `choose` gives up.
+    fn walk(&self, plies: u32, rng: &mut StdRng, choose: &mut Chooser<'_>) -> Option<Position>;
     /// The text of every perft child (`gamut moves`), in its short form
     /// where `short`, sorted with numbers compared as numbers: moves and
     /// chance outcomes, or at a simultaneous node `<joint action> <move>`
@@ -59,11 +102,28 @@ pub trait AnyPosition: Send + Sync + fmt::Debug {
         listed: &mut dyn FnMut(usize),
         each: &mut dyn FnMut(&str, u64),
     ) -> u64;
+    /// Searches the position within `limits` ([`gamut_search::run`], the
+    /// searcher's one entry point), calling `observe` after every
+    /// completed iteration; every move of the progress and the verdict is
+    /// written as text. `interrupt`, when raised, ends the search within
+    /// about a millisecond.
+    fn search(
+        &self,
+        limits: &Limits,
+        config: &Config,
+        tt: &Table,
+        interrupt: Option<&AtomicBool>,
+        observe: &mut dyn FnMut(Progress<'_, String>),
+    ) -> Verdict<String>;
     /// The position as `Any`, for the game object to take back its type.
     fn as_any(&self) -> &dyn Any;
     /// A copy of the position.
     fn boxed(&self) -> Position;
 }
+
+/// Picks one of a decision position's moves, by their texts (`None`:
+/// give up the walk).
+pub type Chooser<'a> = dyn FnMut(&Position, &[String], &mut StdRng) -> Option<String> + 'a;
 
 /// A position of a game chosen at run time.
 pub struct Position(Box<dyn AnyPosition>);
@@ -126,6 +186,10 @@ impl<G: FullGame> AnyPosition for G {
         gamut_core::game::Game::node(self)
     }
 
+    fn perspective(&self) -> Player {
+        gamut_core::game::Game::perspective(self)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         gamut_core::game::Game::outcome(self)
     }
@@ -141,6 +205,77 @@ impl<G: FullGame> AnyPosition for G {
 
     fn play_moves(&self, list: &str, source: &str) -> Result<Position, ParseError> {
         play_moves(self.clone(), list, source).map(Position::new)
+    }
+
+    fn move_texts(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        if matches!(self.node(), NodeKind::Decision(_) | NodeKind::Chance) {
+            self.moves(&mut moves);
+        }
+        moves.iter().map(|&m| self.move_text(m)).collect()
+    }
+
+    fn action_texts(&self, player: Player) -> Vec<String> {
+        let mut actions = Vec::new();
+        self.actions(player, &mut actions);
+        actions.iter().map(|&a| self.move_text(a)).collect()
+    }
+
+    fn play_text(&self, text: &str) -> Result<Position, ParseError> {
+        let m = self.parse_move(text)?;
+        Ok(Position::new(self.play(m)))
+    }
+
+    fn play_actions(&self, actions: &[String]) -> Result<(String, Position), ParseError> {
+        let mut list = Vec::new();
+        let mut chosen = Vec::with_capacity(actions.len());
+        for (p, text) in actions.iter().enumerate() {
+            let side = Player::nth(p);
+            self.actions(side, &mut list);
+            let a = list
+                .iter()
+                .copied()
+                .find(|&a| self.move_text(a) == *text)
+                .ok_or_else(|| {
+                    ParseError::new(format!("'{text}' is not an action of {side} here"))
+                })?;
+            chosen.push(a);
+        }
+        Ok((
+            self.joint_text_all(&chosen),
+            Position::new(self.play_joint_all(&chosen)),
+        ))
+    }
+
+    fn step_squares(&self, text: &str) -> Vec<String> {
+        match self.node() {
+            NodeKind::Simultaneous => text
+                .split(' ')
+                .next()
+                .unwrap_or("")
+                .split(',')
+                .filter_map(|a| self.parse_move(a).ok())
+                .flat_map(|m| self.move_squares(m))
+                .collect(),
+            _ => self
+                .parse_move(text)
+                .map(|m| self.move_squares(m))
+                .unwrap_or_default(),
+        }
+    }
+
+    fn random_walk(&self, plies: u32, rng: &mut StdRng) -> Option<Position> {
+        random_walk(self, plies, rng).map(Position::new)
+    }
+
+    fn walk(&self, plies: u32, rng: &mut StdRng, choose: &mut Chooser<'_>) -> Option<Position> {
+        let mut typed = |p: &G, moves: &[G::Move], rng: &mut StdRng| {
+            let texts: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
+            let chosen = choose(&Position::new(p.clone()), &texts, rng)?;
+            let i = texts.iter().position(|t| *t == chosen)?;
+            Some(moves[i])
+        };
+        walk(self, plies, rng, &mut typed).map(Position::new)
     }
 
     fn child_texts(&self, short: bool) -> Vec<String> {
@@ -189,6 +324,18 @@ impl<G: FullGame> AnyPosition for G {
         let kids = named_children(self, perft::children(self));
         listed(kids.len());
         perft::divide_each(self, &kids, depth, threads, |text, n| each(text, n))
+    }
+
+    fn search(
+        &self,
+        limits: &Limits,
+        config: &Config,
+        tt: &Table,
+        interrupt: Option<&AtomicBool>,
+        observe: &mut dyn FnMut(Progress<'_, String>),
+    ) -> Verdict<String> {
+        let mut typed = |p: Progress<'_, G::Move>| observe_texts(self, p, observe);
+        gamut_search::run(self, limits, config, tt, interrupt, &mut typed).written(self)
     }
 
     fn as_any(&self) -> &dyn Any {

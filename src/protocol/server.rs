@@ -11,10 +11,9 @@
 //! ([`TwoSided`]).
 
 use crate::{move_items, Base, Command, Go};
-use gamut_core::game::{Evaluate, FullGame, Game, NodeKind, NodeRules, Player};
+use gamut_core::game::{FullGame, Game, NodeKind, NodeRules, Player};
 use gamut_core::message::one_line;
-use gamut_core::moves::texts_along;
-use gamut_engine::{game, game_of, Position};
+use gamut_engine::{game, game_of, AnyGame, Position};
 use gamut_games::{with_game, GameId};
 use gamut_search::draw::pick;
 use gamut_search::options::SearchOptions;
@@ -537,11 +536,8 @@ impl Session {
         let seed = self.options.seed.wrapping_add(self.searches);
         let running = match go.perft {
             Some(depth) => self.perft(id, depth)?,
-            None => with_game!(id, G => if G::players() == 2 {
-                self.start::<G>(&go, seed)
-            } else {
-                self.start_sides::<G>(&go, seed)
-            })?,
+            None if game(id).players() == 2 => self.start(id, &go, seed)?,
+            None => with_game!(id, G => self.start_sides::<G>(&go, seed))?,
         };
         self.running = Some(running);
         self.started += 1;
@@ -595,13 +591,14 @@ impl Session {
     /// The search's limits and settings for `go` at `pos`, where `mover`
     /// (a player, or a seat of several) is to move: `wtime`/`winc` are the
     /// clock of players 1 and 3, `btime`/`binc` of players 2 and 4.
-    fn setup<G: Evaluate>(
+    fn setup(
         &self,
+        game: &dyn AnyGame,
         go: &Go,
         mover: Player,
     ) -> Result<(search::Config, search::Limits), String> {
         let args = self.options.search_args(go);
-        let (config, mut limits) = (args.setup::<G>()?, args.limits());
+        let (config, mut limits) = (game.config(&args)?, args.limits());
         let c = mover.index() % 2;
         if go.time.iter().any(Option::is_some) && !go.infinite {
             let remaining = go.time[c].ok_or_else(|| {
@@ -621,13 +618,10 @@ impl Session {
     }
 
     /// Starts the search of `go` at the current position on its own thread.
-    fn start<G: FullGame>(&self, go: &Go, seed: u64) -> Result<Running, String>
-    where
-        G::Move: Send,
-    {
-        let pos: G = typed(&self.base.position(game_of::<G>(), None)?);
-        let (side, mover) = asked::<G>(&pos, go)?;
-        let (mut config, limits) = self.setup::<G>(go, mover)?;
+    fn start(&self, id: GameId, go: &Go, seed: u64) -> Result<Running, String> {
+        let pos = self.base.position(game(id), None)?;
+        let (side, mover) = asked(&pos, go)?;
+        let (mut config, limits) = self.setup(game(id), go, mover)?;
         config.multipv = self.options.multipv as usize;
         let uci = self.uci;
         let one_line = config.multipv > 1 && !matches!(pos.node(), NodeKind::Decision(_));
@@ -639,37 +633,35 @@ impl Session {
                 ));
             }
             let multipv = config.multipv > 1;
-            let mut observe = |p: Progress<'_, G::Move>| {
+            let mut observe = |p: Progress<'_, String>| {
                 let line = match p {
                     Progress::Decision(it) if multipv => {
                         // One line per rank, best first.
                         let last = it.lines.len() - 1;
                         for k in 0..last {
-                            let _ = events.send(Event::Output(info_line(it, uci, Some(k), |pv| texts_along(&pos, pv))));
+                            let line = info_line(it, uci, Some(k), <[String]>::to_vec);
+                            let _ = events.send(Event::Output(line));
                         }
-                        info_line(it, uci, Some(last), |pv| texts_along(&pos, pv))
+                        info_line(it, uci, Some(last), <[String]>::to_vec)
                     }
-                    Progress::Decision(it) => info_line(it, uci, None, |pv| texts_along(&pos, pv)),
+                    Progress::Decision(it) => info_line(it, uci, None, <[String]>::to_vec),
                     Progress::Simultaneous(m) => {
                         let p = side.unwrap_or(Player::FIRST);
-                        let strategy: Vec<(String, f64)> = m.strategies[p.index()]
-                            .iter()
-                            .map(|&(a, q)| (pos.move_text(a), q))
-                            .collect();
-                        mixed_info_line(m, p, &strategy)
+                        mixed_info_line(m, p, &m.strategies[p.index()])
                     }
                     Progress::Chance(_) => return,
                 };
                 let _ = events.send(Event::Output(line));
             };
-            let verdict = search::run(&pos, &limits, &config, table, Some(flag), &mut observe);
+            let verdict = pos.search(&limits, &config, table, Some(flag), &mut observe);
             let best = match verdict {
-                Verdict::Decision(r) => pos.move_text(r.best),
+                Verdict::Decision(r) => r.best,
                 Verdict::Simultaneous(r) => {
                     let p = side.unwrap_or(Player::FIRST);
                     let strategy = &r.strategies[p.index()];
                     let mut rng = StdRng::seed_from_u64(seed);
-                    pos.move_text(pick(&mut rng, strategy.iter().copied()))
+                    let i = pick(&mut rng, strategy.iter().enumerate().map(|(i, &(_, q))| (i, q)));
+                    strategy[i].0.clone()
                 }
                 Verdict::Chance(_) | Verdict::Over(_) | Verdict::Stopped => "(none)".into(),
             };
@@ -686,13 +678,14 @@ impl Session {
     where
         G::Move: Send,
     {
-        let pos: G = typed(&self.base.position(game_of::<G>(), None)?);
-        let (seat, mover) = asked::<G>(&pos, go)?;
+        let any = self.base.position(game_of::<G>(), None)?;
+        let (seat, mover) = asked(&any, go)?;
+        let pos: G = typed(&any);
         let side = match seat {
             Some(s) => G::side_of(s),
             None => mover,
         };
-        let (config, limits) = self.setup::<TwoSided<G>>(go, mover)?;
+        let (config, limits) = self.setup(game_of::<G>(), go, mover)?;
         let uci = self.uci;
         let one_line = self.options.multipv > 1;
         Ok(self.spawn(go, move |flag, table, events| {
@@ -796,17 +789,17 @@ fn typed<G: FullGame>(pos: &Position) -> G {
 /// Who is asked to move at `pos` by `go`: at a round of placements the
 /// seat `go side N` names (and it is the mover), else `None` and the side
 /// to move; an error where no one is asked.
-fn asked<G: FullGame>(pos: &G, go: &Go) -> Result<(Option<Player>, Player), String> {
+fn asked(pos: &Position, go: &Go) -> Result<(Option<Player>, Player), String> {
     match pos.node() {
         NodeKind::Terminal => Err("the game is over at this position".into()),
         NodeKind::Chance => Err("a chance node: the program driving the game rolls".into()),
         NodeKind::Simultaneous => {
-            let n = G::players();
+            let n = pos.game().players();
             let s = go.side.ok_or_else(|| {
                 format!("a simultaneous node: say whose placement, 'go side 1..{n} ...'")
             })?;
             if s.index() >= n {
-                return Err(format!("{} has players 1 to {n}", G::ID));
+                return Err(format!("{} has players 1 to {n}", pos.game().id()));
             }
             Ok((Some(s), s))
         }
@@ -817,13 +810,7 @@ fn asked<G: FullGame>(pos: &G, go: &Go) -> Result<(Option<Player>, Player), Stri
 /// Whether `options` are valid for game `id` (as `analyze` would take them).
 fn check_options(id: GameId, options: &Options) -> Result<(), String> {
     let args = options.search_args(&Go::default());
-    with_game!(id, G => {
-        if G::players() == 2 {
-            args.setup::<G>().map(|_| ())
-        } else {
-            args.setup::<TwoSided<G>>().map(|_| ())
-        }
-    })
+    game(id).config(&args).map(|_| ())
 }
 
 /// The `info` line of a completed iteration at a decision root.

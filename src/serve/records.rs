@@ -5,7 +5,8 @@
 //! are served once every record in it replays; the folder's list names
 //! exactly the files that are served.
 
-use gamut_tournament::records::{scan_each, GameRecord, Holds};
+use gamut_players::record::GameRecord;
+use gamut_tournament::records::{scan_each, Holds};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{BufReader, Read};

@@ -7,12 +7,12 @@ use super::lines::Replayed;
 use super::sessions::{Grant, Turns};
 use gamut_core::game::{state_text, ChanceRules, FullGame, NodeKind, NodeRules, Player};
 use gamut_core::svg::SvgOptions;
+use gamut_players::engine::{Engine, Instance, Kind};
 use gamut_search::draw::pick;
 use gamut_search::score::{Score, WIN};
 use gamut_search::sides::{tuple_text, Tuple, TwoSided, DEFAULT_WIDTH};
 use gamut_search::sides_analysis::{sides_to_analyse, Ended, Schedule, SidesAnalysis, SidesReport};
 use gamut_search::{self as search, Config, Limits, Progress, Table, Verdict};
-use gamut_tournament::engine::{Engine, Instance, Kind};
 use rand::Rng;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -1044,7 +1044,8 @@ pub fn line_scores<G: FullGame>(
 /// game 1 between `player 1` and `player 2`, the moves as given (`texts`,
 /// one per step), ended as the rules end it or saved `unfinished`.
 pub fn record_line<G: FullGame>(line: &Line<G>, texts: &[String]) -> Result<String, String> {
-    use gamut_tournament::records::{self, Adjudication, GameRecord, JointStep};
+    use gamut_players::record::{Adjudication, GameRecord, JointStep};
+    use gamut_tournament::records;
     let names = ["player 1".to_string(), "player 2".to_string()];
     let steps = line.positions.len() - 1;
     if texts.len() != steps {

@@ -12,17 +12,18 @@
 //! `docs/balance.md`.
 
 use crate::pages;
-use crate::records::{self, GameRecord};
+use crate::records;
 use crate::runner::{self, Settings, Watch};
 use crate::schedule::MAX_GAMES;
 use crate::session::Ended;
 use crate::stats::{Interval, Wdl, Z95};
-use gamut_core::game::{
-    Diagram, FullGame, NodeKind, NodeRules, Notation, ParseError, Player, EVAL_LIMIT,
-};
+use gamut_core::game::{NodeKind, ParseError, Player, EVAL_LIMIT};
 use gamut_core::paths::check_outputs;
 use gamut_core::svg::escape;
-use gamut_games::{with_game, GameId};
+use gamut_engine::AnyGame;
+use gamut_games::GameId;
+use gamut_players::record::GameRecord;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
@@ -147,9 +148,9 @@ pub struct BalanceOutcome {
 
 /// The setups of game `G` a run plays: those asked for (each checked), or
 /// every one the game has, or its start position (`None`).
-pub fn setups<G: Notation>(asked: &[String]) -> Result<Vec<Option<String>>, ParseError> {
+pub fn setups(game: &dyn AnyGame, asked: &[String]) -> Result<Vec<Option<String>>, ParseError> {
     if asked.is_empty() {
-        let all = G::setups();
+        let all = game.setups();
         if all.is_empty() {
             return Ok(vec![None]);
         }
@@ -157,7 +158,8 @@ pub fn setups<G: Notation>(asked: &[String]) -> Result<Vec<Option<String>>, Pars
     }
     let mut out: Vec<Option<String>> = Vec::new();
     for s in asked {
-        G::start_with(s).map_err(|e| ParseError::new(format!("bad setup for {}: {e}", G::ID)))?;
+        game.start_with(s)
+            .map_err(|e| ParseError::new(format!("bad setup for {}: {e}", game.id())))?;
         if !out.contains(&Some(s.clone())) {
             out.push(Some(s.clone()));
         }
@@ -229,12 +231,12 @@ impl Watch for Labelled<'_> {
 
 /// The engine specs of a rung: the same setting under two names (the
 /// first is first player in every game of two sides).
-fn rung_specs<G: Notation>(b: &BalanceSettings, rung: &str) -> Vec<String> {
+fn rung_specs(game: &dyn AnyGame, b: &BalanceSettings, rung: &str) -> Vec<String> {
     let base = b.engine.as_deref().unwrap_or("");
-    let named = crate::engine::SpecText::parse(base)
+    let named = gamut_players::spec::SpecText::parse(base)
         .map(|s| s.search.is_some())
         .unwrap_or(false);
-    let player = if G::players() > 2 && !named {
+    let player = if game.players() > 2 && !named {
         "paranoid,"
     } else {
         ""
@@ -250,9 +252,10 @@ fn rung_specs<G: Notation>(b: &BalanceSettings, rung: &str) -> Vec<String> {
         .collect()
 }
 
-/// Plays the balance run of `b` in game `G`: every setup at every rung, in
+/// Plays the balance run of `b` in `game`: every setup at every rung, in
 /// turn; raising `stop` ends it early (finished games kept and reported).
-pub fn run<G: FullGame>(
+pub fn run(
+    game: &'static dyn AnyGame,
     b: &BalanceSettings,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
@@ -273,20 +276,20 @@ pub fn run<G: FullGame>(
     if let Some(path) = &b.html {
         check_outputs(&[], &[("--html", path)])?;
     }
-    let setups = setups::<G>(&b.setups)?;
+    let setups = setups(game, &b.setups)?;
     let starts = setups
         .iter()
         .map(|s| match s {
-            Some(s) => G::start_with(s),
-            None => Ok(G::start()),
+            Some(s) => game.start_with(s),
+            None => Ok(game.start()),
         })
-        .collect::<Result<Vec<G>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     if let Some(dir) = &b.records {
         std::fs::create_dir_all(dir).map_err(|e| {
             ParseError::new(format!("cannot create directory {}: {e}", dir.display()))
         })?;
     }
-    let two = G::players() == 2;
+    let two = game.players() == 2;
     let mut plans = Vec::new();
     for (setup, start) in setups.iter().zip(&starts) {
         for rung in b.ladder.rungs() {
@@ -304,14 +307,14 @@ pub fn run<G: FullGame>(
                 // One pair per game asked for, of which only the first is
                 // played.
                 ..Settings::new(
-                    rung_specs::<G>(b, &rung),
+                    rung_specs(game, b, &rung),
                     if two { 2 * b.games } else { b.games },
                     b.seed,
                 )
             };
             // Every plan is made before any game is played, so that a bad
             // option fails at once.
-            let plan = runner::plan::<G>(&settings)?
+            let plan = runner::plan(game, &settings)?
                 .first_games_only()
                 .starting_from(start.clone());
             plans.push((setup.clone(), rung, settings, plan));
@@ -339,7 +342,7 @@ pub fn run<G: FullGame>(
             break;
         }
     }
-    let report = BalanceReport::new::<G>(&rungs, b.win_chance)?;
+    let report = BalanceReport::new(game, &rungs, b.win_chance)?;
     let unwritten = match &b.html {
         Some(path) => runner::write_file(path, &report.page()).err(),
         None => None,
@@ -437,10 +440,9 @@ pub fn merge(
         ));
     };
     let id: GameId = game.parse().map_err(ParseError)?;
-    let report = with_game!(id, G => {
-        order::<G>(&mut rungs);
-        BalanceReport::new::<G>(&rungs, win_chance)
-    })?;
+    let game = gamut_engine::game(id);
+    order(game, &mut rungs);
+    let report = BalanceReport::new(game, &rungs, win_chance)?;
     let unwritten = match html {
         Some(path) => runner::write_file(path, &report.page()).err(),
         None => None,
@@ -454,8 +456,8 @@ pub fn merge(
 
 /// Puts rungs in the order a run plays them: by setup as the game lists
 /// them (the start position first), then by the ladder's values.
-fn order<G: Notation>(rungs: &mut [Rung]) {
-    let setups = G::setups();
+fn order(game: &dyn AnyGame, rungs: &mut [Rung]) {
+    let setups = game.setups();
     let setup_rank = |s: &Option<String>| match s {
         None => 0,
         Some(s) => 1 + setups.iter().position(|x| x == s).unwrap_or(setups.len()),
@@ -605,16 +607,20 @@ impl BalanceReport {
     /// The report of `rungs` (in order) of game `G`, games decided where
     /// the winner's evaluation keeps a win chance of `win_chance`; an error
     /// if a record does not replay.
-    pub fn new<G: Diagram>(rungs: &[Rung], win_chance: f64) -> Result<BalanceReport, ParseError> {
+    pub fn new(
+        game: &dyn AnyGame,
+        rungs: &[Rung],
+        win_chance: f64,
+    ) -> Result<BalanceReport, ParseError> {
         // The logistic scale: a score s gives 1 / (1 + 3^(-s / scale)); a
         // proven result (beyond the evaluation's limit) is a win chance of
         // 1 whatever the scale (Aporia's is so flat that no evaluation
         // reaches 0.75).
-        let threshold = (G::SCORE_SCALE * (win_chance / (1.0 - win_chance)).ln() / 3f64.ln())
+        let threshold = (game.score_scale() * (win_chance / (1.0 - win_chance)).ln() / 3f64.ln())
             .min(f64::from(EVAL_LIMIT + 1));
         let mut setups: Vec<SetupReport> = Vec::new();
         for r in rungs {
-            let report = rung_report::<G>(r, threshold)?;
+            let report = rung_report(game, r, threshold)?;
             match setups.iter_mut().find(|s| s.setup == r.setup) {
                 Some(s) => s.rungs.push(report),
                 None => setups.push(SetupReport {
@@ -628,9 +634,9 @@ impl BalanceReport {
             s.first_edge = first_edge(&s.rungs);
         }
         Ok(BalanceReport {
-            game: G::ID.to_string(),
-            name: G::INFO.name.to_string(),
-            sides: G::INFO.sides.iter().map(|s| s.to_string()).collect(),
+            game: game.id().to_string(),
+            name: game.info().name.to_string(),
+            sides: game.info().sides.iter().map(|s| s.to_string()).collect(),
             decisive_win_chance: win_chance,
             decisive_score: threshold.round(),
             setups,
@@ -639,8 +645,8 @@ impl BalanceReport {
 }
 
 /// The report of one rung's games.
-fn rung_report<G: Diagram>(r: &Rung, threshold: f64) -> Result<RungReport, ParseError> {
-    let sides = G::INFO.sides.len();
+fn rung_report(game: &dyn AnyGame, r: &Rung, threshold: f64) -> Result<RungReport, ParseError> {
+    let sides = game.info().sides.len();
     let mut games: Vec<&GameRecord> = r.games.iter().collect();
     games.sort_by_key(|g| g.number);
     let n = games.len() as u64;
@@ -660,7 +666,7 @@ fn rung_report<G: Diagram>(r: &Rung, threshold: f64) -> Result<RungReport, Parse
                 .filter(|g| g.winner == Some(s as u8 + 1))
                 .count() as u64;
             SideScore {
-                side: G::INFO.sides[s].to_string(),
+                side: game.info().sides[s].to_string(),
                 wins,
                 draws,
                 losses: n - wins - draws,
@@ -688,8 +694,14 @@ fn rung_report<G: Diagram>(r: &Rung, threshold: f64) -> Result<RungReport, Parse
     let mut lengths: Vec<u32> = games.iter().map(|g| g.plies).collect();
     let mut plies = Vec::new();
     let mut percents = Vec::new();
-    for g in &games {
-        if let Some(p) = decisive_ply::<G>(g, threshold)? {
+    // Each game is replayed to find its decisive ply, on every thread of
+    // the pool: a Spokes resolution can take seconds to replay.
+    let decided = games
+        .par_iter()
+        .map(|g| decisive_ply(game, g, threshold))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (g, decided) in games.iter().zip(decided) {
+        if let Some(p) = decided {
             plies.push(p);
             percents.push((100 * p).checked_div(g.plies).unwrap_or(0));
         }
@@ -747,7 +759,11 @@ fn mean_interval(results: &[f64]) -> Interval {
 /// the winner, was below it (0 if none was). In a game of two sides both
 /// engines' scores count (the loser's negated); in a game of more only
 /// the winner's own. `None` for a draw or a game without such scores.
-fn decisive_ply<G: Notation>(g: &GameRecord, threshold: f64) -> Result<Option<u32>, ParseError> {
+fn decisive_ply(
+    game: &dyn AnyGame,
+    g: &GameRecord,
+    threshold: f64,
+) -> Result<Option<u32>, ParseError> {
     let Some(winner) = g.winner else {
         return Ok(None);
     };
@@ -755,7 +771,7 @@ fn decisive_ply<G: Notation>(g: &GameRecord, threshold: f64) -> Result<Option<u3
         return Ok(None);
     }
     let winner = Player::nth(winner as usize - 1);
-    let steps = records::replay::<G>(g)?;
+    let steps = records::replay(g)?;
     // The decision ply of each step, and who moved.
     let mut ply = 0u32;
     let mut movers = Vec::with_capacity(steps.len());
@@ -776,7 +792,7 @@ fn decisive_ply<G: Notation>(g: &GameRecord, threshold: f64) -> Result<Option<u3
         };
         let view = if mover == winner {
             s.score
-        } else if G::players() == 2 {
+        } else if game.players() == 2 {
             -s.score
         } else {
             continue;

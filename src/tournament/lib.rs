@@ -1,8 +1,7 @@
 //! Self-play tournaments between engine settings, for games of two sides
 //! and of more: the runner that takes a tournament from settings to report
-//! ([`runner`]), engines from one spec grammar ([`engine`]), other
-//! programs speaking the engine protocol ([`external`]), which games are
-//! played ([`schedule`]), playing them, one engine per side
+//! ([`runner`]), which games are played ([`schedule`]) by the players of
+//! `gamut_players`, playing them, one engine per side
 //! ([`play`]), a session that keeps the records and the running tally as
 //! games finish ([`session`]), one JSON record per game ([`records`]), the
 //! report with honest statistics ([`stats`], [`report`]), records and
@@ -13,8 +12,6 @@
 //! [`gamut_core::paths`]. See `docs/tournament.md`.
 
 pub mod balance;
-pub mod engine;
-pub mod external;
 pub mod pages;
 pub mod pgn;
 pub mod play;

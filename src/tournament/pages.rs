@@ -15,11 +15,13 @@
 //! player's side. The fragment `#game=N&move=K` opens game N at step K
 //! and scrolls the viewer into view.
 
-use crate::records::{self, GameRecord};
+use crate::records;
 use crate::report::{MeanScore, Report, SideScores, Summary};
 use crate::stats::Interval;
-use gamut_core::game::{grid_squares, state_text, Diagram, NodeKind, ParseError, Player};
+use gamut_core::game::{grid_squares, NodeKind, ParseError, Player};
 use gamut_core::svg::{escape, SvgOptions};
+use gamut_engine::{AnyGame, Position};
+use gamut_players::record::GameRecord;
 use gamut_search::score::{Score, WIN_THRESHOLD};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde_json::{json, Value};
@@ -172,7 +174,7 @@ impl Games {
 
     /// A position's picture as line numbers, in order; a line repeated in
     /// a picture gets an invisible mark to keep every line distinct.
-    fn picture<G: Diagram>(&mut self, pos: &G) -> Vec<u32> {
+    fn picture(&mut self, pos: &Position) -> Vec<u32> {
         const KEPT: usize = 20_000;
         if let Some(ids) = self.drawn.get(&pos.hash()) {
             return ids.clone();
@@ -207,11 +209,11 @@ impl Games {
     /// [`crate::records::replay`] gives them. A game of more
     /// than two sides shows its winning side as its result and has no
     /// opening index.
-    fn add<G: Diagram>(&mut self, rec: &GameRecord, steps: &[(Option<String>, G)]) {
+    fn add(&mut self, rec: &GameRecord, steps: &[(Option<String>, Position)]) {
         let mut head = json!({
             "n": rec.number,
             "e": rec.engines,
-            "r": rec.shown_result(G::INFO.sides),
+            "r": rec.shown_result(steps[0].1.game().info().sides),
             "why": rec.reason,
             "p": rec.plies,
             "o": rec.opening,
@@ -230,10 +232,10 @@ impl Games {
     /// Adds a game from its heading `head` (number, engines by seat,
     /// result, reason, plies, opening), its positions and its scores by
     /// step.
-    fn add_steps<G: Diagram>(
+    fn add_steps(
         &mut self,
         head: Value,
-        steps: &[(Option<String>, G)],
+        steps: &[(Option<String>, Position)],
         scores: &HashMap<usize, (i32, Option<u32>)>,
     ) {
         let mut set = self.picture(&steps[0].1);
@@ -248,7 +250,7 @@ impl Games {
             opening,
             moves: Vec::new(),
             edits: Vec::new(),
-            states: vec![self.states.id(&state_text(&steps[0].1))],
+            states: vec![self.states.id(&steps[0].1.state_text())],
             movers: String::new(),
             scores: String::new(),
             depths: String::new(),
@@ -281,7 +283,7 @@ impl Games {
             set = now;
             e.edits.push(edit);
             e.moves.push(self.moves.id(text));
-            e.states.push(self.states.id(&state_text(pos)));
+            e.states.push(self.states.id(&pos.state_text()));
             e.movers.push(match before.node() {
                 NodeKind::Decision(p) => (b'0' + p.index() as u8) as char,
                 NodeKind::Chance => 'r',
@@ -302,7 +304,7 @@ impl Games {
                     push_number(&mut e.depths, 0, 1);
                 }
             }
-            let squares = step_squares(before, text);
+            let squares = before.step_squares(text);
             if squares != grid_squares(text) {
                 e.marks.insert(k + 1, squares);
             }
@@ -312,7 +314,7 @@ impl Games {
 
     /// The data as a script element's text: JSON with `<`, `>` and `&`
     /// escaped, so nothing in it ends the element.
-    fn script<G: Diagram>(self) -> String {
+    fn script(self, game: &dyn AnyGame) -> String {
         let order = line_order(self.lines.all.len(), &self.before);
         // rank[id]: the line's number in the page.
         let mut rank = vec![0u32; order.len()];
@@ -359,9 +361,9 @@ impl Games {
             })
             .collect();
         let data = json!({
-            "name": G::INFO.name,
-            "sides": G::INFO.sides,
-            "scale": G::SCORE_SCALE,
+            "name": game.info().name,
+            "sides": game.info().sides,
+            "scale": game.score_scale(),
             "widths": {"line": lw, "edit": ew, "move": mw, "state": sw},
             "lines": order.iter().map(|&i| self.lines.all[i as usize].as_str()).collect::<Vec<_>>(),
             "openings": self.openings.iter().map(|o| numbers(o)).collect::<Vec<_>>(),
@@ -374,25 +376,6 @@ impl Games {
             .replace('<', "\\u003c")
             .replace('>', "\\u003e")
             .replace('&', "\\u0026")
-    }
-}
-
-/// The squares of step `text` played at `pos` ([`Diagram::move_squares`]; of
-/// every action at a simultaneous node), none where it does not read.
-fn step_squares<G: Diagram>(pos: &G, text: &str) -> Vec<String> {
-    match pos.node() {
-        NodeKind::Simultaneous => text
-            .split(' ')
-            .next()
-            .unwrap_or("")
-            .split(',')
-            .filter_map(|a| pos.parse_move(a).ok())
-            .flat_map(|m| pos.move_squares(m))
-            .collect(),
-        _ => pos
-            .parse_move(text)
-            .map(|m| pos.move_squares(m))
-            .unwrap_or_default(),
     }
 }
 
@@ -428,7 +411,7 @@ fn line_order(n: usize, before: &HashSet<(u32, u32)>) -> Vec<u32> {
 
 /// A score for the side to move at `pos` seen from the first player's
 /// side.
-fn first_side_score<G: Diagram>(pos: &G, score: i32) -> i32 {
+fn first_side_score(pos: &Position, score: i32) -> i32 {
     match pos.node() {
         NodeKind::Decision(p) if p != Player::FIRST => -score,
         _ => score,
@@ -662,22 +645,24 @@ const SCRIPT: &str = r#"
 "#;
 
 /// The viewer, its data and its script, for the end of a page.
-fn viewer<G: Diagram>(games: Games) -> String {
+fn viewer(game: &dyn AnyGame, games: Games) -> String {
     format!(
         "{VIEWER}<script type=\"application/json\" id=\"games-data\">{}</script>\n<script>{SCRIPT}</script>\n",
-        games.script::<G>()
+        games.script(game)
     )
 }
 
 /// The page of one recorded game: `steps` are its positions from the
 /// opening as [`crate::records::replay`] gives them. The
 /// fragment `#move=K` opens it at step K.
-pub fn game_page<G: Diagram>(rec: &GameRecord, steps: &[(Option<String>, G)]) -> String {
-    let title = format!("{} game {}", G::INFO.name, rec.number);
+#[must_use]
+pub fn game_page(rec: &GameRecord, steps: &[(Option<String>, Position)]) -> String {
+    let game = steps[0].1.game();
+    let title = format!("{} game {}", game.info().name, rec.number);
     let mut games = Games::new();
     games.add(rec, steps);
     let mut o = head(&title);
-    o.push_str(&viewer::<G>(games));
+    o.push_str(&viewer(game, games));
     o.push_str("</body>\n</html>\n");
     o
 }
@@ -686,11 +671,12 @@ pub fn game_page<G: Diagram>(rec: &GameRecord, steps: &[(Option<String>, G)]) ->
 /// with its error bar overall and per seat, the wins by seat, the list of
 /// games, and every game in the page's viewer (`#game=N`), kept as
 /// compact data. An error when a record does not replay.
-fn seat_tournament_page<G: Diagram>(
+fn seat_tournament_page(
+    game: &dyn AnyGame,
     report: &SideScores,
     records: &[GameRecord],
 ) -> Result<String, ParseError> {
-    let (name, sides) = (G::INFO.name, G::INFO.sides);
+    let (name, sides) = (game.info().name, game.info().sides);
     let title = format!("{name} tournament");
     let mut o = head(&title);
     let _ = writeln!(o, "<h1>{}</h1>", escape(&title));
@@ -760,10 +746,10 @@ fn seat_tournament_page<G: Diagram>(
     o.push_str("</table>\n");
     let mut games = Games::new();
     for r in &sorted {
-        let steps = records::replay::<G>(r)?;
+        let steps = records::replay(r)?;
         games.add(r, &steps);
     }
-    o.push_str(&viewer::<G>(games));
+    o.push_str(&viewer(game, games));
     o.push_str("</body>\n</html>\n");
     Ok(o)
 }
@@ -797,13 +783,14 @@ fn elo_text(i: &Option<Interval>) -> String {
 
 /// A tournament's page, of two sides or more (see the two below); an
 /// error when a record does not replay.
-pub fn tournament_page<G: Diagram>(
+pub fn tournament_page(
+    game: &dyn AnyGame,
     summary: &Summary,
     records: &[GameRecord],
 ) -> Result<String, ParseError> {
     match summary {
-        Summary::Pairs(report) => pair_tournament_page::<G>(report, records),
-        Summary::Seats(report) => seat_tournament_page::<G>(report, records),
+        Summary::Pairs(report) => pair_tournament_page(game, report, records),
+        Summary::Seats(report) => seat_tournament_page(game, report, records),
     }
 }
 
@@ -812,12 +799,13 @@ pub fn tournament_page<G: Diagram>(
 /// the games start from more than the start position), the list of games,
 /// and every game in the page's viewer (`#game=N`), kept as compact data.
 /// An error when a record does not replay.
-fn pair_tournament_page<G: Diagram>(
+fn pair_tournament_page(
+    game: &dyn AnyGame,
     report: &Report,
     records: &[GameRecord],
 ) -> Result<String, ParseError> {
-    let (name, sides) = (G::INFO.name, G::INFO.sides);
-    let start = G::start().text();
+    let (name, sides) = (game.info().name, game.info().sides);
+    let start = game.start().text();
     let by_opening = records.iter().any(|r| r.opening != start);
     let game_link = |n: u64| format!("#game={n}");
     let title = format!("{name} tournament");
@@ -894,10 +882,10 @@ fn pair_tournament_page<G: Diagram>(
     o.push_str("</table>\n");
     let mut games = Games::new();
     for r in &sorted {
-        let steps = records::replay::<G>(r)?;
+        let steps = records::replay(r)?;
         games.add(r, &steps);
     }
-    o.push_str(&viewer::<G>(games));
+    o.push_str(&viewer(game, games));
     o.push_str("</body>\n</html>\n");
     Ok(o)
 }

@@ -5,11 +5,11 @@
 //! token ([`symbol`]), the engines' scores as comments, the ending's
 //! reason as a comment and the result. See `docs/tournament.md`.
 
-use crate::engine::SpecText;
-use crate::records::{self, Adjudication, GameRecord, StepScore};
-use gamut_core::game::{NodeKind, NodeRules, Notation, ParseError, Player};
-use gamut_games::with_game;
+use crate::records;
+use gamut_core::game::{NodeKind, ParseError, Player};
 use gamut_games::GameId;
+use gamut_players::record::{Adjudication, GameRecord, StepScore};
+use gamut_players::spec::SpecText;
 use gamut_search::score::Score;
 use std::fs::File;
 use std::io::Write;
@@ -212,8 +212,7 @@ pub fn undated<'a>(
 ) -> Result<String, ParseError> {
     let mut text = String::new();
     for rec in records {
-        let id: GameId = rec.game.parse().map_err(ParseError::new)?;
-        text.push_str(&with_game!(id, G => game::<G>(rec, "????.??.??"))?);
+        text.push_str(&game(rec, "????.??.??")?);
     }
     Ok(text)
 }
@@ -232,12 +231,14 @@ pub fn undated<'a>(
 /// between breaks "right after", as PGN's export format has it. Chance
 /// steps (Empedocles' die) belong to the move they are in and get no
 /// number.
-pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseError> {
-    if G::players() != 2 {
-        return Err(refused(G::ID));
+pub fn game(rec: &GameRecord, date: &str) -> Result<String, ParseError> {
+    let id: GameId = rec.game.parse().map_err(ParseError::new)?;
+    let object = gamut_engine::game(id);
+    if object.players() != 2 {
+        return Err(refused(id.name()));
     }
-    let steps = records::replay::<G>(rec)?;
-    let result = rec.shown_result(G::INFO.sides);
+    let steps = records::replay(rec)?;
+    let result = rec.shown_result(object.info().sides);
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", "gamut tournament".to_string()),
         ("Site", "?".to_string()),
@@ -252,7 +253,7 @@ pub fn game<G: Notation>(rec: &GameRecord, date: &str) -> Result<String, ParseEr
         ("Termination", termination(rec).to_string()),
         ("Variant", rec.game.clone()),
     ];
-    if rec.opening != G::start().text() {
+    if rec.opening != object.start().text() {
         more.push(("FEN", rec.opening.clone()));
         more.push(("SetUp", "1".to_string()));
     }
@@ -364,8 +365,8 @@ impl PgnFile {
     }
 
     /// Appends game `rec` and flushes it.
-    pub fn append<G: Notation>(&mut self, rec: &GameRecord) -> Result<(), ParseError> {
-        let text = game::<G>(rec, &self.date)?;
+    pub fn append(&mut self, rec: &GameRecord) -> Result<(), ParseError> {
+        let text = game(rec, &self.date)?;
         self.file
             .write_all(text.as_bytes())
             .and_then(|_| self.file.flush())

@@ -7,8 +7,8 @@
 //! each game once as it finishes; the report ([`Summary`]) is made from the
 //! tally.
 
-use crate::records::GameRecord;
 use crate::stats::{Interval, Margins, Penta, Sprt, SprtState, Wdl};
+use gamut_players::record::GameRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;

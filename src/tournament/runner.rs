@@ -5,21 +5,21 @@
 //! the output (records file, running lines, report, web pages). The command line gives it
 //! [`Settings`] and a [`Watch`] that shows progress; it returns the report.
 
-use crate::engine::{check_names, Engine, SpecText};
 use crate::pages;
 use crate::pgn::{self, PgnFile};
-use crate::play::{lineups, Plan, Rules, Schedule};
-use crate::records::{self, Adjudicator, GameRecord, Threshold};
+use crate::play::{lineups, Plan, Schedule};
+use crate::records;
 use crate::report::{Summary, Tally};
-use crate::schedule::{
-    default_ply_limit, parse_openings, Format, Openings, Pairings, Seatings, Shard, MAX_GAMES,
-};
+use crate::schedule::{parse_openings, Format, Openings, Pairings, Seatings, Shard, MAX_GAMES};
 use crate::session::{self, check_previous, Ended, RecordsFile};
 use crate::stats::Sprt;
-use gamut_core::game::{Diagram, FullGame, Game, NodeRules, Notation, ParseError, Player};
+use gamut_core::game::{ParseError, Player};
 use gamut_core::paths::check_outputs;
-use gamut_games::with_game;
+use gamut_engine::{AnyGame, Position};
 use gamut_games::GameId;
+use gamut_players::game::Rules;
+use gamut_players::record::{Adjudicator, GameRecord, Threshold};
+use gamut_players::spec::{check_names, SpecText};
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -148,35 +148,23 @@ pub struct Outcome {
     pub unwritten: Option<ParseError>,
 }
 
-/// Runs the tournament of `settings` in game `G`, of two sides or more;
+/// Runs the tournament of `settings` in `game`, of two sides or more;
 /// raising `stop` ends it early (finished games kept).
-pub fn run<G: FullGame>(
+pub fn run(
+    game: &'static dyn AnyGame,
     settings: &Settings,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
 ) -> Result<Outcome, ParseError> {
-    run_plan(settings, &plan::<G>(settings)?, false, stop, watch)
-}
-
-/// [`run`] for the game `id`, chosen at run time. Every game's searches
-/// are compiled here, in this crate, so that builds which share generic
-/// code between crates (the test profile's) compile them once for serve,
-/// the protocol and the command line.
-pub fn run_game(
-    id: gamut_games::GameId,
-    settings: &Settings,
-    stop: &AtomicBool,
-    watch: &mut dyn Watch,
-) -> Result<Outcome, ParseError> {
-    gamut_games::with_game!(id, G => run::<G>(settings, stop, watch))
+    run_plan(settings, &plan(game, settings)?, false, stop, watch)
 }
 
 /// Runs `plan`, made from `settings` by [`plan`] (and possibly changed
 /// since, as `gamut balance` does); with `keep_games` the outcome holds
 /// every finished game.
-pub fn run_plan<G: FullGame>(
+pub fn run_plan(
     settings: &Settings,
-    plan: &Plan<G>,
+    plan: &Plan,
     keep_games: bool,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
@@ -194,12 +182,12 @@ pub fn run_plan<G: FullGame>(
         Schedule::Pairs(_) | Schedule::Firsts(_) => Tally::new(sprt),
         Schedule::Seats(_) => Tally::of_seats(
             plan.engines.iter().map(|e| e.name.clone()).collect(),
-            G::INFO.sides.len(),
+            plan.game.info().sides.len(),
         ),
     };
     check_tournament_paths(settings)?;
     let (mut records, previous) = open_records(settings, plan, watch)?;
-    let mut pgn_file = open_pgn::<G>(settings, &previous)?;
+    let mut pgn_file = open_pgn(settings, &previous)?;
     let total = plan.game_count() as u64;
     let mut played = Vec::new();
     let keep = keep_games || settings.html.is_some();
@@ -209,9 +197,12 @@ pub fn run_plan<G: FullGame>(
             played.push(rec.clone());
         }
         if let Some(f) = pgn_file.as_mut() {
-            f.append::<G>(rec).map_err(|e| io::Error::other(e.0))?;
+            f.append(rec).map_err(|e| io::Error::other(e.0))?;
         }
-        watch.game(&game_line(rec, total, G::INFO.sides), status(tally))
+        watch.game(
+            &game_line(rec, total, plan.game.info().sides),
+            status(tally),
+        )
     };
     let finished = session::run(
         plan,
@@ -233,7 +224,7 @@ pub fn run_plan<G: FullGame>(
     let summary = finished.tally.summary();
     played.extend(previous);
     let unwritten = match &settings.html {
-        Some(path) => write_pages::<G>(path, &summary, &played).err(),
+        Some(path) => write_pages(plan.game, path, &summary, &played).err(),
         None => None,
     };
     Ok(Outcome {
@@ -301,16 +292,13 @@ fn check_tournament_paths(s: &Settings) -> Result<(), ParseError> {
 
 /// The PGN file, if one was asked for: created afresh, the games of a
 /// resumed records file written first (in the file's order).
-fn open_pgn<G: Notation>(
-    s: &Settings,
-    previous: &[GameRecord],
-) -> Result<Option<PgnFile>, ParseError> {
+fn open_pgn(s: &Settings, previous: &[GameRecord]) -> Result<Option<PgnFile>, ParseError> {
     let Some(path) = &s.pgn else {
         return Ok(None);
     };
     let mut file = PgnFile::create(path, &pgn::today())?;
     for rec in previous {
-        file.append::<G>(rec)?;
+        file.append(rec)?;
     }
     Ok(Some(file))
 }
@@ -318,9 +306,9 @@ fn open_pgn<G: Notation>(
 /// The records file, if one was asked for: a new file (an existing one only
 /// with `--overwrite`), or with `--resume` the file so far and its games,
 /// checked against the plan.
-fn open_records<G: FullGame>(
+fn open_records(
     s: &Settings,
-    plan: &Plan<G>,
+    plan: &Plan,
     watch: &mut dyn Watch,
 ) -> Result<(Option<RecordsFile>, Vec<GameRecord>), ParseError> {
     let Some(path) = &s.records else {
@@ -369,15 +357,15 @@ fn game_line(rec: &GameRecord, total: u64, sides: &[&str]) -> String {
 
 /// The engines, the schedule (this shard's pairs), the openings and the
 /// adjudication rules from the settings.
-pub fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
-    let pairs = G::players() == 2;
+pub fn plan(game: &'static dyn AnyGame, s: &Settings) -> Result<Plan, ParseError> {
+    let pairs = game.players() == 2;
     if !pairs {
-        refuse_pair_options::<G>(s)?;
+        refuse_pair_options(game, s)?;
     }
     let engines = s
         .engines
         .iter()
-        .map(|t| Engine::parse::<G>(t))
+        .map(|t| game.engine(t))
         .collect::<Result<Vec<_>, _>>()?;
     if engines.len() < 2 {
         return Err(ParseError::new("a tournament needs at least two --engine"));
@@ -400,17 +388,17 @@ pub fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
             Openings::List(
-                parse_openings::<G>(&text)
+                parse_openings(game, &text)
                     .map_err(|e| ParseError::new(format!("{}: {e}", path.display())))?,
             )
         }
         (None, plies) => Openings::Random {
-            start: G::start(),
+            start: game.start(),
             plies: plies.unwrap_or(0),
         },
     };
     let mut rules = Rules {
-        ply_limit: s.ply_limit.unwrap_or_else(|| default_ply_limit::<G>()),
+        ply_limit: s.ply_limit.unwrap_or(game.info().ply_limit),
         adjudicate: Adjudicator {
             resign: s.resign_score.map(|score| Threshold {
                 score,
@@ -431,12 +419,13 @@ pub fn plan<G: FullGame>(s: &Settings) -> Result<Plan<G>, ParseError> {
         Schedule::Pairs(Pairings::new(engines.len(), s.format, s.games / 2, shard)?)
     } else {
         Schedule::Seats(Seatings::new(
-            lineups(engines.len(), G::INFO.sides.len()),
+            lineups(engines.len(), game.info().sides.len()),
             s.games,
             shard,
         ))
     };
     Ok(Plan {
+        game,
         engines,
         schedule,
         openings,
@@ -481,7 +470,7 @@ fn adjudication(rule: &str, rules: &mut Adjudicator) -> Result<(), ParseError> {
 /// Refuses the options of a tournament of two sides in game `G` of more:
 /// the seat engines give no scores to adjudicate on, every engine takes
 /// every seat in turn.
-fn refuse_pair_options<G: Game>(s: &Settings) -> Result<(), ParseError> {
+fn refuse_pair_options(game: &dyn AnyGame, s: &Settings) -> Result<(), ParseError> {
     const SCORES: &str = "adjudication needs the engines' scores, and seat engines give none";
     let unsupported = [
         (s.sprt.is_some(), "--sprt", SPRT_TWO_SIDES),
@@ -498,19 +487,20 @@ fn refuse_pair_options<G: Game>(s: &Settings) -> Result<(), ParseError> {
     match unsupported.iter().find(|(given, _, _)| *given) {
         Some((_, opt, why)) => Err(ParseError::new(format!(
             "{opt} does not apply to {}: {why}",
-            G::ID
+            game.id()
         ))),
         None => Ok(()),
     }
 }
 
 /// Writes the tournament's page, every game in it, to `path`.
-pub fn write_pages<G: Diagram>(
+pub fn write_pages(
+    game: &dyn AnyGame,
     path: &Path,
     summary: &Summary,
     games: &[GameRecord],
 ) -> Result<(), ParseError> {
-    write_file(path, &pages::tournament_page::<G>(summary, games)?)
+    write_file(path, &pages::tournament_page(game, summary, games)?)
 }
 
 /// Writes `text` to the file at `path`.
@@ -567,7 +557,8 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         });
     };
     let id: GameId = game.parse().map_err(ParseError)?;
-    let (sides, pairs) = with_game!(id, G => (G::INFO.sides.len(), G::players() == 2));
+    let object = gamut_engine::game(id);
+    let (sides, pairs) = (object.info().sides.len(), object.players() == 2);
     all.sort_by_key(|r| r.number);
     let mut tally = if pairs {
         Tally::new(sprt)
@@ -593,7 +584,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
     }
     let summary = tally.summary();
     let mut unwritten = match &m.html {
-        Some(path) => with_game!(id, G => write_pages::<G>(path, &summary, &all)).err(),
+        Some(path) => write_pages(gamut_engine::game(id), path, &summary, &all).err(),
         None => None,
     };
     if let Some(path) = &m.pgn {
@@ -688,14 +679,14 @@ fn seed_text(seed: Option<u64>) -> String {
 }
 
 /// One recorded game replayed: what `gamut replay` shows of it.
-pub struct Replayed<G> {
+pub struct Replayed {
     /// The game's number.
     pub number: u64,
     /// The engines by side, each with its side (`d1 (player 1)`).
     pub seated: Vec<String>,
     /// Every position, each with the step that led to it (`None` for the
     /// opening).
-    pub steps: Vec<(Option<String>, G)>,
+    pub steps: Vec<(Option<String>, Position)>,
     /// The result (`1-0`, `player 3 wins`, `draw`).
     pub result: String,
     /// Why it ended.
@@ -704,22 +695,24 @@ pub struct Replayed<G> {
     pub plies: u32,
 }
 
-/// The recorded game `rec` replayed in `G` (which must be its game),
-/// checked throughout: what `gamut replay` shows of it.
-pub fn replayed<G: Notation>(rec: &GameRecord) -> Result<Replayed<G>, ParseError> {
-    let sides = G::INFO.sides;
+/// The recorded game `rec` replayed, checked throughout: what `gamut
+/// replay` shows of it.
+pub fn replayed(rec: &GameRecord) -> Result<Replayed, ParseError> {
+    let steps = records::replay(rec)?;
+    let game = steps[0].1.game();
+    let sides = game.info().sides;
     Ok(Replayed {
         number: rec.number,
         seated: rec
             .engines
             .iter()
             .enumerate()
-            .map(|(i, e)| match G::players() {
+            .map(|(i, e)| match game.players() {
                 2 => format!("{e} ({})", Player::nth(i)),
                 _ => format!("{e} ({})", sides.get(i).copied().unwrap_or("?")),
             })
             .collect(),
-        steps: records::replay::<G>(rec)?,
+        steps,
         result: rec.shown_result(sides),
         reason: rec.reason.clone(),
         plies: rec.plies,

@@ -1,10 +1,11 @@
 //! Which games a tournament plays: encounters by format, game pairs over
 //! openings, shards, and the seeds every random choice is drawn from.
 
-use gamut_core::game::{Game, NodeKind, NodeRules, Notation, ParseError, Player};
-use gamut_search::draw::pick;
+use gamut_core::game::{NodeKind, ParseError};
+use gamut_engine::{AnyGame, Position};
+use gamut_players::seed::{seed_for, Stream};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// Who meets whom when there are more than two engines.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -238,44 +239,18 @@ impl Shard {
     }
 }
 
-/// The random streams of a tournament, each derived from the seed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Stream {
-    /// Random openings, by opening index.
-    Opening = 1,
-    /// Chance outcomes, by opening index: both games of a pair (and every
-    /// pair on that opening) see the same sequence of rolls.
-    Chance = 2,
-    /// An engine's own choices (random moves, ties, mixed strategies), by
-    /// `2 × (game number) + side`.
-    Engine = 3,
-}
-
-/// The seed of stream `stream`'s member `index` (SplitMix64 finalisers over
-/// the tournament seed, the stream and the index).
-#[must_use]
-pub fn seed_for(seed: u64, stream: Stream, index: u64) -> u64 {
-    let mix = |mut z: u64| {
-        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    mix(mix(mix(seed) ^ stream as u64) ^ index)
-}
-
 /// Where the games start.
 #[derive(Clone, Debug)]
-pub enum Openings<G> {
+pub enum Openings {
     /// Positions read from a file, used in turn (opening `i` is line
     /// `i mod len`).
-    List(Vec<G>),
+    List(Vec<Position>),
     /// `plies` random decision plies from the start position, drawn from
     /// the opening stream; chance outcomes and joint actions on the way
     /// are random too and use no ply.
     Random {
         /// The start position.
-        start: G,
+        start: Position,
         /// Decision plies to play.
         plies: u32,
     },
@@ -284,9 +259,9 @@ pub enum Openings<G> {
 /// How often a random opening that ended the game is drawn again.
 const OPENING_ATTEMPTS: u64 = 1000;
 
-impl<G: Game> Openings<G> {
+impl Openings {
     /// Opening number `index` for tournament seed `seed`.
-    pub fn get(&self, index: u64, seed: u64) -> Result<G, ParseError> {
+    pub fn get(&self, index: u64, seed: u64) -> Result<Position, ParseError> {
         match self {
             Openings::List(list) => Ok(list[(index % list.len() as u64) as usize].clone()),
             Openings::Random { start, plies } => {
@@ -296,7 +271,7 @@ impl<G: Game> Openings<G> {
                         Stream::Opening,
                         index.wrapping_mul(OPENING_ATTEMPTS) + attempt,
                     );
-                    if let Some(p) = random_walk(start, *plies, &mut StdRng::seed_from_u64(s)) {
+                    if let Some(p) = start.random_walk(*plies, &mut StdRng::seed_from_u64(s)) {
                         return Ok(p);
                     }
                 }
@@ -308,67 +283,20 @@ impl<G: Game> Openings<G> {
     }
 }
 
-/// Plays `plies` random decision plies from `start`; `None` if the game
-/// ends first.
-fn random_walk<G: Game>(start: &G, plies: u32, rng: &mut StdRng) -> Option<G> {
-    walk(start, plies, rng, &mut |_, moves, rng| {
-        Some(moves[rng.gen_range(0..moves.len())])
-    })
-}
-
-/// Picks one of a decision node's moves (`None`: give up the walk).
-pub type Chooser<'a, G> =
-    dyn FnMut(&G, &[<G as Game>::Move], &mut StdRng) -> Option<<G as Game>::Move> + 'a;
-
-/// Plays `plies` decision plies from `start`, each the move `choose` picks
-/// among the position's moves; chance outcomes are drawn by their
-/// probabilities and joint actions uniformly, using no ply. `None` if the
-/// game ends first or `choose` gives up.
-pub fn walk<G: Game>(
-    start: &G,
-    plies: u32,
-    rng: &mut StdRng,
-    choose: &mut Chooser<'_, G>,
-) -> Option<G> {
-    let mut pos = start.clone();
-    let mut played = 0;
-    let mut v = Vec::new();
-    let mut w = Vec::new();
-    loop {
-        match pos.node() {
-            NodeKind::Terminal => return None,
-            _ if played == plies => return Some(pos),
-            NodeKind::Decision(_) => {
-                pos.moves(&mut v);
-                pos = pos.play(choose(&pos, &v, rng)?);
-                played += 1;
-            }
-            NodeKind::Chance => {
-                pos.moves(&mut v);
-                let m = pick(rng, v.iter().map(|&m| (m, pos.probability(m))));
-                pos = pos.play(m);
-            }
-            NodeKind::Simultaneous => {
-                pos.actions(Player::FIRST, &mut v);
-                pos.actions(Player::SECOND, &mut w);
-                pos = pos.play_joint(v[rng.gen_range(0..v.len())], w[rng.gen_range(0..w.len())]);
-            }
-        }
-    }
-}
-
 /// Reads openings: one position text per line; text after a `;` (perft
 /// suite counts) is dropped, and blank lines and lines starting with `#`
 /// are skipped, and so are positions where the game is over (suites hold
 /// some). A line that does not parse is an error.
-pub fn parse_openings<G: Notation>(text: &str) -> Result<Vec<G>, ParseError> {
+pub fn parse_openings(game: &dyn AnyGame, text: &str) -> Result<Vec<Position>, ParseError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let body = line.split(';').next().unwrap_or("").trim();
         if body.is_empty() || body.starts_with('#') {
             continue;
         }
-        let pos = G::parse(body).map_err(|e| ParseError::new(format!("line {}: {e}", i + 1)))?;
+        let pos = game
+            .parse(body)
+            .map_err(|e| ParseError::new(format!("line {}: {e}", i + 1)))?;
         if pos.node() != NodeKind::Terminal {
             out.push(pos);
         }
@@ -379,13 +307,6 @@ pub fn parse_openings<G: Notation>(text: &str) -> Result<Vec<G>, ParseError> {
         ));
     }
     Ok(out)
-}
-
-/// The default ply limit of game `G`, after which a tournament game is a
-/// draw: the game's [`GameInfo::ply_limit`](gamut_core::game::GameInfo::ply_limit).
-#[must_use]
-pub fn default_ply_limit<G: Game>() -> u32 {
-    G::INFO.ply_limit
 }
 
 #[cfg(test)]

@@ -3,11 +3,12 @@
 //! as soon as it ends, until the plan is done, the SPRT decides or the
 //! session is interrupted.
 
-use crate::engine::Engine;
 use crate::play::Plan;
-use crate::records::{self, GameRecord, Line};
+use crate::records::{self, Line};
 use crate::report::Tally;
-use gamut_core::game::{Evaluate, Notation, ParseError};
+use gamut_core::game::ParseError;
+use gamut_players::engine::Engine;
+use gamut_players::record::GameRecord;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -141,8 +142,8 @@ fn cannot_write(path: &Path, e: io::Error) -> ParseError {
 /// number is in its schedule once, with its engines, specs, ply limit,
 /// score adjudication and opening (so the seed, engines and openings are the ones it was started
 /// with). Errors read `line N: problem`.
-pub fn check_previous<G: Notation>(plan: &Plan<G>, previous: &[Line]) -> Result<(), ParseError> {
-    records::check_previous(previous, G::ID, plan.seed, |rec| {
+pub fn check_previous(plan: &Plan, previous: &[Line]) -> Result<(), ParseError> {
+    records::check_previous(previous, plan.game.id().name(), plan.seed, |rec| {
         let Some(i) = plan.index_of(rec.number) else {
             return Err("is not in this tournament's schedule".into());
         };
@@ -198,8 +199,8 @@ pub struct Finished {
 /// once, on the calling thread. Stops starting games when `stop` is raised
 /// (from outside, or here when the SPRT decides or a write fails).
 /// `previous` must have passed [`check_previous`].
-pub fn run<G: Evaluate + Notation>(
-    plan: &Plan<G>,
+pub fn run(
+    plan: &Plan,
     concurrency: usize,
     mut tally: Tally,
     previous: &[GameRecord],

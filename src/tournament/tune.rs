@@ -7,15 +7,16 @@
 //! Every iteration is one line of a ledger, from which a killed run
 //! resumes to the same ledger as an unbroken one. See `docs/tune.md`.
 
-use crate::engine::SpecText;
 use crate::play::Plan;
 use crate::report::Summary;
 use crate::runner::{self, Settings, Watch};
 use crate::schedule::Openings;
 use crate::session::Ended;
 use crate::stats::Wdl;
-use gamut_core::game::{FullGame, NodeRules, ParseError};
+use gamut_core::game::ParseError;
 use gamut_core::paths::check_outputs;
+use gamut_engine::AnyGame;
+use gamut_players::spec::SpecText;
 use gamut_search::params::{Tunable, TUNABLES};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -392,21 +393,22 @@ pub trait Observer {
     fn iteration(&mut self, e: &Entry) -> Result<(), ParseError>;
 }
 
-/// Runs `gamut tune` in game `G`: the iterations left (all, or those after
+/// Runs `gamut tune` in `game`: the iterations left (all, or those after
 /// a resumed ledger's), each iteration's games shown by `observer`, each
 /// finished iteration appended to the ledger, then given to `observer`.
 /// Raising `stop` ends the run after the games in progress; the iteration
 /// they belong to is not counted.
-pub fn run<G: FullGame>(
+pub fn run(
+    game: &'static dyn AnyGame,
     s: &TuneSettings,
     stop: &AtomicBool,
     observer: &mut dyn Observer,
 ) -> Result<Tuned, ParseError> {
-    if G::players() != 2 {
+    if game.players() != 2 {
         return Err(ParseError::new(format!(
             "tune plays pairs of games of two sides; {} has {}",
-            G::ID,
-            G::players()
+            game.id(),
+            game.players()
         )));
     }
     let (dims, shared) = dimensions(s)?;
@@ -414,7 +416,7 @@ pub fn run<G: FullGame>(
     let mut spsa = Spsa::new(dims, s.gains, s.iterations, s.pairs, s.seed);
     let (mut ledger, previous) = open_ledger(s, observer.games())?;
     for (line, e) in previous.iter().enumerate() {
-        replay::<G>(s, &mut spsa, &shared, e).map_err(|msg| ledger_error(s, line + 1, &msg))?;
+        replay(game, s, &mut spsa, &shared, e).map_err(|msg| ledger_error(s, line + 1, &msg))?;
     }
     observer.start(spsa.done());
     // The first iteration's engines are built before any game: a spec
@@ -427,7 +429,7 @@ pub fn run<G: FullGame>(
             engine_spec("minus", &shared, &dims, &p.minus),
         ]
     };
-    runner::plan::<G>(&settings(s, specs(&p), spsa.games_seed()))?;
+    runner::plan(game, &settings(s, specs(&p), spsa.games_seed()))?;
     let mut interrupted = false;
     while spsa.done() < s.iterations {
         if stop.load(Relaxed) {
@@ -436,7 +438,7 @@ pub fn run<G: FullGame>(
         }
         let p = spsa.perturbation();
         let settings = settings(s, specs(&p), spsa.games_seed());
-        let mut plan: Plan<G> = runner::plan(&settings)?;
+        let mut plan: Plan = runner::plan(game, &settings)?;
         if let Openings::List(list) = &mut plan.openings {
             // Each iteration plays the next openings of the file.
             let len = list.len() as u64;
@@ -451,7 +453,7 @@ pub fn run<G: FullGame>(
         let theta = spsa.theta().to_vec();
         let score = results.wins as i64 - results.losses as i64;
         let gradient = spsa.step(&p, score);
-        let entry = entry::<G>(s, &spsa, &p, &theta, results, &gradient);
+        let entry = entry(game, s, &spsa, &p, &theta, results, &gradient);
         if let Some(file) = ledger.as_mut() {
             append(file, &entry, s)?;
         }
@@ -464,16 +466,6 @@ pub fn run<G: FullGame>(
         iterations: s.iterations,
         interrupted,
     })
-}
-
-/// [`run`] for the game `id`, chosen at run time (compiled here, once).
-pub fn run_game(
-    id: gamut_games::GameId,
-    s: &TuneSettings,
-    stop: &AtomicBool,
-    observer: &mut dyn Observer,
-) -> Result<Tuned, ParseError> {
-    gamut_games::with_game!(id, G => run::<G>(s, stop, observer))
 }
 
 /// The tournament of one iteration: `specs` (plus, minus) playing
@@ -505,7 +497,8 @@ fn plus_results(summary: &Summary) -> Result<Wdl, ParseError> {
 }
 
 /// The ledger line of iteration `p`, which started at `theta`.
-fn entry<G: FullGame>(
+fn entry(
+    game: &dyn AnyGame,
     s: &TuneSettings,
     spsa: &Spsa,
     p: &Perturbation,
@@ -516,7 +509,7 @@ fn entry<G: FullGame>(
     let dims = spsa.dims();
     let rounded = |v: &[f64]| -> Vec<i32> { v.iter().map(|x| x.round() as i32).collect() };
     Entry {
-        game: G::ID.to_string(),
+        game: game.id().to_string(),
         engine: s.engine.clone(),
         seed: s.seed,
         iterations: s.iterations,
@@ -538,14 +531,15 @@ fn entry<G: FullGame>(
 /// Replays ledger line `e` on `spsa`: the line must be this run's next
 /// iteration, its settings those the run plays, and θ after it the one
 /// its results give.
-fn replay<G: FullGame>(
+fn replay(
+    game: &dyn AnyGame,
     s: &TuneSettings,
     spsa: &mut Spsa,
     shared: &[String],
     e: &Entry,
 ) -> Result<(), String> {
     let p = spsa.perturbation();
-    let expected = entry::<G>(s, spsa, &p, spsa.theta(), e.results, &[]);
+    let expected = entry(game, s, spsa, &p, spsa.theta(), e.results, &[]);
     let same_run = e.game == expected.game
         && e.engine == expected.engine
         && e.seed == expected.seed

@@ -13,22 +13,34 @@ use std::process::Command;
 
 /// The layer crates from the bottom up: name, folder, and the layer
 /// crates it may depend on. The searcher names no game, so it stands
-/// beside the games, not above them; the game object (the engine) stands
-/// on both; the trainer stands on both, beside the tournaments, and only
-/// the command line uses it.
-const LAYERS: [(&str, &str, &[&str]); 9] = [
+/// beside the games, not above them; the players stand on both, and the
+/// game object (the engine) on them; the trainer stands on the games and
+/// the searcher, beside the tournaments, and only the command line uses
+/// it.
+const LAYERS: [(&str, &str, &[&str]); 10] = [
     ("gamut-core", "src/core", &[]),
     ("gamut-games", "src/games", &["gamut-core"]),
     ("gamut-search", "src/search", &["gamut-core"]),
     (
+        "gamut-players",
+        "src/players",
+        &["gamut-core", "gamut-games", "gamut-search"],
+    ),
+    (
         "gamut-engine",
         "src/engine",
-        &["gamut-core", "gamut-games", "gamut-search"],
+        &["gamut-core", "gamut-games", "gamut-search", "gamut-players"],
     ),
     (
         "gamut-tournament",
         "src/tournament",
-        &["gamut-core", "gamut-games", "gamut-search"],
+        &[
+            "gamut-core",
+            "gamut-games",
+            "gamut-search",
+            "gamut-players",
+            "gamut-engine",
+        ],
     ),
     (
         "gamut-protocol",
@@ -42,6 +54,7 @@ const LAYERS: [(&str, &str, &[&str]); 9] = [
             "gamut-core",
             "gamut-games",
             "gamut-search",
+            "gamut-players",
             "gamut-engine",
             "gamut-tournament",
         ],
@@ -55,13 +68,14 @@ const LAYERS: [(&str, &str, &[&str]); 9] = [
 ];
 
 /// Imports that must not compile: a layer crate and a crate it may not use.
-const FORBIDDEN: [(&str, &str); 9] = [
+const FORBIDDEN: [(&str, &str); 10] = [
     ("gamut-core", "gamut-games"),
     ("gamut-games", "gamut-search"),
     ("gamut-games", "gamut-engine"),
     ("gamut-search", "gamut-games"),
     ("gamut-search", "gamut-engine"),
     ("gamut-search", "gamut-tournament"),
+    ("gamut-players", "gamut-tournament"),
     ("gamut-tournament", "gamut-protocol"),
     ("gamut-tournament", "gamut-serve"),
     ("gamut-protocol", "gamut-serve"),

@@ -5,10 +5,9 @@
 
 use crate::common;
 use crate::common::{ok, rejected, tool_here};
-use gamut::game::{Diagram, Game, NodeKind};
-use gamut::games::empedocles::Empedocles;
-use gamut::games::epaminondas::Epaminondas;
-use gamut::tournament::records::{self, GameRecord};
+use gamut::game::NodeKind;
+use gamut::players::record::GameRecord;
+use gamut::tournament::records;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -77,7 +76,7 @@ fn analyze_score(game: &str, fen: &str, depth: &str) -> i32 {
 fn records_keep_every_searched_decision_score_and_depth() {
     let path = tournament("epaminondas", "scores.jsonl", "40", &[]);
     for (_, rec) in records::read(&path).unwrap() {
-        let steps = records::replay::<Epaminondas>(&rec).unwrap();
+        let steps = records::replay(&rec).unwrap();
         // Both engines search, so every step is scored, in order.
         assert_eq!(rec.scores.len(), rec.moves.len(), "game {}", rec.number);
         for (i, sc) in rec.scores.iter().enumerate() {
@@ -119,7 +118,7 @@ fn records_without_scores_still_replay_and_bad_scores_are_refused() {
     assert!(recs.iter().all(|(_, r)| r.scores.is_empty()));
 
     let first: GameRecord = serde_json::from_value(original[0].clone()).unwrap();
-    let steps = records::replay::<Empedocles>(&first).unwrap();
+    let steps = records::replay(&first).unwrap();
     let roll = (0..first.moves.len())
         .find(|&i| steps[i].1.node() == NodeKind::Chance)
         .expect("Empedocles rolls the die");
@@ -300,14 +299,14 @@ fn inline(svg: &str) -> String {
 
 /// Game `rec`'s entry in page data `d` holds its steps, its scores from
 /// the first player's side and a picture of every position.
-fn check_game<G: Diagram>(d: &Value, rec: &GameRecord) {
+fn check_game(d: &Value, rec: &GameRecord) {
     let g = d["games"]
         .as_array()
         .unwrap()
         .iter()
         .find(|g| g["n"] == rec.number)
         .unwrap_or_else(|| panic!("game {} is in the page", rec.number));
-    let steps = records::replay::<G>(rec).unwrap();
+    let steps = records::replay(rec).unwrap();
     let texts = d["moves"].as_array().unwrap();
     let moves: Vec<&str> = nums(text(g, "m"), d["widths"]["move"].as_u64().unwrap() as usize)
         .into_iter()
@@ -354,7 +353,7 @@ fn a_game_page_holds_every_position_and_its_scores_for_the_first_player() {
     let text = page(&html);
     let d = data(&text);
     assert_eq!(d["games"].as_array().unwrap().len(), 1);
-    check_game::<Epaminondas>(&d, &rec);
+    check_game(&d, &rec);
     // Both engines search: scores of both signs' movers, all from White's
     // side (the second mover's negated).
     assert!(rec.scores.len() >= 2);
@@ -394,7 +393,7 @@ fn a_tournament_page_holds_every_game() {
     let d = data(&text);
     assert_eq!(d["games"].as_array().unwrap().len(), 4);
     for (_, rec) in records::read(&records).unwrap() {
-        check_game::<gamut::games::apart::Apart>(&d, &rec);
+        check_game(&d, &rec);
         assert!(text.contains(&format!("href=\"#game={}\"", rec.number)));
     }
     // No page per game any more.
@@ -441,7 +440,7 @@ fn a_spokes_page_holds_its_joint_steps_and_marks_their_nodes() {
     let text = page(&html);
     let d = data(&text);
     for (_, rec) in records::read(&path).unwrap() {
-        check_game::<gamut::games::spokes::Spokes>(&d, &rec);
+        check_game(&d, &rec);
         let g = d["games"]
             .as_array()
             .unwrap()
@@ -470,7 +469,6 @@ fn a_spokes_page_holds_its_joint_steps_and_marks_their_nodes() {
 
 #[test]
 fn a_seats_tournament_page_holds_every_game_of_four_sides_without_scores() {
-    use gamut::games::spokes::Spokes4;
     let path = temp("s4.jsonl");
     let html = temp("s4.html");
     ok(&[
@@ -506,7 +504,7 @@ fn a_seats_tournament_page_holds_every_game_of_four_sides_without_scores() {
             .find(|g| g["n"] == rec.number)
             .unwrap();
         assert_eq!(g["e"], serde_json::json!(rec.engines));
-        let steps = records::replay::<Spokes4>(rec).unwrap();
+        let steps = records::replay(rec).unwrap();
         let shown = pictures(&d, g);
         assert_eq!(shown.len(), steps.len(), "one picture per position");
         for (k, (_, pos)) in steps.iter().enumerate() {
@@ -532,8 +530,7 @@ fn a_seats_tournament_page_holds_every_game_of_four_sides_without_scores() {
     assert_eq!(d1["games"].as_array().unwrap().len(), 1);
     let g = &d1["games"][0];
     assert_eq!(g["n"], 2);
-    let steps =
-        records::replay::<Spokes4>(&recs.iter().find(|(_, r)| r.number == 2).unwrap().1).unwrap();
+    let steps = records::replay(&recs.iter().find(|(_, r)| r.number == 2).unwrap().1).unwrap();
     assert_eq!(pictures(&d1, g).len(), steps.len());
 }
 
@@ -559,7 +556,7 @@ fn a_program_engine_s_info_lines_give_its_scores() {
         s(&path),
     ]);
     for (_, rec) in records::read(&path).unwrap() {
-        let steps = records::replay::<gamut::games::apart::Apart>(&rec).unwrap();
+        let steps = records::replay(&rec).unwrap();
         let side = rec.side_of("ext");
         let of_program: Vec<_> = rec
             .scores

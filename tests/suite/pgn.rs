@@ -7,7 +7,8 @@
 
 use crate::common;
 use crate::common::{ok, rejected};
-use gamut::tournament::records::{self, GameRecord};
+use gamut::players::record::GameRecord;
+use gamut::tournament::records;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

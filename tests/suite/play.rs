@@ -13,8 +13,8 @@ use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
 use gamut::games::spokes::Spokes;
+use gamut::players::engine::{Engine, Kind};
 use gamut::search::{Config, Limits};
-use gamut::tournament::engine::{Engine, Kind};
 use gamut::tournament::records;
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
@@ -159,7 +159,7 @@ fn engine_plays_both<G: FullGame>(start: G) {
     assert!(text.contains("saved "), "{text}");
     let recs = records::read(&file).expect("the saved game is a valid record");
     let rec = &recs[0].1;
-    let steps = records::replay::<G>(rec).unwrap();
+    let steps = records::replay(rec).unwrap();
     let last = &steps.last().unwrap().1;
     assert!(
         last.outcome().is_some() || rec.reason == "ply limit",
@@ -257,7 +257,7 @@ fn person_plays_hints<G: FullGame>(start: G, humans: [bool; 2]) {
     let person = usize::from(humans[1]);
     assert_eq!(rec.engines[person], "human");
     assert_eq!(rec.engines[1 - person], "d1");
-    records::replay::<G>(rec).unwrap();
+    records::replay(rec).unwrap();
     ok(&[
         "replay",
         file.to_str().unwrap(),
@@ -473,7 +473,10 @@ fn no_colour_at_a_terminal_when_no_color_is_set() {
 /// (the first of the listed choices) at every prompt, then saves the game
 /// and quits; checks the saved record is finished and replays. Returns how
 /// many moves were typed, everything the terminal showed and the record.
-fn whole_game_at_a_terminal(game: &str, args: &[&str]) -> (usize, String, records::GameRecord) {
+fn whole_game_at_a_terminal(
+    game: &str,
+    args: &[&str],
+) -> (usize, String, gamut::players::record::GameRecord) {
     let file = temp(&format!("{game}-terminal.jsonl"));
     let mut all = vec!["play", game, "--depth", "1", "--seed", "5"];
     all.extend(args);

@@ -8,7 +8,7 @@
 use crate::common;
 use crate::common::untimed;
 use crate::common::{gamut, ok, rejected};
-use gamut::tournament::records::GameRecord;
+use gamut::players::record::GameRecord;
 use gamut::tournament::report::{EncounterReport, Report, SprtReport, Standing, Tally};
 use gamut::tournament::stats::{Interval, Penta, Sprt, Wdl, Z95};
 use rand::rngs::StdRng;

@@ -6,14 +6,16 @@
 use crate::common;
 use gamut::game::{FullGame, Game, NodeKind, NodeRules, Notation, Player, TermMask};
 use gamut::games::spokes::{Spokes2v2, Spokes4};
+use gamut::players::engine::Engine;
+use gamut::players::game::{play_game, Rules, Setup};
+use gamut::players::record::GameRecord;
 use gamut::search::matrix;
 use gamut::search::mcts::{self, MctsConfig};
 use gamut::search::score::WIN;
 use gamut::search::sides::{players_of, tuples, TwoSided};
 use gamut::search::{self, Config, Evaluation, Limits, Table, Verdict};
-use gamut::tournament::engine::Engine;
-use gamut::tournament::play::{self, lineups, Rules, Setup};
-use gamut::tournament::records::{self, GameRecord};
+use gamut::tournament::play::lineups;
+use gamut::tournament::records;
 use gamut::tournament::report::SideScores;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -258,22 +260,22 @@ fn a_four_seat_tournament_completes_and_its_records_replay() {
     for (k, lineup) in lineups.iter().take(2).enumerate() {
         let setup = Setup {
             number: k as u64 + 1,
-            pairing: None,
+            pair: None,
             opening_index: None,
             opening: Spokes4::start(),
             seed: 3,
         };
         let seated: Vec<&Engine> = lineup.iter().map(|&e| &engines[e]).collect();
-        let rec = play::play_game::<Spokes4>(&setup, &seated, None, &rules, &stop)
-            .expect("not interrupted");
+        let rec =
+            play_game::<Spokes4>(&setup, &seated, None, &rules, &stop).expect("not interrupted");
         let line = serde_json::to_string(&rec).unwrap();
         let back: GameRecord = serde_json::from_str(&line).unwrap();
-        let steps = records::replay::<Spokes4>(&back).expect("the record replays");
+        let steps = records::replay(&back).expect("the record replays");
         assert_eq!(steps.len(), rec.moves.len() + 1);
         assert_eq!(steps.last().unwrap().1.node(), NodeKind::Terminal);
         let mut bad = back.clone();
         bad.winner = Some(bad.winner.map_or(1, |w| w % 4 + 1));
-        assert!(records::replay::<Spokes4>(&bad).is_err());
+        assert!(records::replay(&bad).is_err());
         records.push(rec);
     }
     let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();

@@ -5,11 +5,9 @@
 use crate::common;
 use crate::common::untimed;
 use crate::common::{ok, rejected as assert_rejected};
-use gamut::games::aporia::Aporia;
-use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
-use gamut::games::spokes::Spokes;
-use gamut::tournament::records::{self, GameRecord};
+use gamut::players::record::GameRecord;
+use gamut::tournament::records;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -114,7 +112,7 @@ fn a_seeded_tournament_is_reproducible_and_its_records_replay() {
         );
     }
     for r in &ra {
-        let steps = records::replay::<Epaminondas>(r).expect("the record replays");
+        let steps = records::replay(r).expect("the record replays");
         assert_eq!(steps.len(), r.moves.len() + 1);
     }
     // Another seed gives other openings.
@@ -332,7 +330,7 @@ fn dice_are_the_same_in_both_games_of_a_pair() {
     }
     assert_ne!(recs[0].rolls, recs[2].rolls, "other openings, other rolls");
     for r in &recs {
-        records::replay::<Empedocles>(r).expect("the record replays");
+        records::replay(r).expect("the record replays");
     }
 }
 
@@ -392,7 +390,7 @@ fn ply_limit_and_draw_adjudication_are_recorded() {
             ("ply limit", 6, true)
         );
         assert_eq!(r.result.as_deref(), Some("1/2-1/2"));
-        records::replay::<Epaminondas>(&r).expect("an adjudicated record replays");
+        records::replay(&r).expect("an adjudicated record replays");
     }
     let out = ok(&[
         "tournament",
@@ -454,7 +452,7 @@ fn points_are_reported_and_simultaneous_records_replay() {
                 );
             }
         }
-        records::replay::<Spokes>(r).expect("a simultaneous record replays");
+        records::replay(r).expect("a simultaneous record replays");
     }
     assert_eq!(e["points"], serde_json::json!(totals));
     let margin = (totals[0] as f64 - totals[1] as f64) / 4.0;
@@ -477,7 +475,7 @@ fn points_are_reported_and_simultaneous_records_replay() {
     for r in untimed(&f) {
         // Aporia scores 3/2 points; a tournament adjudication scores none.
         assert_eq!(r.points.is_some(), !r.adjudicated, "{}", r.reason);
-        records::replay::<Aporia>(&r).expect("the record replays");
+        records::replay(&r).expect("the record replays");
     }
 }
 

@@ -5,9 +5,9 @@
 
 use crate::common::{gamut_command, ok, rejected, scratch_dir};
 use gamut::games::epaminondas::Epaminondas;
+use gamut::players::engine::{Engine, Kind};
 use gamut::search::params::{Tunables, TUNABLES};
 use gamut::search::{self, Config, Limits, Table};
-use gamut::tournament::engine::{Engine, Kind};
 use gamut::tournament::tune::{Dimension, Gains, Spsa};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

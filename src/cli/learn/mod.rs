@@ -563,7 +563,7 @@ impl<G: FullGame> Run<G> {
         let mut watch = GamesBar::new(self.quiet, format!("generation {g} {stem}"), None)
             .after_each_game(&pause_here);
         let never = AtomicBool::new(false);
-        let outcome = runner::run::<G>(&settings, &never, &mut watch)?;
+        let outcome = runner::run(gamut::engine::game_of::<G>(), &settings, &never, &mut watch)?;
         if let Some(e) = outcome.unwritten {
             return Err(e.into());
         }
@@ -955,7 +955,7 @@ fn builtin_slot(dir: &Path, name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::{builtin_slot, promotes, MatchResult};
-    use gamut::tournament::records::GameRecord;
+    use gamut::players::record::GameRecord;
     use gamut::tournament::report::SideScores;
     use serde_json::json;
     use std::path::Path;

@@ -368,12 +368,12 @@ pub fn record_fields(line: &str) -> serde_json::Value {
 /// A record's fields as a line of a records file, sealed with their
 /// checksum as `gamut` writes it (no newline).
 pub fn sealed_line(fields: &serde_json::Value) -> String {
-    gamut::tournament::records::seal(&fields.to_string())
+    gamut::players::record::seal(&fields.to_string())
 }
 
 /// The records of a records file sorted by game number, with every time
 /// cleared (the game's and each move's), which vary from run to run.
-pub fn untimed(path: &std::path::Path) -> Vec<gamut::tournament::records::GameRecord> {
+pub fn untimed(path: &std::path::Path) -> Vec<gamut::players::record::GameRecord> {
     let mut recs: Vec<_> = gamut::tournament::records::read(path)
         .unwrap()
         .into_iter()
