@@ -18,6 +18,7 @@ use gamut_games::GameId;
 use gamut_players::record::{unseal, Adjudication, GameRecord};
 use gamut_players::spec::SpecText;
 use gamut_search::score::INFINITY;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -136,8 +137,28 @@ pub fn scan(text: &str, holds: Holds) -> Result<Scan, ParseError> {
 /// [`Scanned::torn`], not as an error. Errors read `line N: problem`, or
 /// what `each` returns.
 pub fn scan_each(
+    input: impl std::io::BufRead,
+    holds: Holds,
+    each: impl FnMut(Line) -> Result<(), ParseError>,
+) -> Result<Scanned, ParseError> {
+    scan_in_batches(input, holds, 1, each)
+}
+
+/// How many records [`scan_file`] replays at once, on every thread of
+/// the pool (a Spokes game's resolutions can take seconds to replay).
+const REPLAYED_AT_ONCE: usize = 64;
+
+/// A record read and checked as text, waiting for its replay: its line,
+/// the record, and whether its line ended the text without a newline.
+type Pending = (usize, GameRecord, bool);
+
+/// [`scan_each`], replaying up to `batch` records at once (in parallel
+/// when more than one): records are still checked and handed on in file
+/// order, and the first error in the file is the one reported.
+fn scan_in_batches(
     mut input: impl std::io::BufRead,
     holds: Holds,
+    batch: usize,
     mut each: impl FnMut(Line) -> Result<(), ParseError>,
 ) -> Result<Scanned, ParseError> {
     use std::io::{BufRead, Read};
@@ -152,77 +173,107 @@ pub fn scan_each(
     let mut first: Option<(usize, bool)> = None;
     // The one record of a file that may hold a saved game alone.
     let mut saved: Option<(usize, u64)> = None;
+    let mut pending: Vec<Pending> = Vec::with_capacity(batch);
+    // Replays the pending records, then checks and hands them on in order.
+    let mut flush = |pending: &mut Vec<Pending>, found: &mut Scanned| -> Result<(), ParseError> {
+        let replayed: Vec<Result<(), ParseError>> = if pending.len() > 1 {
+            pending.par_iter().map(|(_, rec, _)| verify(rec)).collect()
+        } else {
+            pending.iter().map(|(_, rec, _)| verify(rec)).collect()
+        };
+        for ((number, rec, last), replay) in pending.drain(..).zip(replayed) {
+            replay.map_err(|e| ParseError::new(format!("line {number}: {}", e.0)))?;
+            let unfinished = |(line, game): (usize, u64)| {
+                ParseError::new(format!(
+                    "line {line}: game {game} is unfinished (saved by play): a file of finished games holds none"
+                ))
+            };
+            if rec.is_unfinished() || saved.is_some() {
+                if holds == Holds::Finished || found.records > 0 {
+                    return Err(unfinished(saved.unwrap_or((number, rec.number))));
+                }
+                saved = Some((number, rec.number));
+            }
+            found.records += 1;
+            found.unterminated = last;
+            each((number, rec))?;
+        }
+        Ok(())
+    };
     let mut raw = Vec::new();
     let mut offset = 0u64;
     for number in 1.. {
-        let fail = |msg: String| ParseError::new(format!("line {number}: {msg}"));
+        // An error of this line comes after those of the records before it.
+        let mut fail = |msg: String| {
+            flush(&mut pending, &mut found)?;
+            Err(ParseError::new(format!("line {number}: {msg}")))
+        };
         raw.clear();
-        let n = (&mut input)
+        let n = match (&mut input)
             .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut raw)
-            .map_err(|e| fail(format!("cannot read: {e}")))?;
+        {
+            Ok(n) => n,
+            Err(e) => return fail(format!("cannot read: {e}")),
+        };
         if n == 0 {
             break;
         }
         if n > MAX_LINE {
-            return Err(fail(format!(
-                "longer than a record may be ({MAX_LINE} bytes)"
-            )));
+            return fail(format!("longer than a record may be ({MAX_LINE} bytes)"));
         }
         let start = offset;
         offset += n as u64;
         let last = !raw.ends_with(b"\n");
-        let text = std::str::from_utf8(&raw).map_err(|_| fail("not UTF-8 text".into()))?;
+        let Ok(text) = std::str::from_utf8(&raw) else {
+            return fail("not UTF-8 text".into());
+        };
         let line = text.trim();
         if line.is_empty() {
+            flush(&mut pending, &mut found)?;
             found.unterminated = false;
             continue;
         }
-        let json = unseal(line).map_err(fail)?;
+        let json = match unseal(line) {
+            Ok(json) => json,
+            Err(msg) => return fail(msg),
+        };
         let sealed = json.is_some();
         let rec: GameRecord = match serde_json::from_str(json.as_deref().unwrap_or(line)) {
             Ok(r) => r,
             Err(e) if last && e.is_eof() => {
+                flush(&mut pending, &mut found)?;
                 found.torn = Some((number, start));
                 break;
             }
-            Err(e) => return Err(fail(format!("not a game record: {e}"))),
+            Err(e) => return fail(format!("not a game record: {e}")),
         };
         match *first.get_or_insert((number, sealed)) {
             (line, kind) if kind != sealed => {
                 let verb = |s: bool| if s { "carries" } else { "lacks" };
-                return Err(fail(format!(
+                return fail(format!(
                     "{} a checksum and line {line} {} one: every line of a records file carries one, or (written before records did) none",
                     verb(sealed),
                     verb(kind)
-                )));
+                ));
             }
             _ => {}
         }
         if !sealed {
             found.unsealed.get_or_insert(number);
         }
-        verify(&rec).map_err(|e| fail(e.0))?;
-        let unfinished = |(line, game): (usize, u64)| {
-            ParseError::new(format!(
-                "line {line}: game {game} is unfinished (saved by play): a file of finished games holds none"
-            ))
-        };
-        if rec.is_unfinished() || saved.is_some() {
-            if holds == Holds::Finished || found.records > 0 {
-                return Err(unfinished(saved.unwrap_or((number, rec.number))));
-            }
-            saved = Some((number, rec.number));
+        pending.push((number, rec, last));
+        if pending.len() >= batch {
+            flush(&mut pending, &mut found)?;
         }
-        found.records += 1;
-        found.unterminated = last;
-        each((number, rec))?;
     }
+    flush(&mut pending, &mut found)?;
     Ok(found)
 }
 
 /// Reads the records file at `path` line by line, handing each record to
-/// `each` (see [`scan_each`]); errors name the file.
+/// `each` (see [`scan_each`]), the records replayed [`REPLAYED_AT_ONCE`]
+/// at a time on every thread of the pool; errors name the file.
 pub fn scan_file(
     path: &Path,
     holds: Holds,
@@ -230,7 +281,7 @@ pub fn scan_file(
 ) -> Result<Scanned, ParseError> {
     let file = std::fs::File::open(path)
         .map_err(|e| ParseError::new(format!("cannot read {}: {e}", path.display())))?;
-    scan_each(std::io::BufReader::new(file), holds, each)
+    scan_in_batches(std::io::BufReader::new(file), holds, REPLAYED_AT_ONCE, each)
         .map_err(|e| ParseError::new(format!("{} {e}", path.display())))
 }
 
@@ -790,5 +841,59 @@ mod tests {
                 "{renamed}"
             );
         }
+    }
+
+    /// Records replayed in batches on every thread read as they do one at
+    /// a time: the same records in order, and the first error of a file
+    /// (a record that does not replay before a line that does not read)
+    /// named by its line.
+    #[test]
+    fn records_replayed_in_batches_read_as_one_at_a_time() {
+        let mut finished = saved();
+        finished.result = Some("1/2-1/2".into());
+        finished.reason = Adjudication::PlyLimit.reason().into();
+        finished.ply_limit = Some(0);
+        finished.seed = Some(1);
+        finished.adjudicate = Some(Adjudicator::default());
+        let lines: Vec<String> = (1..=150)
+            .map(|n| {
+                let mut r = finished.clone();
+                r.number = n;
+                r.pair = Some((n - 1) / 2);
+                if n % 2 == 0 {
+                    // A pair's second game: the sides swapped.
+                    r.engines.reverse();
+                    r.specs.reverse();
+                }
+                r.to_line()
+            })
+            .collect();
+        let read = |text: &str, batch: usize| {
+            let mut numbers = Vec::new();
+            scan_in_batches(text.as_bytes(), Holds::Finished, batch, |(_, r)| {
+                numbers.push(r.number);
+                Ok(())
+            })
+            .map(|found| (numbers, found.records))
+        };
+        let good = lines.join("\n") + "\n";
+        let (numbers, records) = read(&good, REPLAYED_AT_ONCE).unwrap();
+        assert_eq!(numbers, (1..=150).collect::<Vec<u64>>());
+        assert_eq!(records, 150);
+        // Line 70 replays past its ply limit; line 100 is not a record.
+        let mut bad: Vec<String> = lines.clone();
+        let mut past = finished.clone();
+        past.number = 70;
+        past.pair = Some(34);
+        past.engines.reverse();
+        past.specs.reverse();
+        past.reason = "resignation".into();
+        bad[69] = past.to_line();
+        bad[99] = "{not json".into();
+        let bad = bad.join("\n") + "\n";
+        let one = read(&bad, 1).unwrap_err();
+        let many = read(&bad, REPLAYED_AT_ONCE).unwrap_err();
+        assert!(one.0.starts_with("line 70: "), "{one}");
+        assert_eq!(one, many);
     }
 }
