@@ -752,6 +752,18 @@ mod tests {
         }
     }
 
+    /// A game of Epaminondas drawn at its start by a ply limit of 0, as a
+    /// tournament records one.
+    fn finished() -> GameRecord {
+        let mut finished = saved();
+        finished.result = Some("1/2-1/2".into());
+        finished.reason = Adjudication::PlyLimit.reason().into();
+        finished.ply_limit = Some(0);
+        finished.seed = Some(1);
+        finished.adjudicate = Some(Adjudicator::default());
+        finished
+    }
+
     /// Each record is handed on as soon as its line is read: a record
     /// followed by a line that never ends is handed on, then the endless
     /// line is refused at the cap (read whole, it would never be).
@@ -811,12 +823,7 @@ mod tests {
         // Without a checksum: a file written before records carried one.
         let old = format!("{}\n", saved().to_json());
         assert_eq!(scan(&old, Holds::Saved).unwrap().unsealed, Some(1));
-        let mut finished = saved();
-        finished.result = Some("1/2-1/2".into());
-        finished.reason = Adjudication::PlyLimit.reason().into();
-        finished.ply_limit = Some(0);
-        finished.seed = Some(1);
-        finished.adjudicate = Some(Adjudicator::default());
+        let finished = finished();
         let (new, old) = (finished.to_line(), finished.to_json());
         for (text, says) in [
             (
@@ -849,12 +856,7 @@ mod tests {
     /// named by its line.
     #[test]
     fn records_replayed_in_batches_read_as_one_at_a_time() {
-        let mut finished = saved();
-        finished.result = Some("1/2-1/2".into());
-        finished.reason = Adjudication::PlyLimit.reason().into();
-        finished.ply_limit = Some(0);
-        finished.seed = Some(1);
-        finished.adjudicate = Some(Adjudicator::default());
+        let finished = finished();
         let lines: Vec<String> = (1..=150)
             .map(|n| {
                 let mut r = finished.clone();
