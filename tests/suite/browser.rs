@@ -297,6 +297,25 @@ fn browser_here() -> bool {
     )
 }
 
+/// A page to test: `gamut serve` started with `extra` (`DIR` in it stands
+/// for the test's scratch folder, `name`) and a headless chromium in a
+/// fresh profile in that folder, with the folder; `None` where chromium
+/// or chromedriver is missing (outside CI).
+fn page(name: &str, extra: &[&str]) -> Option<(Server, Browser, std::path::PathBuf)> {
+    if !browser_here() {
+        return None;
+    }
+    let dir = crate::common::scratch_dir(name);
+    let folder = dir.to_str().unwrap();
+    let args: Vec<&str> = extra
+        .iter()
+        .map(|a| if *a == "DIR" { folder } else { a })
+        .collect();
+    let server = Server::start(&args);
+    let browser = Browser::start(&dir.join("profile"));
+    Some((server, browser, dir))
+}
+
 /// Resolves the Spokes round shown: the resolution is played by itself
 /// where it is forced, else one outcome is chosen among those offered.
 fn resolve(browser: &Browser) {
@@ -3232,4 +3251,95 @@ fn long_a_phone_reads_the_names_and_the_chooser_sits_beside_its_node_in_chromium
         json!([true, true]),
         "the chooser is not beside its node, level with it"
     );
+}
+
+/// Empedocles' die: each outcome is named as the rules name it
+/// (`transmutation, then one action (1–2)`, not `T (33.3%)`) with a
+/// tooltip saying what it does; after a transmutation the page says
+/// which pieces died (the fire on d5, with five neighbours), after
+/// another roll what it gives; and where an action may be a placement,
+/// the squares a piece may be placed on are marked before any click.
+#[test]
+#[ignore = "long check"]
+fn long_empedocles_die_is_named_and_what_it_did_is_said_in_chromium() {
+    let Some((server, browser, _dir)) = page("browser-die", &["--threads", "1", "--hash", "16"])
+    else {
+        return;
+    };
+    let fen = "8/8/3ee3/3Fe3/3FF3/8/8/8 1 r:fire,earth";
+    browser.goto(&format!(
+        "{}?game=empedocles&fen={}",
+        server.url(),
+        crate::serve::enc(fen)
+    ));
+    settled(&browser);
+    let buttons = browser.run(
+        "return [...document.querySelectorAll('#choices button[data-move]')].map((b) => [b.dataset.move, b.textContent, b.title])",
+    );
+    for (text, name, does) in [
+        (
+            "T",
+            "transmutation, then one action (1–2), 33.3%",
+            "neighbour count",
+        ),
+        ("N", "one action (3–5), 50.0%", "3, 4 or 5"),
+        (
+            "D",
+            "two actions (6), 16.7%",
+            "two actions, one after the other",
+        ),
+    ] {
+        let b = buttons
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b[0] == json!(text))
+            .unwrap_or_else(|| panic!("no button for {text}: {buttons}"));
+        assert_eq!(b[1], json!(name), "{buttons}");
+        assert!(
+            b[2].as_str().unwrap().contains(does),
+            "{text}'s tooltip says nothing of '{does}': {buttons}"
+        );
+    }
+    for (roll, said) in [
+        ("T", "1 piece died, fire on d5"),
+        ("N", "rolled one action (3–5)"),
+    ] {
+        browser.click(&format!("#choices button[data-move=\"{roll}\"]"));
+        browser.wait(
+            "return S.nodes.length >= 2 && S.current !== 0 && S.shown === S.token",
+            20,
+            "the roll",
+        );
+        let shown = browser.run("return $('choices').textContent");
+        assert!(
+            shown.as_str().unwrap().contains(said),
+            "after {roll} the page says: {shown}"
+        );
+        // The placements of the action now to play, marked before any
+        // click: exactly the squares of the moves made on one square.
+        let v = get(
+            &server.addr,
+            &format!(
+                "/api/position?game=empedocles&fen={}&moves={roll}",
+                crate::serve::enc(fen)
+            ),
+        )
+        .json();
+        let mut want: Vec<String> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["squares"].as_array().unwrap().len() == 1)
+            .map(|m| m["squares"][0].as_str().unwrap().to_string())
+            .collect();
+        want.sort();
+        assert!(!want.is_empty(), "{roll}: no placement to mark");
+        let marked = browser.run(
+            "return [...document.querySelectorAll('#board .mark.placement')].map((m) => m.dataset.square).sort()",
+        );
+        assert_eq!(marked, json!(want), "after {roll}");
+        browser.click("#back");
+        settled(&browser);
+    }
 }

@@ -584,10 +584,15 @@ function endingAt(prefix) {
   return startingWith(prefix).filter((m) => m.squares.length === prefix.length && prefix.length > 0);
 }
 
+// A die's outcome is named as the rules name it (`transmutation, then
+// one action (1–2)`), with its chance, and says in its tooltip what it
+// does.
 function moveButton(m, label) {
   const b = document.createElement("button");
-  b.textContent = label || (m.short || m.text) + (m.probability !== undefined ? ` (${(m.probability * 100).toFixed(1)}%)` : "");
+  const chance = m.probability !== undefined ? ` (${(m.probability * 100).toFixed(1)}%)` : "";
+  b.textContent = label || (m.name ? `${m.name}${chance.replace(" (", ", ").replace(")", "")}` : (m.short || m.text) + chance);
   if (m.short && m.short !== m.text) b.title = m.text;
+  if (m.does) b.title = `${m.text}: ${m.does}`;
   b.dataset.move = m.text;
   b.onclick = () => choose(m.text);
   return b;
@@ -624,6 +629,12 @@ function drawChoices() {
   if (v.node === "simultaneous") {
     const side = pendingSide();
     line().append(swatch(side), ` ${chooserName(S.pending.length)} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
+  }
+  if (v.rolled) {
+    // What the die's outcome just rolled did (a transmutation's dead).
+    const l = line();
+    l.id = "rolled";
+    l.textContent = v.rolled;
   }
   const off = moves.filter((m) => m.squares.length === 0);
   if (paged()) {
@@ -794,7 +805,7 @@ function markBoard() {
     }
   }
   const k = S.selection.length;
-  if (!k) return;
+  if (!k) { markPlacements(marks); return; }
   const next = new Set();
   for (const m of startingWith(S.selection)) if (m.squares.length > k) next.add(m.squares[k]);
   const mark = (sq, cls) => {
@@ -811,6 +822,30 @@ function markBoard() {
   for (const sq of next) mark(sq, "target");
   const stop = endingAt(S.selection);
   if (stop.length && next.size) mark(S.selection[k - 1], "stop");
+}
+
+// Where moves made on one square (placements, `@d3`) stand beside moves
+// of several squares (Empedocles' actions), each such square is marked
+// before any click, so that the squares a piece may be placed on are
+// seen without trying them.
+function markPlacements(marks) {
+  const v = S.view;
+  if (!v || v.node !== "decision" || S.busy || S.preview >= 0) return;
+  const moves = choosable();
+  if (!moves.some((m) => m.squares.length > 1)) return;
+  for (const m of moves) {
+    if (m.squares.length !== 1) continue;
+    const g = S.geometry[m.squares[0]];
+    if (!g) continue;
+    const c = svgEl("circle", { cx: g.x, cy: g.y, r: Math.min(g.w, g.h) * 0.22 });
+    c.setAttribute("class", "mark placement");
+    c.setAttribute("data-square", m.squares[0]);
+    c.setAttribute("data-move", m.text);
+    const t = svgEl("title", {});
+    t.textContent = `${m.text}: a placement here`;
+    c.append(t);
+    marks.append(c);
+  }
 }
 
 // A person's click (or the end of a drag) on `sq`: the next square of a
@@ -1170,7 +1205,9 @@ function showIteration(d) {
     li.className = "line";
     // Moves by their short forms, as the buttons and the move list name
     // them.
-    const pv = l.pv_short || l.pv;
+    const pv = (l.pv_short || l.pv).slice();
+    const named = l.probability !== undefined && S.view.moves.find((m) => m.text === l.pv[0] && m.name);
+    if (named) pv[0] = named.name;
     li.textContent = l.probability !== undefined
       ? `${pv[0]} (chance ${(l.probability * 100).toFixed(0)}%): ${l.score_text}, ${side} ${(winProbability(l.score, false) * 100).toFixed(0)}%: ${pv.slice(1).join(" ")}`
       : `${l.score_text}: ${pv.join(" ")}`;
@@ -1245,6 +1282,8 @@ function describeChildren(id, view) {
   for (const c of S.nodes[id].children) {
     const n = S.nodes[c];
     if (n.kind === undefined) { n.kind = view.node; n.by = view.mover; }
+    const named = (view.moves || []).find((x) => x.text === n.move && x.name);
+    if (named) { n.name = named.name; n.does = named.does; }
     if (n.short === undefined) {
       const m = (view.moves || []).find((x) => x.text === n.move);
       n.short = m && m.short;
@@ -1336,7 +1375,7 @@ function moveSpan(id) {
     // A die roll: an annotation of the turn it opens.
     s.classList.add("die");
     s.textContent = "roll " + (n.short || n.move);
-    s.title = "the die: " + n.move;
+    s.title = "the die: " + n.move + (n.name ? `, ${n.name}: ${n.does}` : "");
     return s;
   }
   const l = label(id);
