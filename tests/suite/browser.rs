@@ -3343,3 +3343,70 @@ fn long_empedocles_die_is_named_and_what_it_did_is_said_in_chromium() {
         settled(&browser);
     }
 }
+
+/// The analysis' mixed strategy of the player choosing next, as
+/// `[action, weight]` pairs sorted (weights of at least 0.5%, to four
+/// decimals), and the weights written on the board with whether each
+/// stands on its node, read at once.
+const WEIGHTS: &str = r#"
+const d = S.lastIteration, p = S.pending.length;
+const list = d.strategies ? d.strategies[p] : (d.sides.find((s) => s.side === S.view.player_sides[p]) || {}).strategy || [];
+const want = list.filter((a) => a.probability >= 0.005).map((a) => [a.text, a.probability.toFixed(4)]).sort();
+const marks = [...document.querySelectorAll('#board .weights text.weight')];
+const got = marks.map((t) => [t.dataset.move, t.dataset.weight]).sort();
+const placed = marks.every((t) => {
+  const a = choosable().find((x) => x.text === t.dataset.move), r = squareRect(a.squares[0]), b = t.getBoundingClientRect();
+  const x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+  return x > r.left && x < r.right && y > r.top && y < r.bottom;
+});
+return { want, got, placed };
+"#;
+
+/// A mixed strategy is drawn on the board: at a Spokes round start the
+/// analysis' strategy of the player choosing next is written on the
+/// nodes, each placement's weight on its node (`w 40%`), the weights
+/// the analysis gives; once player 1 has chosen, player 2's; in
+/// `spokes4` player 1's (its side's search).
+#[test]
+#[ignore = "long check"]
+fn long_a_mixed_strategy_is_drawn_on_the_board_in_chromium() {
+    let Some((server, browser, _dir)) =
+        page("browser-weights", &["--threads", "1", "--hash", "16"])
+    else {
+        return;
+    };
+    let check = |what: &str| {
+        browser.wait(
+            "return !!S.lastIteration && (!!S.lastIteration.strategies || !!S.lastIteration.sides)",
+            90,
+            "a strategy",
+        );
+        let at = browser.run(WEIGHTS);
+        assert!(
+            !at["want"].as_array().unwrap().is_empty(),
+            "{what}: no strategy"
+        );
+        assert_eq!(at["got"], at["want"], "{what}: the board's weights");
+        assert_eq!(at["placed"], json!(true), "{what}: a weight off its node");
+    };
+    for game in ["spokes", "spokes4"] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        browser.click("#analyse");
+        check(&format!("{game}, player 1"));
+        if game == "spokes" {
+            let (text, squares) = first_move_squares(&server, game, "");
+            browser.click_square(&squares[0]);
+            let button = format!("#chooser button[data-move=\"{text}\"]");
+            browser.wait(
+                &format!("return !!document.querySelector('{button}')"),
+                10,
+                "the chooser",
+            );
+            browser.click(&button);
+            browser.wait("return S.pending.length === 1", 10, "player 1's choice");
+            check("spokes, player 2");
+        }
+        browser.click("#analyse");
+    }
+}

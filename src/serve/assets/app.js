@@ -624,6 +624,7 @@ function drawChoices() {
       (v.node === "simultaneous" ? ` (${S.pending.length} of ${v.players} chosen)` : "");
     line().append(wait);
     markBoard();
+    drawArrows();
     return;
   }
   if (v.node === "simultaneous") {
@@ -662,6 +663,7 @@ function drawChoices() {
     }
   }
   markBoard();
+  drawArrows();
 }
 
 // Above the outcomes of a resolution too large to list: how many there
@@ -1174,6 +1176,8 @@ function showSides(d) {
     li.textContent = `${s.name} (depth ${s.depth}) value ${s.value_text}: ${what}`;
     ol.append(li);
   }
+  S.lastIteration = d;
+  drawArrows();
 }
 
 function showIteration(d) {
@@ -1225,6 +1229,7 @@ function drawArrows() {
   if (!layer) return;
   layer.innerHTML = "";
   const d = S.lastIteration;
+  if (d && S.preview < 0 && S.view && S.view.node === "simultaneous") drawWeights(layer, d);
   if (!d || !d.lines || S.preview >= 0 || !S.view || S.view.node !== "decision") return;
   d.lines.slice(0, 5).forEach((l, k) => {
     const m = l.pv.length && S.view.moves.find((x) => x.text === l.pv[0]);
@@ -1250,6 +1255,62 @@ function drawArrows() {
     }
     layer.append(g);
   });
+}
+
+// The mixed strategy of the player choosing next at a simultaneous node,
+// as the analysis `d` gives it: each action's weight (its probability;
+// a team's joint actions summed over its partner's part), or an empty
+// map where the analysis has none for that player yet.
+function strategyOf(d) {
+  const v = S.view, p = S.pending.length, weights = new Map();
+  const add = (text, w) => weights.set(text, (weights.get(text) || 0) + w);
+  if (d.strategies && d.strategies[p]) {
+    for (const a of d.strategies[p]) add(a.text, a.probability);
+  } else if (d.sides) {
+    const side = v.player_sides[p];
+    const s = d.sides.find((x) => x.side === side);
+    // A side's joint action names its players' actions in order, `+`
+    // between them.
+    const k = v.player_sides.slice(0, p).filter((x) => x === side).length;
+    for (const a of (s && s.strategy) || []) add(a.text.split("+")[k], a.probability);
+  }
+  return weights;
+}
+
+// Draws the mixed strategy of the player choosing next on the board: on
+// each node its strategy places on, a disc as large as the node's weight
+// (its actions' summed) and each action's weight written (`w 40%`), so
+// that the analysis' strategy is read where it is played.
+function drawWeights(layer, d) {
+  const weights = strategyOf(d);
+  const byNode = new Map();
+  for (const a of choosable()) {
+    const w = weights.get(a.text) || 0;
+    if (w < 0.005 || a.squares.length !== 1) continue;
+    const sq = a.squares[0];
+    if (!byNode.has(sq)) byNode.set(sq, []);
+    byNode.get(sq).push([a, w]);
+  }
+  for (const [sq, list] of byNode) {
+    const g = S.geometry[sq];
+    if (!g) continue;
+    const size = Math.min(g.w, g.h);
+    const total = list.reduce((t, [, w]) => t + w, 0);
+    const group = svgEl("g", { class: "weights", "data-square": sq });
+    group.append(svgEl("circle", { class: "weight-disc", cx: g.x, cy: g.y, r: size * 0.45 * Math.sqrt(total), fill: "#2a7de1", "fill-opacity": 0.35 }));
+    list.forEach(([a, w], i) => {
+      const t = svgEl("text", {
+        class: "weight", x: g.x, y: g.y + size * 0.3 * (i - (list.length - 1) / 2) + size * 0.1,
+        "text-anchor": "middle", "font-size": size * 0.28, "font-weight": "bold", fill: "#0b3a7a",
+        stroke: "#fff", "stroke-width": size * 0.05, "paint-order": "stroke",
+        "data-move": a.text, "data-weight": w.toFixed(4),
+      });
+      const what = a.text.replace(sq, "");
+      t.textContent = `${what ? what + " " : ""}${(w * 100).toFixed(0)}%`;
+      group.append(t);
+    });
+    layer.append(group);
+  }
 }
 
 // ---- move list --------------------------------------------------------
