@@ -3410,3 +3410,74 @@ fn long_a_mixed_strategy_is_drawn_on_the_board_in_chromium() {
         browser.click("#analyse");
     }
 }
+
+/// Where the solved table's verdict or the flat-scale note stands, and
+/// what it says: its text, whether it is right under the bar (its top
+/// within two lines of the bar's bottom, in the bar's column).
+const VERDICT: &str = r#"
+const b = $('bar').getBoundingClientRect(), t = $('table-verdict').getBoundingClientRect();
+return [$('table-verdict').textContent, t.top >= b.bottom - 1 && t.top < b.bottom + 40 && Math.abs(t.left - b.left) < 20];
+"#;
+
+/// Aporia's bar says why it stays near 50%: without a solved table, next
+/// to the bar, that its search's scale is flat (71,500 a score of 75%);
+/// with one (`--table`, where `gamut solve aporia` has written one), the
+/// table's verdict (`win in N`, `draw`, `loss in N`) there instead. A
+/// game without a solver says neither.
+#[test]
+#[ignore = "long check"]
+fn long_aporia_s_bar_says_its_scale_is_flat_or_the_table_s_verdict_in_chromium() {
+    let Some((server, browser, _dir)) =
+        page("browser-verdict", &["--threads", "1", "--hash", "16"])
+    else {
+        return;
+    };
+    browser.goto(&format!("{}?game=aporia&moves=b2-a3", server.url()));
+    settled(&browser);
+    browser.wait(
+        "return $('table-verdict').textContent.length > 0",
+        10,
+        "the note",
+    );
+    let at = browser.run(VERDICT);
+    let said = at[0].as_str().unwrap();
+    assert!(
+        said.contains("flat") && said.contains("71,500"),
+        "the note says: {said}"
+    );
+    assert_eq!(at[1], json!(true), "the note is not next to the bar");
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(browser.run(VERDICT)[0], json!(""), "apart has no solver");
+    drop(server);
+    let Some(real) = gamut::tablebase::default_path("aporia").filter(|p| p.is_file()) else {
+        eprintln!("no Aporia table at the default path: the verdict itself is not checked");
+        return;
+    };
+    let server = Server::start(&["--threads", "1", "--table", real.to_str().unwrap()]);
+    for moves in ["b2-a3", ""] {
+        let value = get(
+            &server.addr,
+            &format!("/api/table?game=aporia&moves={moves}"),
+        )
+        .json()["value"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        browser.goto(&format!("{}?game=aporia&moves={moves}", server.url()));
+        settled(&browser);
+        browser.wait(
+            "return $('table-verdict').textContent.length > 0",
+            10,
+            "the verdict",
+        );
+        let at = browser.run(VERDICT);
+        let said = at[0].as_str().unwrap();
+        assert!(
+            said.starts_with(&format!("solved table: {value} for player")),
+            "the verdict says: {said}"
+        );
+        assert_eq!(at[1], json!(true), "the verdict is not next to the bar");
+    }
+}

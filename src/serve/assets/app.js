@@ -401,14 +401,28 @@ function squareRect(square) {
   return el ? el.getBoundingClientRect() : null;
 }
 
-// The solved table's verdict (Aporia, when the server has its table).
+// Under the bar, the solved table's verdict for the side to move (`win
+// in 3`, `draw`, `loss in 2`: Aporia, when the server has its table); in
+// a game with a solver but no table, that its search's scale is flat
+// (the bar then stays near 50% where nothing is proven).
 async function showTable(token) {
-  $("table-verdict").textContent = "";
+  const box = $("table-verdict");
+  box.textContent = "";
+  box.className = "";
   try {
     const t = await getJson("/api/table", { moves: lineTo(S.current).join(";") });
-    if (token !== S.token || t.value === null) return;
-    $("table-verdict").textContent =
-      `solved table: ${t.value}` + (t.best.length ? ` (best: ${t.best.join(" ")})` : "");
+    if (token !== S.token) return;
+    const v = S.view;
+    if (t.value !== null) {
+      const who = v.mover !== null && v.mover !== undefined ? `${v.sides[v.mover]}, to move` : "the side to move";
+      box.textContent = `solved table: ${t.value} for ${who}` + (t.best.length ? ` (best: ${t.best.join(" ")})` : "");
+      box.className = "verdict";
+    } else if (t.solver) {
+      box.textContent = `search scale flat: a score of ${v.scale.toLocaleString("en")} is 75%, so the bar stays near 50% ` +
+        `unless a result is proven (no solved table: gamut solve ${S.game}, then serve --table)`;
+      box.className = "flat";
+    }
+    box.title = box.textContent;
   } catch (_) { /* no verdict */ }
 }
 
