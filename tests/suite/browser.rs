@@ -3481,3 +3481,88 @@ fn long_aporia_s_bar_says_its_scale_is_flat_or_the_table_s_verdict_in_chromium()
         assert_eq!(at[1], json!(true), "the verdict is not next to the bar");
     }
 }
+
+/// Waits up to 20 s for the file `path` (a download) to be written
+/// whole, and reads it.
+fn downloaded(path: &std::path::Path) -> String {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no download {}",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The export carries the whole tree: beside the record of the main line
+/// (which `gamut replay` reads, as before) a file of the main line and
+/// every variation, which `open a record` reads back into the same tree,
+/// variations included.
+#[test]
+#[ignore = "long check"]
+fn long_the_exported_tree_opens_again_with_its_variations_in_chromium() {
+    let Some((server, browser, dir)) =
+        page("browser-tree-file", &["--threads", "1", "--hash", "16"])
+    else {
+        return;
+    };
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    for _ in 0..3 {
+        play_first(&browser, 0);
+    }
+    browser.click("#back");
+    browser.click("#back");
+    browser.wait(
+        "return S.current === 1 && S.shown === S.token",
+        10,
+        "two steps back",
+    );
+    play_first(&browser, 1);
+    play_first(&browser, 0);
+    settled(&browser);
+    let tree = "return [S.nodes.length, treeItems(0).join(';')]";
+    let before = browser.run(tree);
+    assert_eq!(before[0], json!(6), "{before}");
+    browser.click("#io summary");
+    browser.click("#export");
+    let downloads = dir.join("profile").join("downloads");
+    let record = downloads.join("apart-game.jsonl");
+    downloaded(&record);
+    crate::common::ok(&["replay", record.to_str().unwrap(), "--game", "1"]);
+    browser.wait(
+        "return !!$('export-tree')",
+        10,
+        "the link to the whole tree",
+    );
+    browser.click("#export-tree");
+    let file = downloads.join("apart-tree.json");
+    let text = downloaded(&file);
+    let v: Value = serde_json::from_str(text.trim()).expect("one JSON object");
+    assert_eq!(v["game"], json!("apart"), "{text}");
+    // Opened afresh, from the file.
+    browser.goto(&format!("{}?game=aporia", server.url()));
+    settled(&browser);
+    browser.click("#io summary");
+    let input = browser.element("#record-file");
+    browser.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        json!({"text": file.to_str().unwrap()}),
+    );
+    browser.wait(
+        "return S.game === 'apart' && S.nodes.length === 6 && S.shown === S.token",
+        20,
+        "the tree opened",
+    );
+    assert_eq!(browser.run(tree), before, "another tree came back");
+    assert_eq!(
+        browser.run("return lineTo(S.current).length"),
+        json!(3),
+        "the main line's end is not shown"
+    );
+}

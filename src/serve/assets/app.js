@@ -204,6 +204,7 @@ function clearNumbers() {
   $("bar").style.backgroundColor = "";
   $("bar-fill").style.width = "0";
   $("bar-text").textContent = "no evaluation";
+  if ($("export-tree")) URL.revokeObjectURL($("export-tree").href);
   $("export-text").textContent = "";
   $("copy").disabled = true;
   S.record = null;
@@ -1874,11 +1875,22 @@ function treeLines() {
   return out;
 }
 
+// The whole tree as a file of its own, `<game>-tree.json`: one JSON
+// object with the game, its start (`opening`, as a record names it), the
+// main line (`moves`, as a record has them) and the tree (`tree`, the
+// items `treeItems` writes: each alternative to a move after it as `(`,
+// its line, `)`), which `open a record` reads back.
+function treeFile() {
+  const [moves] = treeLines();
+  return JSON.stringify({ game: S.game, opening: S.view ? S.view.start : null, moves, tree: treeItems(0) }) + "\n";
+}
+
 // The game as a record that `gamut replay` reads: its main line, from
 // the start to its end whatever move is shown, downloaded as a .jsonl
 // file, shown with the `gamut show` command of the same line, and kept
 // for the copy button; after it the `gamut show` command of each
-// variation's line (the page's address keeps the whole tree).
+// variation's line. Where the tree has variations, a link beside it
+// downloads the whole tree (`treeFile`).
 async function exportGame() {
   const [moves, ...variations] = treeLines();
   const start = S.view ? S.view.start : "";
@@ -1896,6 +1908,17 @@ async function exportGame() {
     $("copy").disabled = false;
     $("export-text").textContent =
       `${show}\n\n# ${r.file}, the main line (gamut replay ${r.file} --game 1):\n${r.record}`;
+    if (variations.length) {
+      // The whole tree, a file of its own (a records file holds one line
+      // of play): a link, so that one click downloads one file.
+      const tree = document.createElement("a");
+      tree.id = "export-tree";
+      tree.href = URL.createObjectURL(new Blob([treeFile()], { type: "application/json" }));
+      tree.download = `${S.game}-tree.json`;
+      tree.textContent = `${S.game}-tree.json`;
+      tree.title = "the main line and every variation, for open a record";
+      $("export-text").prepend("# the whole tree, main line and variations: ", tree, "\n");
+    }
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([S.record], { type: "application/x-ndjson" }));
     a.download = r.file;
@@ -1938,6 +1961,7 @@ function openFile(file) {
       if (!line.trim()) continue;
       try {
         const g = JSON.parse(line);
+        if (g && g.game && Array.isArray(g.tree)) { openTree(g); return; }
         if (g && g.game && Array.isArray(g.moves)) games.push(g);
       } catch (_) { /* not a record line */ }
     }
@@ -1948,6 +1972,20 @@ function openFile(file) {
   };
   reader.onerror = () => showError(`${file.name}: ${reader.error}`);
   reader.readAsText(file);
+}
+
+// Opens a tree exported by `treeFile` on the board: its main line and
+// variations, the main line's end shown.
+function openTree(g) {
+  S.game = g.game;
+  $("game").value = g.game;
+  S.setup = "";
+  S.fen = g.opening || null;
+  $("engine-seats").value = "";
+  treeFromItems(g.tree.map(String));
+  const path = gameThrough(0);
+  S.current = path[path.length - 1];
+  render();
 }
 
 // Opens one game of a record on the board.
