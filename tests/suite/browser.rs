@@ -297,6 +297,10 @@ fn browser_here() -> bool {
     )
 }
 
+/// The server options of most checks: one search thread, 16 MiB of
+/// tables.
+const ONE_THREAD: &[&str] = &["--threads", "1", "--hash", "16"];
+
 /// A page to test: `gamut serve` started with `extra` (`DIR` in it stands
 /// for the test's scratch folder, `name`) and a headless chromium in a
 /// fresh profile in that folder, with the folder; `None` where chromium
@@ -361,18 +365,12 @@ fn first_move_squares(server: &Server, game: &str, moves: &str) -> (String, Vec<
 #[test]
 #[ignore = "long check"]
 fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page(
+        "browser",
+        &["--threads", "2", "--hash", "16", "--records-dir", "DIR"],
+    ) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser");
-    let server = Server::start(&[
-        "--threads",
-        "2",
-        "--hash",
-        "16",
-        "--records-dir",
-        dir.to_str().unwrap(),
-    ]);
+    };
     // A record of two moves, as the server exports it (records are
     // replayed before they are served).
     let (first, _) = first_move_squares(&server, "apart", "");
@@ -380,7 +378,6 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
     let (second, _) = first_move_squares(&server, "apart", &after);
     let record = crate::serve::exported(&server.addr, "apart", &format!("{first};{second}"));
     std::fs::write(dir.join("games.jsonl"), format!("{record}\n")).unwrap();
-    let browser = Browser::start(&dir.join("profile"));
     for game in ["aporia", "apart", "empedocles", "epaminondas", "spokes"] {
         browser.goto(&format!("{}?game={game}", server.url()));
         browser.wait(
@@ -489,12 +486,9 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser4", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser4");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     for (game, names) in [
         (
             "spokes4",
@@ -1152,15 +1146,12 @@ fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
 #[test]
 #[ignore = "long check"]
 fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-moves", ONE_THREAD) else {
         return;
-    }
+    };
     let asked: Option<usize> = std::env::var("GAMUT_BOARD_POSITIONS")
         .ok()
         .and_then(|n| n.parse().ok());
-    let dir = crate::common::scratch_dir("browser-moves");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
     let only = std::env::var("GAMUT_BOARD_GAMES").unwrap_or_default();
     for (g, game) in crate::serve::GAMES.iter().enumerate() {
         if !only.is_empty() && !only.split(',').any(|x| x == *game) {
@@ -1209,12 +1200,9 @@ fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_resolution_of_85052_outcomes_is_chosen_on_the_board_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-narrowing", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-narrowing");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let shot = |n: usize| {
         browser.save_shot(
             &format!("serve-spokes4-narrowing-{n}"),
@@ -1318,12 +1306,9 @@ fn long_a_resolution_of_85052_outcomes_is_chosen_on_the_board_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_spokes_round_is_resolved_through_the_preview_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-preview", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-preview");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let shot = |n: usize| {
         browser.save_shot(
             &format!("serve-spokes-round-{n}"),
@@ -1475,12 +1460,9 @@ fn settled(browser: &Browser) {
 #[test]
 #[ignore = "long check"]
 fn long_the_address_reopens_the_same_board_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-address", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-address");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     // Epaminondas' start, given as a position text.
     let fen =
         "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w";
@@ -1563,13 +1545,10 @@ fn long_the_address_reopens_the_same_board_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_an_exported_record_replays_and_opens_again_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page("browser-export", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-export");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    };
     let profile = dir.join("profile");
-    let browser = Browser::start(&profile);
     let downloads = profile.join("downloads");
     for (game, count) in [("empedocles", 14), ("apart", 6), ("spokes", 6)] {
         let mut rng = SmallRng::seed_from_u64(7);
@@ -1730,12 +1709,9 @@ fn long_a_tournament_page_scrolls_to_the_game_it_opens_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_move_list_numbers_turns_and_variations_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-list", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-list");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     // Each row as its number and its cells, each cell the ids of its
     // moves (`roll` for a die roll) and `…` where it takes up a turn;
     // each variation as its numbers and move ids.
@@ -1883,11 +1859,9 @@ fn effect_within(
 #[test]
 #[ignore = "long check"]
 fn long_one_search_thread_never_stalls_a_page_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page("browser-stall", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-stall");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    };
     // The forgotten page: analysing Epaminondas' start, in a browser of its
     // own (so that it is not a hidden tab, which would give its thread up).
     let other = Browser::start(&dir.join("other"));
@@ -1899,7 +1873,6 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
         30,
         "the other page's analysis",
     );
-    let browser = Browser::start(&dir.join("profile"));
     let analysing = |b: &Browser| {
         b.click("#analyse");
         b.wait(
@@ -2012,12 +1985,9 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_moves_are_labelled_only_once_the_game_is_scored_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-labels", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-labels");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let mut rng = SmallRng::seed_from_u64(11);
     let marked = "return {given: S.nodes.filter((n) => n.label).length, \
                   marked: document.querySelectorAll('#moves .move.blunder, #moves .move.mistake, #moves .move.inaccuracy').length, \
@@ -2075,12 +2045,9 @@ fn long_moves_are_labelled_only_once_the_game_is_scored_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_resumed_analysis_keeps_its_lines_until_it_passes_them_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-resume", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-resume");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=epaminondas", server.url()));
     settled(&browser);
     browser.click("#analyse");
@@ -2281,12 +2248,9 @@ fn play_rounds_against_a_seat(
 #[test]
 #[ignore = "long check"]
 fn long_a_person_s_choice_goes_to_the_seat_the_prompt_names_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-seats", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-seats");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let rounds: usize = std::env::var("GAMUT_SEAT_ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
@@ -2313,12 +2277,9 @@ const END: &str = "\u{E010}";
 #[test]
 #[ignore = "long check"]
 fn long_the_keys_act_on_the_game_whatever_control_was_used_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-keys", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-keys");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     browser.run("$('limit-kind').value = 'depth'; $('limit').value = '1'; return 0");
@@ -2394,12 +2355,9 @@ fn long_the_keys_act_on_the_game_whatever_control_was_used_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_right_column_never_moves_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-still", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-still");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     browser.click("#analyse");
@@ -2441,12 +2399,9 @@ fn long_the_right_column_never_moves_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_graph_leaves_gaps_and_accuracy_counts_refined_scores_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-graph", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-graph");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     for k in 0..4 {
@@ -2503,12 +2458,9 @@ fn long_the_graph_leaves_gaps_and_accuracy_counts_refined_scores_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_session_leaves_the_console_clean_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page("browser-console", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-console");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let games = get(&server.addr, "/api/games").json();
     for g in games.as_array().unwrap() {
         let game = g["id"].as_str().unwrap();
@@ -2588,12 +2540,9 @@ fn long_a_session_leaves_the_console_clean_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_colour_cues_are_the_pictures_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-colours", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-colours");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let norm = "const norm = (c) => { const d = document.createElement('div'); d.style.color = c; \
                 document.body.append(d); const r = getComputedStyle(d).color; d.remove(); return r; };";
     browser.goto(&format!("{}?game=aporia", server.url()));
@@ -2727,12 +2676,9 @@ return { bad, buttons: buttons.length, board: [board.left, board.top, board.righ
 #[test]
 #[ignore = "long check"]
 fn long_the_board_and_its_controls_fit_the_window_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-fit", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-fit");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let games = get(&server.addr, "/api/games").json();
     // Each game's start, and a position with buttons where a line of the
     // first ten reaches one; the README's resolution of 85,052 outcomes.
@@ -2820,12 +2766,9 @@ fn long_the_board_and_its_controls_fit_the_window_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_spokes_outcome_has_one_name_everywhere_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-names", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-names");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     for game in ["spokes", "spokes4", "spokes2v2"] {
         let line = (0..40)
             .filter_map(|seed| line_to_buttons(&server, game, seed))
@@ -2932,12 +2875,9 @@ fn long_a_spokes_outcome_has_one_name_everywhere_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_phalanx_is_entered_from_any_of_its_stones_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-phalanx", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-phalanx");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     for (clicks, want) in [(["a2", "a4"], "a1-a4"), (["b2", "d4"], "a1-d4")] {
         browser.goto(&format!("{}?game=epaminondas", server.url()));
         settled(&browser);
@@ -2972,13 +2912,10 @@ fn long_a_phalanx_is_entered_from_any_of_its_stones_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_address_and_the_export_keep_the_whole_tree_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page("browser-tree", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-tree");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    };
     let profile = dir.join("profile");
-    let browser = Browser::start(&profile);
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     for _ in 0..3 {
@@ -3047,12 +2984,9 @@ fn long_the_address_and_the_export_keep_the_whole_tree_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_flip_turns_the_board_not_its_labels_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-flip", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-flip");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     // Each writing's side of the squares' extent, where file `a` and rank
     // `1` are against square a1, and where the legend is.
     let sides = r#"
@@ -3110,12 +3044,9 @@ fn long_flip_turns_the_board_not_its_labels_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_long_wait_shows_its_progress_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-progress", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-progress");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     browser.goto(&format!(
@@ -3173,12 +3104,9 @@ fn long_a_long_wait_shows_its_progress_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_bar_explains_its_reading_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-bar", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-bar");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     for game in ["apart", "spokes4"] {
         browser.goto(&format!("{}?game={game}", server.url()));
         settled(&browser);
@@ -3211,12 +3139,9 @@ fn long_the_bar_explains_its_reading_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_phone_reads_the_names_and_the_chooser_sits_beside_its_node_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-phone", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-phone");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     viewport(&browser, 390, 844, false);
     for game in ["spokes", "spokes4", "epaminondas", "apart"] {
         browser.goto(&format!("{}?game={game}", server.url()));
@@ -3262,8 +3187,7 @@ fn long_a_phone_reads_the_names_and_the_chooser_sits_beside_its_node_in_chromium
 #[test]
 #[ignore = "long check"]
 fn long_empedocles_die_is_named_and_what_it_did_is_said_in_chromium() {
-    let Some((server, browser, _dir)) = page("browser-die", &["--threads", "1", "--hash", "16"])
-    else {
+    let Some((server, browser, _dir)) = page("browser-die", ONE_THREAD) else {
         return;
     };
     let fen = "8/8/3ee3/3Fe3/3FF3/8/8/8 1 r:fire,earth";
@@ -3370,9 +3294,7 @@ return { want, got, placed };
 #[test]
 #[ignore = "long check"]
 fn long_a_mixed_strategy_is_drawn_on_the_board_in_chromium() {
-    let Some((server, browser, _dir)) =
-        page("browser-weights", &["--threads", "1", "--hash", "16"])
-    else {
+    let Some((server, browser, _dir)) = page("browser-weights", ONE_THREAD) else {
         return;
     };
     let check = |what: &str| {
@@ -3427,9 +3349,7 @@ return [$('table-verdict').textContent, t.top >= b.bottom - 1 && t.top < b.botto
 #[test]
 #[ignore = "long check"]
 fn long_aporia_s_bar_says_its_scale_is_flat_or_the_table_s_verdict_in_chromium() {
-    let Some((server, browser, _dir)) =
-        page("browser-verdict", &["--threads", "1", "--hash", "16"])
-    else {
+    let Some((server, browser, _dir)) = page("browser-verdict", ONE_THREAD) else {
         return;
     };
     browser.goto(&format!("{}?game=aporia&moves=b2-a3", server.url()));
@@ -3505,9 +3425,7 @@ fn downloaded(path: &std::path::Path) -> String {
 #[test]
 #[ignore = "long check"]
 fn long_the_exported_tree_opens_again_with_its_variations_in_chromium() {
-    let Some((server, browser, dir)) =
-        page("browser-tree-file", &["--threads", "1", "--hash", "16"])
-    else {
+    let Some((server, browser, dir)) = page("browser-tree-file", ONE_THREAD) else {
         return;
     };
     browser.goto(&format!("{}?game=apart", server.url()));
