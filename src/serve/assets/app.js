@@ -208,7 +208,6 @@ function clearNumbers() {
   $("export-text").textContent = "";
   $("copy").disabled = true;
   S.record = null;
-  $("table-verdict").textContent = "";
   S.lastIteration = null;
   S.infoNote = "";
   S.shownDepth = 0;
