@@ -5,8 +5,10 @@
 //! Skipped where chromium or chromedriver is missing, except under CI. A
 //! long check: a browser beside the other tests on two cores can take
 //! minutes to load a page, so it runs with the other long checks.
-//! With `GAMUT_SCREENSHOTS=<folder>` it saves a picture of each game there
-//! (how docs/pictures/serve-<game>.png are made).
+//! With `GAMUT_SCREENSHOTS=<folder>` it saves pictures of the page there
+//! (how docs/pictures/serve-*.png are made: each game id at 1280×800 and
+//! 390×844 by
+//! `long_every_game_fits_and_shows_its_readouts_while_analysed_in_chromium`).
 
 use crate::serve::{get, request, Server};
 use rand::rngs::SmallRng;
@@ -215,12 +217,15 @@ impl Browser {
         base64_decode(b64.as_str().expect("base64 text"))
     }
 
-    /// Saves the page's picture as `<name>.png` in the folder
-    /// `GAMUT_SCREENSHOTS` names, if it names one, after `settle` (for
-    /// what the page draws last).
+    /// Saves the page's picture, scrolled to its top, as `<name>.png` in
+    /// the folder `GAMUT_SCREENSHOTS` names, if it names one, after
+    /// `settle` (for what the page draws last).
     fn save_shot(&self, name: &str, settle: Duration) {
         if let Some(folder) = std::env::var_os("GAMUT_SCREENSHOTS") {
             std::thread::sleep(settle);
+            // The page from its top, as it opens (a click may have
+            // scrolled it).
+            self.run("scrollTo({left: 0, top: 0, behavior: 'instant'}); return 0");
             let path = std::path::Path::new(&folder).join(format!("{name}.png"));
             std::fs::write(path, self.screenshot()).unwrap();
         }
@@ -443,7 +448,6 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
             60,
             "a deeper iteration",
         );
-        browser.save_shot(&format!("serve-{game}"), Duration::from_millis(1500));
         browser.click("#analyse");
         // A step back leaves the move in the list, no longer current.
         browser.click("#back");
@@ -522,7 +526,6 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             );
             assert!(line.contains('%'), "{game}: no strategy in {line}");
         }
-        browser.save_shot(&format!("serve-{game}"), Duration::ZERO);
         browser.click("#analyse");
         // Each player's placement clicked on its node, then its colour.
         let v = get(&server.addr, &format!("/api/position?game={game}")).json();
@@ -1203,6 +1206,8 @@ fn long_a_resolution_of_85052_outcomes_is_chosen_on_the_board_in_chromium() {
     let Some((server, browser, _dir)) = page("browser-narrowing", ONE_THREAD) else {
         return;
     };
+    // The window its pictures show, where the page fits without scrolling.
+    viewport(&browser, 1280, 800, false);
     let shot = |n: usize| {
         browser.save_shot(
             &format!("serve-spokes4-narrowing-{n}"),
@@ -1309,6 +1314,8 @@ fn long_a_spokes_round_is_resolved_through_the_preview_in_chromium() {
     let Some((server, browser, _dir)) = page("browser-preview", ONE_THREAD) else {
         return;
     };
+    // The window its pictures show, where the page fits without scrolling.
+    viewport(&browser, 1280, 800, false);
     let shot = |n: usize| {
         browser.save_shot(
             &format!("serve-spokes-round-{n}"),
@@ -3344,8 +3351,8 @@ return [$('table-verdict').textContent, t.top >= b.bottom - 1 && t.top < b.botto
 /// Aporia's bar says why it stays near 50%: without a solved table, next
 /// to the bar, that its search's scale is flat (71,500 a score of 75%);
 /// with one (`--table`, where `gamut solve aporia` has written one), the
-/// table's verdict (`win in N`, `draw`, `loss in N`) there instead. A
-/// game without a solver says neither.
+/// table's verdict (`win in N`, `draw`, `loss in N`) there instead; either
+/// stays while the analysis runs. A game without a solver says neither.
 #[test]
 #[ignore = "long check"]
 fn long_aporia_s_bar_says_its_scale_is_flat_or_the_table_s_verdict_in_chromium() {
@@ -3366,6 +3373,15 @@ fn long_aporia_s_bar_says_its_scale_is_flat_or_the_table_s_verdict_in_chromium()
         "the note says: {said}"
     );
     assert_eq!(at[1], json!(true), "the note is not next to the bar");
+    // It stays while the analysis runs.
+    browser.click("#analyse");
+    browser.wait(
+        "return /depth [1-9]/.test($('info').textContent)",
+        30,
+        "the analysis",
+    );
+    assert_eq!(browser.run(VERDICT), at, "the note went with the analysis");
+    browser.click("#analyse");
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     std::thread::sleep(Duration::from_millis(500));
@@ -3483,4 +3499,67 @@ fn long_the_exported_tree_opens_again_with_its_variations_in_chromium() {
         json!(3),
         "the main line's end is not shown"
     );
+}
+
+/// Every game id, a few moves played and its analysis running, at
+/// 1280×800 and on a phone at 390×844: the board, its buttons and the
+/// navigation stay in view without scrolling while the analysis fills
+/// the column, and each game's own readout is there: Spokes' mixed
+/// strategy on the board at a round start, Empedocles' die outcomes
+/// named at its first roll, Aporia's note that its search scale is
+/// flat. With `GAMUT_SCREENSHOTS` each is pictured,
+/// `serve-<game>-1280x800.png` and `serve-<game>-390x844.png`.
+#[test]
+#[ignore = "long check"]
+fn long_every_game_fits_and_shows_its_readouts_while_analysed_in_chromium() {
+    let Some((server, browser, _dir)) = page("browser-pictures", ONE_THREAD) else {
+        return;
+    };
+    let games = get(&server.addr, "/api/games").json();
+    let mut problems = Vec::new();
+    for (width, height, mobile) in [(1280, 800, false), (390, 844, true)] {
+        viewport(&browser, width, height, mobile);
+        for g in games.as_array().unwrap() {
+            let game = g["id"].as_str().unwrap();
+            browser.goto(&format!("{}?game={game}", server.url()));
+            settled(&browser);
+            let plies = match game {
+                "empedocles" => 6,
+                g if g.starts_with("spokes") => 0,
+                _ => 4,
+            };
+            for k in 0..plies {
+                play_first(&browser, k % 3);
+            }
+            settled(&browser);
+            browser.click("#analyse");
+            browser.wait(
+                "return /depth ([3-9]|[1-9][0-9])/.test($('info').textContent) || \
+                 (!!S.lastIteration && !!S.lastIteration.sides && S.lastIteration.sides.length === S.view.sides.length)",
+                120,
+                "the analysis",
+            );
+            std::thread::sleep(Duration::from_millis(1000));
+            let at = browser.run(FITS);
+            for b in at["bad"].as_array().unwrap() {
+                problems.push(format!("{width}×{height} {game}: {}", b.as_str().unwrap()));
+            }
+            let readout = match game {
+                g if g.starts_with("spokes") => {
+                    "return document.querySelectorAll('#board .weights').length > 0"
+                }
+                "empedocles" => {
+                    "return [...document.querySelectorAll('#choices button[data-move]')].some((b) => b.textContent.startsWith('transmutation'))"
+                }
+                "aporia" => "return $('table-verdict').textContent.includes('flat')",
+                _ => "return true",
+            };
+            if browser.run(readout) != json!(true) {
+                problems.push(format!("{width}×{height} {game}: its readout is missing"));
+            }
+            browser.save_shot(&format!("serve-{game}-{width}x{height}"), Duration::ZERO);
+            browser.click("#analyse");
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }
