@@ -469,7 +469,8 @@ async fn export(
 
 /// `/api/table`: the solved table's verdict on the line's last position
 /// (`value` for the side to move, `best` moves keeping it), `value` null
-/// where the game has no table that loaded. A bad line is refused either
+/// where the game has no table that loaded; `solver` whether the game
+/// has a solver (`gamut solve`) at all. A bad line is refused either
 /// way.
 async fn table(
     State(s): Shared,
@@ -483,12 +484,13 @@ async fn table(
         let s = server;
         let text =
             with_game!(id, G => gamut_core::game::Notation::text(p.line::<G>(&s.lines)?.last()));
+        let solver = gamut_games::tablebase(id).is_some();
         let Some((_, oracle)) = s.oracles.iter().find(|(g, _)| *g == id) else {
-            return Ok(Json(json!({ "value": null })));
+            return Ok(Json(json!({ "value": null, "solver": solver })));
         };
         let probe = oracle.probe(&text).map_err(BadRequest)?;
         Ok(Json(
-            json!({ "value": probe.value.to_string(), "best": probe.best }),
+            json!({ "value": probe.value.to_string(), "best": probe.best, "solver": solver }),
         ))
     })
     .await

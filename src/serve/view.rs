@@ -139,10 +139,26 @@ fn moves_json<G: FullGame>(
             }
             if chance {
                 v["probability"] = json!(pos.probability(m));
+                if let Some((name, does)) = pos.outcome_words(m) {
+                    v["name"] = json!(name);
+                    v["does"] = json!(does);
+                }
             }
             v
         })
         .collect()
+}
+
+/// What the die's outcome that led from `before` to `pos` did, in words:
+/// its name and, where the game says (a transmutation), what it did to
+/// the board. `None` where the last move was no outcome the game names.
+fn roll_effect<G: FullGame>(before: &G, pos: &G, text: &str) -> Option<String> {
+    let m = before.parse_move(text).ok()?;
+    let (name, _) = before.outcome_words(m)?;
+    Some(match before.outcome_effect(m, pos) {
+        Some(effect) => format!("rolled {name}: {effect}"),
+        None => format!("rolled {name}"),
+    })
 }
 
 /// The most outcomes of a choice made off the board (a four-player Spokes
@@ -291,7 +307,11 @@ pub fn position_json<G: FullGame>(line: &Replayed<G>) -> Value {
         NodeKind::Terminal => ("terminal", None),
     };
     let winner = pos.outcome().and_then(|o| o.winner).map(|p| p.index());
+    let rolled = before
+        .filter(|b| b.node() == NodeKind::Chance)
+        .and_then(|b| roll_effect(b, pos, line.texts.last()?));
     json!({
+        "rolled": rolled,
         "game": G::ID,
         "name": G::INFO.name,
         "sides": G::INFO.sides,

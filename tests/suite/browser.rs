@@ -5,8 +5,10 @@
 //! Skipped where chromium or chromedriver is missing, except under CI. A
 //! long check: a browser beside the other tests on two cores can take
 //! minutes to load a page, so it runs with the other long checks.
-//! With `GAMUT_SCREENSHOTS=<folder>` it saves a picture of each game there
-//! (how docs/pictures/serve-<game>.png are made).
+//! With `GAMUT_SCREENSHOTS=<folder>` it saves pictures of the page there
+//! (how docs/pictures/serve-*.png are made: each game id at 1280×800 and
+//! 390×844 by
+//! `long_every_game_fits_and_shows_its_readouts_while_analysed_in_chromium`).
 
 use crate::serve::{get, request, Server};
 use rand::rngs::SmallRng;
@@ -215,12 +217,15 @@ impl Browser {
         base64_decode(b64.as_str().expect("base64 text"))
     }
 
-    /// Saves the page's picture as `<name>.png` in the folder
-    /// `GAMUT_SCREENSHOTS` names, if it names one, after `settle` (for
-    /// what the page draws last).
+    /// Saves the page's picture, scrolled to its top, as `<name>.png` in
+    /// the folder `GAMUT_SCREENSHOTS` names, if it names one, after
+    /// `settle` (for what the page draws last).
     fn save_shot(&self, name: &str, settle: Duration) {
         if let Some(folder) = std::env::var_os("GAMUT_SCREENSHOTS") {
             std::thread::sleep(settle);
+            // The page from its top, as it opens (a click may have
+            // scrolled it).
+            self.run("scrollTo({left: 0, top: 0, behavior: 'instant'}); return 0");
             let path = std::path::Path::new(&folder).join(format!("{name}.png"));
             std::fs::write(path, self.screenshot()).unwrap();
         }
@@ -297,6 +302,29 @@ fn browser_here() -> bool {
     )
 }
 
+/// The server options of most checks: one search thread, 16 MiB of
+/// tables.
+const ONE_THREAD: &[&str] = &["--threads", "1", "--hash", "16"];
+
+/// A page to test: `gamut serve` started with `extra` (`DIR` in it stands
+/// for the test's scratch folder, `name`) and a headless chromium in a
+/// fresh profile in that folder, with the folder; `None` where chromium
+/// or chromedriver is missing (outside CI).
+fn page(name: &str, extra: &[&str]) -> Option<(Server, Browser, std::path::PathBuf)> {
+    if !browser_here() {
+        return None;
+    }
+    let dir = crate::common::scratch_dir(name);
+    let folder = dir.to_str().unwrap();
+    let args: Vec<&str> = extra
+        .iter()
+        .map(|a| if *a == "DIR" { folder } else { a })
+        .collect();
+    let server = Server::start(&args);
+    let browser = Browser::start(&dir.join("profile"));
+    Some((server, browser, dir))
+}
+
 /// Resolves the Spokes round shown: the resolution is played by itself
 /// where it is forced, else one outcome is chosen among those offered.
 fn resolve(browser: &Browser) {
@@ -342,18 +370,12 @@ fn first_move_squares(server: &Server, game: &str, moves: &str) -> (String, Vec<
 #[test]
 #[ignore = "long check"]
 fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page(
+        "browser",
+        &["--threads", "2", "--hash", "16", "--records-dir", "DIR"],
+    ) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser");
-    let server = Server::start(&[
-        "--threads",
-        "2",
-        "--hash",
-        "16",
-        "--records-dir",
-        dir.to_str().unwrap(),
-    ]);
+    };
     // A record of two moves, as the server exports it (records are
     // replayed before they are served).
     let (first, _) = first_move_squares(&server, "apart", "");
@@ -361,7 +383,6 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
     let (second, _) = first_move_squares(&server, "apart", &after);
     let record = crate::serve::exported(&server.addr, "apart", &format!("{first};{second}"));
     std::fs::write(dir.join("games.jsonl"), format!("{record}\n")).unwrap();
-    let browser = Browser::start(&dir.join("profile"));
     for game in ["aporia", "apart", "empedocles", "epaminondas", "spokes"] {
         browser.goto(&format!("{}?game={game}", server.url()));
         browser.wait(
@@ -427,7 +448,6 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
             60,
             "a deeper iteration",
         );
-        browser.save_shot(&format!("serve-{game}"), Duration::from_millis(1500));
         browser.click("#analyse");
         // A step back leaves the move in the list, no longer current.
         browser.click("#back");
@@ -470,12 +490,9 @@ fn long_a_person_plays_analyses_and_steps_back_in_every_game_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser4", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser4");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     for (game, names) in [
         (
             "spokes4",
@@ -509,7 +526,6 @@ fn long_four_player_spokes_analyses_every_side_and_plays_a_round_in_chromium() {
             );
             assert!(line.contains('%'), "{game}: no strategy in {line}");
         }
-        browser.save_shot(&format!("serve-{game}"), Duration::ZERO);
         browser.click("#analyse");
         // Each player's placement clicked on its node, then its colour.
         let v = get(&server.addr, &format!("/api/position?game={game}")).json();
@@ -1133,15 +1149,12 @@ fn play_one_for_real(browser: &Browser, game: &str, fen: &str, pick: usize) {
 #[test]
 #[ignore = "long check"]
 fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-moves", ONE_THREAD) else {
         return;
-    }
+    };
     let asked: Option<usize> = std::env::var("GAMUT_BOARD_POSITIONS")
         .ok()
         .and_then(|n| n.parse().ok());
-    let dir = crate::common::scratch_dir("browser-moves");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
     let only = std::env::var("GAMUT_BOARD_GAMES").unwrap_or_default();
     for (g, game) in crate::serve::GAMES.iter().enumerate() {
         if !only.is_empty() && !only.split(',').any(|x| x == *game) {
@@ -1190,12 +1203,11 @@ fn long_every_move_is_entered_by_pointer_in_every_game_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_resolution_of_85052_outcomes_is_chosen_on_the_board_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-narrowing", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-narrowing");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
+    // The window its pictures show, where the page fits without scrolling.
+    viewport(&browser, 1280, 800, false);
     let shot = |n: usize| {
         browser.save_shot(
             &format!("serve-spokes4-narrowing-{n}"),
@@ -1299,12 +1311,11 @@ fn long_a_resolution_of_85052_outcomes_is_chosen_on_the_board_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_spokes_round_is_resolved_through_the_preview_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-preview", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-preview");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
+    // The window its pictures show, where the page fits without scrolling.
+    viewport(&browser, 1280, 800, false);
     let shot = |n: usize| {
         browser.save_shot(
             &format!("serve-spokes-round-{n}"),
@@ -1456,12 +1467,9 @@ fn settled(browser: &Browser) {
 #[test]
 #[ignore = "long check"]
 fn long_the_address_reopens_the_same_board_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-address", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-address");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     // Epaminondas' start, given as a position text.
     let fen =
         "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w";
@@ -1544,13 +1552,10 @@ fn long_the_address_reopens_the_same_board_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_an_exported_record_replays_and_opens_again_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page("browser-export", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-export");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    };
     let profile = dir.join("profile");
-    let browser = Browser::start(&profile);
     let downloads = profile.join("downloads");
     for (game, count) in [("empedocles", 14), ("apart", 6), ("spokes", 6)] {
         let mut rng = SmallRng::seed_from_u64(7);
@@ -1711,12 +1716,9 @@ fn long_a_tournament_page_scrolls_to_the_game_it_opens_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_move_list_numbers_turns_and_variations_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-list", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-list");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     // Each row as its number and its cells, each cell the ids of its
     // moves (`roll` for a die roll) and `…` where it takes up a turn;
     // each variation as its numbers and move ids.
@@ -1864,11 +1866,9 @@ fn effect_within(
 #[test]
 #[ignore = "long check"]
 fn long_one_search_thread_never_stalls_a_page_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page("browser-stall", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-stall");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    };
     // The forgotten page: analysing Epaminondas' start, in a browser of its
     // own (so that it is not a hidden tab, which would give its thread up).
     let other = Browser::start(&dir.join("other"));
@@ -1880,7 +1880,6 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
         30,
         "the other page's analysis",
     );
-    let browser = Browser::start(&dir.join("profile"));
     let analysing = |b: &Browser| {
         b.click("#analyse");
         b.wait(
@@ -1993,12 +1992,9 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_moves_are_labelled_only_once_the_game_is_scored_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-labels", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-labels");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let mut rng = SmallRng::seed_from_u64(11);
     let marked = "return {given: S.nodes.filter((n) => n.label).length, \
                   marked: document.querySelectorAll('#moves .move.blunder, #moves .move.mistake, #moves .move.inaccuracy').length, \
@@ -2056,12 +2052,9 @@ fn long_moves_are_labelled_only_once_the_game_is_scored_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_resumed_analysis_keeps_its_lines_until_it_passes_them_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-resume", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-resume");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=epaminondas", server.url()));
     settled(&browser);
     browser.click("#analyse");
@@ -2262,12 +2255,9 @@ fn play_rounds_against_a_seat(
 #[test]
 #[ignore = "long check"]
 fn long_a_person_s_choice_goes_to_the_seat_the_prompt_names_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-seats", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-seats");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let rounds: usize = std::env::var("GAMUT_SEAT_ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
@@ -2294,12 +2284,9 @@ const END: &str = "\u{E010}";
 #[test]
 #[ignore = "long check"]
 fn long_the_keys_act_on_the_game_whatever_control_was_used_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-keys", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-keys");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     browser.run("$('limit-kind').value = 'depth'; $('limit').value = '1'; return 0");
@@ -2375,12 +2362,9 @@ fn long_the_keys_act_on_the_game_whatever_control_was_used_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_right_column_never_moves_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-still", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-still");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     browser.click("#analyse");
@@ -2422,12 +2406,9 @@ fn long_the_right_column_never_moves_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_graph_leaves_gaps_and_accuracy_counts_refined_scores_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-graph", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-graph");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     for k in 0..4 {
@@ -2484,12 +2465,9 @@ fn long_the_graph_leaves_gaps_and_accuracy_counts_refined_scores_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_session_leaves_the_console_clean_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page("browser-console", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-console");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let games = get(&server.addr, "/api/games").json();
     for g in games.as_array().unwrap() {
         let game = g["id"].as_str().unwrap();
@@ -2569,12 +2547,9 @@ fn long_a_session_leaves_the_console_clean_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_colour_cues_are_the_pictures_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-colours", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-colours");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let norm = "const norm = (c) => { const d = document.createElement('div'); d.style.color = c; \
                 document.body.append(d); const r = getComputedStyle(d).color; d.remove(); return r; };";
     browser.goto(&format!("{}?game=aporia", server.url()));
@@ -2708,12 +2683,9 @@ return { bad, buttons: buttons.length, board: [board.left, board.top, board.righ
 #[test]
 #[ignore = "long check"]
 fn long_the_board_and_its_controls_fit_the_window_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-fit", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-fit");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     let games = get(&server.addr, "/api/games").json();
     // Each game's start, and a position with buttons where a line of the
     // first ten reaches one; the README's resolution of 85,052 outcomes.
@@ -2801,12 +2773,9 @@ fn long_the_board_and_its_controls_fit_the_window_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_spokes_outcome_has_one_name_everywhere_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-names", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-names");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     for game in ["spokes", "spokes4", "spokes2v2"] {
         let line = (0..40)
             .filter_map(|seed| line_to_buttons(&server, game, seed))
@@ -2913,12 +2882,9 @@ fn long_a_spokes_outcome_has_one_name_everywhere_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_phalanx_is_entered_from_any_of_its_stones_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-phalanx", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-phalanx");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     for (clicks, want) in [(["a2", "a4"], "a1-a4"), (["b2", "d4"], "a1-d4")] {
         browser.goto(&format!("{}?game=epaminondas", server.url()));
         settled(&browser);
@@ -2953,13 +2919,10 @@ fn long_a_phalanx_is_entered_from_any_of_its_stones_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_address_and_the_export_keep_the_whole_tree_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, dir)) = page("browser-tree", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-tree");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
+    };
     let profile = dir.join("profile");
-    let browser = Browser::start(&profile);
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     for _ in 0..3 {
@@ -3028,12 +2991,9 @@ fn long_the_address_and_the_export_keep_the_whole_tree_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_flip_turns_the_board_not_its_labels_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-flip", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-flip");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     // Each writing's side of the squares' extent, where file `a` and rank
     // `1` are against square a1, and where the legend is.
     let sides = r#"
@@ -3091,12 +3051,9 @@ fn long_flip_turns_the_board_not_its_labels_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_long_wait_shows_its_progress_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-progress", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-progress");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     browser.goto(&format!("{}?game=apart", server.url()));
     settled(&browser);
     browser.goto(&format!(
@@ -3154,12 +3111,9 @@ fn long_a_long_wait_shows_its_progress_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_the_bar_explains_its_reading_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-bar", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-bar");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     for game in ["apart", "spokes4"] {
         browser.goto(&format!("{}?game={game}", server.url()));
         settled(&browser);
@@ -3192,12 +3146,9 @@ fn long_the_bar_explains_its_reading_in_chromium() {
 #[test]
 #[ignore = "long check"]
 fn long_a_phone_reads_the_names_and_the_chooser_sits_beside_its_node_in_chromium() {
-    if !browser_here() {
+    let Some((server, browser, _dir)) = page("browser-phone", ONE_THREAD) else {
         return;
-    }
-    let dir = crate::common::scratch_dir("browser-phone");
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(&dir.join("profile"));
+    };
     viewport(&browser, 390, 844, false);
     for game in ["spokes", "spokes4", "epaminondas", "apart"] {
         browser.goto(&format!("{}?game={game}", server.url()));
@@ -3232,4 +3183,383 @@ fn long_a_phone_reads_the_names_and_the_chooser_sits_beside_its_node_in_chromium
         json!([true, true]),
         "the chooser is not beside its node, level with it"
     );
+}
+
+/// Empedocles' die: each outcome is named as the rules name it
+/// (`transmutation, then one action (1–2)`, not `T (33.3%)`) with a
+/// tooltip saying what it does; after a transmutation the page says
+/// which pieces died (the fire on d5, with five neighbours), after
+/// another roll what it gives; and where an action may be a placement,
+/// the squares a piece may be placed on are marked before any click.
+#[test]
+#[ignore = "long check"]
+fn long_empedocles_die_is_named_and_what_it_did_is_said_in_chromium() {
+    let Some((server, browser, _dir)) = page("browser-die", ONE_THREAD) else {
+        return;
+    };
+    let fen = "8/8/3ee3/3Fe3/3FF3/8/8/8 1 r:fire,earth";
+    browser.goto(&format!(
+        "{}?game=empedocles&fen={}",
+        server.url(),
+        crate::serve::enc(fen)
+    ));
+    settled(&browser);
+    let buttons = browser.run(
+        "return [...document.querySelectorAll('#choices button[data-move]')].map((b) => [b.dataset.move, b.textContent, b.title])",
+    );
+    for (text, name, does) in [
+        (
+            "T",
+            "transmutation, then one action (1–2), 33.3%",
+            "neighbour count",
+        ),
+        ("N", "one action (3–5), 50.0%", "3, 4 or 5"),
+        (
+            "D",
+            "two actions (6), 16.7%",
+            "two actions, one after the other",
+        ),
+    ] {
+        let b = buttons
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b[0] == json!(text))
+            .unwrap_or_else(|| panic!("no button for {text}: {buttons}"));
+        assert_eq!(b[1], json!(name), "{buttons}");
+        assert!(
+            b[2].as_str().unwrap().contains(does),
+            "{text}'s tooltip says nothing of '{does}': {buttons}"
+        );
+    }
+    for (roll, said) in [
+        ("T", "1 piece died, fire on d5"),
+        ("N", "rolled one action (3–5)"),
+    ] {
+        browser.click(&format!("#choices button[data-move=\"{roll}\"]"));
+        browser.wait(
+            "return S.nodes.length >= 2 && S.current !== 0 && S.shown === S.token",
+            20,
+            "the roll",
+        );
+        let shown = browser.run("return $('choices').textContent");
+        assert!(
+            shown.as_str().unwrap().contains(said),
+            "after {roll} the page says: {shown}"
+        );
+        // The placements of the action now to play, marked before any
+        // click: exactly the squares of the moves made on one square.
+        let v = get(
+            &server.addr,
+            &format!(
+                "/api/position?game=empedocles&fen={}&moves={roll}",
+                crate::serve::enc(fen)
+            ),
+        )
+        .json();
+        let mut want: Vec<String> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["squares"].as_array().unwrap().len() == 1)
+            .map(|m| m["squares"][0].as_str().unwrap().to_string())
+            .collect();
+        want.sort();
+        assert!(!want.is_empty(), "{roll}: no placement to mark");
+        let marked = browser.run(
+            "return [...document.querySelectorAll('#board .mark.placement')].map((m) => m.dataset.square).sort()",
+        );
+        assert_eq!(marked, json!(want), "after {roll}");
+        browser.click("#back");
+        settled(&browser);
+    }
+}
+
+/// The analysis' mixed strategy of the player choosing next, as
+/// `[action, weight]` pairs sorted (weights of at least 0.5%, to four
+/// decimals), and the weights written on the board with whether each
+/// stands on its node, read at once.
+const WEIGHTS: &str = r#"
+const d = S.lastIteration, p = S.pending.length;
+const list = d.strategies ? d.strategies[p] : (d.sides.find((s) => s.side === S.view.player_sides[p]) || {}).strategy || [];
+const want = list.filter((a) => a.probability >= 0.005).map((a) => [a.text, a.probability.toFixed(4)]).sort();
+const marks = [...document.querySelectorAll('#board .weights text.weight')];
+const got = marks.map((t) => [t.dataset.move, t.dataset.weight]).sort();
+const placed = marks.every((t) => {
+  const a = choosable().find((x) => x.text === t.dataset.move), r = squareRect(a.squares[0]), b = t.getBoundingClientRect();
+  const x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+  return x > r.left && x < r.right && y > r.top && y < r.bottom;
+});
+return { want, got, placed };
+"#;
+
+/// A mixed strategy is drawn on the board: at a Spokes round start the
+/// analysis' strategy of the player choosing next is written on the
+/// nodes, each placement's weight on its node (`w 40%`), the weights
+/// the analysis gives; once player 1 has chosen, player 2's; in
+/// `spokes4` player 1's (its side's search).
+#[test]
+#[ignore = "long check"]
+fn long_a_mixed_strategy_is_drawn_on_the_board_in_chromium() {
+    let Some((server, browser, _dir)) = page("browser-weights", ONE_THREAD) else {
+        return;
+    };
+    let check = |what: &str| {
+        browser.wait(
+            "return !!S.lastIteration && (!!S.lastIteration.strategies || !!S.lastIteration.sides)",
+            90,
+            "a strategy",
+        );
+        let at = browser.run(WEIGHTS);
+        assert!(
+            !at["want"].as_array().unwrap().is_empty(),
+            "{what}: no strategy"
+        );
+        assert_eq!(at["got"], at["want"], "{what}: the board's weights");
+        assert_eq!(at["placed"], json!(true), "{what}: a weight off its node");
+    };
+    for game in ["spokes", "spokes4"] {
+        browser.goto(&format!("{}?game={game}", server.url()));
+        settled(&browser);
+        browser.click("#analyse");
+        check(&format!("{game}, player 1"));
+        if game == "spokes" {
+            let (text, squares) = first_move_squares(&server, game, "");
+            browser.click_square(&squares[0]);
+            let button = format!("#chooser button[data-move=\"{text}\"]");
+            browser.wait(
+                &format!("return !!document.querySelector('{button}')"),
+                10,
+                "the chooser",
+            );
+            browser.click(&button);
+            browser.wait("return S.pending.length === 1", 10, "player 1's choice");
+            check("spokes, player 2");
+        }
+        browser.click("#analyse");
+    }
+}
+
+/// Where the solved table's verdict or the flat-scale note stands, and
+/// what it says: its text, whether it is right under the bar (its top
+/// within two lines of the bar's bottom, in the bar's column).
+const VERDICT: &str = r#"
+const b = $('bar').getBoundingClientRect(), t = $('table-verdict').getBoundingClientRect();
+return [$('table-verdict').textContent, t.top >= b.bottom - 1 && t.top < b.bottom + 40 && Math.abs(t.left - b.left) < 20];
+"#;
+
+/// Aporia's bar says why it stays near 50%: without a solved table, next
+/// to the bar, that its search's scale is flat (71,500 a score of 75%);
+/// with one (`--table`, where `gamut solve aporia` has written one), the
+/// table's verdict (`win in N`, `draw`, `loss in N`) there instead; either
+/// stays while the analysis runs. A game without a solver says neither.
+#[test]
+#[ignore = "long check"]
+fn long_aporia_s_bar_says_its_scale_is_flat_or_the_table_s_verdict_in_chromium() {
+    let Some((server, browser, _dir)) = page("browser-verdict", ONE_THREAD) else {
+        return;
+    };
+    browser.goto(&format!("{}?game=aporia&moves=b2-a3", server.url()));
+    settled(&browser);
+    browser.wait(
+        "return $('table-verdict').textContent.length > 0",
+        10,
+        "the note",
+    );
+    let at = browser.run(VERDICT);
+    let said = at[0].as_str().unwrap();
+    assert!(
+        said.contains("flat") && said.contains("71,500"),
+        "the note says: {said}"
+    );
+    assert_eq!(at[1], json!(true), "the note is not next to the bar");
+    // It stays while the analysis runs.
+    browser.click("#analyse");
+    browser.wait(
+        "return /depth [1-9]/.test($('info').textContent)",
+        30,
+        "the analysis",
+    );
+    assert_eq!(browser.run(VERDICT), at, "the note went with the analysis");
+    browser.click("#analyse");
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(browser.run(VERDICT)[0], json!(""), "apart has no solver");
+    drop(server);
+    let Some(real) = gamut::tablebase::default_path("aporia").filter(|p| p.is_file()) else {
+        eprintln!("no Aporia table at the default path: the verdict itself is not checked");
+        return;
+    };
+    let server = Server::start(&["--threads", "1", "--table", real.to_str().unwrap()]);
+    for moves in ["b2-a3", ""] {
+        let value = get(
+            &server.addr,
+            &format!("/api/table?game=aporia&moves={moves}"),
+        )
+        .json()["value"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        browser.goto(&format!("{}?game=aporia&moves={moves}", server.url()));
+        settled(&browser);
+        browser.wait(
+            "return $('table-verdict').textContent.length > 0",
+            10,
+            "the verdict",
+        );
+        let at = browser.run(VERDICT);
+        let said = at[0].as_str().unwrap();
+        assert!(
+            said.starts_with(&format!("solved table: {value} for player")),
+            "the verdict says: {said}"
+        );
+        assert_eq!(at[1], json!(true), "the verdict is not next to the bar");
+    }
+}
+
+/// Waits up to 20 s for the file `path` (a download) to be written
+/// whole, and reads it.
+fn downloaded(path: &std::path::Path) -> String {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no download {}",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The export carries the whole tree: beside the record of the main line
+/// (which `gamut replay` reads, as before) a file of the main line and
+/// every variation, which `open a record` reads back into the same tree,
+/// variations included.
+#[test]
+#[ignore = "long check"]
+fn long_the_exported_tree_opens_again_with_its_variations_in_chromium() {
+    let Some((server, browser, dir)) = page("browser-tree-file", ONE_THREAD) else {
+        return;
+    };
+    browser.goto(&format!("{}?game=apart", server.url()));
+    settled(&browser);
+    for _ in 0..3 {
+        play_first(&browser, 0);
+    }
+    browser.click("#back");
+    browser.click("#back");
+    browser.wait(
+        "return S.current === 1 && S.shown === S.token",
+        10,
+        "two steps back",
+    );
+    play_first(&browser, 1);
+    play_first(&browser, 0);
+    settled(&browser);
+    let tree = "return [S.nodes.length, treeItems(0).join(';')]";
+    let before = browser.run(tree);
+    assert_eq!(before[0], json!(6), "{before}");
+    browser.click("#io summary");
+    browser.click("#export");
+    let downloads = dir.join("profile").join("downloads");
+    let record = downloads.join("apart-game.jsonl");
+    downloaded(&record);
+    crate::common::ok(&["replay", record.to_str().unwrap(), "--game", "1"]);
+    browser.wait(
+        "return !!$('export-tree')",
+        10,
+        "the link to the whole tree",
+    );
+    browser.click("#export-tree");
+    let file = downloads.join("apart-tree.json");
+    let text = downloaded(&file);
+    let v: Value = serde_json::from_str(text.trim()).expect("one JSON object");
+    assert_eq!(v["game"], json!("apart"), "{text}");
+    // Opened afresh, from the file.
+    browser.goto(&format!("{}?game=aporia", server.url()));
+    settled(&browser);
+    browser.click("#io summary");
+    let input = browser.element("#record-file");
+    browser.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        json!({"text": file.to_str().unwrap()}),
+    );
+    browser.wait(
+        "return S.game === 'apart' && S.nodes.length === 6 && S.shown === S.token",
+        20,
+        "the tree opened",
+    );
+    assert_eq!(browser.run(tree), before, "another tree came back");
+    assert_eq!(
+        browser.run("return lineTo(S.current).length"),
+        json!(3),
+        "the main line's end is not shown"
+    );
+}
+
+/// Every game id, a few moves played and its analysis running, at
+/// 1280×800 and on a phone at 390×844: the board, its buttons and the
+/// navigation stay in view without scrolling while the analysis fills
+/// the column, and each game's own readout is there: Spokes' mixed
+/// strategy on the board at a round start, Empedocles' die outcomes
+/// named at its first roll, Aporia's note that its search scale is
+/// flat. With `GAMUT_SCREENSHOTS` each is pictured,
+/// `serve-<game>-1280x800.png` and `serve-<game>-390x844.png`.
+#[test]
+#[ignore = "long check"]
+fn long_every_game_fits_and_shows_its_readouts_while_analysed_in_chromium() {
+    let Some((server, browser, _dir)) = page("browser-pictures", ONE_THREAD) else {
+        return;
+    };
+    let games = get(&server.addr, "/api/games").json();
+    let mut problems = Vec::new();
+    for (width, height, mobile) in [(1280, 800, false), (390, 844, true)] {
+        viewport(&browser, width, height, mobile);
+        for g in games.as_array().unwrap() {
+            let game = g["id"].as_str().unwrap();
+            browser.goto(&format!("{}?game={game}", server.url()));
+            settled(&browser);
+            let plies = match game {
+                "empedocles" => 6,
+                g if g.starts_with("spokes") => 0,
+                _ => 4,
+            };
+            for k in 0..plies {
+                play_first(&browser, k % 3);
+            }
+            settled(&browser);
+            browser.click("#analyse");
+            browser.wait(
+                "return /depth ([3-9]|[1-9][0-9])/.test($('info').textContent) || \
+                 (!!S.lastIteration && !!S.lastIteration.sides && S.lastIteration.sides.length === S.view.sides.length)",
+                120,
+                "the analysis",
+            );
+            std::thread::sleep(Duration::from_millis(1000));
+            let at = browser.run(FITS);
+            for b in at["bad"].as_array().unwrap() {
+                problems.push(format!("{width}×{height} {game}: {}", b.as_str().unwrap()));
+            }
+            let readout = match game {
+                g if g.starts_with("spokes") => {
+                    "return document.querySelectorAll('#board .weights').length > 0"
+                }
+                "empedocles" => {
+                    "return [...document.querySelectorAll('#choices button[data-move]')].some((b) => b.textContent.startsWith('transmutation'))"
+                }
+                "aporia" => "return $('table-verdict').textContent.includes('flat')",
+                _ => "return true",
+            };
+            if browser.run(readout) != json!(true) {
+                problems.push(format!("{width}×{height} {game}: its readout is missing"));
+            }
+            browser.save_shot(&format!("serve-{game}-{width}x{height}"), Duration::ZERO);
+            browser.click("#analyse");
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }

@@ -1944,3 +1944,68 @@ fn long_twenty_hostile_resolutions_keep_the_server_within_its_memory() {
         Some(200)
     );
 }
+
+/// Empedocles' die outcomes come named as the rules name them, with what
+/// each does, and the position after a roll says what it did: the
+/// rules' example of a transmutation (the four edge fires, five
+/// neighbours each, die together; the corner fires and the earth live),
+/// one that removes nothing, and a roll without a transmutation.
+#[test]
+fn a_die_s_outcomes_are_named_and_what_a_roll_did_is_said() {
+    let server = Server::start(&[]);
+    let fen = "8/8/8/2FFF3/2FeF3/2FFF3/8/8 2 r:fire,earth";
+    let at = |fen: &str, moves: &str| {
+        let a = get(
+            &server.addr,
+            &format!(
+                "/api/position?game=empedocles&fen={}&moves={moves}",
+                enc(fen)
+            ),
+        );
+        assert_eq!(a.status, 200, "{fen} {moves}: {}", a.body);
+        a.json()
+    };
+    let v = at(fen, "");
+    let names: Vec<(&str, &str)> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["text"].as_str().unwrap(), m["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("T", "transmutation, then one action (1–2)"),
+            ("N", "one action (3–5)"),
+            ("D", "two actions (6)")
+        ]
+    );
+    assert!(v["moves"][0]["does"]
+        .as_str()
+        .unwrap()
+        .contains("outside its element's range"));
+    assert!(v["rolled"].is_null(), "{}", v["rolled"]);
+    assert_eq!(
+        at(fen, "T")["rolled"],
+        "rolled transmutation, then one action (1–2): 4 pieces died, fire on d5, c4, e4, d3"
+    );
+    assert_eq!(
+        at("8/8/8/3FF3/3FF3/8/ee6/ee6 1 r:fire,earth", "T")["rolled"],
+        "rolled transmutation, then one action (1–2): no piece died"
+    );
+    assert_eq!(at(fen, "D")["rolled"], "rolled two actions (6)");
+    // Other games' moves have no such names; an action after a roll says
+    // nothing of it.
+    let after = at(fen, "N")["moves"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(at(fen, &format!("N;{}", enc(&after)))["rolled"].is_null());
+    let apart = get(&server.addr, "/api/position?game=apart").json();
+    assert!(apart["moves"][0]["name"].is_null() && apart["rolled"].is_null());
+    // Which games have a solver, table or not.
+    for (game, solver) in [("aporia", true), ("apart", false)] {
+        let t = get(&server.addr, &format!("/api/table?game={game}")).json();
+        assert_eq!(t["solver"], solver, "{game}: {t}");
+    }
+}

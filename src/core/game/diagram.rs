@@ -62,6 +62,25 @@ pub trait Diagram: Notation {
         Vec::new()
     }
 
+    /// Chance outcome `m` here as the rules name it for people, with what
+    /// it does (Empedocles' `T`: `transmutation, then one action (1–2)`,
+    /// and what a transmutation removes), for a page's button and its
+    /// tooltip. `None` by default: the outcome's text names it.
+    fn outcome_words(&self, m: Self::Move) -> Option<(String, String)> {
+        let _ = m;
+        None
+    }
+
+    /// What chance outcome `m`, played here, did to the board, in words,
+    /// `after` being the position it led to (Empedocles' transmutation:
+    /// which pieces died, or that none did), for a page to say after a
+    /// roll. `None` by default, and for an outcome that changes nothing
+    /// on the board by itself.
+    fn outcome_effect(&self, m: Self::Move, after: &Self) -> Option<String> {
+        let _ = (m, after);
+        None
+    }
+
     /// Each side's colour as [`svg`](Diagram::svg) draws it (a CSS
     /// colour), in side order, for a page to name whose turn it is; empty
     /// where the sides own no colour. By default the first side's stones

@@ -393,6 +393,66 @@ impl Diagram for Empedocles {
         svg::svg(self, opts, before)
     }
 
+    /// The die's classes as the rules name them (docs/rules/empedocles.md,
+    /// "A turn"), with what each does.
+    fn outcome_words(&self, m: Self::Move) -> Option<(String, String)> {
+        let (name, does) = match self.move_text(m).as_str() {
+            "T" => (
+                "transmutation, then one action (1–2)",
+                "a roll of 1 or 2 (1/3): every piece whose neighbour count lies outside its element's \
+                 range (fire and water 2–4, earth 2–8, air 1–3) dies, all at once; then one action",
+            ),
+            "N" => (
+                "one action (3–5)",
+                "a roll of 3, 4 or 5 (1/2): one action, a placement or a move",
+            ),
+            "D" => (
+                "two actions (6)",
+                "a roll of 6 (1/6): two actions, one after the other",
+            ),
+            _ => return None,
+        };
+        Some((name.to_string(), does.to_string()))
+    }
+
+    /// A transmutation's dead, by element and square (`4 pieces died,
+    /// fire on d5, c4, e4, d3`), or that none died.
+    fn outcome_effect(&self, m: Self::Move, after: &Self) -> Option<String> {
+        if self.move_text(m) != "T" {
+            return None;
+        }
+        let mut dead: Vec<(&str, Vec<String>)> = Vec::new();
+        let mut n = 0;
+        // Ranks from the top, as the board is drawn and its text written.
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let s = Square::new(file, rank);
+                for pl in Player::BOTH {
+                    if self.pieces(pl).has(s) && !after.pieces(pl).has(s) {
+                        let kind = self.pairing().of(pl).name();
+                        n += 1;
+                        match dead.iter_mut().find(|d| d.0 == kind) {
+                            Some(d) => d.1.push(s.to_string()),
+                            None => dead.push((kind, vec![s.to_string()])),
+                        }
+                    }
+                }
+            }
+        }
+        if n == 0 {
+            return Some("no piece died".into());
+        }
+        let each: Vec<String> = dead
+            .iter()
+            .map(|(kind, squares)| format!("{kind} on {}", squares.join(", ")))
+            .collect();
+        Some(format!(
+            "{n} piece{} died, {}",
+            if n == 1 { "" } else { "s" },
+            each.join("; ")
+        ))
+    }
+
     /// Each player's element's tint, as its stones and the pairing's
     /// legend show it.
     fn side_colours(&self) -> Vec<String> {

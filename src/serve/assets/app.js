@@ -204,10 +204,10 @@ function clearNumbers() {
   $("bar").style.backgroundColor = "";
   $("bar-fill").style.width = "0";
   $("bar-text").textContent = "no evaluation";
+  if ($("export-tree")) URL.revokeObjectURL($("export-tree").href);
   $("export-text").textContent = "";
   $("copy").disabled = true;
   S.record = null;
-  $("table-verdict").textContent = "";
   S.lastIteration = null;
   S.infoNote = "";
   S.shownDepth = 0;
@@ -401,14 +401,28 @@ function squareRect(square) {
   return el ? el.getBoundingClientRect() : null;
 }
 
-// The solved table's verdict (Aporia, when the server has its table).
+// Under the bar, the solved table's verdict for the side to move (`win
+// in 3`, `draw`, `loss in 2`: Aporia, when the server has its table); in
+// a game with a solver but no table, that its search's scale is flat
+// (the bar then stays near 50% where nothing is proven).
 async function showTable(token) {
-  $("table-verdict").textContent = "";
+  const box = $("table-verdict");
+  box.textContent = "";
+  box.className = "";
   try {
     const t = await getJson("/api/table", { moves: lineTo(S.current).join(";") });
-    if (token !== S.token || t.value === null) return;
-    $("table-verdict").textContent =
-      `solved table: ${t.value}` + (t.best.length ? ` (best: ${t.best.join(" ")})` : "");
+    if (token !== S.token) return;
+    const v = S.view;
+    if (t.value !== null) {
+      const who = v.mover !== null && v.mover !== undefined ? `${v.sides[v.mover]}, to move` : "the side to move";
+      box.textContent = `solved table: ${t.value} for ${who}` + (t.best.length ? ` (best: ${t.best.join(" ")})` : "");
+      box.className = "verdict";
+    } else if (t.solver) {
+      box.textContent = `search scale flat: a score of ${v.scale.toLocaleString("en")} is 75%, so the bar stays near 50% ` +
+        `unless a result is proven (no solved table: gamut solve ${S.game}, then serve --table)`;
+      box.className = "flat";
+    }
+    box.title = box.textContent;
   } catch (_) { /* no verdict */ }
 }
 
@@ -584,10 +598,15 @@ function endingAt(prefix) {
   return startingWith(prefix).filter((m) => m.squares.length === prefix.length && prefix.length > 0);
 }
 
+// A die's outcome is named as the rules name it (`transmutation, then
+// one action (1–2)`), with its chance, and says in its tooltip what it
+// does.
 function moveButton(m, label) {
   const b = document.createElement("button");
-  b.textContent = label || (m.short || m.text) + (m.probability !== undefined ? ` (${(m.probability * 100).toFixed(1)}%)` : "");
+  const chance = m.probability !== undefined ? ` (${(m.probability * 100).toFixed(1)}%)` : "";
+  b.textContent = label || (m.name ? `${m.name}${chance.replace(" (", ", ").replace(")", "")}` : (m.short || m.text) + chance);
   if (m.short && m.short !== m.text) b.title = m.text;
+  if (m.does) b.title = `${m.text}: ${m.does}`;
   b.dataset.move = m.text;
   b.onclick = () => choose(m.text);
   return b;
@@ -619,11 +638,18 @@ function drawChoices() {
       (v.node === "simultaneous" ? ` (${S.pending.length} of ${v.players} chosen)` : "");
     line().append(wait);
     markBoard();
+    drawArrows();
     return;
   }
   if (v.node === "simultaneous") {
     const side = pendingSide();
     line().append(swatch(side), ` ${chooserName(S.pending.length)} chooses in secret (${S.pending.length} of ${v.players} chosen): `);
+  }
+  if (v.rolled) {
+    // What the die's outcome just rolled did (a transmutation's dead).
+    const l = line();
+    l.id = "rolled";
+    l.textContent = v.rolled;
   }
   const off = moves.filter((m) => m.squares.length === 0);
   if (paged()) {
@@ -651,6 +677,7 @@ function drawChoices() {
     }
   }
   markBoard();
+  drawArrows();
 }
 
 // Above the outcomes of a resolution too large to list: how many there
@@ -794,7 +821,7 @@ function markBoard() {
     }
   }
   const k = S.selection.length;
-  if (!k) return;
+  if (!k) { markPlacements(marks); return; }
   const next = new Set();
   for (const m of startingWith(S.selection)) if (m.squares.length > k) next.add(m.squares[k]);
   const mark = (sq, cls) => {
@@ -811,6 +838,30 @@ function markBoard() {
   for (const sq of next) mark(sq, "target");
   const stop = endingAt(S.selection);
   if (stop.length && next.size) mark(S.selection[k - 1], "stop");
+}
+
+// Where moves made on one square (placements, `@d3`) stand beside moves
+// of several squares (Empedocles' actions), each such square is marked
+// before any click, so that the squares a piece may be placed on are
+// seen without trying them.
+function markPlacements(marks) {
+  const v = S.view;
+  if (!v || v.node !== "decision" || S.busy || S.preview >= 0) return;
+  const moves = choosable();
+  if (!moves.some((m) => m.squares.length > 1)) return;
+  for (const m of moves) {
+    if (m.squares.length !== 1) continue;
+    const g = S.geometry[m.squares[0]];
+    if (!g) continue;
+    const c = svgEl("circle", { cx: g.x, cy: g.y, r: Math.min(g.w, g.h) * 0.22 });
+    c.setAttribute("class", "mark placement");
+    c.setAttribute("data-square", m.squares[0]);
+    c.setAttribute("data-move", m.text);
+    const t = svgEl("title", {});
+    t.textContent = `${m.text}: a placement here`;
+    c.append(t);
+    marks.append(c);
+  }
 }
 
 // A person's click (or the end of a drag) on `sq`: the next square of a
@@ -1139,6 +1190,8 @@ function showSides(d) {
     li.textContent = `${s.name} (depth ${s.depth}) value ${s.value_text}: ${what}`;
     ol.append(li);
   }
+  S.lastIteration = d;
+  drawArrows();
 }
 
 function showIteration(d) {
@@ -1170,7 +1223,9 @@ function showIteration(d) {
     li.className = "line";
     // Moves by their short forms, as the buttons and the move list name
     // them.
-    const pv = l.pv_short || l.pv;
+    const pv = (l.pv_short || l.pv).slice();
+    const named = l.probability !== undefined && S.view.moves.find((m) => m.text === l.pv[0] && m.name);
+    if (named) pv[0] = named.name;
     li.textContent = l.probability !== undefined
       ? `${pv[0]} (chance ${(l.probability * 100).toFixed(0)}%): ${l.score_text}, ${side} ${(winProbability(l.score, false) * 100).toFixed(0)}%: ${pv.slice(1).join(" ")}`
       : `${l.score_text}: ${pv.join(" ")}`;
@@ -1188,6 +1243,7 @@ function drawArrows() {
   if (!layer) return;
   layer.innerHTML = "";
   const d = S.lastIteration;
+  if (d && S.preview < 0 && S.view && S.view.node === "simultaneous") drawWeights(layer, d);
   if (!d || !d.lines || S.preview >= 0 || !S.view || S.view.node !== "decision") return;
   d.lines.slice(0, 5).forEach((l, k) => {
     const m = l.pv.length && S.view.moves.find((x) => x.text === l.pv[0]);
@@ -1213,6 +1269,62 @@ function drawArrows() {
     }
     layer.append(g);
   });
+}
+
+// The mixed strategy of the player choosing next at a simultaneous node,
+// as the analysis `d` gives it: each action's weight (its probability;
+// a team's joint actions summed over its partner's part), or an empty
+// map where the analysis has none for that player yet.
+function strategyOf(d) {
+  const v = S.view, p = S.pending.length, weights = new Map();
+  const add = (text, w) => weights.set(text, (weights.get(text) || 0) + w);
+  if (d.strategies && d.strategies[p]) {
+    for (const a of d.strategies[p]) add(a.text, a.probability);
+  } else if (d.sides) {
+    const side = v.player_sides[p];
+    const s = d.sides.find((x) => x.side === side);
+    // A side's joint action names its players' actions in order, `+`
+    // between them.
+    const k = v.player_sides.slice(0, p).filter((x) => x === side).length;
+    for (const a of (s && s.strategy) || []) add(a.text.split("+")[k], a.probability);
+  }
+  return weights;
+}
+
+// Draws the mixed strategy of the player choosing next on the board: on
+// each node its strategy places on, a disc as large as the node's weight
+// (its actions' summed) and each action's weight written (`w 40%`), so
+// that the analysis' strategy is read where it is played.
+function drawWeights(layer, d) {
+  const weights = strategyOf(d);
+  const byNode = new Map();
+  for (const a of choosable()) {
+    const w = weights.get(a.text) || 0;
+    if (w < 0.005 || a.squares.length !== 1) continue;
+    const sq = a.squares[0];
+    if (!byNode.has(sq)) byNode.set(sq, []);
+    byNode.get(sq).push([a, w]);
+  }
+  for (const [sq, list] of byNode) {
+    const g = S.geometry[sq];
+    if (!g) continue;
+    const size = Math.min(g.w, g.h);
+    const total = list.reduce((t, [, w]) => t + w, 0);
+    const group = svgEl("g", { class: "weights", "data-square": sq });
+    group.append(svgEl("circle", { class: "weight-disc", cx: g.x, cy: g.y, r: size * 0.45 * Math.sqrt(total), fill: "#2a7de1", "fill-opacity": 0.35 }));
+    list.forEach(([a, w], i) => {
+      const t = svgEl("text", {
+        class: "weight", x: g.x, y: g.y + size * 0.3 * (i - (list.length - 1) / 2) + size * 0.1,
+        "text-anchor": "middle", "font-size": size * 0.28, "font-weight": "bold", fill: "#0b3a7a",
+        stroke: "#fff", "stroke-width": size * 0.05, "paint-order": "stroke",
+        "data-move": a.text, "data-weight": w.toFixed(4),
+      });
+      const what = a.text.replace(sq, "");
+      t.textContent = `${what ? what + " " : ""}${(w * 100).toFixed(0)}%`;
+      group.append(t);
+    });
+    layer.append(group);
+  }
 }
 
 // ---- move list --------------------------------------------------------
@@ -1245,6 +1357,8 @@ function describeChildren(id, view) {
   for (const c of S.nodes[id].children) {
     const n = S.nodes[c];
     if (n.kind === undefined) { n.kind = view.node; n.by = view.mover; }
+    const named = (view.moves || []).find((x) => x.text === n.move && x.name);
+    if (named) { n.name = named.name; n.does = named.does; }
     if (n.short === undefined) {
       const m = (view.moves || []).find((x) => x.text === n.move);
       n.short = m && m.short;
@@ -1336,7 +1450,7 @@ function moveSpan(id) {
     // A die roll: an annotation of the turn it opens.
     s.classList.add("die");
     s.textContent = "roll " + (n.short || n.move);
-    s.title = "the die: " + n.move;
+    s.title = "the die: " + n.move + (n.name ? `, ${n.name}: ${n.does}` : "");
     return s;
   }
   const l = label(id);
@@ -1760,11 +1874,22 @@ function treeLines() {
   return out;
 }
 
+// The whole tree as a file of its own, `<game>-tree.json`: one JSON
+// object with the game, its start (`opening`, as a record names it), the
+// main line (`moves`, as a record has them) and the tree (`tree`, the
+// items `treeItems` writes: each alternative to a move after it as `(`,
+// its line, `)`), which `open a record` reads back.
+function treeFile() {
+  const [moves] = treeLines();
+  return JSON.stringify({ game: S.game, opening: S.view ? S.view.start : null, moves, tree: treeItems(0) }) + "\n";
+}
+
 // The game as a record that `gamut replay` reads: its main line, from
 // the start to its end whatever move is shown, downloaded as a .jsonl
 // file, shown with the `gamut show` command of the same line, and kept
 // for the copy button; after it the `gamut show` command of each
-// variation's line (the page's address keeps the whole tree).
+// variation's line. Where the tree has variations, a link beside it
+// downloads the whole tree (`treeFile`).
 async function exportGame() {
   const [moves, ...variations] = treeLines();
   const start = S.view ? S.view.start : "";
@@ -1782,6 +1907,17 @@ async function exportGame() {
     $("copy").disabled = false;
     $("export-text").textContent =
       `${show}\n\n# ${r.file}, the main line (gamut replay ${r.file} --game 1):\n${r.record}`;
+    if (variations.length) {
+      // The whole tree, a file of its own (a records file holds one line
+      // of play): a link, so that one click downloads one file.
+      const tree = document.createElement("a");
+      tree.id = "export-tree";
+      tree.href = URL.createObjectURL(new Blob([treeFile()], { type: "application/json" }));
+      tree.download = `${S.game}-tree.json`;
+      tree.textContent = `${S.game}-tree.json`;
+      tree.title = "the main line and every variation, for open a record";
+      $("export-text").prepend("# the whole tree, main line and variations: ", tree, "\n");
+    }
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([S.record], { type: "application/x-ndjson" }));
     a.download = r.file;
@@ -1824,6 +1960,7 @@ function openFile(file) {
       if (!line.trim()) continue;
       try {
         const g = JSON.parse(line);
+        if (g && g.game && Array.isArray(g.tree)) { openTree(g); return; }
         if (g && g.game && Array.isArray(g.moves)) games.push(g);
       } catch (_) { /* not a record line */ }
     }
@@ -1834,6 +1971,20 @@ function openFile(file) {
   };
   reader.onerror = () => showError(`${file.name}: ${reader.error}`);
   reader.readAsText(file);
+}
+
+// Opens a tree exported by `treeFile` on the board: its main line and
+// variations, the main line's end shown.
+function openTree(g) {
+  S.game = g.game;
+  $("game").value = g.game;
+  S.setup = "";
+  S.fen = g.opening || null;
+  $("engine-seats").value = "";
+  treeFromItems(g.tree.map(String));
+  const path = gameThrough(0);
+  S.current = path[path.length - 1];
+  render();
 }
 
 // Opens one game of a record on the board.
