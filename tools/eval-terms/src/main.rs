@@ -10,9 +10,10 @@
 //! game's first N positions (default 0). `tools/texel-fit.py` fits weights
 //! to the lines.
 
-use gamut::game::{Evaluate, NodeKind, Notation, TermMask};
+use gamut::game::{FullGame, NodeKind, TermMask};
 use gamut::games::GameId;
-use gamut::tournament::records::{self, Adjudication, GameRecord};
+use gamut::players::record::{Adjudication, GameRecord};
+use gamut::tournament::records;
 use gamut::with_game;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -60,7 +61,7 @@ fn main() -> ExitCode {
 }
 
 /// Writes one game's positions (and the header before the first game's).
-fn write_game<G: Evaluate + Notation>(
+fn write_game<G: FullGame>(
     rec: &GameRecord,
     skip: usize,
     header: &mut Option<String>,
@@ -82,8 +83,9 @@ fn write_game<G: Evaluate + Notation>(
     ) {
         return Ok(());
     }
-    let steps = records::replay::<G>(rec).map_err(|e| e.to_string())?;
+    let steps = records::replay(rec).map_err(|e| e.to_string())?;
     for (_, pos) in steps.iter().skip(skip) {
+        let pos: &G = pos.typed().expect("a position of the record's game");
         let NodeKind::Decision(side) = pos.node() else {
             continue;
         };
