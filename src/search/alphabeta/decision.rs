@@ -123,6 +123,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 0
             };
             let child = pos.play(m);
+            if depth > 1 {
+                // The child looks in the table first: fetch its bucket meanwhile.
+                self.shared.tt.prefetch(child.hash());
+            }
             let v = self.reduced_pvs(
                 &child,
                 depth - 1,
