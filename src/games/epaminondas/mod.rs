@@ -274,8 +274,11 @@ impl Game for Epaminondas {
         let (own, enemy, captured) = self.after(m);
         let me = self.side;
         let mut hash = self.hash ^ BLACK_TO_MOVE;
-        for sq in own ^ self.own() {
-            hash ^= key(me, sq);
+        // The squares the line leaves and those it comes to; a square in
+        // both is keyed twice, which cancels.
+        for i in 0..i32::from(m.k) {
+            hash ^= key(me, m.tail.shifted(m.dir, i));
+            hash ^= key(me, m.tail.shifted(m.dir, i + i32::from(m.s)));
         }
         for sq in captured {
             hash ^= key(me.other(), sq);

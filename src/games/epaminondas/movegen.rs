@@ -173,18 +173,15 @@ impl Epaminondas {
         own.mirror() == own && enemy.mirror() == enemy
     }
 
-    /// The mover's and the opponent's stones after move `m`, and the
-    /// squares of the captured stones.
+    /// The mover's and the opponent's stones after move `m` (a legal move,
+    /// or one legal but for the symmetry rule: its squares are on the
+    /// board), and the squares of the captured stones.
     pub(super) fn after(&self, m: Move) -> (Bitboard, Bitboard, Bitboard) {
         let mut line = Bitboard::EMPTY;
-        let mut sq = m.tail;
-        for _ in 0..m.k {
-            line |= sq.bb();
-            sq = sq.shifted(m.dir, 1);
-        }
-        let mut moved = line;
-        for _ in 0..m.s {
-            moved = moved.step(m.dir);
+        let mut moved = Bitboard::EMPTY;
+        for i in 0..i32::from(m.k) {
+            line |= m.tail.shifted(m.dir, i).bb();
+            moved |= m.tail.shifted(m.dir, i + i32::from(m.s)).bb();
         }
         let enemy = self.enemy();
         let mut captured = Bitboard::EMPTY;

@@ -9,9 +9,35 @@ use crate::score::{self, INFINITY, WIN_THRESHOLD};
 use crate::tt::{Bound, Entry};
 use gamut_core::game::{Evaluate, Listing, Player};
 
+/// Moves a decision node picks one at a time, before it sorts the rest:
+/// most nodes that cut off do so within these, and sort nothing.
+const PICKED: usize = 3;
+
+/// Puts the `n`th move of the ordering at `list[n]`, where `list[..n]`
+/// holds the first `n`: each of the first [`PICKED`] by picking the best
+/// of the rest (the earliest of equal keys, the others keeping their
+/// order), then all the others at once by a stable sort. The order is that
+/// of a stable sort of the whole list by key, highest first.
+fn put_in_order<M>(list: &mut [(i64, u32, M)], n: usize) {
+    if n < PICKED {
+        let rest = &mut list[n..];
+        let mut best = 0;
+        for (j, e) in rest.iter().enumerate().skip(1) {
+            if e.0 > rest[best].0 {
+                best = j;
+            }
+        }
+        rest[..=best].rotate_right(1);
+    } else if n == PICKED {
+        list[n..].sort_by_key(|e| std::cmp::Reverse(e.0));
+    }
+}
+
 impl<'a, G: Evaluate> Worker<'a, G> {
-    /// Orders the moves of `pos` into `self.scored[ply]`, unless the listing
-    /// was stopped or given up (then the list is empty).
+    /// Scores the moves of `pos` into `self.scored[ply]`, in the order
+    /// they were listed ([`put_in_order`] orders them as the search
+    /// reaches them), unless the listing was stopped or given up (then the
+    /// list is empty).
     fn order_moves(&mut self, pos: &G, ply: usize, me: Player, tt_move: Option<u16>) -> Listing {
         let mut moves = std::mem::take(&mut self.scratch);
         let listing = self.list_moves(pos, &mut moves, ply);
@@ -36,10 +62,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             } else {
                 0
             };
-            // Ties keep generation order: a stable sort below.
             list.push((key, i as u32, m));
         }
-        list.sort_by_key(|e| std::cmp::Reverse(e.0));
         listing
     }
 
@@ -95,7 +119,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             Listing::GaveUp => return self.static_eval(pos),
             Listing::Complete | Listing::Partial => {}
         }
-        let moves = std::mem::take(&mut self.scored[ply]);
+        let mut moves = std::mem::take(&mut self.scored[ply]);
         if moves.is_empty() {
             self.scored[ply] = moves;
             return self.evaluate(pos);
@@ -103,13 +127,17 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (n, &(k, index, m)) in moves.iter().enumerate() {
+        for n in 0..moves.len() {
+            put_in_order(&mut moves, n);
+            let (k, index, m) = moves[n];
             // A quiet move: neither the table's, nor a capture or a
             // killer.
             let quiet = k < KILLER_KEY && n > 0;
             if let (Some(bound), true) = (futile, quiet) {
+                // Every later move is quiet too (its key is no higher),
+                // and would be passed over with the same bound.
                 best = best.max(bound);
-                continue;
+                break;
             }
             let reduction = if sel.lmr
                 && quiet
@@ -123,6 +151,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 0
             };
             let child = pos.play(m);
+            if depth > 1 {
+                // The child looks in the table first: fetch its bucket meanwhile.
+                self.shared.tt.prefetch(child.hash());
+            }
             let v = self.reduced_pvs(
                 &child,
                 depth - 1,
@@ -214,5 +246,36 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let check = self.decision(pos, depth - r, beta - 1, beta, ply, me);
         self.verifying = false;
         (check >= beta).then_some(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Putting the moves in order one at a time gives the order of a
+    /// stable sort by key, highest first, with many equal keys too.
+    #[test]
+    fn moves_put_in_order_follow_a_stable_sort() {
+        let mut x = 99u64;
+        for len in 0..40 {
+            for spread in [1, 3, 100] {
+                let list: Vec<(i64, u32, u32)> = (0..len)
+                    .map(|i| {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        ((x >> 40) as i64 % spread, i, i)
+                    })
+                    .collect();
+                let mut sorted = list.clone();
+                sorted.sort_by_key(|e| std::cmp::Reverse(e.0));
+                let mut picked = list;
+                for n in 0..picked.len() {
+                    put_in_order(&mut picked, n);
+                }
+                assert_eq!(picked, sorted, "{len} {spread}");
+            }
+        }
     }
 }

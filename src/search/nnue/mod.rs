@@ -20,7 +20,7 @@ pub mod network;
 
 use gamut_core::game::{Game, Player, EVAL_LIMIT};
 use gamut_core::nnue::{FeatureSet, Features};
-use kernels::{add, sub};
+use kernels::{add, update};
 pub use network::{NetError, Network};
 
 /// The accumulator of `active` features: the biases plus their rows.
@@ -46,6 +46,11 @@ pub struct Evaluator {
     sets: [Option<FeatureSet>; 4],
     acc: [Vec<i16>; 4],
     list: Vec<u16>,
+    /// The features that went and came between the last position and
+    /// the one evaluated.
+    gone: Vec<u16>,
+    /// See `gone`.
+    came: Vec<u16>,
 }
 
 impl Evaluator {
@@ -70,12 +75,16 @@ impl Evaluator {
             let now = features(pos, view, &mut self.list);
             match &self.sets[v] {
                 Some(before) if before.changes(&now) < now.count() => {
-                    for f in before.minus(&now) {
-                        sub(&mut self.acc[v], net.row(f));
-                    }
-                    for f in now.minus(before) {
-                        add(&mut self.acc[v], net.row(f));
-                    }
+                    self.gone.clear();
+                    self.gone.extend(before.minus(&now));
+                    self.came.clear();
+                    self.came.extend(now.minus(before));
+                    update(
+                        &mut self.acc[v],
+                        &net.feature_weights,
+                        &self.gone,
+                        &self.came,
+                    );
                 }
                 _ => refresh_from(net, now.iter(), &mut self.acc[v]),
             }
