@@ -6,7 +6,6 @@
 
 use gamut::games::GameId;
 use gamut::protocol::Command;
-use gamut::with_game;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -27,8 +26,6 @@ fuzz_target!(|data: &[u8]| {
     );
     if let Command::Position { base, moves } = command {
         let id = GameId::ALL[pick as usize % GameId::ALL.len()];
-        with_game!(id, G => {
-            let _ = base.position::<G>(moves.as_deref());
-        });
+        let _ = base.position(gamut::engine::game(id), moves.as_deref());
     }
 });
