@@ -12,12 +12,14 @@
 //! (`wasm_bindgen`) over plain functions ([`position`], [`play`],
 //! [`analyse`]…), which the tests call natively.
 
-use gamut_core::game::{NodeKind, Player};
+use gamut_core::game::{FullGame, NodeKind, NodeRules, Player};
 use gamut_core::platform::Instant;
 use gamut_core::svg::SvgOptions;
 use gamut_engine::{game, AnyGame, Position};
-use gamut_games::GameId;
-use gamut_search::{Limits, Progress, Table, Verdict};
+use gamut_games::{with_game, GameId};
+use gamut_search::params::COALITION_WIDTH;
+use gamut_search::sides::{tuple_text, Tuple, TwoSided, MAX_PLAYERS};
+use gamut_search::{Config, Limits, Progress, Table, Verdict};
 use serde_json::{json, Value};
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -243,40 +245,30 @@ pub fn analyse(
     let pos = line(id, from, moves)?;
     let limits = budget.limits()?;
     let g = pos.game();
-    let mut config = g.default_config(1);
-    config.multipv = budget.multipv.max(1);
+    if let Some(o) = pos.outcome() {
+        return Err(format!(
+            "the game is over ({}): nothing to search",
+            o.describe(g.info().sides)
+        ));
+    }
     let tt = Table::try_new(TABLE_MIB).map_err(|e| e.to_string())?;
+    let multipv = budget.multipv.max(1);
     let started = Instant::now();
-    let mut observe = |p: Progress<'_, String>| on_line(progress_line(&p));
-    let verdict = pos.search(&limits, &config, &tt, None, &mut observe);
-    let time = started.elapsed();
-    let (best, score, depth, nodes) = match verdict {
-        Verdict::Over(o) => {
-            return Err(format!(
-                "the game is over ({}): nothing to search",
-                o.describe(g.info().sides)
-            ))
-        }
-        Verdict::Stopped => return Err("the search was stopped before any move".into()),
-        Verdict::Decision(r) => (r.best, r.score, r.depth, r.nodes),
-        Verdict::Chance(it) => {
-            let likeliest = it
-                .outcomes
-                .iter()
-                .max_by(|a, b| a.probability.total_cmp(&b.probability))
-                .map(|o| o.outcome.clone())
-                .unwrap_or_default();
-            (likeliest, it.expected, it.depth, it.nodes)
-        }
-        Verdict::Simultaneous(m) => {
-            let actions: Vec<String> = m
-                .strategies
-                .iter()
-                .map(|s| s.first().map(|(a, _)| a.clone()).unwrap_or_default())
-                .collect();
-            (actions.join(","), m.value.round() as i32, m.depth, m.nodes)
-        }
+    let (best, score, depth, nodes) = if g.players() == 2 {
+        let mut config = g.default_config(1);
+        config.multipv = multipv;
+        let mut observe = |p: Progress<'_, String>| on_line(progress_line(&p));
+        verdict_of(pos.search(&limits, &config, &tt, None, &mut observe), |m| m)?
+    } else {
+        with_game!(g.id(), G => analyse_side(
+            pos.typed::<G>().expect("a position of its game"),
+            &limits,
+            multipv,
+            &tt,
+            on_line,
+        ))?
     };
+    let time = started.elapsed();
     Ok(json!({
         "best": best,
         "score": score,
@@ -285,6 +277,109 @@ pub fn analyse(
         "nps": rate(nodes, time),
         "ms": time.as_millis() as u64,
     }))
+}
+
+/// The move to play, score, depth and nodes of a verdict whose moves
+/// `text` writes: at a simultaneous node every player's likeliest action
+/// joined by `,` (as [`play`] reads them), at a chance node the likeliest
+/// outcome.
+fn verdict_of<M: Clone>(
+    verdict: Verdict<M>,
+    text: impl Fn(M) -> String,
+) -> Result<(String, i32, u32, u64), String> {
+    Ok(match verdict {
+        Verdict::Over(_) => return Err("the game is over: nothing to search".into()),
+        Verdict::Stopped => return Err("the search was stopped before any move".into()),
+        Verdict::Decision(r) => (text(r.best), r.score, r.depth, r.nodes),
+        Verdict::Chance(it) => {
+            let likeliest = it
+                .outcomes
+                .iter()
+                .max_by(|a, b| a.probability.total_cmp(&b.probability))
+                .map(|o| text(o.outcome.clone()))
+                .unwrap_or_default();
+            (likeliest, it.expected, it.depth, it.nodes)
+        }
+        Verdict::Simultaneous(m) => {
+            let actions: Vec<String> = m
+                .strategies
+                .iter()
+                .map(|s| s.first().map(|(a, _)| text(a.clone())).unwrap_or_default())
+                .collect();
+            (actions.join(","), m.value.round() as i32, m.depth, m.nodes)
+        }
+    })
+}
+
+/// [`analyse`] in a game of more than two players: the paranoid search of
+/// the side to act (at a simultaneous node the first) against all the
+/// others ([`TwoSided`]), as `gamut bench` and the board search them. A
+/// line's principal variation is its first step; at a simultaneous node
+/// the verdict's move is every player's action, by player.
+fn analyse_side<G: FullGame>(
+    pos: &G,
+    limits: &Limits,
+    multipv: usize,
+    tt: &Table,
+    on_line: &mut dyn FnMut(Value),
+) -> Result<(String, i32, u32, u64), String> {
+    let us = pos.perspective();
+    let view = TwoSided::new(pos.clone(), us, COALITION_WIDTH);
+    let mut config = Config::for_game::<TwoSided<G>>(1);
+    config.multipv = multipv;
+    let first = |pv: &[Tuple<G::Move>]| -> Vec<String> {
+        pv.first().map(|t| tuple_text(pos, t)).into_iter().collect()
+    };
+    let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
+        let line = match p {
+            Progress::Decision(it) => json!({
+                "depth": it.depth,
+                "score": it.score,
+                "nodes": it.nodes,
+                "nps": rate(it.nodes, it.time),
+                "ms": it.time.as_millis() as u64,
+                "pv": first(&it.pv),
+                "lines": it.lines.iter().map(|l| json!({ "score": l.score, "pv": first(&l.pv) })).collect::<Vec<_>>(),
+            }),
+            Progress::Chance(it) => json!({
+                "depth": it.depth,
+                "score": it.expected,
+                "nodes": it.nodes,
+                "nps": rate(it.nodes, it.time),
+                "ms": it.time.as_millis() as u64,
+                "pv": [],
+            }),
+            Progress::Simultaneous(m) => json!({
+                "depth": m.depth,
+                "score": m.value,
+                "nodes": m.nodes,
+                "nps": rate(m.nodes, m.time),
+                "ms": m.time.as_millis() as u64,
+                "pv": [],
+            }),
+        };
+        on_line(line);
+    };
+    let verdict = gamut_search::run(&view, limits, &config, tt, None, &mut observe);
+    if let Verdict::Simultaneous(m) = &verdict {
+        // Each player's action from the side's tuple or the others'.
+        let mut joint: Tuple<G::Move> = [None; MAX_PLAYERS];
+        for s in &m.strategies {
+            if let Some((t, _)) = s.first() {
+                for (slot, a) in joint.iter_mut().zip(t) {
+                    if a.is_some() {
+                        *slot = *a;
+                    }
+                }
+            }
+        }
+        let actions: Vec<String> = joint[..G::players()]
+            .iter()
+            .map(|a| a.map(|a| pos.move_text(a)).unwrap_or_default())
+            .collect();
+        return Ok((actions.join(","), m.value.round() as i32, m.depth, m.nodes));
+    }
+    verdict_of(verdict, |t| tuple_text(pos, &t))
 }
 
 /// The search half of `gamut bench` for game `id` on one thread: its
@@ -447,9 +542,9 @@ mod tests {
             );
             assert!(start["svg"].as_str().unwrap().contains("<svg"), "{id}");
             let mut lines = Vec::new();
+            // Long enough for a second iteration in every game.
             let budget = Budget {
-                depth: 2,
-                nodes: 200_000,
+                millis: 2500,
                 multipv: 2,
                 ..Budget::default()
             };
