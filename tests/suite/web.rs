@@ -161,6 +161,8 @@ fn long_the_static_site_plays_and_analyses_every_game_from_its_worker_in_chromiu
                      return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];"
                 ));
                 browser.pointer(&[(at[0].as_i64().unwrap(), at[1].as_i64().unwrap())]);
+                // A click that completes a move plays it in the worker.
+                value_of(&browser, "!gamut.S.busy || null", 60, "the click answered");
             }
             // Squares shared by several moves leave a choice of buttons.
             if browser.run("return gamut.S.moves.length;") == json!(0) {

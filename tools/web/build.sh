@@ -19,12 +19,17 @@ if ! command -v wasm-bindgen >/dev/null 2>&1 || [ "$(wasm-bindgen --version)" !=
   exit 2
 fi
 
+# WebAssembly's 128-bit SIMD (every current browser has it), which the
+# compiler uses in the networks' inner loops: 2.2 times the nodes per
+# second of a module without it at the Epaminondas bench. In a target folder of its own, so that the
+# flag does not rebuild the workspace's other WebAssembly checks.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128"
 build=(build --profile web --target wasm32-unknown-unknown -p gamut-web)
 if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-  target=target
-  cargo "${build[@]}"
+  target=target/wasm-simd
+  CARGO_TARGET_DIR=$target cargo "${build[@]}"
 elif [ -x /usr/bin/rustc ] && dpkg -s rust-web-src >/dev/null 2>&1; then
-  target=target/wasm-debian
+  target=target/wasm-debian-simd
   RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=$target \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=/usr/lib/llvm-16/bin/wasm-ld \
     cargo "${build[@]}" -Zbuild-std=std,panic_abort
