@@ -5,6 +5,7 @@ use crate::clock::TimeControl;
 use crate::exact::ExactTable;
 use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
 use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, Player, TermMask};
+use gamut_core::platform::Instant;
 use gamut_search::draw::pick;
 use gamut_search::mcts::{self, MctsConfig};
 use gamut_search::score::outcome_score;
@@ -13,7 +14,7 @@ use gamut_search::{self as search, Clock, Config, Evaluation, Limits, Table, Ver
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How an engine chooses.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,11 +3,12 @@
 //! the position's text, and killed when the game ends. A crash, a silence
 //! past the time allowed or an illegal move is a [`Forfeit`].
 
+use gamut_core::platform::{self, Instant};
 use gamut_search::score::{WIN, WIN_THRESHOLD};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How an external engine is started and asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,11 +99,18 @@ pub struct Process {
 
 /// Starts `program` with `args`, its standard input and output piped and
 /// its errors discarded; a thread sends each line it prints to the
-/// receiver, which closes when the program's output does.
+/// receiver, which closes when the program's output does. A build that
+/// starts no programs ([`platform::PROGRAMS`], a browser's) refuses.
 pub fn spawn_with_lines(
     program: &str,
     args: &[String],
 ) -> std::io::Result<(Child, ChildStdin, Receiver<String>)> {
+    if !platform::PROGRAMS {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            platform::NO_PROGRAMS,
+        ));
+    }
     let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())

@@ -8,13 +8,14 @@ use crate::external::Forfeit;
 use crate::record::{Adjudicator, GameRecord, JointStep, StepScore};
 use crate::seed::{seed_for, Stream};
 use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, Player};
+use gamut_core::platform::Instant;
 use gamut_search::draw::pick;
 use gamut_search::sides::{merge, tuple_text, Tuple};
 use gamut_search::Clock;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How games end besides the rules.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A chromedriver child and one browser session, both ended when dropped.
-struct Browser {
+pub(crate) struct Browser {
     driver: Child,
     addr: String,
     session: String,
@@ -27,7 +27,7 @@ struct Browser {
 impl Browser {
     /// Starts chromedriver on a free loopback port and a headless chromium
     /// session in a fresh profile.
-    fn start(profile: &std::path::Path) -> Browser {
+    pub(crate) fn start(profile: &std::path::Path) -> Browser {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -91,12 +91,12 @@ impl Browser {
         v["value"].clone()
     }
 
-    fn goto(&self, url: &str) {
+    pub(crate) fn goto(&self, url: &str) {
         self.call("POST", "/url", json!({ "url": url }));
     }
 
     /// Runs `script` (a function body) in the page and returns its value.
-    fn run(&self, script: &str) -> Value {
+    pub(crate) fn run(&self, script: &str) -> Value {
         self.call(
             "POST",
             "/execute/sync",
@@ -105,7 +105,7 @@ impl Browser {
     }
 
     /// Waits up to `secs` seconds for `script` to return `true`.
-    fn wait(&self, script: &str, secs: u64, what: &str) {
+    pub(crate) fn wait(&self, script: &str, secs: u64, what: &str) {
         let start = Instant::now();
         while self.run(script) != json!(true) {
             assert!(
@@ -136,7 +136,7 @@ impl Browser {
 
     /// Presses and lets go the mouse at each point (in the page's
     /// viewport) in turn: one WebDriver action sequence.
-    fn pointer(&self, clicks: &[(i64, i64)]) {
+    pub(crate) fn pointer(&self, clicks: &[(i64, i64)]) {
         let mut steps = Vec::with_capacity(3 * clicks.len());
         for &(x, y) in clicks {
             steps.push(
@@ -177,7 +177,7 @@ impl Browser {
 
     /// The browser's console since the last call: each entry's level and
     /// message.
-    fn console(&self) -> Vec<(String, String)> {
+    pub(crate) fn console(&self) -> Vec<(String, String)> {
         let log = self.call("POST", "/se/log", json!({"type": "browser"}));
         log.as_array()
             .expect("a log")
@@ -206,7 +206,7 @@ impl Browser {
     }
 
     /// Clicks the element `selector` finds.
-    fn click(&self, selector: &str) {
+    pub(crate) fn click(&self, selector: &str) {
         let id = self.element(selector);
         self.call("POST", &format!("/element/{id}/click"), json!({}));
     }
@@ -290,7 +290,7 @@ fn chromium() -> Option<String> {
 }
 
 /// Whether chromium and chromedriver are both here (under CI they must be).
-fn browser_here() -> bool {
+pub(crate) fn browser_here() -> bool {
     let driver = Command::new("chromedriver")
         .arg("--version")
         .output()

@@ -16,8 +16,9 @@ use std::process::Command;
 /// beside the games, not above them; the players stand on both, and the
 /// game object (the engine) on them; the trainer stands on the games and
 /// the searcher, beside the tournaments, and only the command line uses
-/// it.
-const LAYERS: [(&str, &str, &[&str]); 10] = [
+/// it; the browser's module (gamut-web) stands on the game object, as the
+/// protocol does.
+const LAYERS: [(&str, &str, &[&str]); 11] = [
     ("gamut-core", "src/core", &[]),
     ("gamut-games", "src/games", &["gamut-core"]),
     ("gamut-search", "src/search", &["gamut-core"]),
@@ -58,6 +59,11 @@ const LAYERS: [(&str, &str, &[&str]); 10] = [
             "gamut-engine",
             "gamut-tournament",
         ],
+    ),
+    (
+        "gamut-web",
+        "src/web",
+        &["gamut-core", "gamut-games", "gamut-search", "gamut-engine"],
     ),
     (
         "gamut-train",

@@ -65,3 +65,4 @@ mod spokes_short;
 mod tactics;
 mod tournament;
 mod tune;
+mod web;
