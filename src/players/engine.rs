@@ -4,7 +4,8 @@
 use crate::clock::TimeControl;
 use crate::exact::ExactTable;
 use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
-use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, Player, TermMask};
+use gamut_core::evaluate::{Evaluate, TermMask};
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut_search::draw::pick;
 use gamut_search::mcts::{self, MctsConfig};
 use gamut_search::score::outcome_score;
@@ -216,8 +217,12 @@ impl<'e> Instance<'e> {
     /// external engine may forfeit instead.
     pub fn decide<G: Evaluate + Notation>(&mut self, pos: &G) -> Result<Choice<G::Move>, Forfeit> {
         if let Kind::Search { exact: Some(t), .. } = &self.engine.kind {
-            if let Some(choice) = t.choose(pos, &mut self.rng) {
-                return Ok(choice);
+            if let Some((mv, score)) = t.choose(pos, &mut self.rng) {
+                return Ok(Choice {
+                    mv,
+                    score: Some(score),
+                    depth: None,
+                });
             }
         }
         let engine = self.engine;

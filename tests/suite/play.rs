@@ -7,7 +7,8 @@
 use crate::common;
 use crate::common::{ok, tool_here};
 use gamut::console::{self, Settings};
-use gamut::game::{Diagram, FullGame, Game, Notation};
+use gamut::evaluate::FullGame;
+use gamut::game::{Diagram, Game, Notation};
 use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
