@@ -14,7 +14,7 @@
 use crate::pages;
 use crate::records;
 use crate::runner::{self, Settings, Watch};
-use crate::schedule::MAX_GAMES;
+use crate::schedule::{Shard, MAX_GAMES};
 use crate::session::Ended;
 use crate::stats::{Interval, Wdl, Z95};
 use gamut_core::evaluate::EVAL_LIMIT;
@@ -108,8 +108,8 @@ pub struct BalanceSettings {
     pub random_plies: Option<u32>,
     /// Plies after which a game is a draw (default: the game's own).
     pub ply_limit: Option<u32>,
-    /// This machine's share of each rung's games, as text (`K/N`).
-    pub shard: Option<String>,
+    /// This machine's share of each rung's games.
+    pub shard: Option<Shard>,
     /// The directory of the records files, one per setup and rung.
     pub records: Option<PathBuf>,
     /// Continue the records files.
@@ -304,7 +304,7 @@ pub fn run(
                     .map(|d| d.join(file_name(setup.as_deref(), &rung))),
                 resume: b.resume,
                 overwrite: b.overwrite,
-                shard: b.shard.clone(),
+                shard: b.shard,
                 // One pair per game asked for, of which only the first is
                 // played.
                 ..Settings::new(
