@@ -13,6 +13,7 @@ use gamut_search::sides::{players_of, Tuple, TwoSided, MAX_PLAYERS};
 use gamut_search::{self as search, Clock, Config, Evaluation, Limits, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -71,6 +72,9 @@ pub struct Engine {
     pub kind: Kind,
     /// Its game clock (`tc=`), if it plays under one.
     pub tc: Option<TimeControl>,
+    /// The files it reads (its network, `net=`, and its table, `table=`),
+    /// each with the spec item that names it.
+    pub reads: Vec<(&'static str, PathBuf)>,
 }
 
 /// A move chosen at a decision node, with the engine's score for the mover

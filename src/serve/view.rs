@@ -733,6 +733,7 @@ pub fn engine_move<G: FullGame>(
         }
         node if G::players() != 2 => {
             let engine = Engine {
+                reads: Vec::new(),
                 name: "engine".into(),
                 spec: String::new(),
                 kind: Kind::Paranoid {

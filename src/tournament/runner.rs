@@ -19,7 +19,7 @@ use gamut_engine::{AnyGame, Position};
 use gamut_games::GameId;
 use gamut_players::game::Rules;
 use gamut_players::record::{Adjudicator, GameRecord};
-use gamut_players::spec::{check_names, SpecText};
+use gamut_players::spec::check_names;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -165,7 +165,7 @@ pub fn run_plan(
             plan.game.info().sides.len(),
         ),
     };
-    check_tournament_paths(settings)?;
+    check_tournament_paths(settings, plan)?;
     let (mut records, previous) = open_records(settings, plan, watch)?;
     let mut pgn_file = open_pgn(settings, &previous)?;
     let total = plan.game_count() as u64;
@@ -233,23 +233,15 @@ fn status(tally: &Tally) -> Option<String> {
 }
 
 /// Refuses a tournament whose output files (records, page) name one of
-/// its input files or each other.
-fn check_tournament_paths(s: &Settings) -> Result<(), ParseError> {
-    // The files engine specs read: their networks (`net=`) and tables
-    // (`table=`).
-    let spec_files: Vec<(&str, PathBuf)> = s
+/// its input files (the engines' networks and tables, the openings) or
+/// each other.
+fn check_tournament_paths(s: &Settings, plan: &Plan) -> Result<(), ParseError> {
+    let mut inputs: Vec<(&str, &Path)> = plan
         .engines
         .iter()
-        .filter_map(|e| SpecText::parse(e).ok())
-        .flat_map(|spec| spec.options)
-        .filter_map(|(key, value)| match (key.as_str(), value) {
-            ("net", Some(v)) => Some(("an engine's net=", PathBuf::from(v))),
-            ("table", Some(v)) => Some(("an engine's table=", PathBuf::from(v))),
-            _ => None,
-        })
+        .flat_map(|e| &e.reads)
+        .map(|(item, path)| (*item, path.as_path()))
         .collect();
-    let mut inputs: Vec<(&str, &Path)> =
-        spec_files.iter().map(|(k, p)| (*k, p.as_path())).collect();
     let mut outputs: Vec<(&str, &Path)> = Vec::new();
     if let Some(p) = &s.openings {
         inputs.push(("--openings", p));

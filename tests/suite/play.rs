@@ -41,6 +41,7 @@ fn temp(name: &str) -> PathBuf {
 /// The searcher at depth 1.
 fn depth_one<G: FullGame>() -> Engine {
     Engine {
+        reads: Vec::new(),
         name: "d1".into(),
         spec: "name=d1,depth=1".into(),
         kind: Kind::Search {
