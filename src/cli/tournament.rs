@@ -12,7 +12,7 @@ use gamut::paths::check_outputs;
 use gamut::players::record::{Adjudicator, GameRecord, Threshold};
 use gamut::svg::SvgOptions;
 use gamut::tournament::records;
-use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings};
+use gamut::tournament::runner::{self, MergeSettings, Settings, TournamentOutcome};
 use gamut::tournament::schedule::{Format, Shard, MAX_GAMES};
 use gamut::tournament::session::Ended;
 use gamut::tournament::stats::Sprt;
@@ -214,7 +214,7 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
 
 /// The failure to write an output after the games, once the report is
 /// printed.
-fn unwritten(outcome: Outcome) -> Result<(), CliError> {
+fn unwritten(outcome: TournamentOutcome) -> Result<(), CliError> {
     match outcome.unwritten {
         Some(e) => Err(e.into()),
         None => Ok(()),
@@ -263,7 +263,11 @@ fn settings(a: &TournamentArgs) -> Result<Settings, CliError> {
 }
 
 /// Prints the report as a table or as JSON, with how the tournament ended.
-fn print_report(outcome: &Outcome, json: bool, out: &mut impl Write) -> Result<(), CliError> {
+fn print_report(
+    outcome: &TournamentOutcome,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     let ended = outcome.ended;
     if json {
         let mut v = outcome.summary.json()?;

@@ -119,7 +119,7 @@ pub trait Watch {
 /// A tournament's end: its report and why it stopped (`complete`, `sprt`,
 /// `interrupted`, `merged`).
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct TournamentOutcome {
     /// The report.
     pub summary: Summary,
     /// Why it stopped.
@@ -140,7 +140,7 @@ pub fn run(
     settings: &Settings,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
-) -> Result<Outcome, ParseError> {
+) -> Result<TournamentOutcome, ParseError> {
     run_plan(settings, &plan(game, settings)?, false, stop, watch)
 }
 
@@ -153,7 +153,7 @@ pub fn run_plan(
     keep_games: bool,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
-) -> Result<Outcome, ParseError> {
+) -> Result<TournamentOutcome, ParseError> {
     let sprt = settings.sprt;
     if sprt.is_some() && plan.engines.len() != 2 {
         return Err(ParseError::new("--sprt needs exactly two engines"));
@@ -207,7 +207,7 @@ pub fn run_plan(
         Some(path) => write_pages(plan.game, path, &summary, &played).err(),
         None => None,
     };
-    Ok(Outcome {
+    Ok(TournamentOutcome {
         summary,
         ended: finished.ended,
         games: if keep_games { played } else { Vec::new() },
@@ -455,7 +455,7 @@ pub struct MergeSettings {
 /// Rebuilds the report from record files: every record of every file
 /// checked, no game number twice, one game throughout; the seats report
 /// for a game of more than two sides.
-pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
+pub fn merge(m: &MergeSettings) -> Result<TournamentOutcome, ParseError> {
     let sprt = m.sprt;
     let mut check = MergeCheck::new(m.allow_mixed);
     let mut all = Vec::new();
@@ -472,7 +472,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         .collect();
     check_outputs(&inputs, &outputs)?;
     let Some(game) = &check.game else {
-        return Ok(Outcome {
+        return Ok(TournamentOutcome {
             summary: Tally::new(sprt).summary(),
             ended: Ended::Merged,
             games: Vec::new(),
@@ -514,7 +514,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         let written = pgn::undated(&all).and_then(|text| write_file(path, &text));
         unwritten = unwritten.or(written.err());
     }
-    Ok(Outcome {
+    Ok(TournamentOutcome {
         summary,
         ended: Ended::Merged,
         games: Vec::new(),
