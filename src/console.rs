@@ -18,7 +18,8 @@
 //! terminal, colours the stones; the choices are listed with numbers
 //! compared as numbers (`wD2` before `wD10`).
 
-use crate::game::{state_text, FullGame, NodeKind, NodeRules, Player};
+use crate::evaluate::FullGame;
+use crate::game::{state_text, NodeKind, NodeRules, Player};
 use crate::message::{one_line, one_line_bytes};
 use crate::moves::natural_cmp;
 use crate::players::engine::{Engine, Instance};

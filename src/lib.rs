@@ -10,7 +10,9 @@
 
 pub mod console;
 
-pub use gamut_core::{bits, game, message, moves, nnue, paths, perft, soak, suite, svg, tablebase};
+pub use gamut_core::{
+    bits, evaluate, game, message, moves, nnue, paths, perft, soak, suite, svg, tablebase,
+};
 pub use gamut_engine as engine;
 pub use gamut_games as games;
 pub use gamut_games::with_game;

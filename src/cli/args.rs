@@ -5,7 +5,7 @@
 use super::CliError;
 use clap::Args;
 use gamut::engine::Position;
-use gamut::game::FullGame;
+use gamut::evaluate::FullGame;
 use gamut::games::GameId;
 use gamut::search::options::SearchOptions;
 

@@ -9,7 +9,7 @@ use super::CliError;
 use clap::{Args, Subcommand};
 use gamut::games::GameId;
 use gamut::tournament::balance::{self, BalanceOutcome, BalanceSettings, Ladder};
-use gamut::tournament::schedule::MAX_GAMES;
+use gamut::tournament::schedule::{Shard, MAX_GAMES};
 use gamut::tournament::session::Ended;
 use std::io::Write;
 use std::path::PathBuf;
@@ -59,8 +59,8 @@ pub struct BalanceArgs {
     pub ply_limit: Option<u32>,
     /// Play only share K of N of each rung's games (same seed, same
     /// games); `gamut balance merge` joins the shards' records.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// Write every game to this directory, one records file per setup
     /// and rung (`fire,water@depth=2.jsonl`); they must not exist, unless
     /// --resume or --overwrite is given.
@@ -140,7 +140,7 @@ pub fn balance(a: &BalanceArgs, quiet: bool, out: &mut impl Write) -> Result<(),
         seed: a.seed,
         random_plies: a.random_plies,
         ply_limit: a.ply_limit,
-        shard: a.shard.clone(),
+        shard: a.shard,
         records: a.records.clone(),
         resume: a.resume,
         overwrite: a.overwrite,

@@ -5,7 +5,8 @@
 use super::args::{parse_game, perft_depth};
 use super::CliError;
 use clap::Args;
-use gamut::game::{BenchCase, Evaluate, FullGame, Game, NodeRules, Player};
+use gamut::evaluate::{Evaluate, FullGame};
+use gamut::game::{BenchCase, Game, NodeRules, Player};
 use gamut::games::GameId;
 use gamut::perft::perft_threads;
 use gamut::search::params::COALITION_WIDTH;

@@ -7,7 +7,8 @@ use super::progress::Progress;
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
-use gamut::game::{FullGame, Game, NodeKind, NodeRules, Player, EVAL_LIMIT};
+use gamut::evaluate::{FullGame, EVAL_LIMIT};
+use gamut::game::{Game, NodeKind, NodeRules, Player};
 use gamut::games::data::{encode_game_in, write_header, GameRecord, Reader, Sample, VERSION};
 use gamut::games::GameId;
 use gamut::paths::check_outputs;
@@ -239,7 +240,7 @@ impl SelfPlay {
 /// Game number `i` of the data of `seed`: `random_plies` random decision
 /// plies from its own seed, then the
 /// search's choice at every ply; keeps the decision positions whose best
-/// move is not a capture ([`gamut::game::Evaluate::is_capture`]) and whose score is not
+/// move is not a capture ([`gamut::evaluate::Evaluate::is_capture`]) and whose score is not
 /// a proven result, and the simultaneous nodes (round starts) whose matrix
 /// game was solved to a value that is not a proven result. Chance outcomes
 /// are drawn with the game's probabilities, and joint actions from the

@@ -5,7 +5,8 @@ use super::args::PositionArgs;
 use super::CliError;
 use clap::Args;
 use gamut::console::{self, Settings};
-use gamut::game::{FullGame, NodeRules};
+use gamut::evaluate::FullGame;
+use gamut::game::NodeRules;
 use gamut::players::engine::Engine;
 use std::io::{IsTerminal, Write};
 

@@ -6,7 +6,7 @@ use super::progress::Progress;
 use super::CliError;
 use clap::Args;
 use gamut::engine::Position;
-use gamut::game::{FullGame, TermMask, EVAL_LIMIT};
+use gamut::evaluate::{FullGame, TermMask, EVAL_LIMIT};
 use gamut::games::data::{encode_game, read_all, write_header, GameRecord, Sample};
 use gamut::games::{self, GameId};
 use gamut::paths::check_outputs;

@@ -9,12 +9,13 @@ use clap::{Args, Subcommand};
 use gamut::engine::Position;
 use gamut::games::GameId;
 use gamut::paths::check_outputs;
-use gamut::players::record::GameRecord;
+use gamut::players::record::{Adjudicator, GameRecord, Threshold};
 use gamut::svg::SvgOptions;
 use gamut::tournament::records;
-use gamut::tournament::runner::{self, MergeSettings, Outcome, Settings};
-use gamut::tournament::schedule::{Format, MAX_GAMES};
+use gamut::tournament::runner::{self, MergeSettings, Settings, TournamentOutcome};
+use gamut::tournament::schedule::{Format, Shard, MAX_GAMES};
 use gamut::tournament::session::Ended;
+use gamut::tournament::stats::Sprt;
 use gamut::tournament::{pages, pgn};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -89,8 +90,8 @@ pub struct TournamentArgs {
     /// Stop when a sequential test decides:
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized|logistic]`
     /// (two engines only).
-    #[arg(long, value_name = "TEST")]
-    pub sprt: Option<String>,
+    #[arg(long, value_name = "TEST", value_parser = Sprt::parse)]
+    pub sprt: Option<Sprt>,
     /// Write every game as one JSON line to this file (which must not
     /// exist, unless --resume or --overwrite is given).
     #[arg(long, value_name = "FILE")]
@@ -103,8 +104,8 @@ pub struct TournamentArgs {
     #[arg(long, requires = "records")]
     pub overwrite: bool,
     /// Play only share K of N of the pairs (same seed, same pairs).
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -132,8 +133,8 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Apply this sequential test to the merged results.
-    #[arg(long, value_name = "TEST")]
-    pub sprt: Option<String>,
+    #[arg(long, value_name = "TEST", value_parser = Sprt::parse)]
+    pub sprt: Option<Sprt>,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -185,7 +186,7 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
     if let Some(TournamentCommand::Merge(m)) = &a.command {
         let outcome = runner::merge(&MergeSettings {
             files: m.files.clone(),
-            sprt: m.sprt.clone(),
+            sprt: m.sprt,
             html: m.html.clone(),
             pgn: m.pgn.clone(),
             allow_mixed: m.allow_mixed,
@@ -194,7 +195,7 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
         return unwritten(outcome);
     }
     let id = a.game.expect("clap requires the game");
-    let settings = settings(a);
+    let settings = settings(a)?;
     // Ctrl-C or SIGTERM: no new moves are started, finished games are kept
     // and reported, then the exit status is the signal's.
     let interrupt = Interrupt::install()?;
@@ -213,16 +214,31 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
 
 /// The failure to write an output after the games, once the report is
 /// printed.
-fn unwritten(outcome: Outcome) -> Result<(), CliError> {
+fn unwritten(outcome: TournamentOutcome) -> Result<(), CliError> {
     match outcome.unwritten {
         Some(e) => Err(e.into()),
         None => Ok(()),
     }
 }
 
-/// The library's settings from the options.
-fn settings(a: &TournamentArgs) -> Settings {
-    Settings {
+/// The library's settings from the options: the adjudication rules
+/// (`--adjudicate`, or `--resign-score` and `--draw-score`) read here.
+fn settings(a: &TournamentArgs) -> Result<Settings, CliError> {
+    let mut adjudicate = Adjudicator {
+        resign: a.resign_score.map(|score| Threshold {
+            score,
+            moves: a.resign_moves,
+        }),
+        draw: a.draw_score.map(|score| Threshold {
+            score,
+            moves: a.draw_moves,
+        }),
+        draw_after: a.draw_after,
+    };
+    for rule in &a.adjudicate {
+        adjudicate.add_rule(rule).map_err(CliError)?;
+    }
+    Ok(Settings {
         engines: a.engines.clone(),
         format: match a.format.as_str() {
             "gauntlet" => Format::Gauntlet,
@@ -234,25 +250,24 @@ fn settings(a: &TournamentArgs) -> Settings {
         openings: a.openings.clone(),
         random_plies: a.random_plies,
         ply_limit: a.ply_limit,
-        resign_score: a.resign_score,
-        resign_moves: a.resign_moves,
-        draw_score: a.draw_score,
-        draw_moves: a.draw_moves,
-        draw_after: a.draw_after,
-        adjudicate: a.adjudicate.clone(),
+        adjudicate,
         time_margin: a.time_margin,
-        sprt: a.sprt.clone(),
+        sprt: a.sprt,
         records: a.records.clone(),
         resume: a.resume,
         overwrite: a.overwrite,
-        shard: a.shard.clone(),
+        shard: a.shard,
         html: a.html.clone(),
         pgn: a.pgn.clone(),
-    }
+    })
 }
 
 /// Prints the report as a table or as JSON, with how the tournament ended.
-fn print_report(outcome: &Outcome, json: bool, out: &mut impl Write) -> Result<(), CliError> {
+fn print_report(
+    outcome: &TournamentOutcome,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     let ended = outcome.ended;
     if json {
         let mut v = outcome.summary.json()?;

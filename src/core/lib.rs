@@ -1,5 +1,6 @@
 //! gamut's ground floor: what every layer above shares and no game names.
-//! [`game`] holds the traits every game implements (rules, text, pictures);
+//! [`game`] holds the traits every game implements (rules, text, pictures)
+//! and [`evaluate`] what a searcher asks of one beyond its rules;
 //! [`bits`] the bitset building block the games pack their boards into;
 //! [`svg`] the parts of every picture; [`perft`] counts game trees and
 //! [`moves`] names their children; [`suite`] reads perft suites; [`soak`]
@@ -10,6 +11,7 @@
 //! WebAssembly build lacks (a clock, threads).
 
 pub mod bits;
+pub mod evaluate;
 pub mod game;
 pub mod message;
 pub mod moves;

@@ -13,7 +13,8 @@ pub mod search;
 
 pub use position::{AnyPosition, Chooser, Position};
 
-use gamut_core::game::{FullGame, GameInfo, NodeRules, Notation, ParseError};
+use gamut_core::evaluate::FullGame;
+use gamut_core::game::{GameInfo, NodeRules, Notation, ParseError};
 use gamut_core::soak::{soak_one, Tally};
 use gamut_games::{with_game, GameId};
 use gamut_players::engine::Engine;
@@ -191,4 +192,20 @@ pub fn game_of<G: FullGame>() -> &'static dyn AnyGame {
 #[must_use]
 pub fn game(id: GameId) -> &'static dyn AnyGame {
     with_game!(id, G => &Entry::<G>::OBJECT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::game;
+    use gamut_games::GameId;
+
+    #[test]
+    fn every_game_s_search_defaults_are_settings_of_the_searcher() {
+        for &id in GameId::ALL {
+            // A setting the searcher does not know panics here.
+            let selective = game(id).default_config(1).selective;
+            assert_eq!(selective.lmr, id == GameId::Epaminondas, "{id:?}");
+            assert_eq!(selective.partial, id == GameId::Spokes, "{id:?}");
+        }
+    }
 }

@@ -3,9 +3,8 @@
 
 use super::{AnyGame, Entry};
 use crate::search::{observe_texts, Texts};
-use gamut_core::game::{
-    state_text, Child, FullGame, NodeKind, NodeRules, Outcome, ParseError, Player,
-};
+use gamut_core::evaluate::FullGame;
+use gamut_core::game::{state_text, Child, NodeKind, NodeRules, Outcome, ParseError, Player};
 use gamut_core::moves::{named_children, natural_cmp, play_moves};
 use gamut_core::perft;
 use gamut_core::svg::SvgOptions;

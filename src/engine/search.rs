@@ -3,7 +3,8 @@
 //! ([`Texts`]), so that every layer above reads one shape whatever the
 //! game.
 
-use gamut_core::game::{Evaluate, Notation};
+use gamut_core::evaluate::Evaluate;
+use gamut_core::game::Notation;
 use gamut_core::moves::texts_along;
 use gamut_search::{
     ChanceIteration, Iteration, Line, MixedResult, OutcomePlan, Progress, SearchResult, Verdict,

@@ -28,7 +28,8 @@
 //! for a torn one.
 
 use crate::GameId;
-use gamut_core::game::{Notation, Player, EVAL_LIMIT};
+use gamut_core::evaluate::EVAL_LIMIT;
+use gamut_core::game::{Notation, Player};
 use std::fmt;
 use std::io::{self, Read, Write};
 

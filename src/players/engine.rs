@@ -4,7 +4,8 @@
 use crate::clock::TimeControl;
 use crate::exact::ExactTable;
 use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
-use gamut_core::game::{Evaluate, Game, NodeKind, NodeRules, Notation, Player, TermMask};
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_core::evaluate::{Evaluate, TermMask};
 use gamut_core::platform::Instant;
 use gamut_search::draw::pick;
 use gamut_search::mcts::{self, MctsConfig};
@@ -13,6 +14,7 @@ use gamut_search::sides::{players_of, Tuple, TwoSided, MAX_PLAYERS};
 use gamut_search::{self as search, Clock, Config, Evaluation, Limits, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -71,6 +73,9 @@ pub struct Engine {
     pub kind: Kind,
     /// Its game clock (`tc=`), if it plays under one.
     pub tc: Option<TimeControl>,
+    /// The files it reads (its network, `net=`, and its table, `table=`),
+    /// each with the spec item that names it.
+    pub reads: Vec<(&'static str, PathBuf)>,
 }
 
 /// A move chosen at a decision node, with the engine's score for the mover
@@ -217,8 +222,12 @@ impl<'e> Instance<'e> {
     /// external engine may forfeit instead.
     pub fn decide<G: Evaluate + Notation>(&mut self, pos: &G) -> Result<Choice<G::Move>, Forfeit> {
         if let Kind::Search { exact: Some(t), .. } = &self.engine.kind {
-            if let Some(choice) = t.choose(pos, &mut self.rng) {
-                return Ok(choice);
+            if let Some((mv, score)) = t.choose(pos, &mut self.rng) {
+                return Ok(Choice {
+                    mv,
+                    score: Some(score),
+                    depth: None,
+                });
             }
         }
         let engine = self.engine;

@@ -1,7 +1,6 @@
 //! A table of exact values (`gamut solve`) that an engine plays from
 //! where it knows the position.
 
-use crate::engine::Choice;
 use gamut_core::game::{Game, Notation, ParseError};
 use gamut_core::tablebase::{Oracle, Value};
 use gamut_search::score::WIN;
@@ -48,9 +47,9 @@ impl ExactTable {
     }
 
     /// A move keeping the exact value of decision node `pos`, chosen among
-    /// all such moves by `rng`, with its score; `None` if the table does not
-    /// know the position.
-    pub(crate) fn choose<G: Notation>(&self, pos: &G, rng: &mut StdRng) -> Option<Choice<G::Move>> {
+    /// all such moves by `rng`, with its score for the side to move; `None`
+    /// if the table does not know the position.
+    pub(crate) fn choose<G: Notation>(&self, pos: &G, rng: &mut StdRng) -> Option<(G::Move, i32)> {
         let probe = self.0.probe(&pos.text()).ok()?;
         let text = probe.best.get(rng.gen_range(0..probe.best.len().max(1)))?;
         let mv = pos.parse_move(text).ok()?;
@@ -59,10 +58,6 @@ impl ExactTable {
             Value::Loss(n) => -(WIN - n as i32),
             Value::Draw => 0,
         };
-        Some(Choice {
-            mv,
-            score: Some(score),
-            depth: None,
-        })
+        Some((mv, score))
     }
 }

@@ -357,6 +357,41 @@ fn is_zero(n: &u32) -> bool {
 }
 
 impl Adjudicator {
+    /// Adds one rule as fastchess writes it, `resign=<score>,<moves>` or
+    /// `draw=<score>,<moves>[,<from ply>]`, or why it is not one.
+    pub fn add_rule(&mut self, rule: &str) -> Result<(), String> {
+        let fail = || {
+            format!(
+                "--adjudicate {rule}: use resign=<score>,<moves> or draw=<score>,<moves>[,<from ply>]"
+            )
+        };
+        let (kind, values) = rule.split_once('=').ok_or_else(fail)?;
+        let numbers: Vec<u32> = values
+            .split(',')
+            .map(|v| v.trim().parse::<u32>().map_err(|_| fail()))
+            .collect::<Result<_, _>>()?;
+        let threshold = |score: u32, moves: u32| {
+            (moves >= 1 && score <= 30_000).then_some(Threshold {
+                score: score as i32,
+                moves,
+            })
+        };
+        match (kind, numbers.as_slice()) {
+            ("resign", &[score, moves]) if score >= 1 => {
+                self.resign = Some(threshold(score, moves).ok_or_else(fail)?);
+            }
+            ("draw", &[score, moves]) => {
+                self.draw = Some(threshold(score, moves).ok_or_else(fail)?)
+            }
+            ("draw", &[score, moves, after]) => {
+                self.draw = Some(threshold(score, moves).ok_or_else(fail)?);
+                self.draw_after = after;
+            }
+            _ => return Err(fail()),
+        }
+        Ok(())
+    }
+
     /// The adjudication the scores call for after a decision that did not
     /// end the game by the rules: `scores` holds every decision ply's score
     /// so far from the first player's view (`None` where the engine gave

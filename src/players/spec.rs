@@ -7,11 +7,13 @@ use crate::clock::TimeControl;
 use crate::engine::{Engine, Kind};
 use crate::exact::ExactTable;
 use crate::external::External;
-use gamut_core::game::{Evaluate, NodeRules, ParseError};
+use gamut_core::evaluate::Evaluate;
+use gamut_core::game::{NodeRules, ParseError};
 use gamut_search::mcts::MctsConfig;
 use gamut_search::options::SearchOptions;
 use gamut_search::sides::{TwoSided, DEFAULT_WIDTH};
 use gamut_search::{Limits, Table};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// A spec split into its parts, before the game gives the options meaning:
@@ -69,6 +71,20 @@ impl PlayerKind {
 }
 
 impl SpecText {
+    /// The files the spec reads, each with the item that names it (`an
+    /// engine's net=`, `an engine's table=`).
+    #[must_use]
+    pub fn files(&self) -> Vec<(&'static str, PathBuf)> {
+        self.options
+            .iter()
+            .filter_map(|(key, value)| match (key.as_str(), value) {
+                ("net", Some(v)) => Some(("an engine's net=", PathBuf::from(v))),
+                ("table", Some(v)) => Some(("an engine's table=", PathBuf::from(v))),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Splits a spec at commas into `key=value` items, taking out `name=`
     /// and `search=`; rejects empty items and repeated keys.
     pub fn parse(text: &str) -> Result<SpecText, ParseError> {
@@ -298,6 +314,7 @@ impl Engine {
             }
         };
         Ok(Engine {
+            reads: spec.files(),
             name: spec.name,
             spec: spec.text,
             kind,
@@ -361,6 +378,7 @@ impl Engine {
         let timed = time.is_some() || tc.is_some();
         let margin = margin.unwrap_or(if timed { 1000 } else { 60_000 });
         Ok(Engine {
+            reads: spec.files(),
             name: spec.name,
             spec: spec.text,
             kind: Kind::External(External {
@@ -466,6 +484,7 @@ impl Engine {
             }
         };
         Ok(Engine {
+            reads: spec.files(),
             name: spec.name,
             spec: spec.text,
             kind,

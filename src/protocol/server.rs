@@ -11,7 +11,8 @@
 //! ([`TwoSided`]).
 
 use crate::{move_items, Base, Command, Go};
-use gamut_core::game::{FullGame, Game, NodeKind, NodeRules, Player};
+use gamut_core::evaluate::FullGame;
+use gamut_core::game::{Game, NodeKind, NodeRules, Player};
 use gamut_core::message::one_line;
 use gamut_engine::{game, game_of, AnyGame, Position};
 use gamut_games::{with_game, GameId};

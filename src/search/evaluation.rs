@@ -5,7 +5,7 @@
 
 use crate::nnue::network::read_network_file;
 use crate::nnue::{Evaluator, Network};
-use gamut_core::game::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
 use std::path::Path;
 use std::sync::Arc;
 

@@ -5,7 +5,8 @@
 use super::alphabeta::{matrix_start, Worker};
 use super::matrix::{solve_lazy, LazyGame, LazyOutcome, LazySolution};
 use super::{Config, Shared};
-use gamut_core::game::{Evaluate, NodeRules, Player};
+use gamut_core::evaluate::Evaluate;
+use gamut_core::game::{NodeRules, Player};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 

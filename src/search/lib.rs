@@ -33,7 +33,8 @@ pub mod tt;
 
 pub use clock::Clock;
 pub use evaluation::{Eval, Evaluation};
-use gamut_core::game::{Evaluate, NodeKind, NodeRules, Outcome, TermMask};
+use gamut_core::evaluate::{Evaluate, TermMask};
+use gamut_core::game::{NodeKind, NodeRules, Outcome};
 use gamut_core::platform::{self, Instant};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
@@ -120,6 +121,7 @@ impl Config {
     /// hands over rather than having the default one parsed and dropped.
     #[must_use]
     pub fn new<G: Evaluate>(threads: usize, eval: Evaluation) -> Config {
+        let (selective, tunables) = params::game_defaults::<G>();
         Config {
             threads: threads.max(1),
             terms: TermMask::ALL,
@@ -129,11 +131,11 @@ impl Config {
             star1: true,
             parallel: Parallel::LazySmp,
             full_matrix: false,
-            selective: G::SELECTIVE,
+            selective,
             eval,
             multipv: params::DEFAULT_MULTIPV,
             multipv_margin: None,
-            tunables: params::Tunables::DEFAULT,
+            tunables,
         }
     }
 

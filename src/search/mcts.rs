@@ -21,7 +21,8 @@
 
 use super::params::{MCTS_MAX_NODES, MCTS_SCALE, MCTS_UCB};
 use super::sides::{choices, players_of, Choices, Pick, Tuple, SEARCH_WORK_LIMIT};
-use gamut_core::game::{Evaluate, Listing, ListingBudget, NodeKind, NodeRules, Player, TermMask};
+use gamut_core::evaluate::{Evaluate, TermMask};
+use gamut_core::game::{Listing, ListingBudget, NodeKind, NodeRules, Player};
 use gamut_core::platform::Instant;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

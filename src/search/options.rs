@@ -7,8 +7,9 @@
 
 use crate::evaluation::{Eval, Evaluation};
 use crate::ordering::Ordering;
+use crate::params::Selective;
 use crate::{params, Config, Limits, Parallel};
-use gamut_core::game::{terms_off, Evaluate, Selective};
+use gamut_core::evaluate::{terms_off, Evaluate};
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -8,7 +8,10 @@
 //! selective features a search uses ([`Selective`]).
 //!
 //! Margins are in evaluation points (a stone or piece is worth about 100 in
-//! the games that count material).
+//! the games that count material); a game states its own, in its own
+//! units, among its search defaults ([`game_defaults`]).
+
+use gamut_core::evaluate::Evaluate;
 
 /// Rows and columns of the late-move reduction table (depths and move
 /// numbers past it use its last row or column).
@@ -303,7 +306,107 @@ pub const TM_DROP_SCALE: f64 = 1.6;
 /// Time kept back from every clock for the process's own overhead.
 pub const CLOCK_MARGIN: std::time::Duration = std::time::Duration::from_millis(20);
 
-pub use gamut_core::game::Selective;
+/// The selective (unsound) search features, the searcher's switches; a
+/// game names those it plays by default in its
+/// [`Evaluate::SEARCH_DEFAULTS`](gamut_core::evaluate::Evaluate::SEARCH_DEFAULTS). Each prunes or reduces moves
+/// that plain alpha-beta would search, so a search with any of them on may
+/// return another value than minimax at the same depth.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Selective {
+    /// Late-move reductions: quiet moves late in the order searched less
+    /// deep, and again at full depth only if they beat alpha.
+    pub lmr: bool,
+    /// Null-move pruning where the game offers a null move
+    /// ([`Evaluate::null_move`](gamut_core::evaluate::Evaluate::null_move)).
+    pub nmp: bool,
+    /// Reverse futility pruning: a node far above beta near the leaves
+    /// fails high on its static value.
+    pub rfp: bool,
+    /// Futility pruning: quiet moves near the leaves skipped where even a
+    /// margin above the static value cannot reach alpha.
+    pub futility: bool,
+    /// Partial move lists: below the root, a move listing that is a search
+    /// of its own ends with the moves found after
+    /// [`PARTIAL_LISTING_WORK`](PARTIAL_LISTING_WORK) units of work, and gives up (a leaf) after
+    /// [`GIVE_UP_LISTING_WORK`](GIVE_UP_LISTING_WORK).
+    pub partial: bool,
+    /// Narrow matrix games: below a simultaneous root, each player at a
+    /// simultaneous node keeps [`SIMULTANEOUS_WIDTH`](SIMULTANEOUS_WIDTH) actions: those that
+    /// did best at the root in the last completed iteration, and
+    /// [`URGENT_WIDTH`](URGENT_WIDTH) of them with the largest action hints.
+    pub narrow: bool,
+}
+
+impl Selective {
+    /// Every selective feature off: the search returns minimax values.
+    pub const NONE: Selective = Selective {
+        lmr: false,
+        nmp: false,
+        rfp: false,
+        futility: false,
+        partial: false,
+        narrow: false,
+    };
+
+    /// Every selective feature on.
+    pub const ALL: Selective = Selective {
+        lmr: true,
+        nmp: true,
+        rfp: true,
+        futility: true,
+        partial: true,
+        narrow: true,
+    };
+
+    /// The features' names, as options and engine specs spell them.
+    pub const NAMES: [&'static str; 6] = ["lmr", "nmp", "rfp", "futility", "partial", "narrow"];
+
+    /// The switch of the feature called `name` (one of [`Self::NAMES`]).
+    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        match name {
+            "lmr" => Some(&mut self.lmr),
+            "nmp" => Some(&mut self.nmp),
+            "rfp" => Some(&mut self.rfp),
+            "futility" => Some(&mut self.futility),
+            "partial" => Some(&mut self.partial),
+            "narrow" => Some(&mut self.narrow),
+            _ => None,
+        }
+    }
+}
+
+/// What game `G` searches with by default: no selective feature and every
+/// parameter at its default, then the game's
+/// [`SEARCH_DEFAULTS`](Evaluate::SEARCH_DEFAULTS) over them, each a
+/// feature's name (on; `=off` for off) or `param.<name>=<value>`.
+///
+/// # Panics
+///
+/// If the game names a setting this searcher does not know, or a value out
+/// of its range: a mistake in the game's folder, which every search of the
+/// game meets (the engine's tests start one in every game).
+#[must_use]
+pub fn game_defaults<G: Evaluate>() -> (Selective, Tunables) {
+    let mut selective = Selective::NONE;
+    let mut tunables = Tunables::DEFAULT;
+    for item in G::SEARCH_DEFAULTS {
+        let set = if let Some(setting) = item.strip_prefix("param.") {
+            parse_setting(setting).and_then(|(name, value)| tunables.set(name, value))
+        } else {
+            let (name, on) = item
+                .strip_suffix("=off")
+                .map_or((*item, true), |name| (name, false));
+            selective
+                .switch(name)
+                .map(|switch| *switch = on)
+                .ok_or_else(|| format!("no selective feature is called '{name}'"))
+        };
+        if let Err(e) = set {
+            panic!("{}'s search default '{item}': {e}", G::ID);
+        }
+    }
+    (selective, tunables)
+}
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,8 @@ use super::score::{self, chance_value, outcome_score, INFINITY, WIN_THRESHOLD};
 use super::{
     ChanceIteration, Config, Iteration, Limits, Line, OutcomePlan, Parallel, SearchResult, Shared,
 };
-use gamut_core::game::{Evaluate, NodeKind, NodeRules};
+use gamut_core::evaluate::Evaluate;
+use gamut_core::game::{NodeKind, NodeRules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::sync::Mutex;

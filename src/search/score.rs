@@ -1,7 +1,8 @@
 //! Search scores: evaluation units, with proven wins and losses above
-//! [`EVAL_LIMIT`](gamut_core::game::EVAL_LIMIT) that remember their distance.
+//! [`EVAL_LIMIT`](gamut_core::evaluate::EVAL_LIMIT) that remember their distance.
 
-use gamut_core::game::{Outcome, Player, EVAL_LIMIT};
+use gamut_core::evaluate::EVAL_LIMIT;
+use gamut_core::game::{Outcome, Player};
 use std::fmt;
 
 /// The score of a win on the spot; a win in `n` plies scores `WIN - n`.

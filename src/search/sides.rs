@@ -19,9 +19,10 @@
 //! actions ([`Evaluate::action_hint`]); a side of one player keeps all its
 //! actions.
 
+use gamut_core::evaluate::{Evaluate, TermMask};
 use gamut_core::game::{
-    ChanceRules, Evaluate, Game, GameInfo, Listing, ListingBudget, NodeKind, NodeRules, Outcome,
-    Player, SimultaneousRules, TermMask,
+    ChanceRules, Game, GameInfo, Listing, ListingBudget, NodeKind, NodeRules, Outcome, Player,
+    SimultaneousRules,
 };
 use gamut_core::nnue::{BuiltinNetwork, FeatureSet};
 use std::collections::{HashMap, HashSet};

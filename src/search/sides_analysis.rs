@@ -7,7 +7,8 @@
 
 use super::sides::{Tuple, TwoSided};
 use super::{run, Config, Limits, Progress, Table, Verdict};
-use gamut_core::game::{Evaluate, NodeKind, Player};
+use gamut_core::evaluate::Evaluate;
+use gamut_core::game::{NodeKind, Player};
 use gamut_core::platform::Instant;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;

@@ -6,9 +6,10 @@
 use super::score::{outcome_score, Score, INFINITY, WIN, WIN_THRESHOLD};
 use super::*;
 use alphabeta::Worker;
+use gamut_core::evaluate::EVAL_LIMIT;
 use gamut_core::game::{
     ChanceRules, Game, GameInfo, NoChance, NoSimultaneous, NodeKind, Outcome, Player,
-    SimultaneousRules, EVAL_LIMIT,
+    SimultaneousRules,
 };
 
 const LINES: [u16; 8] = [

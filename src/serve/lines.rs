@@ -6,7 +6,8 @@
 //! through it, and every narrowing, would otherwise pay again.
 
 use super::view::{self, Line};
-use gamut_core::game::{FullGame, NodeKind};
+use gamut_core::evaluate::FullGame;
+use gamut_core::game::NodeKind;
 use std::any::Any;
 use std::sync::{Arc, Mutex, OnceLock};
 

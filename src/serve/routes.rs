@@ -247,7 +247,7 @@ impl Params {
 
     /// The line of play named by `fen`/`setup` and `moves`, replayed
     /// from the lines kept.
-    fn line<G: gamut_core::game::FullGame>(
+    fn line<G: gamut_core::evaluate::FullGame>(
         &self,
         lines: &Lines,
     ) -> Result<Arc<Replayed<G>>, BadRequest> {

@@ -14,7 +14,7 @@
 //! thread from its first thousands of boards to its end). A search that
 //! yields goes to the back of the queue and resumes when its turn comes.
 
-use gamut_core::game::Evaluate;
+use gamut_core::evaluate::Evaluate;
 use gamut_search::{Eval, Evaluation};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

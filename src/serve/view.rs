@@ -5,7 +5,8 @@
 
 use super::lines::Replayed;
 use super::sessions::{Grant, Turns};
-use gamut_core::game::{state_text, ChanceRules, FullGame, NodeKind, NodeRules, Player};
+use gamut_core::evaluate::FullGame;
+use gamut_core::game::{state_text, ChanceRules, NodeKind, NodeRules, Player};
 use gamut_core::svg::SvgOptions;
 use gamut_players::engine::{Engine, Instance, Kind};
 use gamut_search::draw::pick;
@@ -732,6 +733,7 @@ pub fn engine_move<G: FullGame>(
         }
         node if G::players() != 2 => {
             let engine = Engine {
+                reads: Vec::new(),
                 name: "engine".into(),
                 spec: String::new(),
                 kind: Kind::Paranoid {

@@ -18,8 +18,8 @@ use gamut_core::paths::check_outputs;
 use gamut_engine::{AnyGame, Position};
 use gamut_games::GameId;
 use gamut_players::game::Rules;
-use gamut_players::record::{Adjudicator, GameRecord, Threshold};
-use gamut_players::spec::{check_names, SpecText};
+use gamut_players::record::{Adjudicator, GameRecord};
+use gamut_players::spec::check_names;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -49,30 +49,20 @@ pub struct Settings {
     pub random_plies: Option<u32>,
     /// Plies after which a game is a draw (default: the game's own).
     pub ply_limit: Option<u32>,
-    /// Resign adjudication's score.
-    pub resign_score: Option<i32>,
-    /// Resign adjudication's moves.
-    pub resign_moves: u32,
-    /// Draw adjudication's score.
-    pub draw_score: Option<i32>,
-    /// Draw adjudication's moves.
-    pub draw_moves: u32,
-    /// The ply from which draw adjudication applies.
-    pub draw_after: u32,
-    /// Adjudication rules as fastchess writes them.
-    pub adjudicate: Vec<String>,
+    /// When games are adjudicated on the engines' scores (none: never).
+    pub adjudicate: Adjudicator,
     /// Milliseconds an engine may go past its game clock.
     pub time_margin: u64,
-    /// A sequential test, as text.
-    pub sprt: Option<String>,
+    /// A sequential test that stops the tournament when it decides.
+    pub sprt: Option<Sprt>,
     /// The records file.
     pub records: Option<PathBuf>,
     /// Continue the records file.
     pub resume: bool,
     /// Replace the records file.
     pub overwrite: bool,
-    /// This machine's share of the pairs, as text.
-    pub shard: Option<String>,
+    /// This machine's share of the pairs.
+    pub shard: Option<Shard>,
     /// The report's web page.
     pub html: Option<PathBuf>,
     /// The PGN file of the games (two sides only).
@@ -99,12 +89,7 @@ impl Settings {
             openings: None,
             random_plies: None,
             ply_limit: None,
-            resign_score: None,
-            resign_moves: RESIGN_MOVES,
-            draw_score: None,
-            draw_moves: DRAW_MOVES,
-            draw_after: 0,
-            adjudicate: Vec::new(),
+            adjudicate: Adjudicator::default(),
             time_margin: 0,
             sprt: None,
             records: None,
@@ -134,7 +119,7 @@ pub trait Watch {
 /// A tournament's end: its report and why it stopped (`complete`, `sprt`,
 /// `interrupted`, `merged`).
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct TournamentOutcome {
     /// The report.
     pub summary: Summary,
     /// Why it stopped.
@@ -155,7 +140,7 @@ pub fn run(
     settings: &Settings,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
-) -> Result<Outcome, ParseError> {
+) -> Result<TournamentOutcome, ParseError> {
     run_plan(settings, &plan(game, settings)?, false, stop, watch)
 }
 
@@ -168,13 +153,8 @@ pub fn run_plan(
     keep_games: bool,
     stop: &AtomicBool,
     watch: &mut dyn Watch,
-) -> Result<Outcome, ParseError> {
-    let sprt = settings
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(ParseError)?;
+) -> Result<TournamentOutcome, ParseError> {
+    let sprt = settings.sprt;
     if sprt.is_some() && plan.engines.len() != 2 {
         return Err(ParseError::new("--sprt needs exactly two engines"));
     }
@@ -185,7 +165,7 @@ pub fn run_plan(
             plan.game.info().sides.len(),
         ),
     };
-    check_tournament_paths(settings)?;
+    check_tournament_paths(settings, plan)?;
     let (mut records, previous) = open_records(settings, plan, watch)?;
     let mut pgn_file = open_pgn(settings, &previous)?;
     let total = plan.game_count() as u64;
@@ -227,7 +207,7 @@ pub fn run_plan(
         Some(path) => write_pages(plan.game, path, &summary, &played).err(),
         None => None,
     };
-    Ok(Outcome {
+    Ok(TournamentOutcome {
         summary,
         ended: finished.ended,
         games: if keep_games { played } else { Vec::new() },
@@ -253,23 +233,15 @@ fn status(tally: &Tally) -> Option<String> {
 }
 
 /// Refuses a tournament whose output files (records, page) name one of
-/// its input files or each other.
-fn check_tournament_paths(s: &Settings) -> Result<(), ParseError> {
-    // The files engine specs read: their networks (`net=`) and tables
-    // (`table=`).
-    let spec_files: Vec<(&str, PathBuf)> = s
+/// its input files (the engines' networks and tables, the openings) or
+/// each other.
+fn check_tournament_paths(s: &Settings, plan: &Plan) -> Result<(), ParseError> {
+    let mut inputs: Vec<(&str, &Path)> = plan
         .engines
         .iter()
-        .filter_map(|e| SpecText::parse(e).ok())
-        .flat_map(|spec| spec.options)
-        .filter_map(|(key, value)| match (key.as_str(), value) {
-            ("net", Some(v)) => Some(("an engine's net=", PathBuf::from(v))),
-            ("table", Some(v)) => Some(("an engine's table=", PathBuf::from(v))),
-            _ => None,
-        })
+        .flat_map(|e| &e.reads)
+        .map(|(item, path)| (*item, path.as_path()))
         .collect();
-    let mut inputs: Vec<(&str, &Path)> =
-        spec_files.iter().map(|(k, p)| (*k, p.as_path())).collect();
     let mut outputs: Vec<(&str, &Path)> = Vec::new();
     if let Some(p) = &s.openings {
         inputs.push(("--openings", p));
@@ -382,7 +354,7 @@ pub fn plan(game: &'static dyn AnyGame, s: &Settings) -> Result<Plan, ParseError
             "--games must be even: games are played in pairs with sides swapped",
         ));
     }
-    let shard = s.shard.as_deref().map(Shard::parse).transpose()?;
+    let shard = s.shard;
     let openings = match (&s.openings, s.random_plies) {
         (Some(path), _) => {
             let text = std::fs::read_to_string(path)
@@ -397,24 +369,11 @@ pub fn plan(game: &'static dyn AnyGame, s: &Settings) -> Result<Plan, ParseError
             plies: plies.unwrap_or(0),
         },
     };
-    let mut rules = Rules {
+    let rules = Rules {
         ply_limit: s.ply_limit.unwrap_or(game.info().ply_limit),
-        adjudicate: Adjudicator {
-            resign: s.resign_score.map(|score| Threshold {
-                score,
-                moves: s.resign_moves,
-            }),
-            draw: s.draw_score.map(|score| Threshold {
-                score,
-                moves: s.draw_moves,
-            }),
-            draw_after: s.draw_after,
-        },
+        adjudicate: s.adjudicate,
         time_margin: Duration::from_millis(s.time_margin),
     };
-    for rule in &s.adjudicate {
-        adjudication(rule, &mut rules.adjudicate)?;
-    }
     let schedule = if pairs {
         Schedule::Pairs(Pairings::new(engines.len(), s.format, s.games / 2, shard)?)
     } else {
@@ -434,39 +393,6 @@ pub fn plan(game: &'static dyn AnyGame, s: &Settings) -> Result<Plan, ParseError
     })
 }
 
-/// Reads one `--adjudicate` rule into `rules`: `resign=<score>,<moves>` or
-/// `draw=<score>,<moves>[,<from ply>]`.
-fn adjudication(rule: &str, rules: &mut Adjudicator) -> Result<(), ParseError> {
-    let fail = || {
-        ParseError::new(format!(
-            "--adjudicate {rule}: use resign=<score>,<moves> or draw=<score>,<moves>[,<from ply>]"
-        ))
-    };
-    let (kind, values) = rule.split_once('=').ok_or_else(fail)?;
-    let numbers: Vec<u32> = values
-        .split(',')
-        .map(|v| v.trim().parse::<u32>().map_err(|_| fail()))
-        .collect::<Result<_, _>>()?;
-    let threshold = |score: u32, moves: u32| {
-        (moves >= 1 && score <= 30_000).then_some(Threshold {
-            score: score as i32,
-            moves,
-        })
-    };
-    match (kind, numbers.as_slice()) {
-        ("resign", &[score, moves]) if score >= 1 => {
-            rules.resign = Some(threshold(score, moves).ok_or_else(fail)?)
-        }
-        ("draw", &[score, moves]) => rules.draw = Some(threshold(score, moves).ok_or_else(fail)?),
-        ("draw", &[score, moves, after]) => {
-            rules.draw = Some(threshold(score, moves).ok_or_else(fail)?);
-            rules.draw_after = after;
-        }
-        _ => return Err(fail()),
-    }
-    Ok(())
-}
-
 /// Refuses the options of a tournament of two sides in game `G` of more:
 /// the seat engines give no scores to adjudicate on, every engine takes
 /// every seat in turn.
@@ -475,9 +401,11 @@ fn refuse_pair_options(game: &dyn AnyGame, s: &Settings) -> Result<(), ParseErro
     let unsupported = [
         (s.sprt.is_some(), "--sprt", SPRT_TWO_SIDES),
         (s.pgn.is_some(), "--pgn", pgn::TWO_PLAYERS),
-        (s.resign_score.is_some(), "--resign-score", SCORES),
-        (s.draw_score.is_some(), "--draw-score", SCORES),
-        (!s.adjudicate.is_empty(), "--adjudicate", SCORES),
+        (
+            s.adjudicate != Adjudicator::default(),
+            "adjudication",
+            SCORES,
+        ),
         (
             s.format != Format::RoundRobin,
             "--format",
@@ -514,8 +442,8 @@ pub fn write_file(path: &Path, text: &str) -> Result<(), ParseError> {
 pub struct MergeSettings {
     /// The record files.
     pub files: Vec<PathBuf>,
-    /// A sequential test for the merged results, as text.
-    pub sprt: Option<String>,
+    /// A sequential test for the merged results.
+    pub sprt: Option<Sprt>,
     /// The report's web page.
     pub html: Option<PathBuf>,
     /// A PGN file of every game.
@@ -527,13 +455,8 @@ pub struct MergeSettings {
 /// Rebuilds the report from record files: every record of every file
 /// checked, no game number twice, one game throughout; the seats report
 /// for a game of more than two sides.
-pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
-    let sprt = m
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(ParseError)?;
+pub fn merge(m: &MergeSettings) -> Result<TournamentOutcome, ParseError> {
+    let sprt = m.sprt;
     let mut check = MergeCheck::new(m.allow_mixed);
     let mut all = Vec::new();
     for path in &m.files {
@@ -549,7 +472,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         .collect();
     check_outputs(&inputs, &outputs)?;
     let Some(game) = &check.game else {
-        return Ok(Outcome {
+        return Ok(TournamentOutcome {
             summary: Tally::new(sprt).summary(),
             ended: Ended::Merged,
             games: Vec::new(),
@@ -591,7 +514,7 @@ pub fn merge(m: &MergeSettings) -> Result<Outcome, ParseError> {
         let written = pgn::undated(&all).and_then(|text| write_file(path, &text));
         unwritten = unwritten.or(written.err());
     }
-    Ok(Outcome {
+    Ok(TournamentOutcome {
         summary,
         ended: Ended::Merged,
         games: Vec::new(),

@@ -3,7 +3,8 @@
 
 use crate::common;
 
-use gamut::game::{Evaluate, Game, NodeKind, Notation, Player, TermMask, EVAL_LIMIT};
+use gamut::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::apart::Apart;
 use gamut::perft::perft;
 use rand::rngs::SmallRng;

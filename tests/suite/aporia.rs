@@ -3,7 +3,8 @@
 
 use crate::common;
 
-use gamut::game::{Evaluate, Game, NodeKind, Notation, Player, TermMask, EVAL_LIMIT};
+use gamut::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::aporia::board::{Move, Node, NodeSet, JUMP_COLUMN, JUMP_ROW, PLATFORMS};
 use gamut::games::aporia::Aporia;
 use gamut::search::{self, Config, Limits, Table};

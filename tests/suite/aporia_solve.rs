@@ -11,7 +11,7 @@ use std::path::Path;
 
 use gamut::game::{Game, NodeKind, Notation};
 use gamut::games::aporia::board::{Move, NodeSet};
-use gamut::games::aporia::solve::Table;
+use gamut::games::aporia::solve::SolvedTable;
 use gamut::games::aporia::states::{board_rank, Key, StateSpace, BOARDS};
 use gamut::games::aporia::{symmetry, Aporia};
 use gamut::games::data::{encode_game, write_header, GameRecord, Reader, Sample};
@@ -162,11 +162,15 @@ fn boards_are_ranked_densely_and_counted() {
     assert_eq!(space().raw_count(), raw);
 }
 
-fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
+fn table() -> &'static SolvedTable {
+    static TABLE: OnceLock<SolvedTable> = OnceLock::new();
     TABLE.get_or_init(|| match std::env::var_os("APORIA_TABLE") {
-        Some(path) => Table::load(std::path::Path::new(&path)).expect("the table loads"),
-        None => Table::solve(&|_, _, _| {}).expect("the solve succeeds").0,
+        Some(path) => SolvedTable::load(std::path::Path::new(&path)).expect("the table loads"),
+        None => {
+            SolvedTable::solve(&|_, _, _| {})
+                .expect("the solve succeeds")
+                .0
+        }
     })
 }
 
@@ -391,7 +395,7 @@ fn bad_tables_and_unsolvable_games_are_one_line_errors() {
 }
 
 /// Whether the opening `text` is lost for `perfect` before play starts.
-fn game_value_for(table: &Table, text: &str, perfect: gamut::game::Player) -> bool {
+fn game_value_for(table: &SolvedTable, text: &str, perfect: gamut::game::Player) -> bool {
     let pos = Aporia::parse(text).unwrap();
     let v = table.value(&pos);
     (pos.side() == perfect && matches!(v, Value::Loss(_)))
@@ -660,7 +664,7 @@ fn training_data_args<'a>(data: &'a Path, table: &'a Path, extra: &[&'a str]) ->
 fn training_data_carries_the_table_values() {
     let dir = common::scratch_dir("aporia-training-data");
     let table_path = cycle_table(&dir);
-    let table = Table::load(&table_path).unwrap();
+    let table = SolvedTable::load(&table_path).unwrap();
     for (name, decided) in [("all.dat", false), ("decided.dat", true)] {
         let data = dir.join(name);
         let args = training_data_args(
@@ -719,7 +723,7 @@ fn training_data_carries_the_table_values() {
 fn training_data_holds_out_a_share_of_the_states() {
     let dir = common::scratch_dir("aporia-training-data-hold-out");
     let table_path = cycle_table(&dir);
-    let table = Table::load(&table_path).unwrap();
+    let table = SolvedTable::load(&table_path).unwrap();
     let states_of = |name: &str, hold_out: Option<&str>| {
         let data = dir.join(name);
         let extra = match hold_out {
@@ -777,7 +781,7 @@ fn training_data_holds_out_a_share_of_the_states() {
 fn training_data_scored_by_a_search_keeps_the_table_results() {
     let dir = common::scratch_dir("aporia-training-data-search");
     let table_path = cycle_table(&dir);
-    let table = Table::load(&table_path).unwrap();
+    let table = SolvedTable::load(&table_path).unwrap();
     let data = dir.join("searched.dat");
     let args = |scored_by: Option<&'static str>| {
         let mut args = vec![
@@ -880,7 +884,7 @@ fn unseen_leaves_out_seen_texts_and_seen_states() {
     let dir = common::scratch_dir("aporia-unseen");
     let path = dir.join("draws.table");
     gamut::tablebase::write(&path, "aporia", &vec![0u8; space().total as usize]).unwrap();
-    let table = Table::load(&path).unwrap();
+    let table = SolvedTable::load(&path).unwrap();
     let image = image_with_another_text(&positions[100]);
     let mut with_image = seen;
     with_image.push(image.text());
@@ -957,7 +961,7 @@ fn agreement_leaves_out_the_positions_of_data_files() {
     let state = |p: &Aporia| space().index(&Key::of(p));
     let states: std::collections::HashSet<u64> = in_data.iter().map(state).collect();
     assert_eq!(field(first, "data-states"), states.len(), "{first}");
-    let table = Table::load(&table_path).unwrap();
+    let table = SolvedTable::load(&table_path).unwrap();
     let unseen: Vec<&Aporia> = measured
         .iter()
         .filter(|p| !states.contains(&state(p)))

@@ -5,9 +5,8 @@ use crate::common;
 
 use crate::naive::empedocles as naive;
 
-use gamut::game::{
-    Diagram, Evaluate, Game, NodeKind, NodeRules, Notation, Player, TermMask, EVAL_LIMIT,
-};
+use gamut::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut::game::{Diagram, Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::empedocles::elements::Pairing;
 use gamut::games::empedocles::{Empedocles, Move, Stage};
 use gamut::moves::named_children;

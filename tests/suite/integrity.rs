@@ -3,7 +3,8 @@
 //! damaged, and a network file is checked before it is read.
 
 use crate::common::{record_fields, rejected, scratch_dir, sealed_line};
-use gamut::game::{Notation, EVAL_LIMIT};
+use gamut::evaluate::EVAL_LIMIT;
+use gamut::game::Notation;
 use gamut::games::data::{encode_game, read_all, write_header, GameRecord as DataGame, Reader};
 use gamut::games::empedocles::Empedocles;
 use gamut::tournament::records;

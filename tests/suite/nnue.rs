@@ -1,7 +1,8 @@
 //! Learned evaluation: the training data `gamut datagen` writes.
 
 use crate::common::{ok, rejected, scratch_dir};
-use gamut::game::{Game, NodeKind, Notation, Player, EVAL_LIMIT};
+use gamut::evaluate::EVAL_LIMIT;
+use gamut::game::{Game, NodeKind, Notation, Player};
 use gamut::games::data::{encode_game, read_all, write_header, GameRecord};
 use gamut::games::empedocles::Empedocles;
 use gamut::games::epaminondas::Epaminondas;
@@ -51,7 +52,7 @@ fn datagen_resumes_and_shards_to_the_same_games() {
         for s in &g.samples {
             let pos = Epaminondas::parse(&s.text).unwrap();
             assert_eq!(pos.perspective(), s.side);
-            assert!(s.score.abs() <= gamut::game::EVAL_LIMIT as i16);
+            assert!(s.score.abs() <= gamut::evaluate::EVAL_LIMIT as i16);
         }
     }
     // Shard 2 of 2 plays game 1 (counted from 0): the whole's second game.
@@ -82,7 +83,7 @@ fn datagen_of_four_players_keeps_every_sides_scores() {
         for g in &games {
             assert!(g.winner.is_none_or(|w| (w.index() as u8) < sides));
             for s in &g.samples {
-                assert!(s.score.abs() <= gamut::game::EVAL_LIMIT as i16);
+                assert!(s.score.abs() <= gamut::evaluate::EVAL_LIMIT as i16);
                 seen.insert(s.side.index() as u8);
                 // A decision (a resolution) is scored for the side deciding.
                 let id: gamut::games::GameId = game.parse().unwrap();
@@ -242,7 +243,7 @@ mod inference {
     use gamut::search::nnue::{evaluate_from_scratch, refresh, views_for, Evaluator};
 
     /// Game `G`'s built-in network.
-    fn builtin<G: gamut::game::Evaluate>() -> Network {
+    fn builtin<G: gamut::evaluate::Evaluate>() -> Network {
         match gamut::search::Evaluation::builtin::<G>() {
             Some(gamut::search::Evaluation::Net(net)) => (*net).clone(),
             _ => panic!("{} has a network", G::ID),
@@ -255,7 +256,7 @@ mod inference {
     /// the game's own value where the side is the game's side to move.
     #[test]
     fn a_sides_view_reads_the_network_for_the_side() {
-        use gamut::game::{Evaluate, TermMask};
+        use gamut::evaluate::{Evaluate, TermMask};
         use gamut::search::nnue::value_from_scratch;
         use gamut::search::sides::TwoSided;
         use gamut::search::Evaluation;
@@ -272,7 +273,7 @@ mod inference {
                 let mut want = value_from_scratch(&pos, &net, side);
                 if net.on_classic {
                     want = (want + pos.evaluate_for(side, TermMask::ALL))
-                        .clamp(-gamut::game::EVAL_LIMIT, gamut::game::EVAL_LIMIT);
+                        .clamp(-gamut::evaluate::EVAL_LIMIT, gamut::evaluate::EVAL_LIMIT);
                 }
                 let sign = if view.perspective() == Player::FIRST {
                     1
@@ -306,8 +307,8 @@ mod inference {
         check_every_sides_view::<Spokes2v2>();
     }
 
-    fn check_every_sides_view<G: Features + Notation + gamut::game::Evaluate>() {
-        use gamut::game::TermMask;
+    fn check_every_sides_view<G: Features + Notation + gamut::evaluate::Evaluate>() {
+        use gamut::evaluate::TermMask;
         use gamut::search::nnue::value_from_scratch;
         use gamut::search::sides::TwoSided;
         use gamut::search::Evaluation;

@@ -7,7 +7,8 @@
 use crate::common;
 use crate::common::{ok, tool_here};
 use gamut::console::{self, Settings};
-use gamut::game::{Diagram, FullGame, Game, Notation};
+use gamut::evaluate::FullGame;
+use gamut::game::{Diagram, Game, Notation};
 use gamut::games::apart::Apart;
 use gamut::games::aporia::Aporia;
 use gamut::games::empedocles::Empedocles;
@@ -40,6 +41,7 @@ fn temp(name: &str) -> PathBuf {
 /// The searcher at depth 1.
 fn depth_one<G: FullGame>() -> Engine {
     Engine {
+        reads: Vec::new(),
         name: "d1".into(),
         spec: "name=d1,depth=1".into(),
         kind: Kind::Search {

@@ -626,7 +626,7 @@ fn options_are_checked_when_set_and_when_the_game_changes() {
     );
     assert!(lines[0].starts_with("info string error: "), "{lines:?}");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
-    use gamut::game::Evaluate;
+    use gamut::evaluate::Evaluate;
     use gamut::games::epaminondas::Epaminondas;
     let term = Aporia::TERMS
         .iter()

@@ -6,7 +6,8 @@
 
 use crate::common;
 
-use gamut::game::{FullGame, Game, NodeKind, NodeRules, Notation, Player};
+use gamut::evaluate::FullGame;
+use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut::search::{self, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;

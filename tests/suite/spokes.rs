@@ -5,9 +5,8 @@
 use crate::common;
 use crate::naive::spokes as naive;
 
-use gamut::game::{
-    Diagram, Evaluate, Game, NodeKind, NodeRules, Notation, Player, TermMask, EVAL_LIMIT,
-};
+use gamut::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut::game::{Diagram, Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::spokes::board::{Board, Node, NodeSet, NODES};
 use gamut::games::spokes::resolve::{for_each_step, StateLimitExceeded};
 use gamut::games::spokes::tables::{adjacent, perpendicular, straight_on};

@@ -4,7 +4,8 @@
 //! whose records replay.
 
 use crate::common;
-use gamut::game::{FullGame, Game, NodeKind, NodeRules, Notation, Player, TermMask};
+use gamut::evaluate::{FullGame, TermMask};
+use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut::games::spokes::{Spokes2v2, Spokes4};
 use gamut::players::engine::Engine;
 use gamut::players::game::{play_game, Rules, Setup};

@@ -13,7 +13,8 @@
 
 use crate::common;
 
-use gamut::game::{FullGame, NodeKind};
+use gamut::evaluate::FullGame;
+use gamut::game::NodeKind;
 use gamut::search::score::Score;
 use gamut::search::{self, Config, Limits, Table};
 

@@ -1420,3 +1420,33 @@ fn two_networks_play_each_other_in_one_process() {
     // The same run again gives the same games: each engine kept its own.
     assert_eq!(run(&a, "two-nets-again.jsonl"), two);
 }
+
+#[test]
+fn records_that_would_overwrite_an_engine_s_network_are_refused_before_the_games() {
+    let net = temp("own.net");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/games/epaminondas/epaminondas.net"
+        ),
+        &net,
+    )
+    .unwrap();
+    let before = std::fs::read(&net).unwrap();
+    let spec = format!("name=own,depth=1,eval=net,net={}", net.display());
+    let err = assert_rejected(&[
+        "tournament",
+        "epaminondas",
+        "--engine",
+        &spec,
+        "--engine",
+        "name=plain,depth=1",
+        "--games",
+        "2",
+        "--records",
+        net.to_str().unwrap(),
+        "--overwrite",
+    ]);
+    assert!(err.contains("an engine's net="), "{err}");
+    assert_eq!(std::fs::read(&net).unwrap(), before);
+}

@@ -6,7 +6,7 @@
 use super::{rename, sync, temp_name, Best, STEPS};
 use crate::cli::CliError;
 use clap::Args;
-use gamut::game::FullGame;
+use gamut::evaluate::FullGame;
 use gamut::players::engine::Engine;
 use gamut::search::nnue::network::Network;
 use gamut::tournament::stats::Sprt;

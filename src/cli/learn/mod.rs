@@ -21,7 +21,8 @@ use super::progress::{GamesBar, Progress};
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
-use gamut::game::{FullGame, NodeRules};
+use gamut::evaluate::FullGame;
+use gamut::game::NodeRules;
 use gamut::games::data::{encode_game, write_header, Reader};
 use gamut::games::GameId;
 use gamut::search::nnue::network::read_network_file;
@@ -29,7 +30,7 @@ use gamut::search::{Evaluation, Limits};
 use gamut::tournament::report::{SideScores, Summary};
 use gamut::tournament::runner;
 use gamut::tournament::session::Ended;
-use gamut::tournament::stats::{Interval, SprtState};
+use gamut::tournament::stats::{Interval, Sprt, SprtState};
 use gamut::with_game;
 use ledger::{file_entry, Ledger, Settings, SettingsArgs};
 use serde_json::{json, Value};
@@ -541,7 +542,11 @@ impl<G: FullGame> Run<G> {
         let settings = runner::Settings {
             concurrency: self.concurrency,
             random_plies: Some(self.settings.random_plies),
-            sprt: sprt.filter(|_| !seated::<G>()),
+            sprt: sprt
+                .filter(|_| !seated::<G>())
+                .map(|text| Sprt::parse(&text))
+                .transpose()
+                .map_err(CliError)?,
             records: Some(tmp.clone()),
             overwrite: true,
             html: Some(folder.join(format!("{stem}.html"))),

@@ -18,7 +18,7 @@
 
 pub mod agreement;
 
-use crate::game::EVAL_LIMIT;
+use crate::evaluate::EVAL_LIMIT;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};

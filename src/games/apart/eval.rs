@@ -7,7 +7,7 @@
 use super::lines::{is_apart, shift};
 use super::Apart;
 use gamut_core::bits::Bitboard;
-use gamut_core::game::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
 
 /// Weight of one unit of [`closeness`] (the anchor of the fitted weights).
 const ADJACENCY_WEIGHT: i32 = 20;

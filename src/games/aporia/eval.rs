@@ -3,7 +3,8 @@
 
 use super::board::{Move, Node, NodeSet, PLATFORMS};
 use super::Aporia;
-use gamut_core::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::Game;
 
 const LOCK_THREATS: usize = 0;
 const MOBILITY: usize = 1;

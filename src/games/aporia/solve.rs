@@ -232,15 +232,15 @@ impl Distribution {
 }
 
 /// The solved game: the value of every state.
-pub struct Table {
+pub struct SolvedTable {
     space: StateSpace,
     entries: Vec<u8>,
 }
 
-impl Table {
+impl SolvedTable {
     /// Solves the game on the current rayon pool, returning the table and a
     /// summary (state counts, value distributions).
-    pub fn solve(progress: Progress) -> Result<(Table, Vec<String>), String> {
+    pub fn solve(progress: Progress) -> Result<(SolvedTable, Vec<String>), String> {
         let space = StateSpace::new();
         let entries = retrograde(&space, progress)?;
         let seen = reachable(&space, progress);
@@ -248,7 +248,7 @@ impl Table {
             .into_par_iter()
             .filter(|&s| space.is_canonical(s))
             .count() as u64;
-        let table = Table { space, entries };
+        let table = SolvedTable { space, entries };
         let (mut all, mut reach) = (Distribution::default(), Distribution::default());
         for s in 0..table.space.total {
             let v = Value::from_entry(table.entries[s as usize]);
@@ -281,19 +281,19 @@ impl Table {
         Ok((table, summary))
     }
 
-    /// Loads a table written by [`Table::save`], checking it.
-    pub fn load(path: &Path) -> Result<Table, String> {
+    /// Loads a table written by [`SolvedTable::save`], checking it.
+    pub fn load(path: &Path) -> Result<SolvedTable, String> {
         let space = StateSpace::new();
         let entries = tablebase::read(path, Aporia::ID, space.total as usize)?;
-        Ok(Table { space, entries })
+        Ok(SolvedTable { space, entries })
     }
 
     /// Loads the table from its default location
     /// ([`tablebase::default_path`]); `None` when no table is there.
     #[must_use]
-    pub fn load_default() -> Option<Result<Table, String>> {
+    pub fn load_default() -> Option<Result<SolvedTable, String>> {
         let path = tablebase::default_path(Aporia::ID).filter(|p| p.exists())?;
-        Some(Table::load(&path))
+        Some(SolvedTable::load(&path))
     }
 
     /// Writes the table to `path`.
@@ -353,7 +353,7 @@ impl Tablebase for AporiaTablebase {
             .num_threads(threads)
             .build()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        let (table, summary) = pool.install(|| Table::solve(progress))?;
+        let (table, summary) = pool.install(|| SolvedTable::solve(progress))?;
         Ok(Solution {
             entries: table.entries,
             summary,
@@ -361,11 +361,11 @@ impl Tablebase for AporiaTablebase {
     }
 
     fn open(&self, path: &Path) -> Result<Box<dyn Oracle>, String> {
-        Ok(Box::new(Table::load(path)?))
+        Ok(Box::new(SolvedTable::load(path)?))
     }
 }
 
-impl Oracle for Table {
+impl Oracle for SolvedTable {
     fn probe(&self, position: &str) -> Result<Probe, String> {
         let pos = Aporia::parse(position).map_err(|e| e.to_string())?;
         let mut best: Vec<String> = self.best_moves(&pos).iter().map(Move::to_string).collect();

@@ -3,7 +3,8 @@
 //! minus the same for the opponent.
 
 use super::{Empedocles, Move};
-use gamut_core::game::{Evaluate, Game, TermMask, EVAL_LIMIT};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::Game;
 
 /// Weight per piece of the piece-count difference.
 const PIECE: i32 = 100;

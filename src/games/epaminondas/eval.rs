@@ -7,8 +7,8 @@
 
 use super::board::{Bitboard, Dir, RANKS};
 use super::{Epaminondas, Move};
-use gamut_core::game::Selective;
-use gamut_core::game::{Evaluate, Player, TermMask, EVAL_LIMIT};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::Player;
 
 /// Points per stone.
 const MATERIAL: i32 = 100;
@@ -75,12 +75,10 @@ impl Evaluate for Epaminondas {
     /// every capture sequence at the leaves costs far more than it settles.
     const QUIESCENCE: bool = false;
 
-    /// Every selective feature: together they won their match against the
-    /// search without them (equal nodes per move; see `docs/results.md`).
-    const SELECTIVE: Selective = Selective {
-        partial: false,
-        ..Selective::ALL
-    };
+    /// Every selective feature of a decision search: together they won
+    /// their match against the search without them (equal nodes per move;
+    /// see `docs/results.md`), at the searcher's margins (a piece is 100).
+    const SEARCH_DEFAULTS: &'static [&'static str] = &["lmr", "nmp", "rfp", "futility"];
 
     /// Passing never helps in Epaminondas (a side always has many moves
     /// and no position forces a harmful one), so a null move bounds the

@@ -4,8 +4,8 @@ use super::board::Board;
 use super::score::{APPROACH, HOME, SEMICIRCLE};
 use super::tables::{ADJACENT, PUSH_TARGETS};
 use super::Spokes;
-use gamut_core::game::Selective;
-use gamut_core::game::{Evaluate, Game, Player, TermMask, EVAL_LIMIT};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::{Game, Player};
 
 /// Term index: stones on home nodes (single 1, block and double 2).
 pub const HOME_TERM: usize = 0;
@@ -47,11 +47,7 @@ impl Evaluate for Spokes {
     /// outcomes found after a few boards) and narrow matrix games below
     /// the root (their matches are in `docs/results.md`); the rest of the
     /// selective search has no place at simultaneous nodes.
-    const SELECTIVE: Selective = Selective {
-        partial: true,
-        narrow: true,
-        ..Selective::NONE
-    };
+    const SEARCH_DEFAULTS: &'static [&'static str] = &["partial", "narrow"];
 
     const NETWORK: Option<gamut_core::nnue::BuiltinNetwork<Self>> = Some(super::net::NETWORK);
 

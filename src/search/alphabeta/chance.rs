@@ -3,7 +3,8 @@
 
 use super::Worker;
 use crate::score::{self, chance_value, INFINITY};
-use gamut_core::game::{Evaluate, NodeRules, EVAL_LIMIT};
+use gamut_core::evaluate::{Evaluate, EVAL_LIMIT};
+use gamut_core::game::NodeRules;
 
 impl<'a, G: Evaluate> Worker<'a, G> {
     /// Expectimax: the outcomes' values combined by

@@ -7,7 +7,8 @@ use super::{cutoff, Worker};
 use crate::params::{CAPTURE_KEY, KILLER_KEY, LMR_TABLE, TT_MOVE_KEY};
 use crate::score::{self, INFINITY, WIN_THRESHOLD};
 use crate::tt::{Bound, Entry};
-use gamut_core::game::{Evaluate, Listing, Player};
+use gamut_core::evaluate::Evaluate;
+use gamut_core::game::{Listing, Player};
 
 /// Moves a decision node picks one at a time, before it sorts the rest:
 /// most nodes that cut off do so within these, and sort nothing.

@@ -2,7 +2,8 @@
 //! only, on top of the static evaluation, until the position is quiet.
 
 use super::Worker;
-use gamut_core::game::{Evaluate, Listing, Player};
+use gamut_core::evaluate::Evaluate;
+use gamut_core::game::{Listing, Player};
 
 impl<'a, G: Evaluate> Worker<'a, G> {
     /// Captures ([`Evaluate::is_capture`]) only, on top of the static

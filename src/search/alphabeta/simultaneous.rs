@@ -7,7 +7,8 @@ use crate::matrix::{solve_lazy, LazyGame, LazyOutcome, LazySolution};
 use crate::params;
 use crate::score::{self, INFINITY};
 use crate::tt::{Bound, Entry};
-use gamut_core::game::{Evaluate, NodeRules, Player};
+use gamut_core::evaluate::Evaluate;
+use gamut_core::game::{NodeRules, Player};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 

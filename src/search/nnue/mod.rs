@@ -18,7 +18,8 @@
 mod kernels;
 pub mod network;
 
-use gamut_core::game::{Game, Player, EVAL_LIMIT};
+use gamut_core::evaluate::EVAL_LIMIT;
+use gamut_core::game::{Game, Player};
 use gamut_core::nnue::{FeatureSet, Features};
 use kernels::{add, update};
 pub use network::{NetError, Network};

@@ -2,7 +2,8 @@
 //! [`Game`] trait.
 #![allow(dead_code, clippy::type_complexity)]
 
-use gamut::game::{FullGame, NodeKind, NodeRules, Notation, Player, TermMask, EVAL_LIMIT};
+use gamut::evaluate::{FullGame, TermMask, EVAL_LIMIT};
+use gamut::game::{NodeKind, NodeRules, Notation, Player};
 use gamut::perft::perft;
 use gamut::search::matrix;
 use gamut::search::score::{outcome_score, WIN_THRESHOLD};
@@ -181,7 +182,7 @@ pub fn chance_mean(values: &[(f64, i32)]) -> i32 {
 
 /// The static value the searcher uses by default: the game's own
 /// evaluation (its network where that is its default).
-fn static_value<G: gamut::game::Evaluate>(pos: &G) -> i32 {
+fn static_value<G: gamut::evaluate::Evaluate>(pos: &G) -> i32 {
     gamut::search::Evaluation::default_for::<G>().value_once(pos, TermMask::ALL)
 }
 

@@ -10,7 +10,8 @@
 //! game's first N positions (default 0). `tools/texel-fit.py` fits weights
 //! to the lines.
 
-use gamut::game::{FullGame, NodeKind, TermMask};
+use gamut::evaluate::{FullGame, TermMask};
+use gamut::game::NodeKind;
 use gamut::games::GameId;
 use gamut::players::record::{Adjudication, GameRecord};
 use gamut::tournament::records;

@@ -6,7 +6,8 @@
 
 use candle_core::{Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
-use gamut_core::game::{Evaluate, Notation, Player, TermMask};
+use gamut_core::evaluate::{Evaluate, TermMask};
+use gamut_core::game::{Notation, Player};
 use gamut_core::nnue::Features;
 use gamut_core::paths::check_outputs;
 use gamut_games::data::Reader;

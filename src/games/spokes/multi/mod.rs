@@ -20,9 +20,8 @@ use crate::spokes::tables::ADJACENT;
 use crate::spokes::{Seats, SpokesBoard, SpokesGame};
 use board::{Board, Cell};
 use gamut_core::bits::zobrist_table;
-use gamut_core::game::{
-    BenchCase, Evaluate, Game, GameInfo, Outcome, ParseError, Player, TermMask, EVAL_LIMIT,
-};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::{BenchCase, Game, GameInfo, Outcome, ParseError, Player};
 use gamut_core::nnue::BuiltinNetwork;
 
 pub use crate::spokes::movegen::STONES_PER_COLOUR;
