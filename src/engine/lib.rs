@@ -75,6 +75,9 @@ pub trait AnyGame: Send + Sync {
     /// The game's default search configuration on `threads` threads, with
     /// the game's default evaluation.
     fn default_config(&self, threads: usize) -> Config;
+    /// The game's default search configuration on `threads` threads with
+    /// the evaluation `eval` ([`Config::new`]).
+    fn config_with(&self, threads: usize, eval: Evaluation) -> Config;
     /// The engine of spec `text` for this game.
     ///
     /// # Errors
@@ -152,6 +155,10 @@ impl<G: FullGame> AnyGame for Entry<G> {
 
     fn default_config(&self, threads: usize) -> Config {
         Config::for_game::<G>(threads)
+    }
+
+    fn config_with(&self, threads: usize, eval: Evaluation) -> Config {
+        Config::new::<G>(threads, eval)
     }
 
     fn engine(&self, text: &str) -> Result<Engine, ParseError> {

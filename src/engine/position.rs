@@ -4,12 +4,14 @@
 use super::{AnyGame, Entry};
 use crate::search::{observe_texts, Texts};
 use gamut_core::game::{
-    state_text, Child, FullGame, NodeKind, NodeRules, Outcome, ParseError, Player,
+    state_text, Child, Evaluate, FullGame, NodeKind, NodeRules, Outcome, ParseError, Player,
 };
 use gamut_core::moves::{named_children, natural_cmp, play_moves};
 use gamut_core::perft;
 use gamut_core::svg::SvgOptions;
 use gamut_players::game::{random_walk, walk};
+use gamut_search::params::COALITION_WIDTH;
+use gamut_search::sides::TwoSided;
 use gamut_search::{Config, Limits, Progress, Table, Verdict};
 use rand::rngs::StdRng;
 use std::any::Any;
@@ -115,6 +117,15 @@ pub trait AnyPosition: Send + Sync + fmt::Debug {
         interrupt: Option<&AtomicBool>,
         observe: &mut dyn FnMut(Progress<'_, String>),
     ) -> Verdict<String>;
+    /// The perft count at `depth` on `threads` threads as `gamut bench`
+    /// times it ([`perft::perft_threads`]).
+    fn perft_threads(&self, depth: u32, threads: usize) -> u64;
+    /// Searches the position within `limits` as `gamut bench` times it:
+    /// in a game of two sides and two players by `config` and `tt`,
+    /// otherwise each side's paranoid search ([`TwoSided`]) in turn, the
+    /// table cleared before each. The nodes searched, and the matrix
+    /// cells evaluated at a simultaneous root of a game of two players.
+    fn bench_search(&self, limits: &Limits, config: &Config, tt: &Table) -> (u64, Option<u64>);
     /// The position as `Any`, for the game object to take back its type.
     fn as_any(&self) -> &dyn Any;
     /// A copy of the position.
@@ -338,11 +349,47 @@ impl<G: FullGame> AnyPosition for G {
         gamut_search::run(self, limits, config, tt, interrupt, &mut typed).written(self)
     }
 
+    fn perft_threads(&self, depth: u32, threads: usize) -> u64 {
+        perft::perft_threads(self, depth, threads)
+    }
+
+    fn bench_search(&self, limits: &Limits, config: &Config, tt: &Table) -> (u64, Option<u64>) {
+        if G::INFO.sides.len() == 2 && G::players() == 2 {
+            return searched(self, limits, config, tt);
+        }
+        let threads = config.threads;
+        let nodes = (0..G::INFO.sides.len())
+            .map(|side| {
+                let view = TwoSided::new(self.clone(), Player::nth(side), COALITION_WIDTH);
+                let config = Config::for_game::<TwoSided<G>>(threads);
+                tt.clear();
+                searched(&view, limits, &config, tt).0
+            })
+            .sum();
+        (nodes, None)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
 
     fn boxed(&self) -> Position {
         Position::new(self.clone())
+    }
+}
+
+/// Searches `pos` to `limits`: the nodes searched, and the matrix cells
+/// evaluated at a simultaneous root.
+fn searched<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+) -> (u64, Option<u64>) {
+    match gamut_search::run(pos, limits, config, tt, None, &mut |_| {}) {
+        Verdict::Over(_) | Verdict::Stopped => (0, None),
+        Verdict::Decision(r) => (r.nodes, None),
+        Verdict::Chance(r) => (r.nodes, None),
+        Verdict::Simultaneous(r) => (r.nodes, Some(r.evaluated)),
     }
 }
