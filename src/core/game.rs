@@ -747,11 +747,12 @@ pub trait Evaluate: Game {
     }
 }
 
-/// Everything the command line, tournaments, the engine protocol and the
-/// browser ask of a game: its rules and evaluation ([`Evaluate`]), its
-/// text ([`Notation`]) and its pictures ([`Diagram`]). Every type with all
-/// of them is one, so a function that plays, prints and draws a game asks
-/// for `G: FullGame`.
-pub trait FullGame: Evaluate + Notation + Diagram {}
+/// Everything the command line, tournaments, the engine protocol, the
+/// browser and the trainer ask of a game: its rules and evaluation
+/// ([`Evaluate`]), its text ([`Notation`]), its pictures ([`Diagram`]) and
+/// its network's input features ([`Features`](crate::nnue::Features)).
+/// Every type with all of them is one, so a function that plays, prints
+/// and draws a game asks for `G: FullGame`.
+pub trait FullGame: Evaluate + Notation + Diagram + crate::nnue::Features {}
 
-impl<G: Evaluate + Notation + Diagram> FullGame for G {}
+impl<G: Evaluate + Notation + Diagram + crate::nnue::Features> FullGame for G {}
