@@ -14,9 +14,8 @@ use std::process::Command;
 /// The layer crates from the bottom up: name, folder, and the layer
 /// crates it may depend on. The searcher names no game, so it stands
 /// beside the games, not above them; the players stand on both, and the
-/// game object (the engine) on them; the trainer stands on the games and
-/// the searcher, beside the tournaments, and only the command line uses
-/// it.
+/// game object (the engine) on them; the trainer stands on the game
+/// object, beside the tournaments, and only the command line uses it.
 const LAYERS: [(&str, &str, &[&str]); 10] = [
     ("gamut-core", "src/core", &[]),
     ("gamut-games", "src/games", &["gamut-core"]),
@@ -62,7 +61,7 @@ const LAYERS: [(&str, &str, &[&str]); 10] = [
     (
         "gamut-train",
         "tools/train",
-        &["gamut-core", "gamut-games", "gamut-search"],
+        &["gamut-core", "gamut-games", "gamut-search", "gamut-engine"],
     ),
     ("gamut", ".", &[]),
 ];

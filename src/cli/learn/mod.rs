@@ -479,7 +479,8 @@ impl<G: FullGame> Run<G> {
                 bar.inc();
             }
         };
-        let report = gamut_train::train_game(G::ID, &training, &mut log).map_err(CliError)?;
+        let report = gamut_train::train_game(gamut::engine::game_of::<G>(), &training, &mut log)
+            .map_err(CliError)?;
         bar.finish();
         pause("train");
         sync(&tmp)?;
