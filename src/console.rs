@@ -18,17 +18,16 @@
 //! terminal, colours the stones; the choices are listed with numbers
 //! compared as numbers (`wD2` before `wD10`).
 
-use crate::evaluate::FullGame;
-use crate::game::{state_text, NodeKind, NodeRules, Player};
+use crate::engine::{AnyGame, Position};
+use crate::game::{NodeKind, Player};
 use crate::message::{one_line, one_line_bytes};
 use crate::moves::natural_cmp;
 use crate::players::engine::{Engine, Instance};
+use crate::players::external::Forfeit;
 use crate::players::record::{Adjudication, GameRecord, JointStep, StepScore};
 use crate::players::seed::{seed_for, Stream};
-use crate::search::draw::pick;
 use crate::search::score::Score;
-use crate::search::sides::tuple_text;
-use crate::search::sides::{merge, players_of, MAX_PLAYERS};
+use crate::search::sides::Tuple;
 use crate::tournament::records;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -83,9 +82,10 @@ struct Ending {
 
 /// A game in progress: the positions from the start (the last is the
 /// current one) and the steps between them.
-struct Table<'e, G: FullGame> {
+struct Table<'e> {
     settings: &'e Settings<'e>,
-    positions: Vec<G>,
+    game: &'static dyn AnyGame,
+    positions: Vec<Position>,
     steps: Vec<Played>,
     ended: Option<Ending>,
     /// The engine of each side.
@@ -94,7 +94,7 @@ struct Table<'e, G: FullGame> {
     /// The person's secret actions typed so far at the current
     /// simultaneous node, by player, and whether any was chosen (not the
     /// only choice).
-    pending: Vec<Option<G::Move>>,
+    pending: Vec<Option<String>>,
     pending_chosen: bool,
     dice: StdRng,
     started: Instant,
@@ -127,23 +127,25 @@ fn read(input: &mut dyn BufRead) -> io::Result<Input> {
 /// Plays a game from `start` as `settings` say, reading the person's lines
 /// from `input` and writing everything to `out`, until `quit` or the end
 /// of the input.
-pub fn play<G: FullGame>(
-    start: G,
+pub fn play(
+    start: Position,
     settings: &Settings<'_>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let engine =
         |s: u64| Instance::new(settings.engine, seed_for(settings.seed, Stream::Engine, s));
-    let sides = G::INFO.sides;
+    let game = start.game();
+    let sides = game.info().sides;
     let mut t = Table {
         settings,
+        game,
         positions: vec![start],
         steps: Vec::new(),
         ended: None,
         engines: (0..sides.len() as u64).map(engine).collect(),
         advisor: engine(sides.len() as u64),
-        pending: vec![None; G::players()],
+        pending: vec![None; game.players()],
         pending_chosen: false,
         dice: StdRng::seed_from_u64(seed_for(settings.seed, Stream::Chance, 0)),
         started: Instant::now(),
@@ -157,7 +159,7 @@ pub fn play<G: FullGame>(
     writeln!(
         out,
         "{}: you play {}, the engine '{}' {} (seed {}); 'help' lists the commands",
-        G::INFO.name,
+        game.info().name,
         if mine.is_empty() {
             "no side".to_string()
         } else {
@@ -217,7 +219,7 @@ pub fn play<G: FullGame>(
                 return Ok(());
             }
             NodeKind::Simultaneous => {
-                let prompt = format!("{} (secret)> ", player_name::<G>(t.asked()));
+                let prompt = format!("{} (secret)> ", player_name(game, t.asked()));
                 let Some(line) = t.prompt(&prompt, input, out)? else {
                     return Ok(());
                 };
@@ -232,27 +234,28 @@ pub fn play<G: FullGame>(
 
 /// How the person's player `p` is named at a simultaneous node: its side,
 /// and the player too where a side has several (`team 1, player 3`).
-fn player_name<G: FullGame>(p: Player) -> String {
-    let side = G::INFO.side(G::side_of(p));
-    if G::players() == G::INFO.sides.len() {
+fn player_name(game: &dyn AnyGame, p: Player) -> String {
+    let side = game.info().side(game.side_of(p));
+    if game.players() == game.info().sides.len() {
         side.to_string()
     } else {
         format!("{side}, {p}")
     }
 }
 
-impl<'e, G: FullGame> Table<'e, G> {
-    fn current(&self) -> &G {
+impl Table<'_> {
+    fn current(&self) -> &Position {
         self.positions.last().expect("the start position is kept")
     }
 
     /// The person's player whose secret action is asked next at the
     /// current simultaneous node: the first of their players without one.
     fn asked(&self) -> Player {
-        (0..G::players())
+        (0..self.game.players())
             .map(Player::nth)
             .find(|&p| {
-                self.settings.humans[G::side_of(p).index()] && self.pending[p.index()].is_none()
+                self.settings.humans[self.game.side_of(p).index()]
+                    && self.pending[p.index()].is_none()
             })
             .expect("the person has a player to act")
     }
@@ -263,7 +266,7 @@ impl<'e, G: FullGame> Table<'e, G> {
             return true;
         }
         let plies = self.plies();
-        if plies >= G::INFO.ply_limit {
+        if plies >= self.game.info().ply_limit {
             self.ended = Some(Ending {
                 winner: None,
                 reason: Adjudication::PlyLimit.reason().to_string(),
@@ -344,11 +347,13 @@ impl<'e, G: FullGame> Table<'e, G> {
         let state = match &self.ended {
             Some(e) => format!(
                 "game over: {} ({})",
-                e.winner
-                    .map_or("draw".to_string(), |w| format!("{} wins", G::INFO.side(w))),
+                e.winner.map_or("draw".to_string(), |w| format!(
+                    "{} wins",
+                    self.game.info().side(w)
+                )),
                 e.reason
             ),
-            None => state_text(pos),
+            None => pos.state_text(),
         };
         writeln!(out, "{}", self.paint("1;32", &state))
     }
@@ -356,21 +361,18 @@ impl<'e, G: FullGame> Table<'e, G> {
     /// The person's choices here, sorted by text (numbers as numbers,
     /// [`natural_cmp`]): the moves, or at a
     /// simultaneous node their own actions.
-    fn choices(&self) -> Vec<(String, G::Move)> {
+    fn choices(&self) -> Vec<String> {
         let pos = self.current();
-        let mut v = Vec::new();
-        match pos.node() {
-            NodeKind::Simultaneous => pos.actions(self.asked(), &mut v),
-            _ => pos.moves(&mut v),
-        }
-        let mut texts: Vec<(String, G::Move)> =
-            v.into_iter().map(|m| (pos.move_text(m), m)).collect();
-        texts.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+        let mut texts = match pos.node() {
+            NodeKind::Simultaneous => pos.action_texts(self.asked()),
+            _ => pos.move_texts(),
+        };
+        texts.sort_by(|a, b| natural_cmp(a, b));
         texts
     }
 
     fn list(&self, out: &mut dyn Write) -> io::Result<()> {
-        for (i, (text, _)) in self.choices().iter().enumerate() {
+        for (i, text) in self.choices().iter().enumerate() {
             writeln!(out, "{:>4}. {text}", i + 1)?;
         }
         Ok(())
@@ -410,9 +412,9 @@ impl<'e, G: FullGame> Table<'e, G> {
         let choices = self.choices();
         let chosen = match line.parse::<usize>() {
             Ok(n) if (1..=choices.len()).contains(&n) => {
-                let line = format!("choice {n}: {}", choices[n - 1].0);
+                let line = format!("choice {n}: {}", choices[n - 1]);
                 writeln!(out, "{}", self.paint("1", &line))?;
-                choices[n - 1].1
+                choices[n - 1].clone()
             }
             Ok(n) => {
                 return self.error(
@@ -423,13 +425,13 @@ impl<'e, G: FullGame> Table<'e, G> {
                     ),
                 )
             }
-            Err(_) => match choices.iter().find(|(t, _)| t == line) {
-                Some(&(_, m)) => m,
+            Err(_) => match choices.iter().find(|t| *t == line) {
+                Some(m) => m.clone(),
                 // Another form the game reads (Spokes' short outcomes), or
                 // the game's own reason why not (Epaminondas names the
                 // stone a move must start from).
-                None => match self.current().parse_move(line) {
-                    Ok(m) if choices.iter().any(|&(_, c)| c == m) => m,
+                None => match self.current().move_text_of(line) {
+                    Ok(m) if choices.contains(&m) => m,
                     Ok(_) => {
                         return self.error(out, &format!("'{line}' is not yours to play here"))
                     }
@@ -457,13 +459,13 @@ impl<'e, G: FullGame> Table<'e, G> {
 
     /// Plays the person's move or secret action `m`; `by_choice` when they
     /// chose it (not when it was the only one).
-    fn human_plays(&mut self, m: G::Move, by_choice: bool, out: &mut dyn Write) -> io::Result<()> {
+    fn human_plays(&mut self, m: String, by_choice: bool, out: &mut dyn Write) -> io::Result<()> {
         if self.current().node() == NodeKind::Simultaneous {
             let me = self.asked();
             self.pending[me.index()] = Some(m);
             self.pending_chosen |= by_choice;
-            let done = (0..G::players()).all(|p| {
-                !self.settings.humans[G::side_of(Player::nth(p)).index()]
+            let done = (0..self.game.players()).all(|p| {
+                !self.settings.humans[self.game.side_of(Player::nth(p)).index()]
                     || self.pending[p].is_some()
             });
             return if done {
@@ -473,10 +475,9 @@ impl<'e, G: FullGame> Table<'e, G> {
             };
         }
         let pos = self.current();
-        let text = pos.move_text(m);
-        let squares = pos.move_squares(m);
-        let next = pos.play(m);
-        self.push(text, None, None, by_choice, squares, next);
+        let squares = pos.step_squares(&m);
+        let next = pos.play_text(&m).expect("one of the moves here");
+        self.push(m, None, None, by_choice, squares, next);
         self.draw(out)
     }
 
@@ -484,12 +485,12 @@ impl<'e, G: FullGame> Table<'e, G> {
     /// whether it did.
     fn only_choice(&mut self, out: &mut dyn Write) -> io::Result<bool> {
         let choices = self.choices();
-        let [(text, m)] = &choices[..] else {
+        let [text] = &choices[..] else {
             return Ok(false);
         };
         let line = format!("the only choice here: {text} (played)");
         writeln!(out, "{}", self.paint("1", &line))?;
-        self.human_plays(*m, false, out)?;
+        self.human_plays(text.clone(), false, out)?;
         Ok(true)
     }
 
@@ -500,7 +501,7 @@ impl<'e, G: FullGame> Table<'e, G> {
         score: Option<StepScore>,
         by_human: bool,
         squares: Vec<String>,
-        next: G,
+        next: Position,
     ) {
         self.steps.push(Played {
             text,
@@ -515,62 +516,61 @@ impl<'e, G: FullGame> Table<'e, G> {
     /// The engine plays side `p`'s move at the current decision node.
     fn engine_decides(&mut self, p: Player, out: &mut dyn Write) -> io::Result<()> {
         let pos = self.current().clone();
-        match self.engines[p.index()].decide(&pos) {
-            Ok(c) => {
-                let text = pos.move_text(c.mv);
-                let verdict = c.score.map_or(String::new(), |s| {
-                    format!(
-                        " (score {}{})",
-                        Score(s),
-                        c.depth.map_or(String::new(), |d| format!(", depth {d}"))
-                    )
-                });
-                let line = format!("{} plays {text}{verdict}", G::INFO.side(p));
-                writeln!(out, "{}", self.paint("36", &line))?;
-                let score = c.score.map(|score| StepScore {
-                    step: self.steps.len(),
-                    score,
-                    depth: c.depth,
-                    time_ms: None,
-                });
-                let squares = pos.move_squares(c.mv);
-                self.push(text, None, score, false, squares, pos.play(c.mv));
-            }
-            Err(f) => {
-                writeln!(
-                    out,
-                    "{}",
-                    self.paint("31", &format!("the engine forfeits: {}", f.0))
-                )?;
-                self.ended = Some(Ending {
-                    winner: Some(p.other()),
-                    reason: f.reason(),
-                });
-            }
-        }
+        let c = match pos.engine_choice(&mut self.engines[p.index()]) {
+            Ok(c) => c,
+            Err(f) => return self.forfeit(p, &f, out),
+        };
+        let verdict = c.score.map_or(String::new(), |s| {
+            format!(
+                " (score {}{})",
+                Score(s),
+                c.depth.map_or(String::new(), |d| format!(", depth {d}"))
+            )
+        });
+        let line = format!("{} plays {}{verdict}", self.game.info().side(p), c.mv);
+        writeln!(out, "{}", self.paint("36", &line))?;
+        let score = c.score.map(|score| StepScore {
+            step: self.steps.len(),
+            score,
+            depth: c.depth,
+            time_ms: None,
+        });
+        let squares = pos.step_squares(&c.mv);
+        let next = pos.play_text(&c.mv).expect("the engine's move is legal");
+        self.push(c.mv, None, score, false, squares, next);
+        self.draw(out)
+    }
+
+    /// The engine playing side `side` forfeits: the game ends, a win for
+    /// the other side.
+    fn forfeit(&mut self, side: Player, f: &Forfeit, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "{}",
+            self.paint("31", &format!("the engine forfeits: {}", f.0))
+        )?;
+        self.ended = Some(Ending {
+            winner: Some(side.other()),
+            reason: f.reason(),
+        });
         self.draw(out)
     }
 
     /// Rolls at the current chance node.
     fn roll(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let pos = self.current().clone();
-        let mut outcomes = Vec::new();
-        pos.moves(&mut outcomes);
-        let m = pick(
-            &mut self.dice,
-            outcomes.iter().map(|&m| (m, pos.probability(m))),
-        );
-        let text = pos.move_text(m);
+        let text = pos.roll(&mut self.dice);
         writeln!(
             out,
             "{}",
             self.paint(
                 "35",
-                &format!("{} rolls {text}", G::INFO.side(pos.perspective()))
+                &format!("{} rolls {text}", self.game.info().side(pos.perspective()))
             )
         )?;
-        let squares = pos.move_squares(m);
-        self.push(text, None, None, false, squares, pos.play(m));
+        let squares = pos.step_squares(&text);
+        let next = pos.play_text(&text).expect("one of the outcomes here");
+        self.push(text, None, None, false, squares, next);
         self.draw(out)
     }
 
@@ -580,70 +580,72 @@ impl<'e, G: FullGame> Table<'e, G> {
     /// now.
     fn joint(&mut self, by_choice: bool, out: &mut dyn Write) -> io::Result<()> {
         let pos = self.current().clone();
-        let pending = std::mem::replace(&mut self.pending, vec![None; G::players()]);
+        let game = self.game;
+        let pending = std::mem::replace(&mut self.pending, vec![None; game.players()]);
         self.pending_chosen = false;
         // A record keeps all of a strategy in a game of two players, its
         // first ten choices in a game of more (a team's choices multiply).
-        let kept = if G::players() == 2 { usize::MAX } else { 10 };
-        let mut parts = Vec::new();
+        let kept = if game.players() == 2 { usize::MAX } else { 10 };
+        let mut parts: Vec<Tuple<String>> = Vec::new();
         let mut strategies: Vec<Vec<(String, f64)>> = Vec::new();
         for (i, &human) in self.settings.humans.iter().enumerate() {
             let side = Player::nth(i);
             if human {
-                let mut t = [None; MAX_PLAYERS];
-                for p in players_of::<G>(side, false) {
-                    t[p.index()] = pending[p.index()];
+                let mut t: Tuple<String> = Default::default();
+                for p in game.players_of(side) {
+                    t[p.index()].clone_from(&pending[p.index()]);
                 }
-                strategies.push(vec![(tuple_text(&pos, &t), 1.0)]);
+                strategies.push(vec![(tuple_text(&t), 1.0)]);
                 parts.push(t);
                 continue;
             }
-            match self.engines[i].joint(&pos, side) {
-                Ok(j) => {
-                    let line = format!(
-                        "{} placed {}",
-                        G::INFO.side(side),
-                        tuple_text(&pos, &j.actions)
-                    );
-                    writeln!(out, "{}", self.paint("36", &line))?;
-                    strategies.push(
-                        j.strategy
-                            .iter()
-                            .take(kept)
-                            .map(|(t, p)| (tuple_text(&pos, t), *p))
-                            .collect(),
-                    );
-                    parts.push(j.actions);
-                }
-                Err(f) => {
-                    writeln!(
-                        out,
-                        "{}",
-                        self.paint("31", &format!("the engine forfeits: {}", f.0))
-                    )?;
-                    self.ended = Some(Ending {
-                        winner: Some(side.other()),
-                        reason: f.reason(),
-                    });
-                    return self.draw(out);
-                }
-            }
+            let j = match pos.engine_joint(&mut self.engines[i], side) {
+                Ok(j) => j,
+                Err(f) => return self.forfeit(side, &f, out),
+            };
+            let line = format!(
+                "{} placed {}",
+                game.info().side(side),
+                tuple_text(&j.actions)
+            );
+            writeln!(out, "{}", self.paint("36", &line))?;
+            strategies.push(
+                j.strategy
+                    .iter()
+                    .take(kept)
+                    .map(|(t, p)| (tuple_text(t), *p))
+                    .collect(),
+            );
+            parts.push(j.actions);
         }
-        let refs: Vec<_> = parts.iter().collect();
-        let actions = merge(&refs, G::players());
-        let texts: Vec<String> = actions.iter().map(|&a| pos.move_text(a)).collect();
-        let squares = actions.iter().flat_map(|&a| pos.move_squares(a)).collect();
+        // Each player's action, from the part of its side.
+        let actions: Vec<String> = (0..game.players())
+            .map(|i| {
+                parts
+                    .iter()
+                    .find_map(|t| t[i].clone())
+                    .expect("every player has an action")
+            })
+            .collect();
+        let squares = actions
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| pos.action_squares(Player::nth(i), a))
+            .collect();
+        let (text, next) = pos
+            .play_actions(&actions)
+            .expect("every action is one of its player's");
         self.push(
-            pos.joint_text_all(&actions),
+            text,
             Some(JointStep {
                 step: self.steps.len(),
-                actions: texts,
+                actions,
                 strategies,
             }),
             None,
             by_choice,
             squares,
-            pos.play_joint_all(&actions),
+            next,
         );
         self.draw(out)
     }
@@ -652,9 +654,9 @@ impl<'e, G: FullGame> Table<'e, G> {
     fn hint(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let pos = self.current().clone();
         match pos.node() {
-            NodeKind::Simultaneous if G::players() != 2 => {
-                let side = G::side_of(self.asked());
-                match self.advisor.joint(&pos, side) {
+            NodeKind::Simultaneous if self.game.players() != 2 => {
+                let side = self.game.side_of(self.asked());
+                match pos.engine_joint(&mut self.advisor, side) {
                     Ok(mut j) => {
                         if j.strategy.is_empty() {
                             j.strategy.push((j.actions, 1.0));
@@ -664,7 +666,7 @@ impl<'e, G: FullGame> Table<'e, G> {
                             .strategy
                             .iter()
                             .take(5)
-                            .map(|(t, p)| format!("{} {:.0}%", tuple_text(&pos, t), 100.0 * p))
+                            .map(|(t, p)| format!("{} {:.0}%", tuple_text(t), 100.0 * p))
                             .collect();
                         writeln!(out, "hint: {}", parts.join(", "))
                     }
@@ -673,24 +675,24 @@ impl<'e, G: FullGame> Table<'e, G> {
             }
             NodeKind::Simultaneous => {
                 let me = self.asked();
-                match self.advisor.strategy(&pos, me) {
+                match pos.engine_strategy(&mut self.advisor, me) {
                     Ok(mut st) => {
                         st.sort_by(|a, b| b.1.total_cmp(&a.1));
                         let parts: Vec<String> = st
                             .iter()
                             .take(5)
-                            .map(|&(m, p)| format!("{} {:.0}%", pos.move_text(m), 100.0 * p))
+                            .map(|(m, p)| format!("{m} {:.0}%", 100.0 * p))
                             .collect();
                         writeln!(out, "hint: {}", parts.join(", "))
                     }
                     Err(f) => self.error(out, &format!("no hint: {}", f.0)),
                 }
             }
-            _ => match self.advisor.decide(&pos) {
+            _ => match pos.engine_choice(&mut self.advisor) {
                 Ok(c) => writeln!(
                     out,
                     "hint: {}{}",
-                    pos.move_text(c.mv),
+                    c.mv,
                     c.score
                         .map_or(String::new(), |s| format!(" (score {})", Score(s)))
                 ),
@@ -706,7 +708,7 @@ impl<'e, G: FullGame> Table<'e, G> {
         };
         self.steps.truncate(last);
         self.positions.truncate(last + 1);
-        self.pending = vec![None; G::players()];
+        self.pending = vec![None; self.game.players()];
         self.pending_chosen = false;
         self.ended = None;
         self.listed = None;
@@ -735,7 +737,7 @@ impl<'e, G: FullGame> Table<'e, G> {
             }
         };
         let sides = self.settings.humans.len();
-        let two = G::players() == 2;
+        let two = self.game.players() == 2;
         let engines: Vec<String> = (0..sides).map(name).collect();
         let (winner, reason, points, adjudicated) = match (&self.ended, self.current().outcome()) {
             (Some(e), _) => (e.winner, e.reason.clone(), None, true),
@@ -749,7 +751,7 @@ impl<'e, G: FullGame> Table<'e, G> {
         };
         let unfinished = self.ended.is_none() && self.current().outcome().is_none();
         GameRecord {
-            game: G::ID.to_string(),
+            game: self.game.id().name().to_string(),
             number: 1,
             pair: two.then_some(0),
             encounter: two.then(|| [engines[0].clone(), engines[1].clone()]),
@@ -804,6 +806,12 @@ impl<'e, G: FullGame> Table<'e, G> {
             Err(e) => self.error(out, &format!("cannot write {}: {e}", path.display())),
         }
     }
+}
+
+/// A tuple's text: its actions joined by `+` (a joint choice of a side
+/// of several players).
+fn tuple_text(t: &Tuple<String>) -> String {
+    t.iter().flatten().cloned().collect::<Vec<_>>().join("+")
 }
 
 /// A square of a drawn board: its line and column in the diagram, and its

@@ -5,7 +5,6 @@
 use super::CliError;
 use clap::Args;
 use gamut::engine::Position;
-use gamut::evaluate::FullGame;
 use gamut::games::GameId;
 use gamut::search::options::SearchOptions;
 
@@ -125,17 +124,6 @@ pub fn position(a: &PositionArgs) -> Result<Position, CliError> {
         Some(list) => Ok(pos.play_moves(list, "--moves")?),
         None => Ok(pos),
     }
-}
-
-/// [`position`] as a position of game type `G`, for the commands that
-/// search it.
-pub fn typed_position<G: FullGame>(a: &PositionArgs) -> Result<G, CliError> {
-    let pos = position(a)?;
-    Ok(pos
-        .as_any()
-        .downcast_ref::<G>()
-        .expect("the position of the game asked for")
-        .clone())
 }
 
 /// The position given by `--fen` or the start options, before `--moves`.

@@ -5,14 +5,9 @@
 use super::args::{parse_game, perft_depth};
 use super::CliError;
 use clap::Args;
-use gamut::evaluate::{Evaluate, FullGame};
-use gamut::game::{BenchCase, Game, NodeRules, Player};
+use gamut::game::BenchCase;
 use gamut::games::GameId;
-use gamut::perft::perft_threads;
-use gamut::search::params::COALITION_WIDTH;
-use gamut::search::sides::TwoSided;
-use gamut::search::{self, Config, Limits, Table, Verdict};
-use gamut::with_game;
+use gamut::search::{self, Limits, Table};
 use std::io::Write;
 use std::time::Instant;
 
@@ -43,22 +38,6 @@ pub struct BenchArgs {
     pub evaluation: gamut::search::options::EvalOptions,
 }
 
-/// Searches `pos` to `limits`: the nodes searched, and the matrix cells
-/// evaluated at a simultaneous root.
-fn searched<G: Evaluate>(
-    pos: &G,
-    limits: &Limits,
-    config: &Config,
-    tt: &Table,
-) -> (u64, Option<u64>) {
-    match search::run(pos, limits, config, tt, None, &mut |_| {}) {
-        Verdict::Over(_) | Verdict::Stopped => (0, None),
-        Verdict::Decision(r) => (r.nodes, None),
-        Verdict::Chance(r) => (r.nodes, None),
-        Verdict::Simultaneous(r) => (r.nodes, Some(r.evaluated)),
-    }
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -82,17 +61,15 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
     // The search time of every case, run by run.
     let mut run_seconds = vec![0.0; a.runs as usize];
     for id in games {
-        with_game!(id, G => {
-            for case in G::INFO.bench {
-                let row = bench_game::<G>(id, case, a)?;
-                writeln!(out, "{}", row.line)?;
-                out.flush()?;
-                nodes += row.nodes;
-                for (total, t) in run_seconds.iter_mut().zip(&row.seconds) {
-                    *total += t;
-                }
+        for case in gamut::engine::game(id).info().bench {
+            let row = bench_case(id, case, a)?;
+            writeln!(out, "{}", row.line)?;
+            out.flush()?;
+            nodes += row.nodes;
+            for (total, t) in run_seconds.iter_mut().zip(&row.seconds) {
+                *total += t;
             }
-        });
+        }
     }
     let rates: Vec<f64> = run_seconds
         .iter()
@@ -123,23 +100,26 @@ struct Row {
     seconds: Vec<f64>,
 }
 
-fn bench_game<G: FullGame>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Result<Row, CliError> {
+fn bench_case(id: GameId, case: &BenchCase, a: &BenchArgs) -> Result<Row, CliError> {
     let pd = a.perft_depth.unwrap_or(case.perft_depth);
     let sd = a.search_depth.unwrap_or(case.search_depth);
     let threads = a.threads as usize;
-    let start = G::parse(case.position)
+    let game = gamut::engine::game(id);
+    let start = game
+        .parse(case.position)
         .map_err(|e| CliError(format!("bad bench position for {id}: {e}")))?;
     let perft_start = start.clone();
     let mut leaves = 0;
     let mut perft_rates = Vec::new();
     for _ in 0..a.runs {
         let t = Instant::now();
-        leaves = perft_threads(&perft_start, pd, threads);
+        leaves = perft_start.perft_threads(pd, threads);
         perft_rates.push(leaves as f64 / t.elapsed().as_secs_f64().max(1e-9));
     }
     // Search the position, whatever its kind: the entry point handles
     // decision, chance and simultaneous roots alike.
-    let mut config = Config::new::<G>(threads, a.evaluation.evaluation::<G>()?);
+    let eval = game.evaluation(a.evaluation.eval, a.evaluation.net.as_deref())?;
+    let mut config = game.config_with(threads, eval);
     if a.exact {
         config = config.exact();
     }
@@ -154,21 +134,9 @@ fn bench_game<G: FullGame>(id: GameId, case: &BenchCase, a: &BenchArgs) -> Resul
     for _ in 0..a.runs {
         let tt = Table::try_new(search::params::DEFAULT_HASH_MIB)?;
         let t = Instant::now();
-        nodes = if G::INFO.sides.len() == 2 && G::players() == 2 {
-            let (n, c) = searched(&start, &limits, &config, &tt);
-            cells = c;
-            n
-        } else {
-            // Each side's paranoid search in turn, as `analyze` runs them.
-            (0..G::INFO.sides.len())
-                .map(|side| {
-                    let view = TwoSided::new(start.clone(), Player::nth(side), COALITION_WIDTH);
-                    let config = Config::for_game::<TwoSided<G>>(threads);
-                    tt.clear();
-                    searched(&view, &limits, &config, &tt).0
-                })
-                .sum()
-        };
+        // In a game of more than two players, each side's paranoid search
+        // in turn, as `analyze` runs them.
+        (nodes, cells) = start.bench_search(&limits, &config, &tt);
         times.push(t.elapsed().as_secs_f64());
     }
     let seconds = median(times.clone());

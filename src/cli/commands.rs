@@ -7,7 +7,6 @@ use super::{
     show, soak, solve, tournament, tune, CliError,
 };
 use clap::{Parser, Subcommand};
-use gamut::with_game;
 use std::io::Write;
 
 /// gamut: best moves, perft counts and self-play tournaments for abstract
@@ -88,10 +87,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Tournament(a) => tournament::tournament(&a, cli.quiet, out),
         Command::Replay(a) => tournament::replay(&a, out),
         Command::Balance(a) => balance::balance(&a, cli.quiet, out),
-        Command::Play(a) => {
-            let id = a.position.game;
-            with_game!(id, G => play::play::<G>(&a, out))
-        }
+        Command::Play(a) => play::play(&a, out),
         Command::Bench(a) => bench::bench(&a, out),
         Command::Solve(a) => solve::solve(&a, cli.quiet, out),
         Command::Openings(a) => openings::openings(&a, cli.quiet, out),

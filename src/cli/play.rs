@@ -1,13 +1,10 @@
 //! `gamut play`: a game at the terminal against the engine.
 
-use super::args::typed_position;
-use super::args::PositionArgs;
+use super::args::{position, PositionArgs};
 use super::CliError;
 use clap::Args;
 use gamut::console::{self, Settings};
-use gamut::evaluate::FullGame;
-use gamut::game::NodeRules;
-use gamut::players::engine::Engine;
+use gamut::engine::AnyGame;
 use std::io::{IsTerminal, Write};
 
 /// Options of `gamut play`.
@@ -43,18 +40,19 @@ pub struct PlayArgs {
 }
 
 /// Runs `gamut play` on standard input and `out`.
-pub fn play<G: FullGame>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let start: G = typed_position(&a.position)?;
+pub fn play(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let start = position(&a.position)?;
+    let game = start.game();
     // Games of more than two sides are searched by one side against all
     // the others.
-    let search = if G::players() == 2 { "" } else { "paranoid," };
+    let search = if game.players() == 2 { "" } else { "paranoid," };
     let spec = match (&a.engine, a.depth, a.time) {
         (Some(spec), _, _) => spec.clone(),
         (None, Some(d), _) => format!("name=gamut,{search}depth={d}"),
         (None, None, t) => format!("name=gamut,{search}time={}", t.unwrap_or(1000)),
     };
-    let engine = Engine::parse::<G>(&spec)?;
-    let humans = humans::<G>(&a.side)?;
+    let engine = game.engine(&spec)?;
+    let humans = humans(game, &a.side)?;
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -74,10 +72,10 @@ pub fn play<G: FullGame>(a: &PlayArgs, out: &mut impl Write) -> Result<(), CliEr
     Ok(())
 }
 
-/// The sides `--side` gives the person, one flag per side of `G`: `none`,
-/// or side numbers joined by commas.
-fn humans<G: FullGame>(text: &str) -> Result<Vec<bool>, CliError> {
-    let sides = G::INFO.sides.len();
+/// The sides `--side` gives the person, one flag per side of `game`:
+/// `none`, or side numbers joined by commas.
+fn humans(game: &dyn AnyGame, text: &str) -> Result<Vec<bool>, CliError> {
+    let sides = game.info().sides.len();
     let mut humans = vec![false; sides];
     if text == "none" {
         return Ok(humans);
@@ -88,7 +86,7 @@ fn humans<G: FullGame>(text: &str) -> Result<Vec<bool>, CliError> {
             _ => {
                 return Err(CliError(format!(
                     "--side {text}: {} has sides 1 to {sides}; give one or several joined by commas (1,2), each once, or none",
-                    G::ID
+                    game.id()
                 )))
             }
         }

@@ -5,15 +5,14 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::engine::Position;
-use gamut::evaluate::{FullGame, TermMask, EVAL_LIMIT};
+use gamut::engine::{AnyGame, Position};
+use gamut::evaluate::EVAL_LIMIT;
 use gamut::games::data::{encode_game, read_all, write_header, GameRecord, Sample};
 use gamut::games::{self, GameId};
 use gamut::paths::check_outputs;
-use gamut::search::{self, Config, Eval, Evaluation, Limits, Table};
+use gamut::search::{Config, Eval, Limits, Table, Verdict};
 use gamut::tablebase::agreement::{self as agree, Agreement};
 use gamut::tablebase::{self, Oracle, Tablebase, Value};
-use gamut::with_game;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -115,10 +114,10 @@ fn default_path(game: &str) -> Result<PathBuf, CliError> {
 pub fn solve(a: &SolveArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     let tb = solver(a.game)?;
     if let Some(n) = a.agreement {
-        return with_game!(a.game, G => agreement::<G>(a, n as usize, out));
+        return agreement(a, n as usize, out);
     }
     if let Some(path) = &a.training_data {
-        return with_game!(a.game, G => training_data::<G>(a, path, out));
+        return training_data(a, path, out);
     }
     if a.table.is_some() {
         return Err(CliError(
@@ -229,13 +228,12 @@ pub fn table_value(table: Option<&Path>, pos: &Position) -> Result<Option<String
     )))
 }
 
-/// The table of game `G` for `--agreement` and `--training-data`.
-fn required_table<G: FullGame>(a: &SolveArgs) -> Result<Box<dyn Oracle>, CliError> {
+/// The table of the game for `--agreement` and `--training-data`.
+fn required_table(a: &SolveArgs) -> Result<Box<dyn Oracle>, CliError> {
     open_table(a.game, a.table.as_deref())?.ok_or_else(|| {
         CliError(format!(
             "no table for {} (run 'gamut solve {}' first, or give --table)",
-            G::ID,
-            G::ID
+            a.game, a.game
         ))
     })
 }
@@ -251,11 +249,8 @@ const BARREN_ROUNDS: u32 = 20;
 /// of one position: scored by the table ([`Value::score`]) or by a search
 /// (`--scored-by search`), from the side to move's view, with the result
 /// the table's value forces (a draw for a draw).
-fn training_data<G: FullGame>(
-    a: &SolveArgs,
-    path: &Path,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
+fn training_data(a: &SolveArgs, path: &Path, out: &mut impl Write) -> Result<(), CliError> {
+    let game = gamut::engine::game(a.game);
     let inputs: Vec<(&str, &Path)> = a.table.iter().map(|t| ("--table", t.as_path())).collect();
     check_outputs(&inputs, &[("--training-data", path)])?;
     if path.exists() {
@@ -271,15 +266,16 @@ fn training_data<G: FullGame>(
             ))
         }
         (ScoredBy::Table, None) => None,
-        (ScoredBy::Search, nodes) => Some(PositionSearch::<G>::new(
+        (ScoredBy::Search, nodes) => Some(PositionSearch::new(
+            game,
             nodes.unwrap_or(super::datagen::NODES),
         )?),
     };
-    let table = required_table::<G>(a)?;
+    let table = required_table(a)?;
     let started = Instant::now();
     let want = a.positions as usize;
     let mut bytes = Vec::new();
-    write_header(&mut bytes, G::ID)?;
+    write_header(&mut bytes, a.game.name())?;
     let mut seen = rustc_hash::FxHashSet::default();
     let (mut written, mut decided, mut barren, mut round, mut drawn) =
         (0usize, 0usize, 0u32, 0u64, 0usize);
@@ -297,7 +293,7 @@ fn training_data<G: FullGame>(
         round += 1;
         drawn += walks;
         let before = written;
-        for pos in agree::random_positions::<G>(walks, seed) {
+        for pos in game.random_positions(walks, seed) {
             if written == want {
                 break;
             }
@@ -313,7 +309,7 @@ fn training_data<G: FullGame>(
                 let state = table.state(&text)?.ok_or_else(|| {
                     CliError(format!(
                         "{}'s table numbers no states: --hold-out needs them",
-                        G::ID
+                        a.game
                     ))
                 })?;
                 if agree::held_out(state, k) {
@@ -360,51 +356,55 @@ fn training_data<G: FullGame>(
 }
 
 /// The search that scores positions for `--scored-by search`.
-struct PositionSearch<G> {
+struct PositionSearch {
     config: Config,
     limits: Limits,
     tt: Table,
-    game: std::marker::PhantomData<G>,
 }
 
-impl<G: FullGame> PositionSearch<G> {
-    fn new(nodes: u64) -> Result<Self, CliError> {
+impl PositionSearch {
+    fn new(game: &dyn AnyGame, nodes: u64) -> Result<Self, CliError> {
         Ok(PositionSearch {
-            config: Config::for_game::<G>(1),
+            config: game.default_config(1),
             limits: Limits {
                 nodes: Some(nodes),
                 ..Limits::default()
             },
             tt: Table::try_new(super::datagen::HASH_MIB)?,
-            game: std::marker::PhantomData,
         })
     }
 
-    /// The search's score of `pos` for its side to move, from an empty
-    /// table; none for a proven result (beyond the evaluation's limit).
-    fn score(&self, pos: &G) -> Option<i32> {
+    /// The search's score of `pos` (a decision position) for its side to
+    /// move, from an empty table; none for a proven result (beyond the
+    /// evaluation's limit).
+    fn score(&self, pos: &Position) -> Option<i32> {
         self.tt.clear();
-        let r = search::search(pos, &self.limits, &self.config, &self.tt, |_| {});
+        let Verdict::Decision(r) =
+            pos.search(&self.limits, &self.config, &self.tt, None, &mut |_| {})
+        else {
+            unreachable!("the positions scored are decisions")
+        };
         (r.score.abs() <= EVAL_LIMIT).then_some(r.score)
     }
 }
 
 /// `solve --agreement N`: one line per evaluation with how well it orders
 /// N random positions as the solved table does.
-fn agreement<G: FullGame>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
-    let table = required_table::<G>(a)?;
-    let mut positions = agree::random_positions::<G>(n, a.seed);
+fn agreement(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
+    let game = gamut::engine::game(a.game);
+    let table = required_table(a)?;
+    let mut positions = game.random_positions(n, a.seed);
     if !a.unseen.is_empty() {
         let drawn = positions.len();
         let mut seen = Vec::new();
         for path in &a.unseen {
             let file = std::fs::File::open(path)
                 .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-            let games = read_all(std::io::BufReader::new(file), G::ID)
+            let games = read_all(std::io::BufReader::new(file), a.game.name())
                 .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
             seen.extend(games.into_iter().flat_map(|g| g.samples).map(|s| s.text));
         }
-        let unseen = agree::unseen(positions, seen, &*table)?;
+        let unseen = game.unseen(positions, seen, &*table)?;
         writeln!(
             out,
             "unseen drawn {drawn} kept {} left-out {} same-text {} same-state {} data-positions {} data-states {}",
@@ -417,14 +417,14 @@ fn agreement<G: FullGame>(a: &SolveArgs, n: usize, out: &mut impl Write) -> Resu
         )?;
         positions = unseen.kept;
     }
-    let classic = agree::agreement(&positions, &*table, |p| p.evaluate(TermMask::ALL))?;
+    let classic = game.agreement(&positions, &*table, None)?;
     write_agreement(out, "classic", &classic)?;
     let net = match &a.net {
-        Some(path) => Some(Evaluation::of_game::<G>(Eval::Net, Some(path))?),
-        None => Evaluation::builtin::<G>(),
+        Some(path) => Some(game.evaluation(Eval::Net, Some(path))?),
+        None => game.builtin_evaluation(),
     };
     if let Some(net) = net {
-        let net = agree::agreement(&positions, &*table, |p| net.value_once(p, TermMask::ALL))?;
+        let net = game.agreement(&positions, &*table, Some(&net))?;
         write_agreement(out, "net", &net)?;
     }
     Ok(())

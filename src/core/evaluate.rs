@@ -4,7 +4,7 @@
 //! [`FullGame`], everything the layers above ask of a game.
 
 use crate::game::{Diagram, Game, Notation, ParseError, Player};
-use crate::nnue::BuiltinNetwork;
+use crate::nnue::{BuiltinNetwork, Features};
 
 /// A set of evaluation terms switched on, one bit per entry of
 /// [`Evaluate::TERMS`].
@@ -120,11 +120,12 @@ pub trait Evaluate: Game {
     }
 }
 
-/// Everything the command line, tournaments, the engine protocol and the
-/// browser ask of a game: its rules and evaluation ([`Evaluate`]), its
-/// text ([`Notation`]) and its pictures ([`Diagram`]). Every type with all
-/// of them is one, so a function that plays, prints and draws a game asks
-/// for `G: FullGame`.
-pub trait FullGame: Evaluate + Notation + Diagram {}
+/// Everything the command line, tournaments, the engine protocol, the
+/// browser and the trainer ask of a game: its rules and evaluation
+/// ([`Evaluate`]), its text ([`Notation`]), its pictures ([`Diagram`]) and
+/// its network's input features ([`Features`]). Every type with all of
+/// them is one, so a function that plays, prints and draws a game asks for
+/// `G: FullGame`.
+pub trait FullGame: Evaluate + Notation + Diagram + Features {}
 
-impl<G: Evaluate + Notation + Diagram> FullGame for G {}
+impl<G: Evaluate + Notation + Diagram + Features> FullGame for G {}

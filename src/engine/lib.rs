@@ -13,15 +13,19 @@ pub mod search;
 
 pub use position::{AnyPosition, Chooser, Position};
 
-use gamut_core::evaluate::FullGame;
-use gamut_core::game::{GameInfo, NodeRules, Notation, ParseError};
+use gamut_core::evaluate::{FullGame, TermMask};
+use gamut_core::game::{GameInfo, NodeRules, Notation, ParseError, Player};
 use gamut_core::soak::{soak_one, Tally};
+use gamut_core::tablebase::agreement::{self, Agreement, Unseen};
+use gamut_core::tablebase::Oracle;
 use gamut_games::{with_game, GameId};
 use gamut_players::engine::Engine;
 use gamut_players::game::{play_game, Rules, Setup};
 use gamut_players::record::GameRecord;
+use gamut_players::selfplay::SelfPlay;
+use gamut_search::nnue::network::{read_network_file, Network};
 use gamut_search::options::SearchOptions;
-use gamut_search::sides::TwoSided;
+use gamut_search::sides::{players_of, TwoSided};
 use gamut_search::{Config, Eval, Evaluation};
 use std::marker::PhantomData;
 use std::path::Path;
@@ -36,6 +40,10 @@ pub trait AnyGame: Send + Sync {
     fn info(&self) -> &'static GameInfo;
     /// The number of players (two, or four).
     fn players(&self) -> usize;
+    /// The side player `player` plays for ([`NodeRules::side_of`]).
+    fn side_of(&self, player: Player) -> Player;
+    /// The players of side `side`, in order.
+    fn players_of(&self, side: Player) -> Vec<Player>;
     /// The evaluation's logistic scale: a score `s` is a win chance of
     /// `1 / (1 + 3^(-s / scale))`.
     fn score_scale(&self) -> f64;
@@ -76,6 +84,61 @@ pub trait AnyGame: Send + Sync {
     /// The game's default search configuration on `threads` threads, with
     /// the game's default evaluation.
     fn default_config(&self, threads: usize) -> Config;
+    /// The game's default search configuration on `threads` threads with
+    /// the evaluation `eval` ([`Config::new`]).
+    fn config_with(&self, threads: usize, eval: Evaluation) -> Config;
+    /// Input features per perspective of the game's networks
+    /// ([`Features::INPUTS`](gamut_core::nnue::Features::INPUTS)).
+    fn inputs(&self) -> usize;
+    /// The side whose view is a network's second input when it evaluates
+    /// for `view` ([`Features::rival`](gamut_core::nnue::Features::rival)).
+    fn rival(&self, view: Player) -> Player;
+    /// Where a network's input feature goes when the board is mirrored,
+    /// if the game has a mirror ([`Features::MIRROR`](gamut_core::nnue::Features::MIRROR)).
+    fn mirror(&self) -> Option<fn(u16) -> u16>;
+    /// The built-in network's file, for a game that has one.
+    fn network_bytes(&self) -> Option<&'static [u8]>;
+    /// The built-in network as an evaluation, for a game that has one.
+    fn builtin_evaluation(&self) -> Option<Evaluation>;
+    /// The network of `bytes`, if they are a network file of this game.
+    ///
+    /// # Errors
+    /// Bytes that are not one of the game's networks, in one line.
+    fn network_from_bytes(&self, bytes: &[u8]) -> Result<Network, String>;
+    /// The network of file `path`, if it is one of this game's; the error
+    /// names the file.
+    ///
+    /// # Errors
+    /// A file that cannot be read or is not one of the game's networks.
+    fn read_network(&self, path: &Path) -> Result<Network, String>;
+    /// Self-play for training data in this game, evaluating with `eval`.
+    fn self_play(&self, eval: Evaluation) -> SelfPlay;
+    /// `count` distinct decision positions reached by random walks from
+    /// the start, drawn from `seed` ([`agreement::random_positions`]).
+    fn random_positions(&self, count: usize, seed: u64) -> Vec<Position>;
+    /// `positions` (of this game) without those some text of `seen`
+    /// stands for ([`agreement::unseen`]).
+    ///
+    /// # Errors
+    /// A table that cannot be read.
+    fn unseen(
+        &self,
+        positions: Vec<Position>,
+        seen: Vec<String>,
+        table: &dyn Oracle,
+    ) -> Result<Unseen<Position>, String>;
+    /// How well an evaluation orders `positions` (of this game) as
+    /// `table` does ([`agreement::agreement`]): the classic evaluation with
+    /// every term, or `net` where given.
+    ///
+    /// # Errors
+    /// A table that cannot be read.
+    fn agreement(
+        &self,
+        positions: &[Position],
+        table: &dyn Oracle,
+        net: Option<&Evaluation>,
+    ) -> Result<Agreement, String>;
     /// The engine of spec `text` for this game.
     ///
     /// # Errors
@@ -113,6 +176,14 @@ impl<G: FullGame> AnyGame for Entry<G> {
 
     fn players(&self) -> usize {
         G::players()
+    }
+
+    fn side_of(&self, player: Player) -> Player {
+        G::side_of(player)
+    }
+
+    fn players_of(&self, side: Player) -> Vec<Player> {
+        players_of::<G>(side, false)
     }
 
     fn score_scale(&self) -> f64 {
@@ -155,6 +226,79 @@ impl<G: FullGame> AnyGame for Entry<G> {
         Config::for_game::<G>(threads)
     }
 
+    fn config_with(&self, threads: usize, eval: Evaluation) -> Config {
+        Config::new::<G>(threads, eval)
+    }
+
+    fn inputs(&self) -> usize {
+        G::INPUTS
+    }
+
+    fn rival(&self, view: Player) -> Player {
+        G::rival(view)
+    }
+
+    fn mirror(&self) -> Option<fn(u16) -> u16> {
+        G::MIRROR
+    }
+
+    fn network_bytes(&self) -> Option<&'static [u8]> {
+        G::NETWORK.map(|b| b.bytes)
+    }
+
+    fn builtin_evaluation(&self) -> Option<Evaluation> {
+        Evaluation::builtin::<G>()
+    }
+
+    fn network_from_bytes(&self, bytes: &[u8]) -> Result<Network, String> {
+        Network::from_bytes(bytes, G::ID, G::INPUTS).map_err(|e| e.0)
+    }
+
+    fn read_network(&self, path: &Path) -> Result<Network, String> {
+        read_network_file(path, G::ID, G::INPUTS)
+    }
+
+    fn self_play(&self, eval: Evaluation) -> SelfPlay {
+        SelfPlay::new::<G>(eval)
+    }
+
+    fn random_positions(&self, count: usize, seed: u64) -> Vec<Position> {
+        agreement::random_positions::<G>(count, seed)
+            .into_iter()
+            .map(Position::new)
+            .collect()
+    }
+
+    fn unseen(
+        &self,
+        positions: Vec<Position>,
+        seen: Vec<String>,
+        table: &dyn Oracle,
+    ) -> Result<Unseen<Position>, String> {
+        let typed: Vec<G> = positions.iter().map(|p| typed::<G>(p).clone()).collect();
+        let u = agreement::unseen(typed, seen, table)?;
+        Ok(Unseen {
+            kept: u.kept.into_iter().map(Position::new).collect(),
+            same_text: u.same_text,
+            same_state: u.same_state,
+            seen_texts: u.seen_texts,
+            seen_states: u.seen_states,
+        })
+    }
+
+    fn agreement(
+        &self,
+        positions: &[Position],
+        table: &dyn Oracle,
+        net: Option<&Evaluation>,
+    ) -> Result<Agreement, String> {
+        let typed: Vec<G> = positions.iter().map(|p| typed::<G>(p).clone()).collect();
+        match net {
+            None => agreement::agreement(&typed, table, |p| p.evaluate(TermMask::ALL)),
+            Some(net) => agreement::agreement(&typed, table, |p| net.value_once(p, TermMask::ALL)),
+        }
+    }
+
     fn engine(&self, text: &str) -> Result<Engine, ParseError> {
         Engine::parse::<G>(text)
     }
@@ -171,15 +315,17 @@ impl<G: FullGame> AnyGame for Entry<G> {
             number: setup.number,
             pair: setup.pair,
             opening_index: setup.opening_index,
-            opening: setup
-                .opening
-                .typed::<G>()
-                .expect("an opening of this game")
-                .clone(),
+            opening: typed::<G>(&setup.opening).clone(),
             seed: setup.seed,
         };
         play_game(&typed, engines, encounter, rules, stop)
     }
+}
+
+/// `pos` as a position of game `G`, which it is: the object's methods are
+/// handed positions of their own game.
+fn typed<G: FullGame>(pos: &Position) -> &G {
+    pos.typed::<G>().expect("a position of this game")
 }
 
 /// The game object of game type `G`, for the code that knows its type.

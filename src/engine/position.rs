@@ -3,12 +3,20 @@
 
 use super::{AnyGame, Entry};
 use crate::search::{observe_texts, Texts};
-use gamut_core::evaluate::FullGame;
+use gamut_core::evaluate::{Evaluate, FullGame, TermMask};
 use gamut_core::game::{state_text, Child, NodeKind, NodeRules, Outcome, ParseError, Player};
 use gamut_core::moves::{named_children, natural_cmp, play_moves};
+use gamut_core::nnue::Features;
 use gamut_core::perft;
 use gamut_core::svg::SvgOptions;
+use gamut_players::engine::{Choice, Instance, Joint};
+use gamut_players::external::Forfeit;
 use gamut_players::game::{random_walk, walk};
+use gamut_search::draw::pick;
+use gamut_search::nnue::network::Network;
+use gamut_search::nnue::value_from_scratch;
+use gamut_search::params::COALITION_WIDTH;
+use gamut_search::sides::{Tuple, TwoSided};
 use gamut_search::{Config, Limits, Progress, Table, Verdict};
 use rand::rngs::StdRng;
 use std::any::Any;
@@ -114,6 +122,63 @@ pub trait AnyPosition: Send + Sync + fmt::Debug {
         interrupt: Option<&AtomicBool>,
         observe: &mut dyn FnMut(Progress<'_, String>),
     ) -> Verdict<String>;
+    /// The canonical text of the move or action `text` reads as here
+    /// (another form the game reads, such as Spokes' short outcomes).
+    ///
+    /// # Errors
+    /// Text that is not a move here, with the game's reason where it has
+    /// one.
+    fn move_text_of(&self, text: &str) -> Result<String, ParseError>;
+    /// The text of the chance outcome drawn here from `rng` with the
+    /// game's probabilities.
+    fn roll(&self, rng: &mut StdRng) -> String;
+    /// At a simultaneous node, the squares of `player`'s action `text`
+    /// ([`Diagram::move_squares`](gamut_core::game::Diagram::move_squares)),
+    /// none where it is not one of theirs.
+    fn action_squares(&self, player: Player, text: &str) -> Vec<String>;
+    /// The choice of `engine` at this decision, its move as text.
+    ///
+    /// # Errors
+    /// The engine's forfeit.
+    fn engine_choice(&self, engine: &mut Instance<'_>) -> Result<Choice<String>, Forfeit>;
+    /// The mixed strategy of `engine` for `player` at this simultaneous
+    /// node ([`Instance::strategy`]), its actions as text.
+    ///
+    /// # Errors
+    /// The engine's forfeit.
+    fn engine_strategy(
+        &self,
+        engine: &mut Instance<'_>,
+        player: Player,
+    ) -> Result<Vec<(String, f64)>, Forfeit>;
+    /// The part of `engine` for side `side` at this simultaneous node
+    /// ([`Instance::joint`]), its actions as text.
+    ///
+    /// # Errors
+    /// The engine's forfeit.
+    fn engine_joint(
+        &self,
+        engine: &mut Instance<'_>,
+        side: Player,
+    ) -> Result<Joint<String>, Forfeit>;
+    /// The perft count at `depth` on `threads` threads as `gamut bench`
+    /// times it ([`perft::perft_threads`]).
+    fn perft_threads(&self, depth: u32, threads: usize) -> u64;
+    /// Searches the position within `limits` as `gamut bench` times it:
+    /// in a game of two sides and two players by `config` and `tt`,
+    /// otherwise each side's paranoid search ([`TwoSided`]) in turn, the
+    /// table cleared before each. The nodes searched, and the matrix
+    /// cells evaluated at a simultaneous root of a game of two players.
+    fn bench_search(&self, limits: &Limits, config: &Config, tt: &Table) -> (u64, Option<u64>);
+    /// The network input features active here seen from `view`
+    /// ([`Features::features`]).
+    fn features(&self, view: Player, out: &mut Vec<u16>);
+    /// The classic evaluation with `terms` from `side`'s view
+    /// ([`Evaluate::evaluate_for`]).
+    fn evaluate_for(&self, side: Player, terms: TermMask) -> i32;
+    /// Network `net`'s value here from `view`'s view, computed from
+    /// scratch ([`value_from_scratch`]).
+    fn net_value(&self, net: &Network, view: Player) -> i32;
     /// The position as `Any`, for the game object to take back its type.
     fn as_any(&self) -> &dyn Any;
     /// A copy of the position.
@@ -337,11 +402,114 @@ impl<G: FullGame> AnyPosition for G {
         gamut_search::run(self, limits, config, tt, interrupt, &mut typed).written(self)
     }
 
+    fn move_text_of(&self, text: &str) -> Result<String, ParseError> {
+        self.parse_move(text).map(|m| self.move_text(m))
+    }
+
+    fn roll(&self, rng: &mut StdRng) -> String {
+        let mut outcomes = Vec::new();
+        self.moves(&mut outcomes);
+        let m = pick(rng, outcomes.iter().map(|&m| (m, self.probability(m))));
+        self.move_text(m)
+    }
+
+    fn action_squares(&self, player: Player, text: &str) -> Vec<String> {
+        let mut actions = Vec::new();
+        self.actions(player, &mut actions);
+        actions
+            .iter()
+            .find(|&&a| self.move_text(a) == text)
+            .map(|&a| self.move_squares(a))
+            .unwrap_or_default()
+    }
+
+    fn engine_choice(&self, engine: &mut Instance<'_>) -> Result<Choice<String>, Forfeit> {
+        let c = engine.decide(self)?;
+        Ok(Choice {
+            mv: self.move_text(c.mv),
+            score: c.score,
+            depth: c.depth,
+        })
+    }
+
+    fn engine_strategy(
+        &self,
+        engine: &mut Instance<'_>,
+        player: Player,
+    ) -> Result<Vec<(String, f64)>, Forfeit> {
+        let strategy = engine.strategy(self, player)?;
+        Ok(strategy
+            .iter()
+            .map(|&(m, p)| (self.move_text(m), p))
+            .collect())
+    }
+
+    fn engine_joint(
+        &self,
+        engine: &mut Instance<'_>,
+        side: Player,
+    ) -> Result<Joint<String>, Forfeit> {
+        let j = engine.joint(self, side)?;
+        let texts = |t: &Tuple<G::Move>| t.map(|a| a.map(|a| self.move_text(a)));
+        Ok(Joint {
+            actions: texts(&j.actions),
+            strategy: j.strategy.iter().map(|(t, p)| (texts(t), *p)).collect(),
+        })
+    }
+
+    fn perft_threads(&self, depth: u32, threads: usize) -> u64 {
+        perft::perft_threads(self, depth, threads)
+    }
+
+    fn bench_search(&self, limits: &Limits, config: &Config, tt: &Table) -> (u64, Option<u64>) {
+        if G::INFO.sides.len() == 2 && G::players() == 2 {
+            return searched(self, limits, config, tt);
+        }
+        let threads = config.threads;
+        let nodes = (0..G::INFO.sides.len())
+            .map(|side| {
+                let view = TwoSided::new(self.clone(), Player::nth(side), COALITION_WIDTH);
+                let config = Config::for_game::<TwoSided<G>>(threads);
+                tt.clear();
+                searched(&view, limits, &config, tt).0
+            })
+            .sum();
+        (nodes, None)
+    }
+
+    fn features(&self, view: Player, out: &mut Vec<u16>) {
+        Features::features(self, view, out);
+    }
+
+    fn evaluate_for(&self, side: Player, terms: TermMask) -> i32 {
+        Evaluate::evaluate_for(self, side, terms)
+    }
+
+    fn net_value(&self, net: &Network, view: Player) -> i32 {
+        value_from_scratch(self, net, view)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
 
     fn boxed(&self) -> Position {
         Position::new(self.clone())
+    }
+}
+
+/// Searches `pos` to `limits`: the nodes searched, and the matrix cells
+/// evaluated at a simultaneous root.
+fn searched<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+) -> (u64, Option<u64>) {
+    match gamut_search::run(pos, limits, config, tt, None, &mut |_| {}) {
+        Verdict::Over(_) | Verdict::Stopped => (0, None),
+        Verdict::Decision(r) => (r.nodes, None),
+        Verdict::Chance(r) => (r.nodes, None),
+        Verdict::Simultaneous(r) => (r.nodes, Some(r.evaluated)),
     }
 }

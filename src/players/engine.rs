@@ -4,8 +4,8 @@
 use crate::clock::TimeControl;
 use crate::exact::ExactTable;
 use crate::external::{External, Forfeit, Process, Reported, LISTING_ALLOWANCE};
-use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut_core::evaluate::{Evaluate, TermMask};
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut_core::platform::Instant;
 use gamut_search::draw::pick;
 use gamut_search::mcts::{self, MctsConfig};

@@ -4,7 +4,7 @@
 //! ([`engine`]), another program speaking the engine protocol
 //! ([`external`]), one game between engines ([`game`]) and its record
 //! ([`record`]), with the random streams every game derives from its seed
-//! ([`seed`]). Tournaments, the board in the browser, the console and
+//! ([`seed`]), and self-play for training data ([`selfplay`]). Tournaments, the board in the browser, the console and
 //! learning all play through them.
 
 pub mod clock;
@@ -14,4 +14,5 @@ pub mod external;
 pub mod game;
 pub mod record;
 pub mod seed;
+pub mod selfplay;
 pub mod spec;

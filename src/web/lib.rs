@@ -12,8 +12,8 @@
 //! (`wasm_bindgen`) over plain functions ([`position`], [`play`],
 //! [`analyse`]…), which the tests call natively.
 
-use gamut_core::game::{NodeKind, NodeRules, Player};
 use gamut_core::evaluate::FullGame;
+use gamut_core::game::{NodeKind, NodeRules, Player};
 use gamut_core::platform::Instant;
 use gamut_core::svg::SvgOptions;
 use gamut_engine::{game, AnyGame, Position};

@@ -14,9 +14,9 @@ use std::process::Command;
 /// The layer crates from the bottom up: name, folder, and the layer
 /// crates it may depend on. The searcher names no game, so it stands
 /// beside the games, not above them; the players stand on both, and the
-/// game object (the engine) on them; the trainer stands on the games and
-/// the searcher, beside the tournaments, and only the command line uses
-/// it; the browser's module (gamut-web) stands on the game object, as the
+/// game object (the engine) on them; the trainer stands on the game
+/// object, beside the tournaments, and only the command line uses it; the
+/// browser's module (gamut-web) stands on the game object, as the
 /// protocol does.
 const LAYERS: [(&str, &str, &[&str]); 11] = [
     ("gamut-core", "src/core", &[]),
@@ -68,7 +68,7 @@ const LAYERS: [(&str, &str, &[&str]); 11] = [
     (
         "gamut-train",
         "tools/train",
-        &["gamut-core", "gamut-games", "gamut-search"],
+        &["gamut-core", "gamut-games", "gamut-search", "gamut-engine"],
     ),
     ("gamut", ".", &[]),
 ];
@@ -315,7 +315,7 @@ fn no_game_is_named_outside_the_games_layer() {
 /// game object's one dispatch (`gamut_engine::game`) and the callers not
 /// yet moved onto the object. The number only falls; the goal is the
 /// object's alone (docs/architecture.md, "The game object").
-const DISPATCHES_AT_MOST: usize = 18;
+const DISPATCHES_AT_MOST: usize = 11;
 
 #[test]
 fn a_game_is_chosen_at_run_time_in_few_places() {

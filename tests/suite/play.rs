@@ -7,6 +7,7 @@
 use crate::common;
 use crate::common::{ok, tool_here};
 use gamut::console::{self, Settings};
+use gamut::engine::Position;
 use gamut::evaluate::FullGame;
 use gamut::game::{Diagram, Game, Notation};
 use gamut::games::apart::Apart;
@@ -121,7 +122,7 @@ fn drive<G: FullGame>(
                 lines,
                 pending: Vec::new(),
             });
-            console::play(start, &settings, &mut input, &mut out).unwrap();
+            console::play(Position::new(start), &settings, &mut input, &mut out).unwrap();
         });
         let mut seen = 0;
         while !console.is_finished() {

@@ -6,9 +6,7 @@
 use super::{rename, sync, temp_name, Best, STEPS};
 use crate::cli::CliError;
 use clap::Args;
-use gamut::evaluate::FullGame;
-use gamut::players::engine::Engine;
-use gamut::search::nnue::network::Network;
+use gamut::engine::AnyGame;
 use gamut::tournament::stats::Sprt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -180,10 +178,10 @@ impl Settings {
     /// docs/nnue.md, with gates of whole cycles of seatings. The scale is
     /// the game's built-in network's, so that a candidate reads scores in
     /// the units the searches use.
-    fn defaults<G: FullGame>() -> Settings {
-        let seated = super::seated::<G>();
-        let scale = G::NETWORK.map_or(400, |b| {
-            Network::from_bytes(b.bytes, b.game, b.inputs)
+    fn defaults(game: &dyn AnyGame) -> Settings {
+        let seated = super::seated(game);
+        let scale = game.network_bytes().map_or(400, |b| {
+            game.network_from_bytes(b)
                 .expect("the built-in network is well-formed")
                 .scale
         });
@@ -228,7 +226,7 @@ impl Settings {
 
     /// Checks what the command line's parser cannot: the ranges of the
     /// training's numbers, the test and the gate's limit.
-    fn check<G: FullGame>(&self) -> Result<(), CliError> {
+    fn check(&self, game: &dyn AnyGame) -> Result<(), CliError> {
         if !(self.validation > 0.0 && self.validation < 1.0) {
             return Err(CliError(format!(
                 "--validation takes a fraction between 0 and 1, not {}",
@@ -283,14 +281,14 @@ impl Settings {
                 )));
             }
         }
-        Engine::parse::<G>(&format!(
+        game.engine(&format!(
             "name=gate,{}eval=classic,{}",
-            super::searcher::<G>(),
+            super::searcher(game),
             self.gate
         ))
         .map_err(|e| CliError(format!("--gate {}: {e}", self.gate)))?;
         if !self.fresh {
-            self.check_warm_start::<G>()?;
+            self.check_warm_start(game)?;
         }
         Ok(())
     }
@@ -298,9 +296,10 @@ impl Settings {
     /// Checks that candidates can start from the game's built-in network
     /// (and so from the networks promoted after it): the same hidden
     /// size and scale, and no classic evaluation under it.
-    fn check_warm_start<G: FullGame>(&self) -> Result<(), CliError> {
-        let b = G::NETWORK.expect("the game has a network");
-        let net = Network::from_bytes(b.bytes, b.game, b.inputs)
+    fn check_warm_start(&self, game: &dyn AnyGame) -> Result<(), CliError> {
+        let b = game.network_bytes().expect("the game has a network");
+        let net = game
+            .network_from_bytes(b)
             .expect("the built-in network is well-formed");
         let why = if net.hidden != self.hidden {
             format!(
@@ -380,12 +379,13 @@ impl Ledger {
     /// Reads the ledger of `dir`, the options `given` the same as its
     /// settings; or, where there is none, makes the directory and its
     /// ledger with the settings given (the rest default).
-    pub fn open_or_start<G: FullGame>(
+    pub fn open_or_start(
+        game: &dyn AnyGame,
         dir: &Path,
         given: Map<String, Value>,
     ) -> Result<Ledger, CliError> {
         if Ledger::path(dir).exists() {
-            let ledger = Ledger::open(dir, G::ID)?;
+            let ledger = Ledger::open(dir, game.id().name())?;
             let kept = serde_json::to_value(&ledger.settings)?;
             for (key, value) in &given {
                 if kept[key] != *value && value.is_boolean() {
@@ -408,24 +408,24 @@ impl Ledger {
             }
             return Ok(ledger);
         }
-        let mut settings = serde_json::to_value(Settings::defaults::<G>())?;
+        let mut settings = serde_json::to_value(Settings::defaults(game))?;
         for (key, value) in given {
             settings[key] = value;
         }
         let settings: Settings = serde_json::from_value(settings)?;
-        settings.check::<G>()?;
+        settings.check(game)?;
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError(format!("cannot make {}: {e}", dir.display())))?;
         let mut ledger = Ledger {
             dir: dir.to_path_buf(),
-            game: G::ID.to_string(),
+            game: game.id().name().to_string(),
             settings: settings.clone(),
             records: Vec::new(),
         };
         ledger.record(json!({
             "generation": 0,
             "step": "start",
-            "game": G::ID,
+            "game": game.id().name(),
             "settings": settings,
         }))?;
         Ok(ledger)
@@ -545,6 +545,7 @@ pub fn replace_file(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), CliErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gamut::engine::game_of;
     use gamut::games::apart::Apart;
     use gamut::games::spokes::{Spokes, Spokes4};
 
@@ -552,19 +553,19 @@ mod tests {
     /// stones), 400 where the networks read centistones.
     #[test]
     fn the_default_scale_is_the_built_in_networks() {
-        assert_eq!(Settings::defaults::<Apart>().scale, 400);
-        assert_eq!(Settings::defaults::<Spokes>().scale, 150);
-        assert_eq!(Settings::defaults::<Spokes4>().scale, 150);
+        assert_eq!(Settings::defaults(game_of::<Apart>()).scale, 400);
+        assert_eq!(Settings::defaults(game_of::<Spokes>()).scale, 150);
+        assert_eq!(Settings::defaults(game_of::<Spokes4>()).scale, 150);
     }
 
     /// A run started before the measure against classic keeps its
     /// settings line and takes that measure's default.
     #[test]
     fn settings_written_before_the_measure_against_classic_still_read() {
-        let mut old = serde_json::to_value(Settings::defaults::<Apart>()).unwrap();
+        let mut old = serde_json::to_value(Settings::defaults(game_of::<Apart>())).unwrap();
         old.as_object_mut().unwrap().remove("classic_games");
         let read: Settings = serde_json::from_value(old).unwrap();
-        assert_eq!(read, Settings::defaults::<Apart>());
+        assert_eq!(read, Settings::defaults(game_of::<Apart>()));
         assert_eq!(read.classic_games, 200);
     }
 
@@ -572,10 +573,10 @@ mod tests {
     /// goes on training them from new weights.
     #[test]
     fn settings_written_before_warm_starts_train_from_new_weights() {
-        let mut old = serde_json::to_value(Settings::defaults::<Apart>()).unwrap();
+        let mut old = serde_json::to_value(Settings::defaults(game_of::<Apart>())).unwrap();
         old.as_object_mut().unwrap().remove("fresh");
         let read: Settings = serde_json::from_value(old).unwrap();
         assert!(read.fresh);
-        assert!(!Settings::defaults::<Apart>().fresh);
+        assert!(!Settings::defaults(game_of::<Apart>()).fresh);
     }
 }

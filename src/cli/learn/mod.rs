@@ -16,22 +16,19 @@ mod ledger;
 mod page;
 
 use super::args::parse_game;
-use super::datagen::{parse_shard, share_count, SelfPlay};
+use super::datagen::{parse_shard, share_count};
 use super::progress::{GamesBar, Progress};
 use super::CliError;
 use clap::Args;
 use gamut::bits::splitmix64;
-use gamut::evaluate::FullGame;
-use gamut::game::NodeRules;
+use gamut::engine::AnyGame;
 use gamut::games::data::{encode_game, write_header, Reader};
 use gamut::games::GameId;
-use gamut::search::nnue::network::read_network_file;
 use gamut::search::{Evaluation, Limits};
 use gamut::tournament::report::{SideScores, Summary};
 use gamut::tournament::runner;
 use gamut::tournament::session::Ended;
 use gamut::tournament::stats::{Interval, Sprt, SprtState};
-use gamut::with_game;
 use ledger::{file_entry, Ledger, Settings, SettingsArgs};
 use serde_json::{json, Value};
 use std::fs::File;
@@ -102,12 +99,9 @@ fn pause(step: &str) {
 
 /// Runs `gamut learn`.
 pub fn learn(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
-    with_game!(a.game, G => run::<G>(a, quiet, out))
-}
-
-fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
-    if G::NETWORK.is_none() {
-        return Err(CliError(format!("{} has no network to learn", G::ID)));
+    let game = gamut::engine::game(a.game);
+    if game.network_bytes().is_none() {
+        return Err(CliError(format!("{} has no network to learn", a.game)));
     }
     let dir_text = a.dir.to_string_lossy();
     if dir_text.contains(',') || dir_text.contains('=') {
@@ -116,19 +110,19 @@ fn run<G: FullGame>(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<
         )));
     }
     if a.install {
-        return install::<G>(a, out);
+        return install(game, a, out);
     }
     let mut given = a.settings.given();
     if let Some((_, n)) = a.shard {
         given.insert("shards".into(), n.into());
     }
-    let mut ledger = Ledger::open_or_start::<G>(&a.dir, given)?;
-    let run = Run::<G> {
+    let mut ledger = Ledger::open_or_start(game, &a.dir, given)?;
+    let run = Run {
+        game,
         dir: a.dir.clone(),
         settings: ledger.settings.clone(),
         concurrency: a.concurrency,
         quiet,
-        game: std::marker::PhantomData,
     };
     if let Some((k, _)) = a.shard {
         let (generation, step) = ledger.next_step();
@@ -238,16 +232,16 @@ impl Best {
     }
 }
 
-/// One run's steps in game `G`.
-struct Run<G> {
+/// One run's steps.
+struct Run {
+    game: &'static dyn AnyGame,
     dir: PathBuf,
     settings: Settings,
     concurrency: u32,
     quiet: bool,
-    game: std::marker::PhantomData<G>,
 }
 
-impl<G: FullGame> Run<G> {
+impl Run {
     /// The folder of generation `g`'s files, relative to the directory.
     fn folder(g: u64) -> String {
         format!("gen-{g:03}")
@@ -263,11 +257,13 @@ impl<G: FullGame> Run<G> {
     fn best_evaluation(&self, best: &Best) -> Result<Evaluation, CliError> {
         match best {
             Best::Classic => Ok(Evaluation::Classic),
-            Best::Builtin => Ok(Evaluation::builtin::<G>().expect("the game has a network")),
+            Best::Builtin => Ok(self
+                .game
+                .builtin_evaluation()
+                .expect("the game has a network")),
             Best::File { entry, .. } => {
                 let path = self.check_best(entry)?;
-                let b = G::NETWORK.expect("the game has a network");
-                let net = read_network_file(&path, b.game, b.inputs)?;
+                let net = self.game.read_network(&path)?;
                 Ok(Evaluation::Net(std::sync::Arc::new(net)))
             }
         }
@@ -316,7 +312,7 @@ impl<G: FullGame> Run<G> {
             ))
         })?;
         let best = ledger.best();
-        let self_play = SelfPlay::new::<G>(self.best_evaluation(&best)?);
+        let self_play = self.game.self_play(self.best_evaluation(&best)?);
         let limits = Limits {
             nodes: Some(self.settings.nodes),
             ..Limits::default()
@@ -326,7 +322,7 @@ impl<G: FullGame> Run<G> {
         let tmp = temp_name(&path);
         let cannot = |e: io::Error| CliError(format!("cannot write {}: {e}", tmp.display()));
         let mut file = File::create(&tmp).map_err(cannot)?;
-        write_header(&mut file, G::ID).map_err(cannot)?;
+        write_header(&mut file, self.game.id().name()).map_err(cannot)?;
         let bar = Progress::new(
             count,
             "{prefix} {bar:30} {pos}/{len} games eta {eta}",
@@ -369,7 +365,7 @@ impl<G: FullGame> Run<G> {
         };
         let file = File::open(&path).map_err(|e| bad(e.to_string()))?;
         let mut reader = Reader::new(BufReader::new(file)).map_err(|e| bad(e.to_string()))?;
-        if reader.game() != G::ID {
+        if reader.game() != self.game.id().name() {
             return Err(bad(format!("holds {} data", reader.game())));
         }
         let (mut games, mut positions) = (0u64, 0u64);
@@ -424,9 +420,11 @@ impl<G: FullGame> Run<G> {
                 std::fs::read(&path)
                     .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?
             }
-            Best::Classic | Best::Builtin => {
-                G::NETWORK.expect("the game has a network").bytes.to_vec()
-            }
+            Best::Classic | Best::Builtin => self
+                .game
+                .network_bytes()
+                .expect("the game has a network")
+                .to_vec(),
         };
         let name = match best {
             Best::Classic => Best::Builtin.name(),
@@ -480,7 +478,7 @@ impl<G: FullGame> Run<G> {
                 bar.inc();
             }
         };
-        let report = gamut_train::train_game(G::ID, &training, &mut log).map_err(CliError)?;
+        let report = gamut_train::train_game(self.game, &training, &mut log).map_err(CliError)?;
         bar.finish();
         pause("train");
         sync(&tmp)?;
@@ -516,7 +514,7 @@ impl<G: FullGame> Run<G> {
         };
         Ok(format!(
             "name=best,{}{what},{}",
-            searcher::<G>(),
+            searcher(self.game),
             self.settings.gate
         ))
     }
@@ -543,7 +541,7 @@ impl<G: FullGame> Run<G> {
             concurrency: self.concurrency,
             random_plies: Some(self.settings.random_plies),
             sprt: sprt
-                .filter(|_| !seated::<G>())
+                .filter(|_| !seated(self.game))
                 .map(|text| Sprt::parse(&text))
                 .transpose()
                 .map_err(CliError)?,
@@ -554,7 +552,7 @@ impl<G: FullGame> Run<G> {
                 vec![
                     format!(
                         "name=candidate,{}net={},{}",
-                        searcher::<G>(),
+                        searcher(self.game),
                         candidate.display(),
                         self.settings.gate
                     ),
@@ -568,7 +566,7 @@ impl<G: FullGame> Run<G> {
         let mut watch = GamesBar::new(self.quiet, format!("generation {g} {stem}"), None)
             .after_each_game(&pause_here);
         let never = AtomicBool::new(false);
-        let outcome = runner::run(gamut::engine::game_of::<G>(), &settings, &never, &mut watch)?;
+        let outcome = runner::run(self.game, &settings, &never, &mut watch)?;
         if let Some(e) = outcome.unwritten {
             return Err(e.into());
         }
@@ -651,7 +649,7 @@ impl<G: FullGame> Run<G> {
             "classic",
             format!(
                 "name=classic,{}eval=classic,{}",
-                searcher::<G>(),
+                searcher(self.game),
                 self.settings.gate
             ),
             self.settings.classic_games,
@@ -712,14 +710,14 @@ impl<G: FullGame> Run<G> {
 
 /// Whether `G` is played by more than two players, each side by its own
 /// paranoid search.
-pub(super) fn seated<G: FullGame>() -> bool {
-    G::players() > 2
+pub(super) fn seated(game: &dyn AnyGame) -> bool {
+    game.players() > 2
 }
 
 /// The engine kind an engine spec of `G` names first: the paranoid search
 /// in a game of more than two players, none (the searcher) otherwise.
-pub(super) fn searcher<G: FullGame>() -> &'static str {
-    if seated::<G>() {
+pub(super) fn searcher(game: &dyn AnyGame) -> &'static str {
+    if seated(game) {
         "paranoid,"
     } else {
         ""
@@ -901,31 +899,33 @@ fn rename(from: &Path, to: &Path) -> Result<(), CliError> {
 
 /// `gamut learn --install`: the best network into the game's built-in
 /// slot.
-fn install<G: FullGame>(a: &LearnArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let ledger = Ledger::open(&a.dir, G::ID)?;
+fn install(
+    game: &'static dyn AnyGame,
+    a: &LearnArgs,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let id = game.id().name();
+    let ledger = Ledger::open(&a.dir, id)?;
     let Best::File { generation, entry } = ledger.best() else {
         return Err(CliError(format!(
             "{}: no network has been promoted yet",
             a.dir.display()
         )));
     };
-    let run = Run::<G> {
+    let run = Run {
+        game,
         dir: a.dir.clone(),
         settings: ledger.settings.clone(),
         concurrency: 1,
         quiet: true,
-        game: std::marker::PhantomData,
     };
     let path = run.check_best(&entry)?;
-    let b = G::NETWORK.expect("the game has a network");
-    read_network_file(&path, b.game, b.inputs)?;
-    let slot =
-        builtin_slot(Path::new("src/games"), &format!("{}.net", G::ID)).ok_or_else(|| {
-            CliError(format!(
-                "no built-in slot {}.net under src/games here: run from the repository's root",
-                G::ID
-            ))
-        })?;
+    game.read_network(&path)?;
+    let slot = builtin_slot(Path::new("src/games"), &format!("{id}.net")).ok_or_else(|| {
+        CliError(format!(
+            "no built-in slot {id}.net under src/games here: run from the repository's root"
+        ))
+    })?;
     let tmp = temp_name(&slot);
     std::fs::copy(&path, &tmp)
         .map_err(|e| CliError(format!("cannot write {}: {e}", tmp.display())))?;

@@ -6,14 +6,12 @@
 
 use candle_core::{Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
-use gamut_core::evaluate::{Evaluate, TermMask};
-use gamut_core::game::{Notation, Player};
-use gamut_core::nnue::Features;
+use gamut_core::evaluate::TermMask;
+use gamut_core::game::Player;
 use gamut_core::paths::check_outputs;
+use gamut_engine::{AnyGame, Position};
 use gamut_games::data::Reader;
-use gamut_games::{with_game, GameId};
-use gamut_search::nnue::network::{read_network_file, FloatNetwork, Network, WEIGHT_CLIP};
-use gamut_search::nnue::value_from_scratch;
+use gamut_search::nnue::network::{FloatNetwork, WEIGHT_CLIP};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -91,16 +89,15 @@ impl Default for Training {
     }
 }
 
-/// Trains a network of game `game` (its id; every game of the registry
-/// has input features) as `training` says, writing its file (and curve);
-/// each line of what it measures goes to `log`.
+/// Trains a network of game `game` (every game of the registry has input
+/// features) as `training` says, writing its file (and curve); each line
+/// of what it measures goes to `log`.
 pub fn train_game(
-    game: &str,
+    game: &dyn AnyGame,
     training: &Training,
     log: &mut dyn FnMut(&str),
 ) -> Result<Report, String> {
-    let id: GameId = game.parse()?;
-    with_game!(id, G => train::<G>(training, log))
+    train(game, training, log)
 }
 
 /// Positions with their features and targets, each seen by the side its
@@ -109,7 +106,7 @@ pub fn train_game(
 #[derive(Default)]
 struct Set {
     /// Active features of the sample's side, then of that side's rival
-    /// ([`Features::rival`]), per position: `offsets[i]..offsets[i + 1]` into `features`, with the
+    /// ([`AnyGame::rival`]), per position: `offsets[i]..offsets[i + 1]` into `features`, with the
     /// split at `splits[i]`.
     features: Vec<u16>,
     offsets: Vec<usize>,
@@ -138,9 +135,10 @@ impl Set {
 
     /// Adds a position, and with `mirror` also its mirror image (the
     /// same score and result, the features mirrored).
-    fn push<G: Features>(
+    fn push(
         &mut self,
-        pos: &G,
+        game: &dyn AnyGame,
+        pos: &Position,
         seen: (String, Player),
         target: Target,
         mirror: Option<fn(u16) -> u16>,
@@ -148,7 +146,7 @@ impl Set {
         let (mut us, mut them) = (Vec::new(), Vec::new());
         let side = seen.1;
         pos.features(side, &mut us);
-        pos.features(G::rival(side), &mut them);
+        pos.features(game.rival(side), &mut them);
         if let Some(m) = mirror {
             let flip = |list: &[u16]| list.iter().map(|&f| m(f)).collect::<Vec<_>>();
             self.push_features(&flip(&us), &flip(&them), seen.clone(), target);
@@ -192,7 +190,8 @@ struct Target {
 
 /// Reads the data files into a training set and a validation set, split
 /// by game.
-fn load<G: Features + Notation + Evaluate>(args: &Training) -> Result<(Set, Set, usize), String> {
+fn load(game: &dyn AnyGame, args: &Training) -> Result<(Set, Set, usize), String> {
+    let id = game.id().name();
     let mut rng = StdRng::seed_from_u64(args.seed);
     let (mut train, mut val) = (Set::default(), Set::default());
     let mut games = 0;
@@ -201,12 +200,11 @@ fn load<G: Features + Notation + Evaluate>(args: &Training) -> Result<(Set, Set,
         let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let mut r =
             Reader::new(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
-        if r.game() != G::ID {
+        if r.game() != id {
             return Err(format!(
-                "{}: holds {} data, not {}",
+                "{}: holds {} data, not {id}",
                 path.display(),
                 r.game(),
-                G::ID
             ));
         }
         while let Some(g) = r
@@ -222,10 +220,11 @@ fn load<G: Features + Notation + Evaluate>(args: &Training) -> Result<(Set, Set,
             let (set, mirror) = if rng.gen_bool(args.validation) {
                 (&mut val, None)
             } else {
-                (&mut train, G::MIRROR.filter(|_| !args.no_mirror))
+                (&mut train, game.mirror().filter(|_| !args.no_mirror))
             };
             for s in g.samples {
-                let pos = G::parse(&s.text)
+                let pos = game
+                    .parse(&s.text)
                     .map_err(|e| format!("{}: '{}': {e}", path.display(), s.text))?;
                 let target = Target {
                     score: f32::from(s.score),
@@ -238,7 +237,7 @@ fn load<G: Features + Notation + Evaluate>(args: &Training) -> Result<(Set, Set,
                         0.0
                     },
                 };
-                set.push(&pos, (s.text, s.side), target, mirror);
+                set.push(game, &pos, (s.text, s.side), target, mirror);
             }
         }
     }
@@ -256,14 +255,14 @@ const CLASSIC_SCALES: [i32; 8] = [100, 150, 200, 300, 400, 600, 800, 1200];
 /// The loss of the classic evaluation on `set` taken as a network's
 /// output (its value over a scale), at each of [`CLASSIC_SCALES`]: what a
 /// network has to beat.
-fn classic_loss<G: Notation + Evaluate>(
-    set: &Set,
-    args: &Training,
-) -> Result<Vec<(i32, f64)>, String> {
+fn classic_loss(game: &dyn AnyGame, set: &Set, args: &Training) -> Result<Vec<(i32, f64)>, String> {
     let classic = set
         .texts
         .iter()
-        .map(|(t, side)| G::parse(t).map(|p| p.evaluate_for(*side, TermMask::ALL) as f32))
+        .map(|(t, side)| {
+            game.parse(t)
+                .map(|p| p.evaluate_for(*side, TermMask::ALL) as f32)
+        })
         .collect::<Result<Vec<f32>, _>>()
         .map_err(|e| e.to_string())?;
     Ok(CLASSIC_SCALES
@@ -437,11 +436,11 @@ pub struct Report {
 
 /// The network file `args.init` as the float network to start from, once
 /// its game (`G`), hidden size, scale and base are the training's.
-fn read_init<G: Features>(args: &Training) -> Result<Option<FloatNetwork>, String> {
+fn read_init(game: &dyn AnyGame, args: &Training) -> Result<Option<FloatNetwork>, String> {
     let Some(path) = &args.init else {
         return Ok(None);
     };
-    let net = read_network_file(path, G::ID, G::INPUTS).map_err(|e| format!("--init {e}"))?;
+    let net = game.read_network(path).map_err(|e| format!("--init {e}"))?;
     let refuse = |why: String| Err(format!("--init {}: {why}", path.display()));
     if let Some(h) = args.hidden.filter(|&h| h != net.hidden) {
         return refuse(format!(
@@ -465,10 +464,7 @@ fn read_init<G: Features>(args: &Training) -> Result<Option<FloatNetwork>, Strin
     Ok(Some(net.dequantize()))
 }
 
-fn train<G: Features + Notation + Evaluate>(
-    args: &Training,
-    log: &mut dyn FnMut(&str),
-) -> Result<Report, String> {
+fn train(game: &dyn AnyGame, args: &Training, log: &mut dyn FnMut(&str)) -> Result<Report, String> {
     let e = |e: candle_core::Error| e.to_string();
     if args.epochs == 0 {
         return Err("--epochs must be at least 1".into());
@@ -483,9 +479,9 @@ fn train<G: Features + Notation + Evaluate>(
         inputs.push(("--init", init));
     }
     check_outputs(&inputs, &outputs).map_err(|e| e.to_string())?;
-    let init = read_init::<G>(args)?;
+    let init = read_init(game, args)?;
     let started = Instant::now();
-    let (train, val, games) = load::<G>(args)?;
+    let (train, val, games) = load(game, args)?;
     if train.len() == 0 || val.len() == 0 {
         return Err(format!(
             "too little data: {} training and {} validation positions",
@@ -500,7 +496,7 @@ fn train<G: Features + Notation + Evaluate>(
         val.len(),
         started.elapsed().as_secs_f64()
     ));
-    let classic = classic_loss::<G>(&val, args)?;
+    let classic = classic_loss(game, &val, args)?;
     let at_scale = classic
         .iter()
         .find(|(s, _)| *s == args.scale)
@@ -519,7 +515,7 @@ fn train<G: Features + Notation + Evaluate>(
     }
     let dev = Device::Cpu;
     let mut rng = StdRng::seed_from_u64(args.seed);
-    let inputs = G::INPUTS;
+    let inputs = game.inputs();
     let model = match &init {
         Some(net) => Model::from_float(net, &dev).map_err(e)?,
         None => Model::new(
@@ -601,12 +597,12 @@ fn train<G: Features + Notation + Evaluate>(
             .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
     }
     let float = model
-        .float_network(G::ID, args.scale, args.on_classic)
+        .float_network(game.id().name(), args.scale, args.on_classic)
         .map_err(e)?;
     let net = float.quantize();
     std::fs::write(&args.out, net.to_bytes())
         .map_err(|err| format!("cannot write {}: {err}", args.out.display()))?;
-    let quantization = check_export::<G>(log, &model, &float, &val, args, &dev)?;
+    let quantization = check_export(game, log, &model, &float, &val, args, &dev)?;
     log(&format!(
         "wrote {} in {:.1} s",
         args.out.display(),
@@ -623,7 +619,8 @@ fn train<G: Features + Notation + Evaluate>(
 
 /// Compares, on validation positions, the trained model, its float
 /// export and the quantized file as gamut reads it and evaluates it.
-fn check_export<G: Features + Notation>(
+fn check_export(
+    game: &dyn AnyGame,
     log: &mut dyn FnMut(&str),
     model: &Model,
     float: &FloatNetwork,
@@ -632,10 +629,10 @@ fn check_export<G: Features + Notation>(
     dev: &Device,
 ) -> Result<f64, String> {
     let bytes = std::fs::read(&args.out).map_err(|err| err.to_string())?;
-    let net = Network::from_bytes(&bytes, G::ID, G::INPUTS).map_err(|err| err.0)?;
+    let net = game.network_from_bytes(&bytes)?;
     let n = val.len().min(2000);
     let idx: Vec<usize> = (0..n).collect();
-    let b = batch(val, &idx, G::INPUTS, args, dev).map_err(|e| e.to_string())?;
+    let b = batch(val, &idx, game.inputs(), args, dev).map_err(|e| e.to_string())?;
     let raw: Vec<f32> = model
         .forward(&b.us, &b.them)
         .and_then(|y| y.to_vec1())
@@ -646,8 +643,8 @@ fn check_export<G: Features + Notation>(
         let f = f64::from(float.evaluate(us, them));
         float_diff = float_diff.max((f - f64::from(model_out) * f64::from(args.scale)).abs());
         let (text, side) = &val.texts[i];
-        let pos = G::parse(text).map_err(|e| e.to_string())?;
-        let q = f64::from(value_from_scratch(&pos, &net, *side));
+        let pos = game.parse(text).map_err(|e| e.to_string())?;
+        let q = f64::from(pos.net_value(&net, *side));
         let d = (q - f.clamp(-10_000.0, 10_000.0)).abs();
         quant_diff += d;
         quant_max = quant_max.max(d);
@@ -662,9 +659,18 @@ fn check_export<G: Features + Notation>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gamut_core::game::{Game, NodeKind, Player};
+    use gamut_core::evaluate::Evaluate;
+    use gamut_core::game::{Game, NodeKind, Notation, Player};
+    use gamut_core::nnue::Features;
+    use gamut_engine::game_of;
     use gamut_games::data::{encode_game, write_header, GameRecord, Sample};
     use gamut_games::epaminondas::Epaminondas;
+    use gamut_search::nnue::network::Network;
+
+    /// Epaminondas' game object.
+    fn epaminondas() -> &'static dyn AnyGame {
+        game_of::<Epaminondas>()
+    }
 
     /// An output naming a data file (here through a symbolic link) is
     /// refused before anything is read or written.
@@ -691,7 +697,7 @@ mod tests {
                 curve: (flag == "--curve").then(|| out.clone()),
                 ..Training::default()
             };
-            let err = train::<Epaminondas>(&training, &mut |_| {}).err().unwrap();
+            let err = train(epaminondas(), &training, &mut |_| {}).err().unwrap();
             assert!(
                 err.contains(flag) && err.contains("choose another file"),
                 "{err}"
@@ -729,7 +735,7 @@ mod tests {
             out,
             ..Training::default()
         };
-        let err = load::<Epaminondas>(&args).err().unwrap();
+        let err = load(epaminondas(), &args).err().unwrap();
         let field = second + 8 + 3 + 1;
         assert!(err.contains(&format!("byte {field}: score 32767")), "{err}");
         std::fs::remove_dir_all(&dir).ok();
@@ -790,7 +796,7 @@ mod tests {
             validation: 0.3,
             ..Training::default()
         };
-        let report = train::<Epaminondas>(&fresh, &mut |_| {}).unwrap();
+        let report = train(epaminondas(), &fresh, &mut |_| {}).unwrap();
         assert_eq!(report.init_loss, None);
         for start in [builtin("epaminondas"), first] {
             let mut lines = Vec::new();
@@ -802,7 +808,7 @@ mod tests {
                 init: Some(start.clone()),
                 ..fresh.clone()
             };
-            let report = train::<Epaminondas>(&warm, &mut |l| lines.push(l.to_string())).unwrap();
+            let report = train(epaminondas(), &warm, &mut |l| lines.push(l.to_string())).unwrap();
             let bytes = std::fs::read(&start).unwrap();
             assert!(
                 std::fs::read(&again).unwrap() == bytes,
@@ -861,12 +867,13 @@ mod tests {
                 "not one on the classic evaluation",
             ),
         ] {
-            let err = train::<Epaminondas>(&training, &mut |_| {}).unwrap_err();
+            let err = train(epaminondas(), &training, &mut |_| {}).unwrap_err();
             assert!(err.starts_with("--init ") && err.contains(says), "{err}");
             assert!(!err.contains('\n'), "{err}");
             assert!(!out.exists());
         }
-        let err = train_game("aporia", &base, &mut |_| {}).unwrap_err();
+        let aporia = gamut_engine::game("aporia".parse().unwrap());
+        let err = train_game(aporia, &base, &mut |_| {}).unwrap_err();
         assert!(
             err.contains("the network is for epaminondas, not aporia"),
             "{err}"
@@ -894,7 +901,7 @@ mod tests {
             validation: 0.2,
             ..Training::default()
         };
-        let report = train::<Epaminondas>(&args, &mut |_| {}).unwrap();
+        let report = train(epaminondas(), &args, &mut |_| {}).unwrap();
         let first = report.losses[0].0;
         let last = report.losses.last().unwrap().0;
         assert!(last < first, "training loss {first} -> {last}");

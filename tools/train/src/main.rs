@@ -101,12 +101,15 @@ fn fail(msg: String) -> ExitCode {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let game = args.game.clone();
+    let game = match args.game.parse() {
+        Ok(id) => gamut_engine::game(id),
+        Err(e) => return fail(e),
+    };
     let mut log = |line: &str| {
         println!("{line}");
         std::io::stdout().flush().ok();
     };
-    match train_game(&game, &args.training(), &mut log) {
+    match train_game(game, &args.training(), &mut log) {
         Ok(r) => {
             let (epoch, (_, best)) = r
                 .losses
