@@ -8,12 +8,15 @@
 //! operation is compiled here, once per game, and the layers above call it
 //! through the objects.
 
+pub mod listing;
 mod position;
 pub mod search;
+pub mod sides;
 
+pub use listing::{AnyListing, Listing, MoveFacts};
 pub use position::{AnyPosition, Chooser, Position};
 
-use gamut_core::game::{FullGame, GameInfo, NodeRules, Notation, ParseError};
+use gamut_core::game::{ChanceRules, FullGame, GameInfo, NodeRules, Notation, ParseError, Player};
 use gamut_core::soak::{soak_one, Tally};
 use gamut_games::{with_game, GameId};
 use gamut_players::engine::Engine;
@@ -35,6 +38,10 @@ pub trait AnyGame: Send + Sync {
     fn info(&self) -> &'static GameInfo;
     /// The number of players (two, or four).
     fn players(&self) -> usize;
+    /// The side player `p` plays for (itself, or its team).
+    fn side_of(&self, p: Player) -> Player;
+    /// Whether the game has die rolls (chance nodes).
+    fn rolls(&self) -> bool;
     /// The evaluation's logistic scale: a score `s` is a win chance of
     /// `1 / (1 + 3^(-s / scale))`.
     fn score_scale(&self) -> f64;
@@ -75,6 +82,10 @@ pub trait AnyGame: Send + Sync {
     /// The game's default search configuration on `threads` threads, with
     /// the game's default evaluation.
     fn default_config(&self, threads: usize) -> Config;
+    /// The game's default search configuration on `threads` threads
+    /// with evaluation `eval` (in a game of more than two players, for
+    /// the search of a side against all the others, [`TwoSided`]).
+    fn search_config(&self, threads: usize, eval: Evaluation) -> Config;
     /// The engine of spec `text` for this game.
     ///
     /// # Errors
@@ -112,6 +123,14 @@ impl<G: FullGame> AnyGame for Entry<G> {
 
     fn players(&self) -> usize {
         G::players()
+    }
+
+    fn side_of(&self, p: Player) -> Player {
+        G::side_of(p)
+    }
+
+    fn rolls(&self) -> bool {
+        <G::Chance as ChanceRules<G>>::ROLLS
     }
 
     fn score_scale(&self) -> f64 {
@@ -152,6 +171,14 @@ impl<G: FullGame> AnyGame for Entry<G> {
 
     fn default_config(&self, threads: usize) -> Config {
         Config::for_game::<G>(threads)
+    }
+
+    fn search_config(&self, threads: usize, eval: Evaluation) -> Config {
+        if G::players() == 2 {
+            Config::new::<G>(threads, eval)
+        } else {
+            Config::new::<TwoSided<G>>(threads, eval)
+        }
     }
 
     fn engine(&self, text: &str) -> Result<Engine, ParseError> {
