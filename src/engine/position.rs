@@ -4,7 +4,7 @@
 use super::{AnyGame, Entry};
 use crate::listing::{Listed, Listing};
 use crate::search::{observe_written, verdict, Plain};
-use crate::sides::{Analysis, AnySidesAnalysis, SidesPlan};
+use crate::sides::{mcts_written, Analysis, AnySidesAnalysis, SidesPlan};
 use gamut_core::game::{
     state_text, Child, FullGame, NodeKind, NodeRules, Outcome, ParseError, Player,
 };
@@ -13,6 +13,7 @@ use gamut_core::perft;
 use gamut_core::svg::SvgOptions;
 use gamut_players::engine::{Engine, Instance};
 use gamut_players::game::{random_walk, walk};
+use gamut_search::mcts::{MctsConfig, MctsResult};
 use gamut_search::{Config, Limits, Progress, Table, Verdict};
 use rand::rngs::StdRng;
 use std::any::Any;
@@ -143,6 +144,16 @@ pub trait AnyPosition: Send + Sync + fmt::Debug {
     /// The analysis of the sides of `plan` from here (a game of more than
     /// two players), its reports written.
     fn sides_analysis(&self, plan: SidesPlan<'_>) -> Box<dyn AnySidesAnalysis>;
+    /// The sampling search of every side at once from here
+    /// ([`gamut_search::mcts::search`]), `observe` told its progress every
+    /// `report_every`; every move written as text.
+    fn mcts(
+        &self,
+        config: &MctsConfig,
+        interrupt: Option<&AtomicBool>,
+        report_every: Option<std::time::Duration>,
+        observe: &mut dyn FnMut(&MctsResult<String>),
+    ) -> MctsResult<String>;
     /// The choice of `engine` (seeded by `seed`, stopped by `stop`) here:
     /// at a decision its move; at a simultaneous node the action of
     /// `player` (`Some` there), from the joint choice of its side.
@@ -412,6 +423,18 @@ impl<G: FullGame> AnyPosition for G {
 
     fn sides_analysis(&self, plan: SidesPlan<'_>) -> Box<dyn AnySidesAnalysis> {
         Box::new(Analysis::new(self, plan))
+    }
+
+    fn mcts(
+        &self,
+        config: &MctsConfig,
+        interrupt: Option<&AtomicBool>,
+        report_every: Option<std::time::Duration>,
+        observe: &mut dyn FnMut(&MctsResult<String>),
+    ) -> MctsResult<String> {
+        let mut typed = |r: &MctsResult<G::Move>| observe(&mcts_written(self, r));
+        let r = gamut_search::mcts::search(self, config, interrupt, report_every, &mut typed);
+        mcts_written(self, &r)
     }
 
     fn engine_choice(

@@ -7,6 +7,7 @@
 use crate::listing::{Listed, Listing};
 use crate::search::{observe_written, verdict, Writer};
 use gamut_core::game::{FullGame, NodeKind, Player};
+use gamut_search::mcts::{MctsResult, SideResult};
 use gamut_search::sides::{Tuple, TwoSided};
 use gamut_search::sides_analysis::{Ended, Schedule, SidesAnalysis, SidesReport};
 use gamut_search::{Config, Limits, Progress, Table, Verdict};
@@ -206,5 +207,33 @@ impl<G: FullGame> AnySidesAnalysis for Analysis<G> {
                 (*side, verdict(v, &view, &w))
             })
             .collect()
+    }
+}
+
+/// Tuple `t` of `pos`'s players' actions, each written as its text.
+fn tuple_texts<G: FullGame>(pos: &G, t: &Tuple<G::Move>) -> Tuple<String> {
+    t.map(|a| a.map(|a| pos.move_text(a)))
+}
+
+/// Result `r` of a sampling search of `pos`, its moves written as text.
+pub(crate) fn mcts_written<G: FullGame>(pos: &G, r: &MctsResult<G::Move>) -> MctsResult<String> {
+    MctsResult {
+        iterations: r.iterations,
+        nodes: r.nodes,
+        time: r.time,
+        sides: r
+            .sides
+            .iter()
+            .map(|s| SideResult {
+                side: s.side,
+                strategy: s
+                    .strategy
+                    .iter()
+                    .map(|(t, p)| (tuple_texts(pos, t), *p))
+                    .collect(),
+                expected: s.expected,
+            })
+            .collect(),
+        best: r.best.map(|m| pos.move_text(m)),
     }
 }
