@@ -7,6 +7,7 @@
 use super::assets;
 use super::conn::Hangup;
 use super::lines::{Lines, Replayed};
+use super::page;
 use super::sessions::{Budget, Grant, Kind, StopOnDrop, Turns};
 use super::view;
 use axum::extract::rejection::QueryRejection;
@@ -258,9 +259,9 @@ impl Params {
     }
 
     /// The lines an analysis reports per iteration: `multipv`, else
-    /// [`view::ANALYSIS_LINES`].
+    /// [`page::ANALYSIS_LINES`].
     fn multipv(&self) -> usize {
-        self.multipv.unwrap_or(view::ANALYSIS_LINES)
+        self.multipv.unwrap_or(page::ANALYSIS_LINES)
     }
 
     /// The search limits: `depth` plies or `time` ms (checked by
@@ -281,22 +282,9 @@ impl Params {
 }
 
 /// `/api/games`: every game's id, name, setup options and its name on
-/// the page's menu (`label`: the name, followed by the id where the name
-/// does not start with it, a variant's).
+/// the page's menu ([`page::games_json`]).
 async fn games() -> Json<Value> {
-    let list: Vec<Value> = GameId::ALL
-        .iter()
-        .map(|&id| {
-            let info = game(id).info();
-            let label = if info.name.to_lowercase().starts_with(id.name()) {
-                info.name.to_string()
-            } else {
-                format!("{} ({id})", info.name)
-            };
-            json!({ "id": id.name(), "name": info.name, "setup": info.setup, "label": label })
-        })
-        .collect();
-    Json(Value::Array(list))
+    Json(page::games_json())
 }
 
 /// How many stop checks of a request's listing (one every 1,024 boards of
@@ -407,11 +395,11 @@ async fn position(
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
         let line = p.line(&server.lines)?;
-        let mut v = view::position_json(&line);
+        let mut v = page::position_json(&line);
         // The short text of a move played here (a line loaded names its
         // moves canonically).
         if let Some(text) = &p.short_of {
-            v["short_of"] = json!(view::short_of(&line, text).map_err(BadRequest)?);
+            v["short_of"] = json!(page::short_of(&line, text).map_err(BadRequest)?);
         }
         Ok(Json(v))
     })
@@ -420,7 +408,7 @@ async fn position(
 
 /// `/api/outcomes`: the outcomes of the line's last position that leave
 /// on the board what `fix` asks, a page from `from` (see
-/// [`view::outcomes_json`]).
+/// [`page::outcomes_json`]).
 async fn outcomes(
     State(s): Shared,
     Extension(hangup): Extension<Hangup>,
@@ -431,7 +419,7 @@ async fn outcomes(
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
         let line = p.line(&server.lines)?;
-        view::outcomes_json(&line, p.fix.as_deref().unwrap_or(""), p.from.unwrap_or(0))
+        page::outcomes_json(&line, p.fix.as_deref().unwrap_or(""), p.from.unwrap_or(0))
             .map(Json)
             .map_err(BadRequest)
     })
@@ -456,7 +444,7 @@ async fn export(
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
         let line = p.line(&server.lines)?;
-        let record = view::record_line(&line, &texts).map_err(BadRequest)?;
+        let record = page::record_line(&line, &texts).map_err(BadRequest)?;
         Ok(Json(json!({
             "record": record,
             "file": format!("{id}-game.jsonl"),
@@ -655,7 +643,7 @@ async fn engine(
             let m = view::engine_move(&line, &limits, &grant, player, &stop).map_err(BadRequest)?;
             // Named as the page names it (a Spokes outcome by its short
             // form).
-            let short = view::short_of(&line, &m).map_err(BadRequest)?;
+            let short = page::short_of(&line, &m).map_err(BadRequest)?;
             Ok::<_, BadRequest>((m, short))
         })
     })
