@@ -517,18 +517,24 @@ mod tests {
     use super::*;
     use crate::lines::Lines;
 
+    /// The menu names every game by its name and shows its id: at the
+    /// name's start, or after it (a variant's).
     #[test]
     fn every_game_has_its_own_label_on_the_menu() {
         let games = games_json();
-        let labels: Vec<&str> = games
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|g| g["label"].as_str().unwrap())
-            .collect();
-        assert_eq!(labels.len(), GameId::ALL.len());
-        for (i, l) in labels.iter().enumerate() {
-            assert!(!labels[..i].contains(l), "two games labelled {l}");
+        let games = games.as_array().unwrap();
+        assert_eq!(games.len(), GameId::ALL.len());
+        let mut labels = Vec::new();
+        for g in games {
+            let (id, name) = (g["id"].as_str().unwrap(), g["name"].as_str().unwrap());
+            let label = g["label"].as_str().unwrap();
+            assert!(label.starts_with(name), "{label}");
+            assert!(
+                label.to_lowercase().starts_with(id) || label.ends_with(&format!(" ({id})")),
+                "{label} does not show {id}"
+            );
+            assert!(!labels.contains(&label), "two games labelled {label}");
+            labels.push(label);
         }
     }
 
