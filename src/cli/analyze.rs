@@ -12,7 +12,6 @@ use gamut::game::NodeKind;
 use gamut::search::score::Score;
 use gamut::search::{self, ChanceIteration, Iteration, MixedResult, Progress, Table, Verdict};
 use gamut::tablebase::Probe;
-use gamut::with_game;
 use std::io::Write;
 use std::time::Duration;
 
@@ -138,11 +137,7 @@ pub fn analyze(a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let game = pos.game();
     if game.players() != 2 {
         note_one_line(a.multipv, "a game of more than two players");
-        return with_game!(a.position.game, G => super::analyze_sides::analyze(
-            pos.typed::<G>().expect("a position of the game asked for"),
-            a,
-            out,
-        ));
+        return super::analyze_sides::analyze(&pos, a, out);
     }
     let s = &a.search;
     if a.infinite && (s.depth.is_some() || s.time.is_some() || s.nodes.is_some()) {

@@ -7,11 +7,12 @@ use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::searching::emit;
 use super::CliError;
-use gamut::evaluate::FullGame;
-use gamut::game::{NodeKind, NodeRules, Player};
-use gamut::search::mcts::{self, MctsConfig, MctsResult};
-use gamut::search::sides::{merge, Tuple, TwoSided};
-use gamut::search::sides_analysis::{sides_to_analyse, Schedule, SidesAnalysis, SidesReport};
+use gamut::engine::sides::{SidesPlan, SidesText};
+use gamut::engine::Position;
+use gamut::game::{NodeKind, Player};
+use gamut::search::mcts::{MctsConfig, MctsResult};
+use gamut::search::sides::Tuple;
+use gamut::search::sides_analysis::Schedule;
 use gamut::search::{Limits, Progress, Table, Verdict};
 use std::io::Write;
 use std::time::Duration;
@@ -21,32 +22,29 @@ const SHOWN: usize = 12;
 
 /// Analyses `pos`: per side (only the mover at a decision) its strategy
 /// and value.
-pub fn analyze<G: FullGame>(
-    pos: &G,
-    a: &AnalyzeArgs,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
+pub fn analyze(pos: &Position, a: &AnalyzeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let s = &a.search;
+    let game = pos.game();
+    let id = game.id();
     // Every search option is checked against the game, whichever method
     // runs: one line for what the game cannot use.
-    let config = s.setup::<TwoSided<G>>()?;
+    let config = game.config(s)?;
     if a.json {
-        return Err(CliError(format!("--json does not apply to {} yet", G::ID)));
+        return Err(CliError(format!("--json does not apply to {id} yet")));
     }
     if let Some(o) = pos.outcome() {
         return Err(CliError(format!(
             "the game is over ({}): nothing to search",
-            o.describe(G::INFO.sides)
+            o.describe(game.info().sides)
         )));
     }
     if a.clock.is_some() {
         return Err(CliError(format!(
-            "--clock applies to games of two players, not {}",
-            G::ID
+            "--clock applies to games of two players, not {id}"
         )));
     }
     if s.threads > 1 {
-        return Err(CliError(format!("{} is searched on one thread", G::ID)));
+        return Err(CliError(format!("{id} is searched on one thread")));
     }
     if a.infinite && (s.depth.is_some() || s.time.is_some() || s.nodes.is_some()) {
         return Err(CliError(
@@ -77,24 +75,18 @@ pub fn analyze<G: FullGame>(
         };
         let mut io_err = None;
         let every = Duration::from_millis(500);
-        let r = mcts::search(
-            pos,
-            &config,
-            Some(interrupt.flag()),
-            Some(every),
-            &mut |r| {
-                if let Err(e) = emit(out, &mcts_line(r)) {
-                    io_err.get_or_insert(e);
-                }
-            },
-        );
+        let r = pos.mcts(&config, Some(interrupt.flag()), Some(every), &mut |r| {
+            if let Err(e) = emit(out, &mcts_line(r)) {
+                io_err.get_or_insert(e);
+            }
+        });
         if let Some(e) = io_err {
             return Err(e.into());
         }
         emit(out, &mcts_line(&r))?;
         for side in &r.sides {
             if !side.strategy.is_empty() {
-                emit(out, &strategy_line(pos, side.side, &side.strategy))?;
+                emit(out, &strategy_line(side.side, &side.strategy))?;
             }
         }
         for side in &r.sides {
@@ -104,13 +96,13 @@ pub fn analyze<G: FullGame>(
             )?;
         }
         if let Some(m) = r.best {
-            emit(out, &format!("bestmove {}", pos.move_text(m)))?;
+            emit(out, &format!("bestmove {m}"))?;
         }
     } else {
         if a.iterations.is_some() {
             return Err(CliError("--iterations applies to --method mcts".into()));
         }
-        let sides = sides_to_analyse(pos);
+        let sides = pos.sides_to_analyse();
         let tt = Table::try_new(s.hash as usize)?;
         // Without a limit the sides deepen in turn, one depth each, until
         // interrupted: every side has a verdict whenever that comes.
@@ -126,14 +118,20 @@ pub fn analyze<G: FullGame>(
             };
             (Schedule::InTurn, limits)
         };
-        let mut analysis = SidesAnalysis::new(pos.clone(), sides.clone(), width, schedule, limits)
-            .with_fresh_table();
+        let mut analysis = pos.sides_analysis(SidesPlan {
+            sides: sides.clone(),
+            width,
+            schedule,
+            limits,
+            fresh_table: true,
+            shorts: None,
+        });
         let mut io_err = None;
         analysis.run(&config, &tt, Some(interrupt.flag()), &mut |r| {
-            let SidesReport::Iteration { view, progress } = r else {
+            let SidesText::Iteration { us, progress } = r else {
                 return true;
             };
-            let side = view.us.index() + 1;
+            let side = us.index() + 1;
             let line = match progress {
                 Progress::Simultaneous(m) => format!(
                     "side {side} depth {} value {:.0} nodes {} matrix entries {} searched {} time {}",
@@ -159,12 +157,16 @@ pub fn analyze<G: FullGame>(
         if let Some(e) = io_err {
             return Err(e.into());
         }
-        let verdicts = analysis.into_verdicts();
+        let verdicts = analysis.verdicts();
         let mut choices = Vec::new();
         for (side, v) in &verdicts {
             match v {
                 Verdict::Simultaneous(r) => {
-                    emit(out, &strategy_line(pos, *side, &r.strategies[0]))?;
+                    let strategy: Vec<(Tuple<String>, f64)> = r.strategies[0]
+                        .iter()
+                        .map(|(t, p)| (t.actions.clone(), *p))
+                        .collect();
+                    emit(out, &strategy_line(*side, &strategy))?;
                     emit(
                         out,
                         &format!(
@@ -174,20 +176,27 @@ pub fn analyze<G: FullGame>(
                             r.depth
                         ),
                     )?;
-                    choices.push(r.strategies[0][0].0);
+                    choices.push(r.strategies[0][0].0.actions.clone());
                 }
                 Verdict::Decision(r) => {
-                    let m = r.best[0].expect("a decision's move");
-                    emit(out, &format!("bestmove {}", pos.move_text(m)))?;
+                    let m = r.best.actions[0].as_deref().expect("a decision's move");
+                    emit(out, &format!("bestmove {m}"))?;
                 }
                 _ => {}
             }
         }
         // At a round of placements: every side's most likely choice.
         if choices.len() == sides.len() && pos.node() == NodeKind::Simultaneous {
-            let parts: Vec<&Tuple<G::Move>> = choices.iter().collect();
-            let joint = merge(&parts, G::players());
-            emit(out, &format!("bestmove {}", pos.joint_text_all(&joint)))?;
+            let joint: Vec<String> = (0..game.players())
+                .map(|i| {
+                    choices
+                        .iter()
+                        .find_map(|t| t[i].clone())
+                        .expect("every player has an action")
+                })
+                .collect();
+            let (text, _) = pos.play_actions(&joint)?;
+            emit(out, &format!("bestmove {text}"))?;
         }
     }
     interrupt.exit_if_signalled();
@@ -196,7 +205,7 @@ pub fn analyze<G: FullGame>(
 
 /// A sampling search's progress: iterations, tree size, time and every
 /// side's expected outcome.
-fn mcts_line<M>(r: &MctsResult<M>) -> String {
+fn mcts_line(r: &MctsResult<String>) -> String {
     let expected: Vec<String> = r
         .sides
         .iter()
@@ -212,10 +221,10 @@ fn mcts_line<M>(r: &MctsResult<M>) -> String {
 }
 
 /// `strategy <side> <choice> <probability> …`, most likely first.
-fn strategy_line<G: FullGame>(pos: &G, side: Player, strategy: &[(Tuple<G::Move>, f64)]) -> String {
+fn strategy_line(side: Player, strategy: &[(Tuple<String>, f64)]) -> String {
     let mut s = format!("strategy {}", side.index() + 1);
     for (t, p) in strategy.iter().take(SHOWN) {
-        let texts: Vec<String> = t.iter().flatten().map(|&a| pos.move_text(a)).collect();
+        let texts: Vec<&str> = t.iter().flatten().map(String::as_str).collect();
         s.push_str(&format!(" {} {p:.4}", texts.join("+")));
     }
     if strategy.len() > SHOWN {

@@ -8,12 +8,16 @@
 //! operation is compiled here, once per game, and the layers above call it
 //! through the objects.
 
+pub mod listing;
 mod position;
 pub mod search;
+pub mod sides;
 
+pub use listing::{AnyListing, Listing, MoveFacts};
 pub use position::{AnyPosition, Chooser, Position};
 
 use gamut_core::evaluate::{FullGame, TermMask};
+use gamut_core::game::ChanceRules;
 use gamut_core::game::{GameInfo, NodeRules, Notation, ParseError, Player};
 use gamut_core::soak::{soak_one, Tally};
 use gamut_core::tablebase::agreement::{self, Agreement, Unseen};
@@ -44,6 +48,8 @@ pub trait AnyGame: Send + Sync {
     fn side_of(&self, player: Player) -> Player;
     /// The players of side `side`, in order.
     fn players_of(&self, side: Player) -> Vec<Player>;
+    /// Whether the game has die rolls (chance nodes).
+    fn rolls(&self) -> bool;
     /// The evaluation's logistic scale: a score `s` is a win chance of
     /// `1 / (1 + 3^(-s / scale))`.
     fn score_scale(&self) -> f64;
@@ -139,6 +145,10 @@ pub trait AnyGame: Send + Sync {
         table: &dyn Oracle,
         net: Option<&Evaluation>,
     ) -> Result<Agreement, String>;
+    /// The game's default search configuration on `threads` threads
+    /// with evaluation `eval` (in a game of more than two players, for
+    /// the search of a side against all the others, [`TwoSided`]).
+    fn search_config(&self, threads: usize, eval: Evaluation) -> Config;
     /// The engine of spec `text` for this game.
     ///
     /// # Errors
@@ -184,6 +194,10 @@ impl<G: FullGame> AnyGame for Entry<G> {
 
     fn players_of(&self, side: Player) -> Vec<Player> {
         players_of::<G>(side, false)
+    }
+
+    fn rolls(&self) -> bool {
+        <G::Chance as ChanceRules<G>>::ROLLS
     }
 
     fn score_scale(&self) -> f64 {
@@ -299,6 +313,14 @@ impl<G: FullGame> AnyGame for Entry<G> {
         }
     }
 
+    fn search_config(&self, threads: usize, eval: Evaluation) -> Config {
+        if G::players() == 2 {
+            Config::new::<G>(threads, eval)
+        } else {
+            Config::new::<TwoSided<G>>(threads, eval)
+        }
+    }
+
     fn engine(&self, text: &str) -> Result<Engine, ParseError> {
         Engine::parse::<G>(text)
     }
@@ -342,8 +364,11 @@ pub fn game(id: GameId) -> &'static dyn AnyGame {
 
 #[cfg(test)]
 mod tests {
-    use super::game;
-    use gamut_games::GameId;
+    use super::sides::{SidesPlan, SidesText};
+    use super::*;
+    use gamut_core::game::Player;
+    use gamut_search::sides_analysis::Schedule;
+    use gamut_search::{Limits, Table, Verdict};
 
     #[test]
     fn every_game_s_search_defaults_are_settings_of_the_searcher() {
@@ -352,6 +377,70 @@ mod tests {
             let selective = game(id).default_config(1).selective;
             assert_eq!(selective.lmr, id == GameId::Epaminondas, "{id:?}");
             assert_eq!(selective.partial, id == GameId::Spokes, "{id:?}");
+        }
+    }
+
+    /// A listing finds each of its moves by its text, plays it as the
+    /// position plays its text, and shows it with the short text it
+    /// gives alone.
+    #[test]
+    fn a_listing_finds_plays_and_shows_its_moves() {
+        for &id in GameId::ALL {
+            let start = game(id).start();
+            let list = start.listing();
+            let all: Vec<usize> = (0..list.len()).collect();
+            let shown = list.shown(&all, false);
+            for i in all {
+                let text = list.text(i);
+                assert_eq!(list.find(&text), Some(i), "{id}: {text}");
+                let played = start.play_text(&text).unwrap();
+                assert_eq!(list.play(i).text(), played.text(), "{id}: {text}");
+                assert_eq!(shown[i].text, text);
+                assert_eq!(list.short_of(&text).unwrap(), shown[i].short, "{id}");
+            }
+        }
+    }
+
+    /// Each side's analysis at a round of four players' placements names
+    /// one action of each of the side's players, and none of the others'.
+    #[test]
+    fn a_sides_analysis_writes_each_sides_own_actions() {
+        for id in [GameId::Spokes4, GameId::Spokes2v2] {
+            let g = game(id);
+            let start = g.start();
+            let mut analysis = start.sides_analysis(SidesPlan {
+                sides: start.sides_to_analyse(),
+                width: 4,
+                schedule: Schedule::InTurn,
+                limits: Limits {
+                    depth: Some(1),
+                    ..Limits::default()
+                },
+                fresh_table: false,
+                shorts: None,
+            });
+            let config = g.search_config(1, g.evaluation(Eval::Classic, None).unwrap());
+            let mut searched = 0;
+            analysis.run(&config, &Table::new(1), None, &mut |r| {
+                if let SidesText::Searched { .. } = r {
+                    searched += 1;
+                }
+                true
+            });
+            let verdicts = analysis.verdicts();
+            assert_eq!(searched, verdicts.len());
+            assert_eq!(verdicts.len(), g.info().sides.len(), "{id}");
+            for (side, v) in verdicts {
+                let Verdict::Simultaneous(m) = v else {
+                    panic!("{id}: a round of placements");
+                };
+                for (t, _) in &m.strategies[0] {
+                    for p in 0..g.players() {
+                        let ours = g.side_of(Player::nth(p)) == side;
+                        assert_eq!(t.actions[p].is_some(), ours, "{id}: {}", t.text());
+                    }
+                }
+            }
         }
     }
 }

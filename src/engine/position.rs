@@ -2,17 +2,20 @@
 //! operations on it ([`AnyPosition`]), implemented once for every game type.
 
 use super::{AnyGame, Entry};
-use crate::search::{observe_texts, Texts};
+use crate::listing::{Listed, Listing};
+use crate::search::{observe_written, verdict, Plain};
+use crate::sides::{mcts_written, Analysis, AnySidesAnalysis, SidesPlan};
 use gamut_core::evaluate::{Evaluate, FullGame, TermMask};
 use gamut_core::game::{state_text, Child, NodeKind, NodeRules, Outcome, ParseError, Player};
 use gamut_core::moves::{named_children, natural_cmp, play_moves};
 use gamut_core::nnue::Features;
 use gamut_core::perft;
 use gamut_core::svg::SvgOptions;
-use gamut_players::engine::{Choice, Instance, Joint};
+use gamut_players::engine::{Choice, Engine, Instance, Joint};
 use gamut_players::external::Forfeit;
 use gamut_players::game::{random_walk, walk};
 use gamut_search::draw::pick;
+use gamut_search::mcts::{MctsConfig, MctsResult};
 use gamut_search::nnue::network::Network;
 use gamut_search::nnue::value_from_scratch;
 use gamut_search::params::COALITION_WIDTH;
@@ -179,6 +182,54 @@ pub trait AnyPosition: Send + Sync + fmt::Debug {
     /// Network `net`'s value here from `view`'s view, computed from
     /// scratch ([`value_from_scratch`]).
     fn net_value(&self, net: &Network, view: Player) -> i32;
+    /// The moves (or chance outcomes) here, listed once to be asked
+    /// about (none at a simultaneous or terminal node, nor where the
+    /// thread's stop check ended the listing).
+    fn listing(&self) -> Listing;
+    /// At a simultaneous node, the actions of `player`, listed.
+    fn action_listing(&self, player: Player) -> Listing;
+    /// The canonical text of move `text` here (a short form read back).
+    ///
+    /// # Errors
+    /// Text that is not a move here.
+    fn canonical(&self, text: &str) -> Result<String, ParseError>;
+    /// What chance outcome `text` played here did, leading to `after`: its
+    /// name and, where the game says, what it did to the board
+    /// ([`Diagram::outcome_words`](gamut_core::game::Diagram::outcome_words),
+    /// [`Diagram::outcome_effect`](gamut_core::game::Diagram::outcome_effect));
+    /// `None` where it is no outcome the game names.
+    fn rolled(&self, text: &str, after: &Position) -> Option<(String, Option<String>)>;
+    /// The colours of the sides' pieces in the picture, by side.
+    fn side_colours(&self) -> Vec<String>;
+    /// The sides a multi-side analysis searches here: the mover's side at
+    /// a decision, every side otherwise.
+    fn sides_to_analyse(&self) -> Vec<Player>;
+    /// The analysis of the sides of `plan` from here (a game of more than
+    /// two players), its reports written.
+    fn sides_analysis(&self, plan: SidesPlan<'_>) -> Box<dyn AnySidesAnalysis>;
+    /// The sampling search of every side at once from here
+    /// ([`gamut_search::mcts::search`]), `observe` told its progress every
+    /// `report_every`; every move written as text.
+    fn mcts(
+        &self,
+        config: &MctsConfig,
+        interrupt: Option<&AtomicBool>,
+        report_every: Option<std::time::Duration>,
+        observe: &mut dyn FnMut(&MctsResult<String>),
+    ) -> MctsResult<String>;
+    /// The choice of `engine` (seeded by `seed`, stopped by `stop`) here:
+    /// at a decision its move; at a simultaneous node the action of
+    /// `player` (`Some` there), from the joint choice of its side.
+    ///
+    /// # Errors
+    /// The engine's forfeit, in words.
+    fn engine_move(
+        &self,
+        engine: &Engine,
+        seed: u64,
+        stop: &AtomicBool,
+        player: Option<Player>,
+    ) -> Result<String, String>;
     /// The position as `Any`, for the game object to take back its type.
     fn as_any(&self) -> &dyn Any;
     /// A copy of the position.
@@ -398,8 +449,79 @@ impl<G: FullGame> AnyPosition for G {
         interrupt: Option<&AtomicBool>,
         observe: &mut dyn FnMut(Progress<'_, String>),
     ) -> Verdict<String> {
-        let mut typed = |p: Progress<'_, G::Move>| observe_texts(self, p, observe);
-        gamut_search::run(self, limits, config, tt, interrupt, &mut typed).written(self)
+        let mut typed = |p: Progress<'_, G::Move>| observe_written(self, p, &Plain, observe);
+        let found = gamut_search::run(self, limits, config, tt, interrupt, &mut typed);
+        verdict(&found, self, &Plain)
+    }
+
+    fn listing(&self) -> Listing {
+        Listed::moves_of(self)
+    }
+
+    fn action_listing(&self, player: Player) -> Listing {
+        Listed::actions_of(self, player)
+    }
+
+    fn canonical(&self, text: &str) -> Result<String, ParseError> {
+        self.parse_move(text).map(|m| self.move_text(m))
+    }
+
+    fn rolled(&self, text: &str, after: &Position) -> Option<(String, Option<String>)> {
+        let m = self.parse_move(text).ok()?;
+        let (name, _) = self.outcome_words(m)?;
+        let after = after
+            .as_any()
+            .downcast_ref::<G>()
+            .expect("a position of the same game");
+        Some((name, self.outcome_effect(m, after)))
+    }
+
+    fn side_colours(&self) -> Vec<String> {
+        gamut_core::game::Diagram::side_colours(self)
+    }
+
+    fn sides_to_analyse(&self) -> Vec<Player> {
+        gamut_search::sides_analysis::sides_to_analyse(self)
+    }
+
+    fn sides_analysis(&self, plan: SidesPlan<'_>) -> Box<dyn AnySidesAnalysis> {
+        Box::new(Analysis::new(self, plan))
+    }
+
+    fn mcts(
+        &self,
+        config: &MctsConfig,
+        interrupt: Option<&AtomicBool>,
+        report_every: Option<std::time::Duration>,
+        observe: &mut dyn FnMut(&MctsResult<String>),
+    ) -> MctsResult<String> {
+        let mut typed = |r: &MctsResult<G::Move>| observe(&mcts_written(self, r));
+        let r = gamut_search::mcts::search(self, config, interrupt, report_every, &mut typed);
+        mcts_written(self, &r)
+    }
+
+    fn engine_move(
+        &self,
+        engine: &Engine,
+        seed: u64,
+        stop: &AtomicBool,
+        player: Option<Player>,
+    ) -> Result<String, String> {
+        let mut instance = Instance::new(engine, seed).interruptible(stop);
+        match player {
+            None => instance
+                .decide(self)
+                .map(|c| self.move_text(c.mv))
+                .map_err(|f| f.reason()),
+            Some(me) => {
+                let joint = instance
+                    .joint(self, G::side_of(me))
+                    .map_err(|f| f.reason())?;
+                joint.actions[me.index()]
+                    .map(|a| self.move_text(a))
+                    .ok_or_else(|| format!("no action for {me}"))
+            }
+        }
     }
 
     fn move_text_of(&self, text: &str) -> Result<String, ParseError> {

@@ -8,21 +8,19 @@
 //!
 //! Games of more than two players are searched as `analyze` searches them:
 //! the seat asked for, with its team, against all the others
-//! ([`TwoSided`]).
+//! ([`gamut_search::sides::TwoSided`]).
 
 use crate::{move_items, Base, Command, Go};
-use gamut_core::evaluate::FullGame;
-use gamut_core::game::{Game, NodeKind, NodeRules, Player};
+use gamut_core::game::{NodeKind, Player};
 use gamut_core::message::one_line;
-use gamut_engine::{game, game_of, AnyGame, Position};
-use gamut_games::{with_game, GameId};
+use gamut_engine::sides::{SidesPlan, SidesText, TupleText};
+use gamut_engine::{game, AnyGame, Position};
+use gamut_games::GameId;
 use gamut_search::draw::pick;
 use gamut_search::options::SearchOptions;
 use gamut_search::params::{Tunables, MAX_MULTIPV, TUNABLES};
 use gamut_search::score::Score;
-use gamut_search::sides::tuple_text;
-use gamut_search::sides::{Tuple, TwoSided};
-use gamut_search::sides_analysis::{Schedule, SidesAnalysis, SidesReport};
+use gamut_search::sides_analysis::Schedule;
 use gamut_search::{self as search, Clock, Eval, Progress, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -538,7 +536,7 @@ impl Session {
         let running = match go.perft {
             Some(depth) => self.perft(id, depth)?,
             None if game(id).players() == 2 => self.start(id, &go, seed)?,
-            None => with_game!(id, G => self.start_sides::<G>(&go, seed))?,
+            None => self.start_sides(id, &go, seed)?,
         };
         self.running = Some(running);
         self.started += 1;
@@ -675,18 +673,14 @@ impl Session {
     /// placements), with its team, against all the others, as `analyze`
     /// searches it; `bestmove` is the seat's own action, drawn from its
     /// side's mixed strategy at a round of placements.
-    fn start_sides<G: FullGame>(&self, go: &Go, seed: u64) -> Result<Running, String>
-    where
-        G::Move: Send,
-    {
-        let any = self.base.position(game_of::<G>(), None)?;
-        let (seat, mover) = asked(&any, go)?;
-        let pos: G = typed(&any);
+    fn start_sides(&self, id: GameId, go: &Go, seed: u64) -> Result<Running, String> {
+        let pos = self.base.position(game(id), None)?;
+        let (seat, mover) = asked(&pos, go)?;
         let side = match seat {
-            Some(s) => G::side_of(s),
+            Some(s) => game(id).side_of(s),
             None => mover,
         };
-        let (config, limits) = self.setup(game_of::<G>(), go, mover)?;
+        let (config, limits) = self.setup(game(id), go, mover)?;
         let uci = self.uci;
         let one_line = self.options.multipv > 1;
         Ok(self.spawn(go, move |flag, table, events| {
@@ -695,40 +689,46 @@ impl Session {
                     "info string multipv: a game of more than two players reports one line".into(),
                 ));
             }
-            let mut analysis = SidesAnalysis::new(
-                pos.clone(),
-                vec![side],
-                SIDES_WIDTH,
-                Schedule::InTurn,
+            let mut analysis = pos.sides_analysis(SidesPlan {
+                sides: vec![side],
+                width: SIDES_WIDTH,
+                schedule: Schedule::InTurn,
                 limits,
-            );
+                fresh_table: false,
+                shorts: None,
+            });
             analysis.run(&config, table, Some(flag), &mut |r| {
-                let SidesReport::Iteration { view, progress } = r else {
+                let SidesText::Iteration { progress, .. } = r else {
                     return true;
                 };
                 let line = match progress {
                     Progress::Decision(it) => {
-                        info_line(it, uci, None, |pv| view_pv_texts(view, pv))
+                        info_line(it, uci, None, |pv| pv.iter().map(TupleText::text).collect())
                     }
                     Progress::Simultaneous(m) => {
                         let s = seat.unwrap_or(side);
-                        mixed_info_line(m, s, &seat_strategy(&pos, s, &m.strategies[0]))
+                        mixed_info_line(m, s, &seat_strategy(s, &m.strategies[0]))
                     }
                     Progress::Chance(_) => return true,
                 };
                 let _ = events.send(Event::Output(line));
                 true
             });
-            let (_, verdict) = analysis.into_verdicts().pop().expect("the side searched");
+            let (_, verdict) = analysis.verdicts().pop().expect("the side searched");
             let action = match (verdict, seat) {
-                (Verdict::Decision(r), _) => r.best[0],
+                (Verdict::Decision(r), _) => r.best.actions[0].clone(),
                 (Verdict::Simultaneous(r), Some(s)) => {
                     let mut rng = StdRng::seed_from_u64(seed);
-                    pick(&mut rng, r.strategies[0].iter().copied())[s.index()]
+                    let strategy = &r.strategies[0];
+                    let i = pick(
+                        &mut rng,
+                        strategy.iter().enumerate().map(|(i, &(_, q))| (i, q)),
+                    );
+                    strategy[i].0.actions[s.index()].clone()
                 }
                 _ => None,
             };
-            let best = action.map_or_else(|| "(none)".into(), |m| pos.move_text(m));
+            let best = action.unwrap_or_else(|| "(none)".into());
             let _ = events.send(Event::Finished(format!("bestmove {best}")));
         }))
     }
@@ -777,14 +777,6 @@ impl Session {
         }
         Some(format!("{err}: option {} dropped", dropped.join(", ")))
     }
-}
-
-/// `pos` as a position of game type `G`: a position the server made for
-/// the game it plays.
-fn typed<G: FullGame>(pos: &Position) -> G {
-    pos.typed::<G>()
-        .expect("a position of the game played")
-        .clone()
 }
 
 /// Who is asked to move at `pos` by `go`: at a round of placements the
@@ -844,18 +836,6 @@ fn info_line<M>(
     )
 }
 
-/// The texts of a principal variation of the two-sided view `view`: each
-/// step's actions in the game's move text, joined by `+`.
-fn view_pv_texts<G: FullGame>(view: &TwoSided<G>, pv: &[Tuple<G::Move>]) -> Vec<String> {
-    let mut p = view.clone();
-    let mut out = Vec::with_capacity(pv.len());
-    for &t in pv {
-        out.push(tuple_text(&p.pos, &t));
-        p = p.play(t);
-    }
-    out
-}
-
 /// The `info` line of a completed depth at a round of placements: the
 /// value and the strategy of `seat`.
 fn mixed_info_line<M>(
@@ -880,15 +860,12 @@ fn mixed_info_line<M>(
 /// The strategy of `seat` alone, from its side's strategy over the joint
 /// choices of the side's players: each action's total probability, most
 /// likely first.
-fn seat_strategy<G: FullGame>(
-    pos: &G,
-    seat: Player,
-    strategy: &[(Tuple<G::Move>, f64)],
-) -> Vec<(String, f64)> {
+fn seat_strategy(seat: Player, strategy: &[(TupleText, f64)]) -> Vec<(String, f64)> {
     let mut out: Vec<(String, f64)> = Vec::new();
     for (t, p) in strategy {
-        let Some(a) = t[seat.index()] else { continue };
-        let text = pos.move_text(a);
+        let Some(text) = t.actions[seat.index()].clone() else {
+            continue;
+        };
         match out.iter_mut().find(|(x, _)| *x == text) {
             Some(e) => e.1 += p,
             None => out.push((text, *p)),

@@ -1,9 +1,9 @@
 //! `gamut serve`: analysis and play in the browser. A local web server
 //! (axum on tokio) answers one page, with its script and style embedded
 //! in the binary ([`assets`]), and a small JSON API over any game
-//! ([`routes`]): a position's picture and legal moves ([`view`]), the
-//! engine's analysis streamed as server-sent events, the engine's move,
-//! and the tournament records of one folder. Searches run on their own
+//! ([`routes`]): a position's picture and legal moves ([`page`]), the
+//! engine's analysis streamed as server-sent events and its move
+//! ([`view`]), and the tournament records of one folder. Searches run on their own
 //! threads within the server's thread and hash budget ([`sessions`]).
 //! Each connection is read by the server itself first ([`conn`]): a head
 //! that is slow, too large or malformed is refused with a JSON answer, and
@@ -15,6 +15,7 @@ mod assets;
 mod conn;
 mod hosts;
 mod lines;
+mod page;
 mod records;
 mod routes;
 pub mod sessions;

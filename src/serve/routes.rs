@@ -1,5 +1,5 @@
 //! The server's routes: the page and its files, and the JSON API the page
-//! calls, each answer for any game through `with_game!`. A bad request is
+//! calls, each answer for any game through the game object. A bad request is
 //! answered 400 with one message (`{"error": "…"}`); an unknown path 404;
 //! a request that does not name this server (see [`super::hosts`]) 403.
 //! Every answer carries [`SECURITY_HEADERS`].
@@ -7,6 +7,7 @@
 use super::assets;
 use super::conn::Hangup;
 use super::lines::{Lines, Replayed};
+use super::page;
 use super::sessions::{Budget, Grant, Kind, StopOnDrop, Turns};
 use super::view;
 use axum::extract::rejection::QueryRejection;
@@ -18,9 +19,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
-use gamut_core::game::{with_thread_stop, NodeRules};
+use gamut_core::game::with_thread_stop;
 use gamut_engine::game;
-use gamut_games::with_game;
 use gamut_games::GameId;
 use gamut_search::params::MAX_MULTIPV;
 use gamut_search::Limits;
@@ -245,14 +245,12 @@ impl Params {
             .map_err(BadRequest)
     }
 
-    /// The line of play named by `fen`/`setup` and `moves`, replayed
-    /// from the lines kept.
-    fn line<G: gamut_core::evaluate::FullGame>(
-        &self,
-        lines: &Lines,
-    ) -> Result<Arc<Replayed<G>>, BadRequest> {
+    /// The line of play named by `game`, `fen`/`setup` and `moves`,
+    /// replayed from the lines kept.
+    fn line(&self, lines: &Lines) -> Result<Arc<Replayed>, BadRequest> {
         lines
             .replay(
+                game(self.game()?),
                 self.fen.as_deref(),
                 self.setup.as_deref(),
                 self.moves.as_deref(),
@@ -261,9 +259,9 @@ impl Params {
     }
 
     /// The lines an analysis reports per iteration: `multipv`, else
-    /// [`view::ANALYSIS_LINES`].
+    /// [`page::ANALYSIS_LINES`].
     fn multipv(&self) -> usize {
-        self.multipv.unwrap_or(view::ANALYSIS_LINES)
+        self.multipv.unwrap_or(page::ANALYSIS_LINES)
     }
 
     /// The search limits: `depth` plies or `time` ms (checked by
@@ -283,16 +281,10 @@ impl Params {
     }
 }
 
-/// `/api/games`: every game's id, name and setup options.
+/// `/api/games`: every game's id, name, setup options and its name on
+/// the page's menu ([`page::games_json`]).
 async fn games() -> Json<Value> {
-    let list: Vec<Value> = GameId::ALL
-        .iter()
-        .map(|&id| {
-            let info = game(id).info();
-            json!({ "id": id.name(), "name": info.name, "setup": info.setup })
-        })
-        .collect();
-    Json(Value::Array(list))
+    Json(page::games_json())
 }
 
 /// How many stop checks of a request's listing (one every 1,024 boards of
@@ -399,41 +391,37 @@ async fn position(
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
-    let id = p.game()?;
+    p.game()?;
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
-        with_game!(id, G => {
-            let line = p.line::<G>(&server.lines)?;
-            let mut v = view::position_json(&line);
-            // The short text of a move played here (a line loaded names
-            // its moves canonically).
-            if let Some(text) = &p.short_of {
-                v["short_of"] = json!(view::short_of(&line, text).map_err(BadRequest)?);
-            }
-            Ok(Json(v))
-        })
+        let line = p.line(&server.lines)?;
+        let mut v = page::position_json(&line);
+        // The short text of a move played here (a line loaded names its
+        // moves canonically).
+        if let Some(text) = &p.short_of {
+            v["short_of"] = json!(page::short_of(&line, text).map_err(BadRequest)?);
+        }
+        Ok(Json(v))
     })
     .await
 }
 
 /// `/api/outcomes`: the outcomes of the line's last position that leave
 /// on the board what `fix` asks, a page from `from` (see
-/// [`view::outcomes_json`]).
+/// [`page::outcomes_json`]).
 async fn outcomes(
     State(s): Shared,
     Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Params::read(q)?;
-    let id = p.game()?;
+    p.game()?;
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
-        with_game!(id, G => {
-            let line = p.line::<G>(&server.lines)?;
-            view::outcomes_json(&line, p.fix.as_deref().unwrap_or(""), p.from.unwrap_or(0))
-                .map(Json)
-                .map_err(BadRequest)
-        })
+        let line = p.line(&server.lines)?;
+        page::outcomes_json(&line, p.fix.as_deref().unwrap_or(""), p.from.unwrap_or(0))
+            .map(Json)
+            .map_err(BadRequest)
     })
     .await
 }
@@ -455,14 +443,12 @@ async fn export(
         .unwrap_or_default();
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
-        with_game!(id, G => {
-            let line = p.line::<G>(&server.lines)?;
-            let record = view::record_line(&line, &texts).map_err(BadRequest)?;
-            Ok(Json(json!({
-                "record": record,
-                "file": format!("{}-game.jsonl", <G as gamut_core::game::Game>::ID),
-            })))
-        })
+        let line = p.line(&server.lines)?;
+        let record = page::record_line(&line, &texts).map_err(BadRequest)?;
+        Ok(Json(json!({
+            "record": record,
+            "file": format!("{id}-game.jsonl"),
+        })))
     })
     .await
 }
@@ -482,8 +468,7 @@ async fn table(
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
         let s = server;
-        let text =
-            with_game!(id, G => gamut_core::game::Notation::text(p.line::<G>(&s.lines)?.last()));
+        let text = p.line(&s.lines)?.last().text();
         let solver = gamut_games::tablebase(id).is_some();
         let Some((_, oracle)) = s.oracles.iter().find(|(g, _)| *g == id) else {
             return Ok(Json(json!({ "value": null, "solver": solver })));
@@ -570,16 +555,20 @@ async fn analysis(
     let limits = p.limits(Limits::default());
     let multipv = p.multipv();
     let id = p.game()?;
-    with_game!(id, G => {
-        let (q, server) = (Arc::clone(&p), Arc::clone(&s));
-        let line = listed(&s, &hangup, move || q.line::<G>(&server.lines)).await?;
-        // Games of more than two players are searched on one thread.
-        let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
-        Ok(stream_job(s, &hangup, Kind::Analysis, threads, move |turns, send| {
+    let (q, server) = (Arc::clone(&p), Arc::clone(&s));
+    let line = listed(&s, &hangup, move || q.line(&server.lines)).await?;
+    // Games of more than two players are searched on one thread.
+    let threads = if game(id).players() == 2 {
+        usize::MAX
+    } else {
+        1
+    };
+    Ok(
+        stream_job(s, &hangup, Kind::Analysis, threads, move |turns, send| {
             view::analyse(&line, &limits, multipv, turns, send)
         })
-        .into_response())
-    })
+        .into_response(),
+    )
 }
 
 /// `/api/scores`: the score of every position of the line (each searched
@@ -596,16 +585,20 @@ async fn scores(
         ..Limits::default()
     });
     let id = p.game()?;
-    with_game!(id, G => {
-        let (q, server) = (Arc::clone(&p), Arc::clone(&s));
-        let line = listed(&s, &hangup, move || q.line::<G>(&server.lines)).await?;
-        // Games of more than two players are searched on one thread.
-        let threads = if <G as NodeRules>::players() == 2 { usize::MAX } else { 1 };
-        Ok(stream_job(s, &hangup, Kind::Scores, threads, move |turns, send| {
+    let (q, server) = (Arc::clone(&p), Arc::clone(&s));
+    let line = listed(&s, &hangup, move || q.line(&server.lines)).await?;
+    // Games of more than two players are searched on one thread.
+    let threads = if game(id).players() == 2 {
+        usize::MAX
+    } else {
+        1
+    };
+    Ok(
+        stream_job(s, &hangup, Kind::Scores, threads, move |turns, send| {
             view::line_scores(&line, &limits, turns, send)
         })
-        .into_response())
-    })
+        .into_response(),
+    )
 }
 
 /// `/api/engine`: the engine's move at the line's last position (`player`'s
@@ -624,14 +617,12 @@ async fn engine(
         ..Limits::default()
     });
     let player = p.player.unwrap_or(0);
-    let id = p.game()?;
+    p.game()?;
     let q = Arc::clone(&p);
     let server = Arc::clone(&s);
     let drawn = listed(&s, &hangup, move || {
-        with_game!(id, G => {
-            let line = q.line::<G>(&server.lines)?;
-            view::drawn_outcome(line.last()).map_err(BadRequest)
-        })
+        let line = q.line(&server.lines)?;
+        view::drawn_outcome(&line).map_err(BadRequest)
     })
     .await?;
     if let Some(m) = drawn {
@@ -648,15 +639,12 @@ async fn engine(
     let found = tokio::task::spawn_blocking(move || {
         let flag = Arc::clone(&stop);
         with_thread_stop(Rc::new(move || flag.load(Relaxed)), || {
-            with_game!(id, G => {
-                let line = p.line::<G>(&s.lines)?;
-                let m = view::engine_move(line.last(), &limits, &grant, player, &stop)
-                    .map_err(BadRequest)?;
-                // Named as the page names it (a Spokes outcome by its
-                // short form).
-                let short = view::short_of(&line, &m).map_err(BadRequest)?;
-                Ok::<_, BadRequest>((m, short))
-            })
+            let line = p.line(&s.lines)?;
+            let m = view::engine_move(&line, &limits, &grant, player, &stop).map_err(BadRequest)?;
+            // Named as the page names it (a Spokes outcome by its short
+            // form).
+            let short = page::short_of(&line, &m).map_err(BadRequest)?;
+            Ok::<_, BadRequest>((m, short))
         })
     })
     .await

@@ -14,7 +14,7 @@
 //! thread from its first thousands of boards to its end). A search that
 //! yields goes to the back of the queue and resumes when its turn comes.
 
-use gamut_core::evaluate::Evaluate;
+use gamut_engine::AnyGame;
 use gamut_search::{Eval, Evaluation};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -122,13 +122,14 @@ pub struct Grant {
 }
 
 impl Grant {
-    /// The evaluation a search of game `G` uses: the network given for
-    /// `G`, else the one asked for (classic where `G` has no network).
+    /// The evaluation a search of game `game` uses: the network given
+    /// for it, else the one asked for (classic where it has no network).
     #[must_use]
-    pub fn evaluation<G: Evaluate>(&self) -> Evaluation {
-        match self.pool.nets.iter().find(|(id, _)| *id == G::ID) {
+    pub fn evaluation(&self, game: &dyn AnyGame) -> Evaluation {
+        let id = game.id().name();
+        match self.pool.nets.iter().find(|(name, _)| *name == id) {
             Some((_, e)) => e.clone(),
-            None => Evaluation::of_game::<G>(self.eval, None).unwrap_or_default(),
+            None => game.evaluation(self.eval, None).unwrap_or_default(),
         }
     }
 }

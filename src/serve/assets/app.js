@@ -2060,8 +2060,7 @@ async function init() {
   for (const g of games) {
     const o = document.createElement("option");
     o.value = g.id;
-    // The id follows a name that does not start with it (a variant's).
-    o.textContent = g.name + (g.name.toLowerCase().startsWith(g.id) ? "" : ` (${g.id})`);
+    o.textContent = g.label;
     $("game").append(o);
   }
   const url = new URLSearchParams(location.search);
