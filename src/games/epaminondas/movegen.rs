@@ -14,7 +14,9 @@
 //! Counting (the classic evaluation's mobility, counted for both sides at
 //! every leaf) takes the same steps without the enemy runs: a line steps
 //! through empty squares only, and the enemy stones it meets are checked
-//! for the length of their line when met, which is rare.
+//! for the length of their line when met, which is rare. Along the ranks,
+//! where lines are longest, it counts by distance instead of by line
+//! length, filling the runs behind the heads within each word.
 
 use super::board::{Bitboard, Dir, Square, RANKS};
 use super::{Epaminondas, Move};
@@ -95,14 +97,144 @@ impl Epaminondas {
     #[inline(always)]
     fn count_side<const WHITE: bool>(&self) -> u32 {
         let even = self.own().count().is_multiple_of(2);
+        // Along a rank the far row matters only if the mover has stones on
+        // it (see `visit_dir`).
+        let far = if WHITE {
+            Bitboard::rank(RANKS - 1)
+        } else {
+            Bitboard::rank(0)
+        };
+        let (east, west) = if even && !(self.own() & far).is_empty() {
+            (
+                self.count_dir::<2, 6, WHITE>(even),
+                self.count_dir::<6, 2, WHITE>(even),
+            )
+        } else {
+            (self.count_rank::<true>(), self.count_rank::<false>())
+        };
         self.count_dir::<0, 4, WHITE>(even)
             + self.count_dir::<1, 5, WHITE>(even)
-            + self.count_dir::<2, 6, WHITE>(even)
+            + east
             + self.count_dir::<3, 7, WHITE>(even)
             + self.count_dir::<4, 0, WHITE>(even)
             + self.count_dir::<5, 1, WHITE>(even)
-            + self.count_dir::<6, 2, WHITE>(even)
+            + west
             + self.count_dir::<7, 3, WHITE>(even)
+    }
+
+    /// Counts the moves east (`EAST`) or west along the ranks, none of
+    /// them onto the far row. Each rank is a 16-bit lane of a word, so a
+    /// step is a shift of each word and no line crosses a word.
+    ///
+    /// A line's head `h` (its front stone) with a run of `L` stones behind
+    /// it (itself included) and `F` empty squares ahead moves `k ≤ L`
+    /// stones `s ≤ min(k, F)` squares: for each distance `s`, the heads
+    /// with `F ≥ s` contribute the stones of their runs at least `s - 1`
+    /// behind the head, `max(0, L - s + 1)` moves. The runs of a set of
+    /// heads are filled within each word: west, where the head is a run's
+    /// lowest bit, by one carry; east by doubling shifts. Captures (the
+    /// first stone ahead an enemy) are counted head by head.
+    #[inline(always)]
+    fn count_rank<const EAST: bool>(&self) -> u32 {
+        let own = self.own().0;
+        let enemy = self.enemy().0;
+        let empty = (!(self.own() | self.enemy())).0;
+        // `ahead(x)`: the squares whose next square in the direction is
+        // in `x` (padding bits are clear in every set, so nothing crosses
+        // a rank or a word).
+        let ahead = |x: [u64; 3]| -> [u64; 3] {
+            if EAST {
+                x.map(|w| w >> 1)
+            } else {
+                x.map(|w| w << 1)
+            }
+        };
+        let and = |a: [u64; 3], b: [u64; 3]| [a[0] & b[0], a[1] & b[1], a[2] & b[2]];
+        let is_empty = |a: [u64; 3]| a[0] | a[1] | a[2] == 0;
+        let count = |a: [u64; 3]| a[0].count_ones() + a[1].count_ones() + a[2].count_ones();
+        let open = [
+            empty[0] | enemy[0],
+            empty[1] | enemy[1],
+            empty[2] | enemy[2],
+        ];
+        let heads = and(own, ahead(open));
+        if is_empty(heads) {
+            return 0;
+        }
+        // Runs of 2, 4 and 8 own stones ahead of each square (east only).
+        let p2 = and(own, ahead(own));
+        let p4 = and(p2, p2.map(|w| w >> 2));
+        let p8 = and(p4, p4.map(|w| w >> 4));
+        // The own stones of the runs behind the heads `h`.
+        let runs = |h: [u64; 3]| -> [u64; 3] {
+            if EAST {
+                let mut g = h;
+                g = [0, 1, 2].map(|i| g[i] | (own[i] & (g[i] >> 1)));
+                g = [0, 1, 2].map(|i| g[i] | (p2[i] & (g[i] >> 2)));
+                g = [0, 1, 2].map(|i| g[i] | (p4[i] & (g[i] >> 4)));
+                [0, 1, 2].map(|i| g[i] | (p8[i] & (g[i] >> 8)))
+            } else {
+                [0, 1, 2].map(|i| own[i] & !own[i].wrapping_add(h[i]))
+            }
+        };
+        // Stones with at least `s - 1` own stones between them and the
+        // head: `deep(x)` marks the stones one further.
+        let deep = |x: [u64; 3]| -> [u64; 3] {
+            if EAST {
+                and(own, x.map(|w| w >> 1))
+            } else {
+                and(own, x.map(|w| w << 1))
+            }
+        };
+        let free1 = ahead(empty);
+        let mut free = free1;
+        let mut blocked = ahead(enemy);
+        let mut depth = own;
+        let mut n = 0;
+        let mut s: u8 = 1;
+        loop {
+            let captures = and(heads, blocked);
+            if !is_empty(captures) {
+                n += self.count_rank_captures::<EAST>(Bitboard(captures), s);
+            }
+            let moving = and(heads, free);
+            let behind = runs(moving);
+            n += count(and(behind, depth));
+            depth = deep(depth);
+            if is_empty(and(behind, depth)) {
+                break;
+            }
+            s += 1;
+            free = and(free1, ahead(free));
+            blocked = and(free1, ahead(blocked));
+        }
+        n
+    }
+
+    /// The captures east (`EAST`) or west by the lines headed by the
+    /// stones of `heads`, whose first stone ahead, `s` squares on, is an
+    /// enemy's: `k` stones capture for `max(s, E + 1) ≤ k ≤ L`, with `L`
+    /// the line's stones and `E` the enemy's line from there.
+    #[inline(never)]
+    fn count_rank_captures<const EAST: bool>(&self, heads: Bitboard, s: u8) -> u32 {
+        let dir = if EAST { Dir(2) } else { Dir(6) };
+        let line = |set: Bitboard, from: Option<Square>, d: Dir| {
+            let mut n: u8 = 0;
+            let mut at = from;
+            while let Some(sq) = at.filter(|&sq| set.has(sq)) {
+                n += 1;
+                at = sq.step(d);
+            }
+            n
+        };
+        heads
+            .map(|h| {
+                let l = line(self.own(), Some(h), dir.reverse());
+                let e = line(self.enemy(), Some(h.shifted(dir, i32::from(s))), dir);
+                (l + 1).saturating_sub(s.max(e + 1))
+            })
+            .map(u32::from)
+            .sum()
     }
 
     /// Counts the moves in direction `D` (whose reverse is `R`), `even`
