@@ -28,7 +28,7 @@ const TEMPO: i32 = 71;
 impl Epaminondas {
     /// The position with the same stones and the other side to move (hash
     /// not maintained: for evaluation only).
-    fn other_side(&self) -> Epaminondas {
+    pub(super) fn other_side(&self) -> Epaminondas {
         Epaminondas {
             stones: self.stones,
             side: self.side.other(),
