@@ -15,7 +15,6 @@
 //! a client that closes its side of it (or a connection that breaks)
 //! raises the request's [`Hangup`], which stops its work.
 
-use super::routes::SECURITY_HEADERS;
 use axum::http::{Method, StatusCode, Uri};
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
@@ -30,6 +29,22 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::sync::Notify;
 use tokio::time::{Instant, Sleep};
+
+/// The headers of every answer: the page and its files load from this
+/// server only (no inline script or style, no frames, no forms, no
+/// `<base>`), nothing is read as another type than the one given, no
+/// other site may frame the page or read its files, and no address is
+/// passed on to another site.
+pub const SECURITY_HEADERS: [(&str, &str); 5] = [
+    (
+        "content-security-policy",
+        "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    ),
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),
+    ("cross-origin-resource-policy", "same-origin"),
+];
 
 /// How long a connection may take by default, from opening, to send its
 /// whole request head.

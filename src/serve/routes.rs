@@ -5,7 +5,7 @@
 //! Every answer carries [`SECURITY_HEADERS`].
 
 use super::assets;
-use super::conn::Hangup;
+use super::conn::{Hangup, SECURITY_HEADERS};
 use super::lines::{Lines, Replayed};
 use super::page;
 use super::sessions::{Budget, Grant, Kind, StopOnDrop, Turns};
@@ -53,22 +53,6 @@ pub struct Server {
     /// The records files read for the list, and whether each is served.
     pub seen: Arc<super::records::Seen>,
 }
-
-/// The headers of every answer: the page and its files load from this
-/// server only (no inline script or style, no frames, no forms, no
-/// `<base>`), nothing is read as another type than the one given, no
-/// other site may frame the page or read its files, and no address is
-/// passed on to another site.
-pub const SECURITY_HEADERS: [(&str, &str); 5] = [
-    (
-        "content-security-policy",
-        "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    ),
-    ("x-content-type-options", "nosniff"),
-    ("x-frame-options", "DENY"),
-    ("referrer-policy", "no-referrer"),
-    ("cross-origin-resource-policy", "same-origin"),
-];
 
 type Shared = State<Arc<Server>>;
 

@@ -12,15 +12,15 @@
 //! (`wasm_bindgen`) over plain functions ([`position`], [`play`],
 //! [`analyse`]…), which the tests call natively.
 
-use gamut_core::evaluate::FullGame;
-use gamut_core::game::{NodeKind, NodeRules, Player};
+use gamut_core::game::{NodeKind, Player};
 use gamut_core::platform::Instant;
 use gamut_core::svg::SvgOptions;
+use gamut_engine::sides::{SidesPlan, SidesText, TupleText};
 use gamut_engine::{game, AnyGame, Position};
-use gamut_games::{with_game, GameId};
+use gamut_games::GameId;
 use gamut_search::params::COALITION_WIDTH;
-use gamut_search::sides::{tuple_text, Tuple, TwoSided, MAX_PLAYERS};
-use gamut_search::{Config, Limits, Progress, Table, Verdict};
+use gamut_search::sides_analysis::Schedule;
+use gamut_search::{Eval, Limits, Progress, Table, Verdict};
 use serde_json::{json, Value};
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -160,9 +160,10 @@ fn rate(nodes: u64, time: Duration) -> f64 {
 /// A search's progress report as one analysis line: depth, score (the
 /// expected value at a chance node, the matrix game's value at a
 /// simultaneous one), nodes, nodes per second, milliseconds, the
-/// principal variation and, at a decision node, every MultiPV line.
+/// principal variation and, at a decision node, every MultiPV line, each
+/// variation written by `pv`.
 #[must_use]
-pub fn progress_line(p: &Progress<'_, String>) -> Value {
+pub fn progress_line<M>(p: &Progress<'_, M>, pv: impl Fn(&[M]) -> Vec<String>) -> Value {
     match p {
         Progress::Decision(it) => json!({
             "depth": it.depth,
@@ -170,8 +171,8 @@ pub fn progress_line(p: &Progress<'_, String>) -> Value {
             "nodes": it.nodes,
             "nps": rate(it.nodes, it.time),
             "ms": it.time.as_millis() as u64,
-            "pv": it.pv,
-            "lines": it.lines.iter().map(|l| json!({ "score": l.score, "pv": l.pv })).collect::<Vec<_>>(),
+            "pv": pv(&it.pv),
+            "lines": it.lines.iter().map(|l| json!({ "score": l.score, "pv": pv(&l.pv) })).collect::<Vec<_>>(),
         }),
         Progress::Chance(it) => json!({
             "depth": it.depth,
@@ -258,16 +259,10 @@ pub fn analyse(
     let (best, score, depth, nodes) = if g.players() == 2 {
         let mut config = g.default_config(1);
         config.multipv = multipv;
-        let mut observe = |p: Progress<'_, String>| on_line(progress_line(&p));
+        let mut observe = |p: Progress<'_, String>| on_line(progress_line(&p, <[String]>::to_vec));
         verdict_of(pos.search(&limits, &config, &tt, None, &mut observe), |m| m)?
     } else {
-        with_game!(g.id(), G => analyse_side(
-            pos.typed::<G>().expect("a position of its game"),
-            &limits,
-            multipv,
-            &tt,
-            on_line,
-        ))?
+        analyse_side(&pos, &limits, multipv, &tt, on_line)?
     };
     let time = started.elapsed();
     Ok(json!({
@@ -314,73 +309,56 @@ fn verdict_of<M: Clone>(
 
 /// [`analyse`] in a game of more than two players: the paranoid search of
 /// the side to act (at a simultaneous node the first) against all the
-/// others ([`TwoSided`]), as `gamut bench` and the board search them. A
-/// line's principal variation is its first step; at a simultaneous node
-/// the verdict's move is every player's action, by player.
-fn analyse_side<G: FullGame>(
-    pos: &G,
+/// others, as `gamut bench` and the board search them, through the game
+/// object's analysis of the sides. A line's principal variation is its
+/// first step; at a simultaneous node the verdict's move is every
+/// player's action, by player.
+fn analyse_side(
+    pos: &Position,
     limits: &Limits,
     multipv: usize,
     tt: &Table,
     on_line: &mut dyn FnMut(Value),
 ) -> Result<(String, i32, u32, u64), String> {
-    let us = pos.perspective();
-    let view = TwoSided::new(pos.clone(), us, COALITION_WIDTH);
-    let mut config = Config::for_game::<TwoSided<G>>(1);
+    let g = pos.game();
+    let mut config = g.search_config(1, g.evaluation(Eval::Game, None)?);
     config.multipv = multipv;
-    let first = |pv: &[Tuple<G::Move>]| -> Vec<String> {
-        pv.first().map(|t| tuple_text(pos, t)).into_iter().collect()
-    };
-    let mut observe = |p: Progress<'_, Tuple<G::Move>>| {
-        let line = match p {
-            Progress::Decision(it) => json!({
-                "depth": it.depth,
-                "score": it.score,
-                "nodes": it.nodes,
-                "nps": rate(it.nodes, it.time),
-                "ms": it.time.as_millis() as u64,
-                "pv": first(&it.pv),
-                "lines": it.lines.iter().map(|l| json!({ "score": l.score, "pv": first(&l.pv) })).collect::<Vec<_>>(),
-            }),
-            Progress::Chance(it) => json!({
-                "depth": it.depth,
-                "score": it.expected,
-                "nodes": it.nodes,
-                "nps": rate(it.nodes, it.time),
-                "ms": it.time.as_millis() as u64,
-                "pv": [],
-            }),
-            Progress::Simultaneous(m) => json!({
-                "depth": m.depth,
-                "score": m.value,
-                "nodes": m.nodes,
-                "nps": rate(m.nodes, m.time),
-                "ms": m.time.as_millis() as u64,
-                "pv": [],
-            }),
-        };
-        on_line(line);
-    };
-    let verdict = gamut_search::run(&view, limits, &config, tt, None, &mut observe);
+    let mut analysis = pos.sides_analysis(SidesPlan {
+        sides: vec![pos.perspective()],
+        width: COALITION_WIDTH,
+        schedule: Schedule::InTurn,
+        limits: limits.clone(),
+        fresh_table: false,
+        shorts: None,
+    });
+    let first =
+        |pv: &[TupleText]| -> Vec<String> { pv.first().map(TupleText::text).into_iter().collect() };
+    analysis.run(&config, tt, None, &mut |report| {
+        if let SidesText::Iteration { progress, .. } = report {
+            on_line(progress_line(&progress, first));
+        }
+        true
+    });
+    let (_, verdict) = analysis
+        .verdicts()
+        .into_iter()
+        .next()
+        .ok_or("the search was stopped before any move")?;
     if let Verdict::Simultaneous(m) = &verdict {
         // Each player's action from the side's tuple or the others'.
-        let mut joint: Tuple<G::Move> = [None; MAX_PLAYERS];
+        let mut joint = vec![String::new(); g.players()];
         for s in &m.strategies {
             if let Some((t, _)) = s.first() {
-                for (slot, a) in joint.iter_mut().zip(t) {
-                    if a.is_some() {
-                        *slot = *a;
+                for (slot, a) in joint.iter_mut().zip(&t.actions) {
+                    if let Some(a) = a {
+                        slot.clone_from(a);
                     }
                 }
             }
         }
-        let actions: Vec<String> = joint[..G::players()]
-            .iter()
-            .map(|a| a.map(|a| pos.move_text(a)).unwrap_or_default())
-            .collect();
-        return Ok((actions.join(","), m.value.round() as i32, m.depth, m.nodes));
+        return Ok((joint.join(","), m.value.round() as i32, m.depth, m.nodes));
     }
-    verdict_of(verdict, |t| tuple_text(pos, &t))
+    verdict_of(verdict, |t| t.text())
 }
 
 /// The search half of `gamut bench` for game `id` on one thread: its

@@ -312,11 +312,10 @@ fn no_game_is_named_outside_the_games_layer() {
 }
 
 /// Where a game id becomes a game type outside `src/games`, at most: the
-/// game object's one dispatch (`gamut_engine::game`), the browser module's
-/// search of one side of a game of more than two, and the
+/// game object's one dispatch (`gamut_engine::game`) and the
 /// evaluation-terms tool's typed records. The number only falls; the goal
 /// is the object's alone (docs/architecture.md, "The game object").
-const DISPATCHES_AT_MOST: usize = 3;
+const DISPATCHES_AT_MOST: usize = 2;
 
 #[test]
 fn a_game_is_chosen_at_run_time_in_few_places() {
