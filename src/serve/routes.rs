@@ -541,18 +541,23 @@ async fn analysis(
     let id = p.game()?;
     let (q, server) = (Arc::clone(&p), Arc::clone(&s));
     let line = listed(&s, &hangup, move || q.line(&server.lines)).await?;
-    // Games of more than two players are searched on one thread.
-    let threads = if game(id).players() == 2 {
-        usize::MAX
-    } else {
-        1
-    };
+    let threads = search_threads(id);
     Ok(
         stream_job(s, &hangup, Kind::Analysis, threads, move |turns, send| {
             view::analyse(&line, &limits, multipv, turns, send)
         })
         .into_response(),
     )
+}
+
+/// The threads a search of game `id` may ask for: all it is granted in a
+/// game of two players, one in a game of more.
+fn search_threads(id: GameId) -> usize {
+    if game(id).players() == 2 {
+        usize::MAX
+    } else {
+        1
+    }
 }
 
 /// `/api/scores`: the score of every position of the line (each searched
@@ -571,12 +576,7 @@ async fn scores(
     let id = p.game()?;
     let (q, server) = (Arc::clone(&p), Arc::clone(&s));
     let line = listed(&s, &hangup, move || q.line(&server.lines)).await?;
-    // Games of more than two players are searched on one thread.
-    let threads = if game(id).players() == 2 {
-        usize::MAX
-    } else {
-        1
-    };
+    let threads = search_threads(id);
     Ok(
         stream_job(s, &hangup, Kind::Scores, threads, move |turns, send| {
             view::line_scores(&line, &limits, turns, send)
