@@ -10,7 +10,7 @@ use gamut::games::data::{encode_game_in, write_header, Reader, VERSION};
 use gamut::games::GameId;
 use gamut::paths::check_outputs;
 use gamut::search::Limits;
-use gamut::tournament::schedule::MAX_GAMES;
+use gamut::tournament::schedule::{Shard, MAX_GAMES};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Seek, SeekFrom, Write};
 use std::path::PathBuf;
@@ -46,8 +46,8 @@ pub struct DatagenArgs {
     /// Play only part K of N: the games whose number is K-1 modulo N
     /// (e.g. 3/8); the parts' files concatenated after the first one's
     /// header make the whole.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-    pub shard: Option<(u64, u64)>,
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// Append to an existing file: check and count its games and play the
     /// rest (only a last game the file ends inside is dropped; a damaged
     /// game is refused, naming its byte offset).
@@ -59,17 +59,6 @@ pub struct DatagenArgs {
     pub evaluation: gamut::search::options::EvalOptions,
 }
 
-/// Parses `K/N` with 1 ≤ K ≤ N.
-pub(super) fn parse_shard(s: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("'{s}' is not K/N with 1 <= K <= N");
-    let (k, n) = s.split_once('/').ok_or_else(bad)?;
-    let (k, n): (u64, u64) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
-    if k == 0 || k > n {
-        return Err(bad());
-    }
-    Ok((k, n))
-}
-
 /// How many of `games` games share `k` of `n` plays (those numbered
 /// `k - 1` modulo `n`); its `j`-th is game `k - 1 + j n`. The numbers are
 /// made as they are played, whatever their count.
@@ -79,7 +68,7 @@ pub(super) fn share_count(games: u64, k: u64, n: u64) -> u64 {
 
 /// Runs `gamut datagen`.
 pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
-    let (k, n) = a.shard.unwrap_or((1, 1));
+    let (k, n) = a.shard.map_or((1, 1), |sh| (sh.index + 1, sh.count));
     let game = gamut::engine::game(a.game);
     let self_play =
         game.self_play(game.evaluation(a.evaluation.eval, a.evaluation.net.as_deref())?);
@@ -170,14 +159,15 @@ fn open(a: &DatagenArgs) -> Result<(File, u64, u16), CliError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_shard, share_count};
+    use super::{share_count, Shard};
 
     #[test]
     fn shards_are_k_of_n() {
-        assert_eq!(parse_shard("3/8"), Ok((3, 8)));
-        assert!(parse_shard("0/8").is_err());
-        assert!(parse_shard("9/8").is_err());
-        assert!(parse_shard("8").is_err());
+        let k_of_n = |text| Shard::parse(text).map(|sh| (sh.index + 1, sh.count));
+        assert_eq!(k_of_n("3/8"), Ok((3, 8)));
+        assert!(k_of_n("0/8").is_err());
+        assert!(k_of_n("9/8").is_err());
+        assert!(k_of_n("8").is_err());
         assert_eq!(share_count(10, 3, 4), 2, "games 2 and 6");
         assert_eq!(share_count(10, 1, 1), 10);
         assert_eq!(share_count(2, 3, 4), 0);

@@ -16,7 +16,7 @@ mod ledger;
 mod page;
 
 use super::args::parse_game;
-use super::datagen::{parse_shard, share_count};
+use super::datagen::share_count;
 use super::progress::{GamesBar, Progress};
 use super::CliError;
 use clap::Args;
@@ -27,6 +27,7 @@ use gamut::games::GameId;
 use gamut::search::{Evaluation, Limits};
 use gamut::tournament::report::{SideScores, Summary};
 use gamut::tournament::runner;
+use gamut::tournament::schedule::Shard;
 use gamut::tournament::session::Ended;
 use gamut::tournament::stats::{Interval, Sprt, SprtState};
 use ledger::{file_entry, Ledger, Settings, SettingsArgs};
@@ -57,8 +58,8 @@ pub struct LearnArgs {
     /// numbered K-1 modulo N, as `datagen --shard` does) into its own file
     /// in DIR, then stop; a run without --shard plays the shares still
     /// missing and goes on. N is the run's number of shares (--shards).
-    #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with_all = ["shards", "install"])]
-    pub shard: Option<(u64, u64)>,
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, conflicts_with_all = ["shards", "install"])]
+    pub shard: Option<Shard>,
     /// Copy the best network of DIR into the game's built-in slot, the
     /// one file <game>.net under src/games/ in the current directory (the
     /// repository's root), and stop; anything that is not a network of
@@ -113,8 +114,8 @@ pub fn learn(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
         return install(game, a, out);
     }
     let mut given = a.settings.given();
-    if let Some((_, n)) = a.shard {
-        given.insert("shards".into(), n.into());
+    if let Some(shard) = a.shard {
+        given.insert("shards".into(), shard.count.into());
     }
     let mut ledger = Ledger::open_or_start(game, &a.dir, given)?;
     let run = Run {
@@ -124,7 +125,8 @@ pub fn learn(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), Cli
         concurrency: a.concurrency,
         quiet,
     };
-    if let Some((k, _)) = a.shard {
+    if let Some(shard) = a.shard {
+        let k = shard.index + 1;
         let (generation, step) = ledger.next_step();
         if step != "data" {
             writeln!(
