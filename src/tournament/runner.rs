@@ -403,7 +403,7 @@ fn refuse_pair_options(game: &dyn AnyGame, s: &Settings) -> Result<(), ParseErro
         (s.pgn.is_some(), "--pgn", pgn::TWO_PLAYERS),
         (
             s.adjudicate != Adjudicator::default(),
-            "adjudication",
+            "--adjudicate (or --resign-score, --draw-score)",
             SCORES,
         ),
         (
