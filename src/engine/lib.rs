@@ -357,90 +357,13 @@ pub fn game_of<G: FullGame>() -> &'static dyn AnyGame {
 }
 
 /// The game object of `id`: the one place where a game id becomes a game.
+///
+/// Never inlined: a small function may be inlined into other crates, and
+/// with it the vtables of every game's object, so that each calling
+/// crate would compile every game's search, perft and game loop again.
+/// Kept here, they are compiled once, in this crate.
 #[must_use]
+#[inline(never)]
 pub fn game(id: GameId) -> &'static dyn AnyGame {
     with_game!(id, G => &Entry::<G>::OBJECT)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sides::{SidesPlan, SidesText};
-    use super::*;
-    use gamut_core::game::Player;
-    use gamut_search::sides_analysis::Schedule;
-    use gamut_search::{Limits, Table, Verdict};
-
-    #[test]
-    fn every_game_s_search_defaults_are_settings_of_the_searcher() {
-        for &id in GameId::ALL {
-            // A setting the searcher does not know panics here.
-            let selective = game(id).default_config(1).selective;
-            assert_eq!(selective.lmr, id == GameId::Epaminondas, "{id:?}");
-            assert_eq!(selective.partial, id == GameId::Spokes, "{id:?}");
-        }
-    }
-
-    /// A listing finds each of its moves by its text, plays it as the
-    /// position plays its text, and shows it with the short text it
-    /// gives alone.
-    #[test]
-    fn a_listing_finds_plays_and_shows_its_moves() {
-        for &id in GameId::ALL {
-            let start = game(id).start();
-            let list = start.listing();
-            let all: Vec<usize> = (0..list.len()).collect();
-            let shown = list.shown(&all, false);
-            for i in all {
-                let text = list.text(i);
-                assert_eq!(list.find(&text), Some(i), "{id}: {text}");
-                let played = start.play_text(&text).unwrap();
-                assert_eq!(list.play(i).text(), played.text(), "{id}: {text}");
-                assert_eq!(shown[i].text, text);
-                assert_eq!(list.short_of(&text).unwrap(), shown[i].short, "{id}");
-            }
-        }
-    }
-
-    /// Each side's analysis at a round of four players' placements names
-    /// one action of each of the side's players, and none of the others'.
-    #[test]
-    fn a_sides_analysis_writes_each_sides_own_actions() {
-        for id in [GameId::Spokes4, GameId::Spokes2v2] {
-            let g = game(id);
-            let start = g.start();
-            let mut analysis = start.sides_analysis(SidesPlan {
-                sides: start.sides_to_analyse(),
-                width: 4,
-                schedule: Schedule::InTurn,
-                limits: Limits {
-                    depth: Some(1),
-                    ..Limits::default()
-                },
-                fresh_table: false,
-                shorts: None,
-            });
-            let config = g.search_config(1, g.evaluation(Eval::Classic, None).unwrap());
-            let mut searched = 0;
-            analysis.run(&config, &Table::new(1), None, &mut |r| {
-                if let SidesText::Searched { .. } = r {
-                    searched += 1;
-                }
-                true
-            });
-            let verdicts = analysis.verdicts();
-            assert_eq!(searched, verdicts.len());
-            assert_eq!(verdicts.len(), g.info().sides.len(), "{id}");
-            for (side, v) in verdicts {
-                let Verdict::Simultaneous(m) = v else {
-                    panic!("{id}: a round of placements");
-                };
-                for (t, _) in &m.strategies[0] {
-                    for p in 0..g.players() {
-                        let ours = g.side_of(Player::nth(p)) == side;
-                        assert_eq!(t.actions[p].is_some(), ours, "{id}: {}", t.text());
-                    }
-                }
-            }
-        }
-    }
 }

@@ -35,6 +35,7 @@ mod cli_fuzz;
 mod edges;
 mod empedocles;
 mod epaminondas;
+mod game_object;
 mod integrity;
 mod layers;
 mod learn;
