@@ -521,14 +521,17 @@ mod tests {
             );
             assert!(start["svg"].as_str().unwrap().contains("<svg"), "{id}");
             let mut lines = Vec::new();
-            // Long enough for a second iteration in every game.
+            // Two iterations, in every game.
             let budget = Budget {
-                millis: 2500,
+                depth: 2,
                 multipv: 2,
                 ..Budget::default()
             };
             let verdict = analyse(id, "", step, budget, &mut |l| lines.push(l)).unwrap();
-            assert!(!lines.is_empty(), "{id}: an analysis line");
+            assert!(
+                lines.iter().any(|l| l["depth"] == 2),
+                "{id}: the second iteration's line"
+            );
             assert!(lines.iter().all(|l| l["nodes"].as_u64().is_some()), "{id}");
             let best = verdict["best"].as_str().unwrap();
             play(id, "", step, best).unwrap_or_else(|e| panic!("{id}: {best}: {e}"));
