@@ -748,7 +748,20 @@ fn change(text: &str, rng: &mut SmallRng) -> (String, String) {
 /// ends). None is read with other content.
 #[test]
 fn single_changes_of_a_records_file_are_refused_or_read_as_written() {
-    let path = dir().join("changed.jsonl");
+    single_changes("changed", 40, 8);
+}
+
+/// As above, ten times the changes.
+#[test]
+#[ignore = "long check"]
+fn long_single_changes_of_a_records_file_are_refused_or_read_as_written() {
+    single_changes("changed-long", 400, 9);
+}
+
+/// `tries` random single changes (seeded by `seed`) of a records file
+/// written in the folder `name`, each read by every command.
+fn single_changes(name: &str, tries: usize, seed: u64) {
+    let path = dir().join(format!("{name}.jsonl"));
     let args = adjudicated_tournament(&path, "resign=300,2");
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     let _ = std::fs::remove_file(&path);
@@ -766,7 +779,7 @@ fn single_changes_of_a_records_file_are_refused_or_read_as_written() {
         && g.scores
             .iter()
             .all(|s| s.depth.is_some() && s.time_ms.is_some())));
-    let rungs = dir().join("changed-balance");
+    let rungs = dir().join(format!("{name}-balance"));
     std::fs::create_dir_all(&rungs).unwrap();
     let rung = rungs.join("depth=2.jsonl");
     let resume = [&argv[..], &["--resume"]].concat();
@@ -780,8 +793,7 @@ fn single_changes_of_a_records_file_are_refused_or_read_as_written() {
     for (_, cmd, _) in &commands {
         crate::common::ok(cmd);
     }
-    let mut rng = SmallRng::seed_from_u64(8);
-    let tries = 150;
+    let mut rng = SmallRng::seed_from_u64(seed);
     let (mut refused, mut same) = (0, 0);
     let mut changed: Vec<String> = Vec::new();
     for _ in 0..tries {
