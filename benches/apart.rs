@@ -1,9 +1,9 @@
 //! Apart speed: move generation, the counting walk, and perft.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use gamut::game::{Game, Notation};
-use gamut::games::apart::Apart;
-use gamut::perft::perft;
+use gamut_core::game::{Game, Notation};
+use gamut_core::perft::perft;
+use gamut_games::apart::Apart;
 
 /// The start and two positions reached by play, one with long jump chains.
 fn positions() -> Vec<(&'static str, Apart)> {

@@ -2,10 +2,10 @@
 //! suite's positions, and perft from the start position.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gamut::game::{Game, Notation};
-use gamut::games::aporia::Aporia;
-use gamut::perft::perft;
-use gamut::suite::parse_suite;
+use gamut_core::game::{Game, Notation};
+use gamut_core::perft::perft;
+use gamut_core::suite::parse_suite;
+use gamut_games::aporia::Aporia;
 use std::time::Duration;
 
 /// The non-terminal positions of `positions/aporia.perft`.

@@ -2,9 +2,9 @@
 //! second are criterion's "elements" throughput).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gamut::game::{Game, Notation};
-use gamut::games::empedocles::Empedocles;
-use gamut::perft::perft;
+use gamut_core::game::{Game, Notation};
+use gamut_core::perft::perft;
+use gamut_games::empedocles::Empedocles;
 
 /// Action nodes of every element pairing, reached by random play.
 const ACTION_NODES: [&str; 8] = [

@@ -2,9 +2,9 @@
 //! perft from the start.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gamut::game::{Game, Notation};
-use gamut::games::epaminondas::Epaminondas;
-use gamut::perft::perft;
+use gamut_core::game::{Game, Notation};
+use gamut_core::perft::perft;
+use gamut_games::epaminondas::Epaminondas;
 
 /// The start, a middle game and a late position reached by random play.
 const POSITIONS: [(&str, &str); 3] = [

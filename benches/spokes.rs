@@ -3,10 +3,10 @@
 //! in rounds per second and the size of that hardest resolution.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::spokes::resolve::DEFAULT_STATE_LIMIT;
-use gamut::games::spokes::{Phase, Spokes};
-use gamut::perft::perft;
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_core::perft::perft;
+use gamut_games::spokes::resolve::DEFAULT_STATE_LIMIT;
+use gamut_games::spokes::{Phase, Spokes};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;

@@ -18,17 +18,17 @@
 //! terminal, colours the stones; the choices are listed with numbers
 //! compared as numbers (`wD2` before `wD10`).
 
-use crate::engine::{AnyGame, Position};
-use crate::game::{NodeKind, Player};
-use crate::message::{one_line, one_line_bytes};
-use crate::moves::natural_cmp;
-use crate::players::engine::{Engine, Instance};
-use crate::players::external::Forfeit;
-use crate::players::record::{Adjudication, GameRecord, JointStep, StepScore};
-use crate::players::seed::{seed_for, Stream};
-use crate::search::score::Score;
-use crate::search::sides::Tuple;
-use crate::tournament::records;
+use gamut_core::game::{NodeKind, Player};
+use gamut_core::message::{one_line, one_line_bytes};
+use gamut_core::moves::natural_cmp;
+use gamut_engine::{AnyGame, Position};
+use gamut_players::engine::{Engine, Instance};
+use gamut_players::external::Forfeit;
+use gamut_players::record::{Adjudication, GameRecord, JointStep, StepScore};
+use gamut_players::seed::{seed_for, Stream};
+use gamut_search::score::Score;
+use gamut_search::sides::Tuple;
+use gamut_tournament::records;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::io::{self, BufRead, Write};

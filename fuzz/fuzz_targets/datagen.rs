@@ -4,7 +4,7 @@
 //! end and keeps exactly the games before it.
 #![no_main]
 
-use gamut::games::data::{encode_game_in, write_header, Reader};
+use gamut_games::data::{encode_game_in, write_header, Reader};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

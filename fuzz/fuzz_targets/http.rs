@@ -1,6 +1,6 @@
 //! Raw bytes as one connection to `gamut serve`, in process: the input is
 //! what a client sends (then it closes its sending side), answered by
-//! `gamut::serve::App::connection`, the very code that answers each
+//! `gamut_serve::App::connection`, the very code that answers each
 //! connection the server accepts: its own reading and checks of the
 //! request head, then hyper and the routes (an axum router called as a
 //! tower service) over an in-memory stream. Every input that holds more
@@ -13,7 +13,7 @@
 //! answer streamed as server-sent events is read as far as its head.
 #![no_main]
 
-use gamut::serve::{App, Options};
+use gamut_serve::{App, Options};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -38,12 +38,12 @@ fn app() -> &'static App {
             threads: 1,
             hash_mib: 1,
             records_dir: None,
-            eval: gamut::search::Eval::Game,
+            eval: gamut_search::Eval::Game,
             nets: Vec::new(),
             table: None,
             allow_hosts: Vec::new(),
             max_connections: 16,
-            head_timeout: gamut::serve::HEAD_TIMEOUT,
+            head_timeout: gamut_serve::HEAD_TIMEOUT,
         };
         App::new(&opts, "127.0.0.1:8080".parse().unwrap())
     })

@@ -3,10 +3,10 @@
 //! position whose text round-trips.
 #![no_main]
 
-use gamut::game::Notation;
-use gamut::games::GameId;
-use gamut::moves::play_moves;
-use gamut::with_game;
+use gamut_core::game::Notation;
+use gamut_games::GameId;
+use gamut_core::moves::play_moves;
+use gamut_games::with_game;
 use libfuzzer_sys::fuzz_target;
 
 fn check<G: Notation>(list: &str) {

@@ -9,9 +9,9 @@
 //! with dots).
 #![no_main]
 
-use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::GameId;
-use gamut::with_game;
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_games::GameId;
+use gamut_games::with_game;
 use libfuzzer_sys::fuzz_target;
 
 /// The child after the first move (at a simultaneous node: every player's

@@ -4,9 +4,9 @@
 //! implies, and a version 2 network writes back to the same bytes.
 #![no_main]
 
-use gamut::games::epaminondas::Epaminondas;
-use gamut::search::nnue::network::{read_network, Network};
-use gamut::nnue::Features;
+use gamut_games::epaminondas::Epaminondas;
+use gamut_search::nnue::network::{read_network, Network};
+use gamut_core::nnue::Features;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,9 +3,9 @@
 //! canonical text parses back to it.
 #![no_main]
 
-use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::GameId;
-use gamut::with_game;
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_games::GameId;
+use gamut_games::with_game;
 use libfuzzer_sys::fuzz_target;
 
 /// At a simultaneous node, the child after every player's first action
@@ -14,7 +14,7 @@ use libfuzzer_sys::fuzz_target;
 /// every child, by perft(1).
 fn play_children<G: Game>(pos: &G) {
     if pos.node() != NodeKind::Simultaneous {
-        let _ = gamut::perft::perft(pos, 1);
+        let _ = gamut_core::perft::perft(pos, 1);
         return;
     }
     let mut actions = Vec::new();

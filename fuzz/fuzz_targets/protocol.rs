@@ -4,8 +4,8 @@
 //! a `position` command builds its position or is refused, never panics.
 #![no_main]
 
-use gamut::games::GameId;
-use gamut::protocol::Command;
+use gamut_games::GameId;
+use gamut_protocol::Command;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -26,6 +26,6 @@ fuzz_target!(|data: &[u8]| {
     );
     if let Command::Position { base, moves } = command {
         let id = GameId::ALL[pick as usize % GameId::ALL.len()];
-        let _ = base.position(gamut::engine::game(id), moves.as_deref());
+        let _ = base.position(gamut_engine::game(id), moves.as_deref());
     }
 });

@@ -7,7 +7,7 @@
 //! that line with any one bit changed is refused.
 #![no_main]
 
-use gamut::tournament::records;
+use gamut_tournament::records;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

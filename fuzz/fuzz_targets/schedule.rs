@@ -1,4 +1,4 @@
-//! A tournament's lazily made schedule (`gamut::tournament::schedule::
+//! A tournament's lazily made schedule (`gamut_tournament::schedule::
 //! Pairings`): from fuzzer-chosen engine counts, formats, pair counts (a
 //! few, or up to the 2^40 games a tournament may have, and past it) and
 //! shards `K/N`, the pairs made when asked for are those of a schedule
@@ -9,7 +9,7 @@
 //! only, so nothing is spent in proportion to their length.
 #![no_main]
 
-use gamut::tournament::schedule::{Format, Pairing, Pairings, Shard, MAX_GAMES};
+use gamut_tournament::schedule::{Format, Pairing, Pairings, Shard, MAX_GAMES};
 use libfuzzer_sys::fuzz_target;
 
 /// Pairs checked at each end of a long schedule.

@@ -1,7 +1,7 @@
 //! Whole engine protocol sessions: the first byte picks the game the
 //! session starts with (or none), the rest is its input, one command per
 //! line, answered by the session `gamut engine` runs
-//! (`gamut::protocol::server::session`). Each line that
+//! (`gamut_protocol::server::session`). Each line that
 //! parses as a command is first bounded so that every execution takes
 //! milliseconds: `go` gets at most depth 2, 100 nodes, 1 ms per move, 10
 //! ms clocks and perft 1 (in games of two players; in the others a perft
@@ -19,10 +19,10 @@
 //! ends, which LeakSanitizer reports as leaks.
 #![no_main]
 
-use gamut::game::NodeRules;
-use gamut::games::GameId;
-use gamut::protocol::Command;
-use gamut::with_game;
+use gamut_core::game::NodeRules;
+use gamut_games::GameId;
+use gamut_protocol::Command;
+use gamut_games::with_game;
 use libfuzzer_sys::fuzz_target;
 use std::io::Cursor;
 
@@ -101,7 +101,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut out = Vec::new();
     let (started, perft_left) =
-        gamut::protocol::server::session(game, 1, 0, Cursor::new(input), &mut out)
+        gamut_protocol::server::session(game, 1, 0, Cursor::new(input), &mut out)
             .unwrap_or_else(|e| panic!("the session failed: {e}"));
     // A perft count that `quit` left running (bounded to depth 1 here)
     // ends before the next session starts, so that counts do not pile up

@@ -7,11 +7,13 @@ use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::searching::{emit, run_streamed, search_setup};
 use super::CliError;
-use gamut::engine::Position;
-use gamut::game::NodeKind;
-use gamut::search::score::Score;
-use gamut::search::{self, ChanceIteration, Iteration, MixedResult, Progress, Table, Verdict};
-use gamut::tablebase::Probe;
+use gamut_core::game::NodeKind;
+use gamut_core::tablebase::Probe;
+use gamut_engine::Position;
+use gamut_search::score::Score;
+use gamut_search::{
+    self as search, ChanceIteration, Iteration, MixedResult, Progress, Table, Verdict,
+};
 use std::io::Write;
 use std::time::Duration;
 

@@ -7,13 +7,13 @@ use super::args::AnalyzeArgs;
 use super::interrupt::Interrupt;
 use super::searching::emit;
 use super::CliError;
-use gamut::engine::sides::{SidesPlan, SidesText};
-use gamut::engine::Position;
-use gamut::game::{NodeKind, Player};
-use gamut::search::mcts::{MctsConfig, MctsResult};
-use gamut::search::sides::Tuple;
-use gamut::search::sides_analysis::Schedule;
-use gamut::search::{Limits, Progress, Table, Verdict};
+use gamut_core::game::{NodeKind, Player};
+use gamut_engine::sides::{SidesPlan, SidesText};
+use gamut_engine::Position;
+use gamut_search::mcts::{MctsConfig, MctsResult};
+use gamut_search::sides::Tuple;
+use gamut_search::sides_analysis::Schedule;
+use gamut_search::{Limits, Progress, Table, Verdict};
 use std::io::Write;
 use std::time::Duration;
 
@@ -70,7 +70,7 @@ pub fn analyze(pos: &Position, a: &AnalyzeArgs, out: &mut impl Write) -> Result<
             iterations: a.iterations,
             time: budget,
             width,
-            exploration: gamut::search::params::MCTS_EXPLORATION,
+            exploration: gamut_search::params::MCTS_EXPLORATION,
             seed: 1,
         };
         let mut io_err = None;

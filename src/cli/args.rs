@@ -4,9 +4,9 @@
 
 use super::CliError;
 use clap::Args;
-use gamut::engine::Position;
-use gamut::games::GameId;
-use gamut::search::options::SearchOptions;
+use gamut_engine::Position;
+use gamut_games::GameId;
+use gamut_search::options::SearchOptions;
 
 /// Which game and position a command works on.
 #[derive(Args, Debug)]
@@ -44,7 +44,7 @@ pub struct AnalyzeArgs {
     /// Search and print the best N root moves' lines at every iteration
     /// (MultiPV), each line with `multipv <rank>`; chance and simultaneous
     /// roots report their one result.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=gamut::search::params::MAX_MULTIPV as i64))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=gamut_search::params::MAX_MULTIPV as i64))]
     pub multipv: u32,
     /// Analyse until interrupted (Ctrl-C), printing every iteration; the
     /// same as giving no --depth, --time or --nodes.
@@ -76,16 +76,16 @@ pub struct AnalyzeArgs {
     pub method: String,
     /// Games of more than two players: actions kept per player when
     /// several players choose together (a coalition or a team).
-    #[arg(long, value_name = "N", default_value_t = gamut::search::params::COALITION_WIDTH as u32, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "N", default_value_t = gamut_search::params::COALITION_WIDTH as u32, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub width: u32,
     /// With --method mcts: stop after this many iterations.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
 }
 
-/// Parses a perft depth for clap: 0 to [`gamut::perft::MAX_DEPTH`].
+/// Parses a perft depth for clap: 0 to [`gamut_core::perft::MAX_DEPTH`].
 pub fn perft_depth(s: &str) -> Result<u32, String> {
-    let max = gamut::perft::MAX_DEPTH;
+    let max = gamut_core::perft::MAX_DEPTH;
     match s.parse::<u32>() {
         Ok(d) if d <= max => Ok(d),
         _ => Err(format!("perft counts 0 to {max} plies")),
@@ -109,7 +109,7 @@ fn setup_help() -> String {
          --elements). Not with --fen.",
     );
     for &id in GameId::ALL {
-        if let Some(setup) = gamut::engine::game(id).info().setup {
+        if let Some(setup) = gamut_engine::game(id).info().setup {
             help.push_str(&format!("\n{id}: {setup}"));
         }
     }
@@ -128,7 +128,7 @@ pub fn position(a: &PositionArgs) -> Result<Position, CliError> {
 
 /// The position given by `--fen` or the start options, before `--moves`.
 pub fn base_position(a: &PositionArgs) -> Result<Position, CliError> {
-    let game = gamut::engine::game(a.game);
+    let game = gamut_engine::game(a.game);
     match (&a.fen, &a.setup) {
         (Some(_), Some(_)) => Err(CliError(
             "--setup chooses the start position; give it or --fen, not both".into(),

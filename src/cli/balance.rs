@@ -7,10 +7,10 @@ use super::interrupt::Interrupt;
 use super::progress::GamesBar;
 use super::CliError;
 use clap::{Args, Subcommand};
-use gamut::games::GameId;
-use gamut::tournament::balance::{self, BalanceOutcome, BalanceSettings, Ladder};
-use gamut::tournament::schedule::{Shard, MAX_GAMES};
-use gamut::tournament::session::Ended;
+use gamut_games::GameId;
+use gamut_tournament::balance::{self, BalanceOutcome, BalanceSettings, Ladder};
+use gamut_tournament::schedule::{Shard, MAX_GAMES};
+use gamut_tournament::session::Ended;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -150,7 +150,7 @@ pub fn balance(a: &BalanceArgs, quiet: bool, out: &mut impl Write) -> Result<(),
     let interrupt = Interrupt::install()?;
     let mut watch = GamesBar::new(quiet, String::new(), None);
     let outcome = balance::run(
-        gamut::engine::game(id),
+        gamut_engine::game(id),
         &settings,
         interrupt.flag(),
         &mut watch,

@@ -1,13 +1,13 @@
 //! `gamut bench`: perft and search speed at each game's bench positions
-//! ([`GameInfo::bench`](gamut::game::GameInfo::bench)), as medians of
+//! ([`GameInfo::bench`](gamut_core::game::GameInfo::bench)), as medians of
 //! several runs, and how much the whole search figure varied between runs.
 
 use super::args::{parse_game, perft_depth};
 use super::CliError;
 use clap::Args;
-use gamut::game::BenchCase;
-use gamut::games::GameId;
-use gamut::search::{self, Limits, Table};
+use gamut_core::game::BenchCase;
+use gamut_games::GameId;
+use gamut_search::{self as search, Limits, Table};
 use std::io::Write;
 use std::time::Instant;
 
@@ -35,7 +35,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub exact: bool,
     #[command(flatten)]
-    pub evaluation: gamut::search::options::EvalOptions,
+    pub evaluation: gamut_search::options::EvalOptions,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -50,7 +50,7 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         None => GameId::ALL.to_vec(),
     };
     for &id in &games {
-        gamut::engine::game(id).evaluation(a.evaluation.eval, a.evaluation.net.as_deref())?;
+        gamut_engine::game(id).evaluation(a.evaluation.eval, a.evaluation.net.as_deref())?;
     }
     writeln!(
         out,
@@ -61,7 +61,7 @@ pub fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
     // The search time of every case, run by run.
     let mut run_seconds = vec![0.0; a.runs as usize];
     for id in games {
-        for case in gamut::engine::game(id).info().bench {
+        for case in gamut_engine::game(id).info().bench {
             let row = bench_case(id, case, a)?;
             writeln!(out, "{}", row.line)?;
             out.flush()?;
@@ -104,7 +104,7 @@ fn bench_case(id: GameId, case: &BenchCase, a: &BenchArgs) -> Result<Row, CliErr
     let pd = a.perft_depth.unwrap_or(case.perft_depth);
     let sd = a.search_depth.unwrap_or(case.search_depth);
     let threads = a.threads as usize;
-    let game = gamut::engine::game(id);
+    let game = gamut_engine::game(id);
     let start = game
         .parse(case.position)
         .map_err(|e| CliError(format!("bad bench position for {id}: {e}")))?;

@@ -4,10 +4,10 @@
 
 use super::searching::emit;
 use super::CliError;
-use gamut::engine::Position;
-use gamut::game::{NodeKind, Player};
-use gamut::games::GameId;
-use gamut::players::external::spawn_with_lines;
+use gamut_core::game::{NodeKind, Player};
+use gamut_engine::Position;
+use gamut_games::GameId;
+use gamut_players::external::spawn_with_lines;
 use std::io::Write;
 use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -126,7 +126,7 @@ pub fn check(
 /// The checks, in order, at game `G`'s start position, an answer that
 /// should come at once given `prompt`.
 fn contract(id: GameId, prompt: Duration) -> Result<Vec<Check<'static>>, CliError> {
-    let start = gamut::engine::game(id).start();
+    let start = gamut_engine::game(id).start();
     let side = match start.node() {
         NodeKind::Decision(_) => "",
         NodeKind::Simultaneous => "side 1 ",

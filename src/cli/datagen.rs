@@ -1,22 +1,22 @@
 //! `gamut datagen`: self-play games at a fixed node budget per move,
 //! written as training data for a learned evaluation
-//! ([`gamut::games::data`], documented in `docs/datagen.md`).
+//! ([`gamut_games::data`], documented in `docs/datagen.md`).
 
 use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::games::data::{encode_game_in, write_header, Reader, VERSION};
-use gamut::games::GameId;
-use gamut::paths::check_outputs;
-use gamut::search::Limits;
-use gamut::tournament::schedule::{Shard, MAX_GAMES};
+use gamut_core::paths::check_outputs;
+use gamut_games::data::{encode_game_in, write_header, Reader, VERSION};
+use gamut_games::GameId;
+use gamut_search::Limits;
+use gamut_tournament::schedule::{Shard, MAX_GAMES};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub(super) use gamut::players::selfplay::HASH_MIB;
+pub(super) use gamut_players::selfplay::HASH_MIB;
 /// Search nodes per move (or per position) of data, by default.
 pub(super) const NODES: u64 = 4000;
 
@@ -56,7 +56,7 @@ pub struct DatagenArgs {
     /// The self-play search's evaluation: a later generation's data is
     /// played with the network of the generation before.
     #[command(flatten)]
-    pub evaluation: gamut::search::options::EvalOptions,
+    pub evaluation: gamut_search::options::EvalOptions,
 }
 
 /// How many of `games` games share `k` of `n` plays (those numbered
@@ -69,7 +69,7 @@ pub(super) fn share_count(games: u64, k: u64, n: u64) -> u64 {
 /// Runs `gamut datagen`.
 pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
     let (k, n) = a.shard.map_or((1, 1), |sh| (sh.index + 1, sh.count));
-    let game = gamut::engine::game(a.game);
+    let game = gamut_engine::game(a.game);
     let self_play =
         game.self_play(game.evaluation(a.evaluation.eval, a.evaluation.net.as_deref())?);
     if let Some(net) = &a.evaluation.net {

@@ -57,7 +57,7 @@ impl<E: std::fmt::Display> From<E> for CliError {
 
 /// An error unless `G` has two players: the search, tournaments and soak
 /// play games of two sides choosing one action each.
-pub fn two_players(game: &dyn gamut::engine::AnyGame, command: &str) -> Result<(), CliError> {
+pub fn two_players(game: &dyn gamut_engine::AnyGame, command: &str) -> Result<(), CliError> {
     if game.players() == 2 {
         Ok(())
     } else {
@@ -68,4 +68,4 @@ pub fn two_players(game: &dyn gamut::engine::AnyGame, command: &str) -> Result<(
     }
 }
 
-pub use gamut::message::one_line;
+pub use gamut_core::message::one_line;

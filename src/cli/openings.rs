@@ -11,12 +11,12 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::{Args, ValueEnum};
-use gamut::engine::{AnyGame, Position};
-use gamut::game::NodeKind;
-use gamut::games::GameId;
-use gamut::search::score::outcome_score;
-use gamut::search::{self, Config, Limits, Table, Verdict};
-use gamut::tablebase::{Probe, Value};
+use gamut_core::game::NodeKind;
+use gamut_core::tablebase::{Probe, Value};
+use gamut_engine::{AnyGame, Position};
+use gamut_games::GameId;
+use gamut_search::score::outcome_score;
+use gamut_search::{self as search, Config, Limits, Table, Verdict};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -98,7 +98,7 @@ pub fn openings(a: &OpeningsArgs, quiet: bool, out: &mut impl Write) -> Result<(
         "{bar:40} {pos}/{len} openings kept of {msg} walks {elapsed}, about {eta} left",
         quiet,
     );
-    let result = book(gamut::engine::game(id), a, &bar, out);
+    let result = book(gamut_engine::game(id), a, &bar, out);
     bar.finish();
     result
 }
@@ -114,7 +114,7 @@ fn book(
         super::two_players(game, "--near-best or --max-score")?;
     }
     let oracle = match a.keep {
-        Some(_) if gamut::games::tablebase(id).is_none() => {
+        Some(_) if gamut_games::tablebase(id).is_none() => {
             return Err(CliError(format!(
                 "--keep needs a solved table, and there is no solver for {id}"
             )))
@@ -128,7 +128,7 @@ fn book(
         ),
         None => None,
     };
-    let tt = Table::try_new(gamut::search::params::OPENINGS_HASH_MIB)?;
+    let tt = Table::try_new(gamut_search::params::OPENINGS_HASH_MIB)?;
     let config = game.default_config(1);
     let scores = RefCell::new(FxHashMap::default());
     let score = |pos: &Position, depth: u32| {

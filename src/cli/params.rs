@@ -4,7 +4,7 @@
 
 use super::CliError;
 use clap::Args;
-use gamut::search::params::TUNABLES;
+use gamut_search::params::TUNABLES;
 use std::io::Write;
 
 /// Options of `gamut params`.

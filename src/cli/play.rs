@@ -4,7 +4,7 @@ use super::args::{position, PositionArgs};
 use super::CliError;
 use clap::Args;
 use gamut::console::{self, Settings};
-use gamut::engine::AnyGame;
+use gamut_engine::AnyGame;
 use std::io::{IsTerminal, Write};
 
 /// Options of `gamut play`.

@@ -1,7 +1,7 @@
 //! Progress bars for long work: drawn on stderr only when it is a terminal,
 //! only once the work has taken a second, and never with `--quiet`.
 
-use gamut::tournament::runner::Watch;
+use gamut_tournament::runner::Watch;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc;

@@ -1,12 +1,12 @@
 //! `gamut engine`: the engine protocol of `docs/protocol.md` on standard
 //! input and output (the session is the library's
-//! [`gamut::protocol::server`]), or `--check`, which runs another program
+//! [`gamut_protocol::server`]), or `--check`, which runs another program
 //! through the protocol's contract.
 
 use super::args::parse_game;
 use super::CliError;
 use clap::Args;
-use gamut::games::GameId;
+use gamut_games::GameId;
 use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -40,7 +40,7 @@ pub fn engine(a: &EngineArgs, out: &mut impl Write) -> Result<(), CliError> {
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let hash = gamut::search::params::DEFAULT_HASH_MIB as u32;
-    gamut::protocol::server::session(a.game, seed, hash, std::io::stdin(), out)?;
+    let hash = gamut_search::params::DEFAULT_HASH_MIB as u32;
+    gamut_protocol::server::session(a.game, seed, hash, std::io::stdin(), out)?;
     Ok(())
 }

@@ -4,9 +4,9 @@
 
 use super::interrupt::Interrupt;
 use super::CliError;
-use gamut::engine::{AnyGame, Position};
-use gamut::search::options::SearchOptions;
-use gamut::search::{Config, Limits, Progress, Table, Verdict};
+use gamut_engine::{AnyGame, Position};
+use gamut_search::options::SearchOptions;
+use gamut_search::{Config, Limits, Progress, Table, Verdict};
 use std::io::Write;
 
 /// The search configuration and limits the options ask for, checked

@@ -1,10 +1,10 @@
-//! `gamut serve`: analysis and play in the browser (see [`gamut::serve`]).
+//! `gamut serve`: analysis and play in the browser (see [`gamut_serve`]).
 
 use super::CliError;
 use clap::Args;
-use gamut::games::GameId;
-use gamut::search::nnue::network::{game_of, MAX_HEADER};
-use gamut::search::Eval;
+use gamut_games::GameId;
+use gamut_search::nnue::network::{game_of, MAX_HEADER};
+use gamut_search::Eval;
 use std::io::{Read, Write};
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -62,7 +62,7 @@ pub struct ServeArgs {
     /// Seconds a connection may take, from opening, to send its request
     /// head; a slower one is answered 408 and closed (a connection is one
     /// request, so an idle one is closed too).
-    #[arg(long, value_name = "S", default_value_t = gamut::serve::HEAD_TIMEOUT.as_secs(),
+    #[arg(long, value_name = "S", default_value_t = gamut_serve::HEAD_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub head_timeout: u64,
 }
@@ -80,13 +80,13 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(bad) = a
         .allow_host
         .iter()
-        .find(|n| !gamut::serve::valid_host_name(n))
+        .find(|n| !gamut_serve::valid_host_name(n))
     {
         return Err(CliError(format!(
             "--allow-host {bad}: not a host name or address (no port; IPv6 in brackets)"
         )));
     }
-    let opts = gamut::serve::Options {
+    let opts = gamut_serve::Options {
         host: a.host,
         port: a.port,
         threads: a.threads as usize,
@@ -100,7 +100,7 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
         head_timeout: std::time::Duration::from_secs(a.head_timeout),
     };
     let mut printed = Ok(());
-    gamut::serve::run(opts, |url| {
+    gamut_serve::run(opts, |url| {
         printed = writeln!(out, "serving {url}").and_then(|_| out.flush());
         if a.open {
             // The system's opener; a failure leaves the printed URL to use.
@@ -118,8 +118,8 @@ pub fn serve(a: &ServeArgs, out: &mut impl Write) -> Result<(), CliError> {
 
 /// The networks of files `paths`, each for the game its header names; two
 /// files for one game, or a file that is not a network, are an error.
-fn networks(paths: &[PathBuf]) -> Result<gamut::serve::sessions::Networks, CliError> {
-    let mut nets: gamut::serve::sessions::Networks = Vec::new();
+fn networks(paths: &[PathBuf]) -> Result<gamut_serve::sessions::Networks, CliError> {
+    let mut nets: gamut_serve::sessions::Networks = Vec::new();
     for path in paths {
         // The header names the game; the game's own reader reads the rest,
         // once the file's size is checked.
@@ -137,7 +137,7 @@ fn networks(paths: &[PathBuf]) -> Result<gamut::serve::sessions::Networks, CliEr
         if nets.iter().any(|(g, _)| *g == id.name()) {
             return Err(CliError(format!("--net: two networks for {}", id.name())));
         }
-        let net = gamut::engine::game(id).evaluation(Eval::Net, Some(path))?;
+        let net = gamut_engine::game(id).evaluation(Eval::Net, Some(path))?;
         nets.push((id.name(), net));
     }
     Ok(nets)

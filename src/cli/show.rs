@@ -4,9 +4,9 @@
 use super::args::{base_position, position, PositionArgs};
 use super::{solve, CliError};
 use clap::Args;
-use gamut::engine::Position;
-use gamut::paths::check_outputs;
-use gamut::svg::SvgOptions;
+use gamut_core::paths::check_outputs;
+use gamut_core::svg::SvgOptions;
+use gamut_engine::Position;
 use std::io::Write;
 
 /// Options of `gamut show`.
@@ -45,8 +45,8 @@ pub struct ShowArgs {
 pub fn show(a: &ShowArgs, out: &mut impl Write) -> Result<(), CliError> {
     let (pos, before) = show_positions(a)?;
     if let Some(svg) = &a.svg {
-        let table = gamut::games::tablebase(a.position.game)
-            .and_then(|tb| gamut::tablebase::locate(tb.game(), a.table.as_deref()));
+        let table = gamut_games::tablebase(a.position.game)
+            .and_then(|tb| gamut_core::tablebase::locate(tb.game(), a.table.as_deref()));
         let inputs: Vec<(&str, &std::path::Path)> =
             table.iter().map(|t| ("--table", t.as_path())).collect();
         check_outputs(&inputs, &[("--svg", svg)])?;

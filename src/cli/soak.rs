@@ -1,13 +1,13 @@
 //! `gamut soak`: random games played to the end with every invariant
-//! checked at every ply ([`gamut::soak`]), with a summary line per game.
+//! checked at every ply ([`gamut_core::soak`]), with a summary line per game.
 
 use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::engine::AnyGame;
-use gamut::games::GameId;
-use gamut::soak::Tally;
+use gamut_core::soak::Tally;
+use gamut_engine::AnyGame;
+use gamut_games::GameId;
 use rayon::prelude::*;
 use std::io::Write;
 use std::time::Instant;
@@ -45,7 +45,7 @@ pub fn soak(a: &SoakArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliEr
     let mut failed = 0;
     for id in ids {
         let started = Instant::now();
-        let tally = pool.install(|| soak_game(gamut::engine::game(id), a, quiet));
+        let tally = pool.install(|| soak_game(gamut_engine::game(id), a, quiet));
         writeln!(
             out,
             "soak {id}: games {}, plies {}, checks {}, failures {}, time {:.1} s",

@@ -5,14 +5,14 @@ use super::args::parse_game;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::engine::{AnyGame, Position};
-use gamut::evaluate::EVAL_LIMIT;
-use gamut::games::data::{encode_game, read_all, write_header, GameRecord, Sample};
-use gamut::games::{self, GameId};
-use gamut::paths::check_outputs;
-use gamut::search::{Config, Eval, Limits, Table, Verdict};
-use gamut::tablebase::agreement::{self as agree, Agreement};
-use gamut::tablebase::{self, Oracle, Tablebase, Value};
+use gamut_core::evaluate::EVAL_LIMIT;
+use gamut_core::paths::check_outputs;
+use gamut_core::tablebase::agreement::{self as agree, Agreement};
+use gamut_core::tablebase::{self, Oracle, Tablebase, Value};
+use gamut_engine::{AnyGame, Position};
+use gamut_games::data::{encode_game, read_all, write_header, GameRecord, Sample};
+use gamut_games::{self as games, GameId};
+use gamut_search::{Config, Eval, Limits, Table, Verdict};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -250,7 +250,7 @@ const BARREN_ROUNDS: u32 = 20;
 /// (`--scored-by search`), from the side to move's view, with the result
 /// the table's value forces (a draw for a draw).
 fn training_data(a: &SolveArgs, path: &Path, out: &mut impl Write) -> Result<(), CliError> {
-    let game = gamut::engine::game(a.game);
+    let game = gamut_engine::game(a.game);
     let inputs: Vec<(&str, &Path)> = a.table.iter().map(|t| ("--table", t.as_path())).collect();
     check_outputs(&inputs, &[("--training-data", path)])?;
     if path.exists() {
@@ -391,7 +391,7 @@ impl PositionSearch {
 /// `solve --agreement N`: one line per evaluation with how well it orders
 /// N random positions as the solved table does.
 fn agreement(a: &SolveArgs, n: usize, out: &mut impl Write) -> Result<(), CliError> {
-    let game = gamut::engine::game(a.game);
+    let game = gamut_engine::game(a.game);
     let table = required_table(a)?;
     let mut positions = game.random_positions(n, a.seed);
     if !a.unseen.is_empty() {

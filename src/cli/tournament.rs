@@ -6,17 +6,17 @@ use super::progress::GamesBar;
 use super::show::show_text;
 use super::CliError;
 use clap::{Args, Subcommand};
-use gamut::engine::Position;
-use gamut::games::GameId;
-use gamut::paths::check_outputs;
-use gamut::players::record::{Adjudicator, GameRecord, Threshold};
-use gamut::svg::SvgOptions;
-use gamut::tournament::records;
-use gamut::tournament::runner::{self, MergeSettings, Settings, TournamentOutcome};
-use gamut::tournament::schedule::{Format, Shard, MAX_GAMES};
-use gamut::tournament::session::Ended;
-use gamut::tournament::stats::Sprt;
-use gamut::tournament::{pages, pgn};
+use gamut_core::paths::check_outputs;
+use gamut_core::svg::SvgOptions;
+use gamut_engine::Position;
+use gamut_games::GameId;
+use gamut_players::record::{Adjudicator, GameRecord, Threshold};
+use gamut_tournament::records;
+use gamut_tournament::runner::{self, MergeSettings, Settings, TournamentOutcome};
+use gamut_tournament::schedule::{Format, Shard, MAX_GAMES};
+use gamut_tournament::session::Ended;
+use gamut_tournament::stats::Sprt;
+use gamut_tournament::{pages, pgn};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -202,7 +202,7 @@ pub fn tournament(a: &TournamentArgs, quiet: bool, out: &mut impl Write) -> Resu
     let lines: Option<&mut dyn Write> = if a.json { None } else { Some(&mut *out) };
     let mut watch = GamesBar::new(quiet, String::new(), lines);
     let outcome = runner::run(
-        gamut::engine::game(id),
+        gamut_engine::game(id),
         &settings,
         interrupt.flag(),
         &mut watch,

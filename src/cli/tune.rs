@@ -1,5 +1,5 @@
 //! `gamut tune`: SPSA over the search's tunable parameters through pairs
-//! of games (the library's [`gamut::tournament::tune`]), one line per
+//! of games (the library's [`gamut_tournament::tune`]), one line per
 //! iteration, a progress bar of games on a terminal, and the tuned values
 //! as spec items at the end.
 
@@ -8,10 +8,10 @@ use super::interrupt::Interrupt;
 use super::progress::Progress;
 use super::CliError;
 use clap::Args;
-use gamut::game::ParseError;
-use gamut::games::GameId;
-use gamut::tournament::runner::Watch;
-use gamut::tournament::tune::{self, Entry, Gains, Observer, TuneSettings};
+use gamut_core::game::ParseError;
+use gamut_games::GameId;
+use gamut_tournament::runner::Watch;
+use gamut_tournament::tune::{self, Entry, Gains, Observer, TuneSettings};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -182,7 +182,7 @@ pub fn tune(a: &TuneArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliEr
         out: &mut *out,
     };
     let result = tune::run(
-        gamut::engine::game(a.game),
+        gamut_engine::game(a.game),
         &settings,
         interrupt.flag(),
         &mut bar,

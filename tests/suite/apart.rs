@@ -3,10 +3,10 @@
 
 use crate::common;
 
-use gamut::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
-use gamut::game::{Game, NodeKind, Notation, Player};
-use gamut::games::apart::Apart;
-use gamut::perft::perft;
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::{Game, NodeKind, Notation, Player};
+use gamut_core::perft::perft;
+use gamut_games::apart::Apart;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -208,7 +208,7 @@ fn a_side_that_is_not_apart_always_has_a_move() {
     // Dense random boards come closest; none may be a stuck decision node.
     let mut x = 0x5eedu64;
     let mut draw = || {
-        x = gamut::bits::splitmix64(x);
+        x = gamut_core::bits::splitmix64(x);
         x
     };
     let mut tried = 0;

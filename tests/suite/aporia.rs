@@ -3,11 +3,11 @@
 
 use crate::common;
 
-use gamut::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
-use gamut::game::{Game, NodeKind, Notation, Player};
-use gamut::games::aporia::board::{Move, Node, NodeSet, JUMP_COLUMN, JUMP_ROW, PLATFORMS};
-use gamut::games::aporia::Aporia;
-use gamut::search::{self, Config, Limits, Table};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::{Game, NodeKind, Notation, Player};
+use gamut_games::aporia::board::{Move, Node, NodeSet, JUMP_COLUMN, JUMP_ROW, PLATFORMS};
+use gamut_games::aporia::Aporia;
+use gamut_search::{self as search, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;

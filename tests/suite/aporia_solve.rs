@@ -9,17 +9,17 @@
 use crate::common;
 use std::path::Path;
 
-use gamut::game::{Game, NodeKind, Notation};
-use gamut::games::aporia::board::{Move, NodeSet};
-use gamut::games::aporia::solve::SolvedTable;
-use gamut::games::aporia::states::{board_rank, Key, StateSpace, BOARDS};
-use gamut::games::aporia::{symmetry, Aporia};
-use gamut::games::data::{encode_game, write_header, GameRecord, Reader, Sample};
-use gamut::perft::perft;
-use gamut::search::score::Score;
-use gamut::search::{self, Config, Limits};
-use gamut::tablebase::agreement::{self, agreement};
-use gamut::tablebase::{Oracle, Probe, Value};
+use gamut_core::game::{Game, NodeKind, Notation};
+use gamut_core::perft::perft;
+use gamut_core::tablebase::agreement::{self, agreement};
+use gamut_core::tablebase::{Oracle, Probe, Value};
+use gamut_games::aporia::board::{Move, NodeSet};
+use gamut_games::aporia::solve::SolvedTable;
+use gamut_games::aporia::states::{board_rank, Key, StateSpace, BOARDS};
+use gamut_games::aporia::{symmetry, Aporia};
+use gamut_games::data::{encode_game, write_header, GameRecord, Reader, Sample};
+use gamut_search::score::Score;
+use gamut_search::{self as search, Config, Limits};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::OnceLock;
@@ -148,7 +148,7 @@ fn boards_are_ranked_densely_and_counted() {
                     back: None,
                     again: None,
                 }
-                .position(gamut::game::Player::FIRST)
+                .position(gamut_core::game::Player::FIRST)
                 .move_count() as u64;
                 raw += (open + 1) * (open + 1) - open;
             }
@@ -231,7 +231,7 @@ fn long_table_agrees_with_the_searcher() {
         if value == Value::Draw || !space.is_canonical(s) {
             continue;
         }
-        let pos = space.key(s).position(gamut::game::Player::SECOND);
+        let pos = space.key(s).position(gamut_core::game::Player::SECOND);
         assert_eq!(table.value(&pos), value);
         if pos.node() == NodeKind::Terminal {
             assert_eq!(value, Value::Loss(0));
@@ -291,7 +291,7 @@ fn long_table_is_consistent_with_itself() {
             continue;
         }
         checked += 1;
-        let pos = space.key(s).position(gamut::game::Player::FIRST);
+        let pos = space.key(s).position(gamut_core::game::Player::FIRST);
         let value = Value::from_entry(table.entries()[s as usize]);
         let children: Vec<Value> = table
             .move_values(&pos)
@@ -381,7 +381,7 @@ fn bad_tables_and_unsolvable_games_are_one_line_errors() {
     // A well-formed table there (every entry a draw) is read by default.
     let entries = vec![0u8; space().total as usize];
     let path = dir.join("gamut").join("aporia.table");
-    gamut::tablebase::write(&path, "aporia", &entries).unwrap();
+    gamut_core::tablebase::write(&path, "aporia", &entries).unwrap();
     let out = gamut(&["show", "aporia"], &dir);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -395,7 +395,7 @@ fn bad_tables_and_unsolvable_games_are_one_line_errors() {
 }
 
 /// Whether the opening `text` is lost for `perfect` before play starts.
-fn game_value_for(table: &SolvedTable, text: &str, perfect: gamut::game::Player) -> bool {
+fn game_value_for(table: &SolvedTable, text: &str, perfect: gamut_core::game::Player) -> bool {
     let pos = Aporia::parse(text).unwrap();
     let v = table.value(&pos);
     (pos.side() == perfect && matches!(v, Value::Loss(_)))
@@ -548,7 +548,7 @@ fn agreement_compares_every_evaluation_with_the_table() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("no table for aporia"), "{err}");
     let path = dir.join("draws.table");
-    gamut::tablebase::write(&path, "aporia", &vec![0u8; space().total as usize]).unwrap();
+    gamut_core::tablebase::write(&path, "aporia", &vec![0u8; space().total as usize]).unwrap();
     let out = gamut(
         &[
             "solve",
@@ -634,7 +634,7 @@ fn cycle_table(dir: &std::path::Path) -> std::path::PathBuf {
     let entries: Vec<u8> = (0..space().total)
         .map(|s| [0, 2, 3][(s % 3) as usize])
         .collect();
-    gamut::tablebase::write(&path, "aporia", &entries).unwrap();
+    gamut_core::tablebase::write(&path, "aporia", &entries).unwrap();
     path
 }
 
@@ -883,7 +883,7 @@ fn unseen_leaves_out_seen_texts_and_seen_states() {
 
     let dir = common::scratch_dir("aporia-unseen");
     let path = dir.join("draws.table");
-    gamut::tablebase::write(&path, "aporia", &vec![0u8; space().total as usize]).unwrap();
+    gamut_core::tablebase::write(&path, "aporia", &vec![0u8; space().total as usize]).unwrap();
     let table = SolvedTable::load(&path).unwrap();
     let image = image_with_another_text(&positions[100]);
     let mut with_image = seen;

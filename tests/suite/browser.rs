@@ -3387,7 +3387,7 @@ fn long_aporia_s_bar_says_its_scale_is_flat_or_the_table_s_verdict_in_chromium()
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(browser.run(VERDICT)[0], json!(""), "apart has no solver");
     drop(server);
-    let Some(real) = gamut::tablebase::default_path("aporia").filter(|p| p.is_file()) else {
+    let Some(real) = gamut_core::tablebase::default_path("aporia").filter(|p| p.is_file()) else {
         eprintln!("no Aporia table at the default path: the verdict itself is not checked");
         return;
     };

@@ -55,7 +55,7 @@ fn moves_lists_every_child_sorted_once() {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len() as u64, n, "{game}");
         let mut sorted = lines.clone();
-        sorted.sort_by(|a, b| gamut::moves::natural_cmp(a, b));
+        sorted.sort_by(|a, b| gamut_core::moves::natural_cmp(a, b));
         sorted.dedup();
         assert_eq!(lines, sorted, "{game}");
     }

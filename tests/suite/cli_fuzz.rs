@@ -4,11 +4,11 @@
 //! panic, never die by a signal, never hang.
 
 use crate::common;
-use gamut::game::{NodeKind, NodeRules, Notation};
-use gamut::games::GameId;
-use gamut::moves::named_children;
-use gamut::perft;
-use gamut::with_game;
+use gamut_core::game::{NodeKind, NodeRules, Notation};
+use gamut_core::moves::named_children;
+use gamut_core::perft;
+use gamut_games::with_game;
+use gamut_games::GameId;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -5,12 +5,12 @@ use crate::common;
 
 use crate::naive::empedocles as naive;
 
-use gamut::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
-use gamut::game::{Diagram, Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::empedocles::elements::Pairing;
-use gamut::games::empedocles::{Empedocles, Move, Stage};
-use gamut::moves::named_children;
-use gamut::perft::{children, divide, perft};
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::{Diagram, Game, NodeKind, NodeRules, Notation, Player};
+use gamut_core::moves::named_children;
+use gamut_core::perft::{children, divide, perft};
+use gamut_games::empedocles::elements::Pairing;
+use gamut_games::empedocles::{Empedocles, Move, Stage};
 
 /// Suite counts above this are left to `gamut perft`: the test recounts 295
 /// of the 309 counts, about 100 million leaves.
@@ -367,8 +367,8 @@ fn move_text_is_canonical_and_strict() {
     assert!(over.parse_move("T").unwrap_err().0.contains("over"));
 }
 
-fn sq(name: &str) -> gamut::bits::Square {
-    gamut::bits::Square::parse(name).unwrap()
+fn sq(name: &str) -> gamut_core::bits::Square {
+    gamut_core::bits::Square::parse(name).unwrap()
 }
 
 #[test]

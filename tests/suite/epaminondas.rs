@@ -3,9 +3,9 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind, Notation, Player};
-use gamut::games::epaminondas::Epaminondas;
-use gamut::perft::perft;
+use gamut_core::game::{Game, NodeKind, Notation, Player};
+use gamut_core::perft::perft;
+use gamut_games::epaminondas::Epaminondas;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 

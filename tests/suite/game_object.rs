@@ -1,12 +1,12 @@
-//! The game object (`gamut::engine`): every game's search defaults, its
+//! The game object (`gamut_engine`): every game's search defaults, its
 //! listings and its sides' analyses, reached by id alone.
 
-use gamut::engine::game;
-use gamut::engine::sides::{SidesPlan, SidesText};
-use gamut::game::Player;
-use gamut::games::GameId;
-use gamut::search::sides_analysis::Schedule;
-use gamut::search::{Eval, Limits, Table, Verdict};
+use gamut_core::game::Player;
+use gamut_engine::game;
+use gamut_engine::sides::{SidesPlan, SidesText};
+use gamut_games::GameId;
+use gamut_search::sides_analysis::Schedule;
+use gamut_search::{Eval, Limits, Table, Verdict};
 
 #[test]
 fn every_game_s_search_defaults_are_settings_of_the_searcher() {

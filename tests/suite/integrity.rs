@@ -3,11 +3,11 @@
 //! damaged, and a network file is checked before it is read.
 
 use crate::common::{record_fields, rejected, scratch_dir, sealed_line};
-use gamut::evaluate::EVAL_LIMIT;
-use gamut::game::Notation;
-use gamut::games::data::{encode_game, read_all, write_header, GameRecord as DataGame, Reader};
-use gamut::games::empedocles::Empedocles;
-use gamut::tournament::records;
+use gamut_core::evaluate::EVAL_LIMIT;
+use gamut_core::game::Notation;
+use gamut_games::data::{encode_game, read_all, write_header, GameRecord as DataGame, Reader};
+use gamut_games::empedocles::Empedocles;
+use gamut_tournament::records;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
@@ -408,7 +408,7 @@ fn a_network_file_of_the_wrong_size_is_refused_from_its_header() {
 fn a_records_line_past_the_cap_is_refused() {
     let path = dir().join("long.jsonl");
     let mut text = String::from("\n");
-    text.push_str(&"x".repeat(gamut::tournament::records::MAX_LINE + 1));
+    text.push_str(&"x".repeat(gamut_tournament::records::MAX_LINE + 1));
     std::fs::write(&path, &text).unwrap();
     for cmd in [
         vec!["tournament", "merge", s(&path)],

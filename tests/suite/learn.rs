@@ -214,7 +214,7 @@ fn long_learn_killed_at_each_step_resumes_to_the_same_ledger_and_network() {
 #[test]
 #[ignore = "long check"]
 fn long_learn_of_four_players_plays_seats_and_resumes_after_a_kill() {
-    use gamut::games::data::read_all;
+    use gamut_games::data::read_all;
     let root = scratch_dir("learn-seats");
     let whole = root.join("whole");
     let run = |dir: &Path| args_of("spokes4", &TINY_SEATS, dir);

@@ -1,12 +1,12 @@
 //! Learned evaluation: the training data `gamut datagen` writes.
 
 use crate::common::{ok, rejected, scratch_dir};
-use gamut::evaluate::EVAL_LIMIT;
-use gamut::game::{Game, NodeKind, Notation, Player};
-use gamut::games::data::{encode_game, read_all, write_header, GameRecord};
-use gamut::games::empedocles::Empedocles;
-use gamut::games::epaminondas::Epaminondas;
-use gamut::games::spokes::Spokes;
+use gamut_core::evaluate::EVAL_LIMIT;
+use gamut_core::game::{Game, NodeKind, Notation, Player};
+use gamut_games::data::{encode_game, read_all, write_header, GameRecord};
+use gamut_games::empedocles::Empedocles;
+use gamut_games::epaminondas::Epaminondas;
+use gamut_games::spokes::Spokes;
 
 fn datagen(out: &std::path::Path, games: &str, extra: &[&str]) -> String {
     datagen_of("epaminondas", out, games, extra)
@@ -52,7 +52,7 @@ fn datagen_resumes_and_shards_to_the_same_games() {
         for s in &g.samples {
             let pos = Epaminondas::parse(&s.text).unwrap();
             assert_eq!(pos.perspective(), s.side);
-            assert!(s.score.abs() <= gamut::evaluate::EVAL_LIMIT as i16);
+            assert!(s.score.abs() <= gamut_core::evaluate::EVAL_LIMIT as i16);
         }
     }
     // Shard 2 of 2 plays game 1 (counted from 0): the whole's second game.
@@ -83,11 +83,11 @@ fn datagen_of_four_players_keeps_every_sides_scores() {
         for g in &games {
             assert!(g.winner.is_none_or(|w| (w.index() as u8) < sides));
             for s in &g.samples {
-                assert!(s.score.abs() <= gamut::evaluate::EVAL_LIMIT as i16);
+                assert!(s.score.abs() <= gamut_core::evaluate::EVAL_LIMIT as i16);
                 seen.insert(s.side.index() as u8);
                 // A decision (a resolution) is scored for the side deciding.
-                let id: gamut::games::GameId = game.parse().unwrap();
-                let node = gamut::with_game!(id, G => G::parse(&s.text).unwrap().node());
+                let id: gamut_games::GameId = game.parse().unwrap();
+                let node = gamut_games::with_game!(id, G => G::parse(&s.text).unwrap().node());
                 if let NodeKind::Decision(side) = node {
                     assert_eq!(s.side, side, "{game} {}", s.text);
                 }
@@ -232,20 +232,20 @@ fn datagen_refuses_corrupt_files() {
 }
 
 mod inference {
-    use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-    use gamut::games::apart::Apart;
-    use gamut::games::aporia::Aporia;
-    use gamut::games::empedocles::Empedocles;
-    use gamut::games::epaminondas::Epaminondas;
-    use gamut::games::spokes::Spokes;
-    use gamut::nnue::Features;
-    use gamut::search::nnue::network::{FloatNetwork, Network};
-    use gamut::search::nnue::{evaluate_from_scratch, refresh, views_for, Evaluator};
+    use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+    use gamut_core::nnue::Features;
+    use gamut_games::apart::Apart;
+    use gamut_games::aporia::Aporia;
+    use gamut_games::empedocles::Empedocles;
+    use gamut_games::epaminondas::Epaminondas;
+    use gamut_games::spokes::Spokes;
+    use gamut_search::nnue::network::{FloatNetwork, Network};
+    use gamut_search::nnue::{evaluate_from_scratch, refresh, views_for, Evaluator};
 
     /// Game `G`'s built-in network.
-    fn builtin<G: gamut::evaluate::Evaluate>() -> Network {
-        match gamut::search::Evaluation::builtin::<G>() {
-            Some(gamut::search::Evaluation::Net(net)) => (*net).clone(),
+    fn builtin<G: gamut_core::evaluate::Evaluate>() -> Network {
+        match gamut_search::Evaluation::builtin::<G>() {
+            Some(gamut_search::Evaluation::Net(net)) => (*net).clone(),
             _ => panic!("{} has a network", G::ID),
         }
     }
@@ -256,10 +256,10 @@ mod inference {
     /// the game's own value where the side is the game's side to move.
     #[test]
     fn a_sides_view_reads_the_network_for_the_side() {
-        use gamut::evaluate::{Evaluate, TermMask};
-        use gamut::search::nnue::value_from_scratch;
-        use gamut::search::sides::TwoSided;
-        use gamut::search::Evaluation;
+        use gamut_core::evaluate::{Evaluate, TermMask};
+        use gamut_search::nnue::value_from_scratch;
+        use gamut_search::sides::TwoSided;
+        use gamut_search::Evaluation;
         let net = builtin::<Spokes>();
         let of_view = Evaluation::builtin::<TwoSided<Spokes>>().expect("the game's network");
         let of_game = Evaluation::builtin::<Spokes>().unwrap();
@@ -272,8 +272,10 @@ mod inference {
                 let view = TwoSided::new(pos.clone(), side, 8);
                 let mut want = value_from_scratch(&pos, &net, side);
                 if net.on_classic {
-                    want = (want + pos.evaluate_for(side, TermMask::ALL))
-                        .clamp(-gamut::evaluate::EVAL_LIMIT, gamut::evaluate::EVAL_LIMIT);
+                    want = (want + pos.evaluate_for(side, TermMask::ALL)).clamp(
+                        -gamut_core::evaluate::EVAL_LIMIT,
+                        gamut_core::evaluate::EVAL_LIMIT,
+                    );
                 }
                 let sign = if view.perspective() == Player::FIRST {
                     1
@@ -302,16 +304,16 @@ mod inference {
     /// negated where the others move.
     #[test]
     fn every_sides_view_of_four_player_spokes_reads_its_network_incrementally() {
-        use gamut::games::spokes::{Spokes2v2, Spokes4};
+        use gamut_games::spokes::{Spokes2v2, Spokes4};
         check_every_sides_view::<Spokes4>();
         check_every_sides_view::<Spokes2v2>();
     }
 
-    fn check_every_sides_view<G: Features + Notation + gamut::evaluate::Evaluate>() {
-        use gamut::evaluate::TermMask;
-        use gamut::search::nnue::value_from_scratch;
-        use gamut::search::sides::TwoSided;
-        use gamut::search::Evaluation;
+    fn check_every_sides_view<G: Features + Notation + gamut_core::evaluate::Evaluate>() {
+        use gamut_core::evaluate::TermMask;
+        use gamut_search::nnue::value_from_scratch;
+        use gamut_search::sides::TwoSided;
+        use gamut_search::Evaluation;
         let net = builtin::<G>();
         let of_view = Evaluation::builtin::<TwoSided<G>>().expect("the game's network");
         let mut evaluator = Evaluator::default();
@@ -751,9 +753,9 @@ fn depth_one_score(extra: &[&str]) -> i32 {
 /// first format (version 1, without that byte) reads as the second.
 #[test]
 fn a_network_on_classic_adds_to_the_classic_evaluation() {
-    use gamut::search::nnue::network::{FloatNetwork, Network};
+    use gamut_search::nnue::network::{FloatNetwork, Network};
     let dir = scratch_dir("nets-on-classic");
-    let inputs = <Epaminondas as gamut::nnue::Features>::INPUTS;
+    let inputs = <Epaminondas as gamut_core::nnue::Features>::INPUTS;
     // Every weight zero and the output bias a quarter: 100 points for any
     // position, from either side.
     let constant = |on_classic| {

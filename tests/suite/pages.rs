@@ -5,9 +5,9 @@
 
 use crate::common;
 use crate::common::{ok, rejected, tool_here};
-use gamut::game::NodeKind;
-use gamut::players::record::GameRecord;
-use gamut::tournament::records;
+use gamut_core::game::NodeKind;
+use gamut_players::record::GameRecord;
+use gamut_tournament::records;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -562,7 +562,8 @@ fn a_program_engine_s_info_lines_give_its_scores() {
             .scores
             .iter()
             .filter(|sc| {
-                steps[sc.step].1.node() == NodeKind::Decision(gamut::game::Player::from_index(side))
+                steps[sc.step].1.node()
+                    == NodeKind::Decision(gamut_core::game::Player::from_index(side))
             })
             .collect();
         assert!(!of_program.is_empty(), "game {}", rec.number);

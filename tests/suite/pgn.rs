@@ -7,8 +7,8 @@
 
 use crate::common;
 use crate::common::{ok, rejected};
-use gamut::players::record::GameRecord;
-use gamut::tournament::records;
+use gamut_players::record::GameRecord;
+use gamut_tournament::records;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

@@ -4,14 +4,14 @@
 //! size and coordinate options.
 
 use crate::common;
-use gamut::game::{Diagram, Game, NodeKind, Notation};
-use gamut::games::apart::Apart;
-use gamut::games::aporia::Aporia;
-use gamut::games::empedocles::Empedocles;
-use gamut::games::epaminondas::Epaminondas;
-use gamut::games::spokes::board::Content;
-use gamut::games::spokes::Spokes;
-use gamut::svg::SvgOptions;
+use gamut_core::game::{Diagram, Game, NodeKind, Notation};
+use gamut_core::svg::SvgOptions;
+use gamut_games::apart::Apart;
+use gamut_games::aporia::Aporia;
+use gamut_games::empedocles::Empedocles;
+use gamut_games::epaminondas::Epaminondas;
+use gamut_games::spokes::board::Content;
+use gamut_games::spokes::Spokes;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::BTreeMap;
@@ -261,7 +261,7 @@ fn spokes_picture_draws_every_stone_on_its_node() {
         let board = after.board();
         let mut marked = Vec::new();
         for name in nodes.keys() {
-            let n = gamut::games::spokes::board::Node::parse(name).unwrap();
+            let n = gamut_games::spokes::board::Node::parse(name).unwrap();
             let count = match board.content(n) {
                 Content::Empty => None,
                 Content::Single(c) => Some([1 - c.index() as u32, c.index() as u32]),

@@ -7,17 +7,17 @@
 use crate::common;
 use crate::common::{ok, tool_here};
 use gamut::console::{self, Settings};
-use gamut::engine::Position;
-use gamut::evaluate::FullGame;
-use gamut::game::{Diagram, Game, Notation};
-use gamut::games::apart::Apart;
-use gamut::games::aporia::Aporia;
-use gamut::games::empedocles::Empedocles;
-use gamut::games::epaminondas::Epaminondas;
-use gamut::games::spokes::Spokes;
-use gamut::players::engine::{Engine, Kind};
-use gamut::search::{Config, Limits};
-use gamut::tournament::records;
+use gamut_core::evaluate::FullGame;
+use gamut_core::game::{Diagram, Game, Notation};
+use gamut_engine::Position;
+use gamut_games::apart::Apart;
+use gamut_games::aporia::Aporia;
+use gamut_games::empedocles::Empedocles;
+use gamut_games::epaminondas::Epaminondas;
+use gamut_games::spokes::Spokes;
+use gamut_players::engine::{Engine, Kind};
+use gamut_search::{Config, Limits};
+use gamut_tournament::records;
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver};
@@ -479,7 +479,7 @@ fn no_colour_at_a_terminal_when_no_color_is_set() {
 fn whole_game_at_a_terminal(
     game: &str,
     args: &[&str],
-) -> (usize, String, gamut::players::record::GameRecord) {
+) -> (usize, String, gamut_players::record::GameRecord) {
     let file = temp(&format!("{game}-terminal.jsonl"));
     let mut all = vec!["play", game, "--depth", "1", "--seed", "5"];
     all.extend(args);

@@ -2,14 +2,14 @@
 //! round-trip through their text, random and mutated texts are refused with
 //! one-line errors and never panic, move texts parse back to their moves,
 //! incremental hashes match hashes from scratch, and the children listed by
-//! `gamut::perft::children` add up to perft(1).
+//! `gamut_core::perft::children` add up to perft(1).
 
 use crate::common;
-use gamut::game::Child;
-use gamut::game::{Game, NodeKind, Notation};
-use gamut::games::{apart, aporia, empedocles, epaminondas, spokes};
-use gamut::moves::named_children;
-use gamut::perft;
+use gamut_core::game::Child;
+use gamut_core::game::{Game, NodeKind, Notation};
+use gamut_core::moves::named_children;
+use gamut_core::perft;
+use gamut_games::{apart, aporia, empedocles, epaminondas, spokes};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;

@@ -4,13 +4,13 @@
 //! games must end as forfeits with their reasons.
 
 use crate::common;
-use gamut::game::{Game, NodeRules, Notation, Player};
-use gamut::games::aporia::Aporia;
-use gamut::games::epaminondas::Epaminondas;
-use gamut::games::spokes::Spokes;
-use gamut::moves::play_moves;
-use gamut::players::record::GameRecord;
-use gamut::tournament::records;
+use gamut_core::game::{Game, NodeRules, Notation, Player};
+use gamut_core::moves::play_moves;
+use gamut_games::aporia::Aporia;
+use gamut_games::epaminondas::Epaminondas;
+use gamut_games::spokes::Spokes;
+use gamut_players::record::GameRecord;
+use gamut_tournament::records;
 use std::io::Write;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -250,7 +250,7 @@ fn stop_ends_go_infinite_with_a_bestmove() {
     let lines = e.until("bestmove");
     assert!(stopped.elapsed() < PATIENCE / 3, "{:?}", stopped.elapsed());
     let mv = best(lines.last().unwrap());
-    assert!(gamut::games::epaminondas::Epaminondas::start()
+    assert!(gamut_games::epaminondas::Epaminondas::start()
         .parse_move(mv)
         .is_ok());
     e.quit();
@@ -314,7 +314,7 @@ fn every_bad_line_gets_one_error_line_and_the_engine_goes_on() {
 #[test]
 fn spokes_round_answers_a_placement_from_the_strategy() {
     let start = Spokes::start();
-    assert_eq!(start.node(), gamut::game::NodeKind::Simultaneous);
+    assert_eq!(start.node(), gamut_core::game::NodeKind::Simultaneous);
     let mut legal = Vec::new();
     start.actions(Player::SECOND, &mut legal);
     let legal: Vec<String> = legal.iter().map(|&m| start.move_text(m)).collect();
@@ -506,7 +506,7 @@ fn a_uci_session_works_end_to_end() {
     e.send("go perft 3");
     let lines = e.until("Nodes searched: ");
     let total: u64 = lines.last().unwrap()[16..].parse().unwrap();
-    assert_eq!(total, gamut::perft::perft(&pos, 3));
+    assert_eq!(total, gamut_core::perft::perft(&pos, 3));
     let mut children = Vec::new();
     pos.moves(&mut children);
     let divided: Vec<u64> = lines[..lines.len() - 2]
@@ -626,8 +626,8 @@ fn options_are_checked_when_set_and_when_the_game_changes() {
     );
     assert!(lines[0].starts_with("info string error: "), "{lines:?}");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
-    use gamut::evaluate::Evaluate;
-    use gamut::games::epaminondas::Epaminondas;
+    use gamut_core::evaluate::Evaluate;
+    use gamut_games::epaminondas::Epaminondas;
     let term = Aporia::TERMS
         .iter()
         .find(|t| !Epaminondas::TERMS.contains(t))
@@ -679,7 +679,7 @@ fn four_player_spokes_answers_the_seat_asked() {
             .unwrap_or_else(|| panic!("{lines:?}"));
         assert!(info.contains(" strategy 3 "), "{info}");
         let mv = best(lines.last().unwrap());
-        gamut::with_game!(game.parse().unwrap(), G => {
+        gamut_games::with_game!(game.parse().unwrap(), G => {
             let mut legal = Vec::new();
             G::start().actions(Player::nth(2), &mut legal);
             let texts: Vec<String> = legal.iter().map(|&m| G::start().move_text(m)).collect();

@@ -8,9 +8,9 @@
 use crate::common;
 use crate::common::untimed;
 use crate::common::{gamut, ok, rejected};
-use gamut::players::record::GameRecord;
-use gamut::tournament::report::{EncounterReport, Report, SprtReport, Standing, Tally};
-use gamut::tournament::stats::{Interval, Penta, Sprt, Wdl, Z95};
+use gamut_players::record::GameRecord;
+use gamut_tournament::report::{EncounterReport, Report, SprtReport, Standing, Tally};
+use gamut_tournament::stats::{Interval, Penta, Sprt, Wdl, Z95};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

@@ -6,9 +6,9 @@
 
 use crate::common;
 
-use gamut::evaluate::FullGame;
-use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-use gamut::search::{self, Config, Limits, Table};
+use gamut_core::evaluate::FullGame;
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_search::{self as search, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -71,52 +71,52 @@ fn check_deterministic<G: FullGame>(depth: u32) {
 
 #[test]
 fn epaminondas_alpha_beta_equals_minimax() {
-    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(6, 2, false);
-    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(3, 1, true);
-    check_deterministic::<gamut::games::epaminondas::Epaminondas>(5);
+    check_against_minimax::<gamut_games::epaminondas::Epaminondas>(6, 2, false);
+    check_against_minimax::<gamut_games::epaminondas::Epaminondas>(3, 1, true);
+    check_deterministic::<gamut_games::epaminondas::Epaminondas>(5);
 }
 
 #[test]
 #[ignore = "long check"]
 fn long_epaminondas_alpha_beta_equals_minimax_on_many_positions() {
-    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(60, 2, false);
-    check_against_minimax::<gamut::games::epaminondas::Epaminondas>(30, 1, true);
+    check_against_minimax::<gamut_games::epaminondas::Epaminondas>(60, 2, false);
+    check_against_minimax::<gamut_games::epaminondas::Epaminondas>(30, 1, true);
 }
 
 #[test]
 fn aporia_alpha_beta_equals_minimax() {
-    check_against_minimax::<gamut::games::aporia::Aporia>(100, 4, true);
-    check_deterministic::<gamut::games::aporia::Aporia>(8);
+    check_against_minimax::<gamut_games::aporia::Aporia>(100, 4, true);
+    check_deterministic::<gamut_games::aporia::Aporia>(8);
 }
 
 #[test]
 fn apart_alpha_beta_equals_minimax() {
-    check_against_minimax::<gamut::games::apart::Apart>(4, 2, true);
-    check_deterministic::<gamut::games::apart::Apart>(4);
+    check_against_minimax::<gamut_games::apart::Apart>(4, 2, true);
+    check_deterministic::<gamut_games::apart::Apart>(4);
 }
 
 #[test]
 #[ignore = "long check"]
 fn long_apart_alpha_beta_equals_minimax_on_many_positions() {
-    check_against_minimax::<gamut::games::apart::Apart>(40, 2, true);
+    check_against_minimax::<gamut_games::apart::Apart>(40, 2, true);
 }
 
 #[test]
 fn empedocles_expectimax_with_star1_equals_plain_expectimax() {
-    check_against_minimax::<gamut::games::empedocles::Empedocles>(40, 3, true);
-    check_deterministic::<gamut::games::empedocles::Empedocles>(3);
+    check_against_minimax::<gamut_games::empedocles::Empedocles>(40, 3, true);
+    check_deterministic::<gamut_games::empedocles::Empedocles>(3);
 }
 
 #[test]
 #[ignore = "long check"]
 fn long_empedocles_expectimax_with_star1_equals_plain_expectimax_on_many_positions() {
-    check_against_minimax::<gamut::games::empedocles::Empedocles>(250, 3, true);
+    check_against_minimax::<gamut_games::empedocles::Empedocles>(250, 3, true);
 }
 
 /// Resolution choices one round deep from `positions` positions, then
 /// `rounds` whole rounds solved exactly, against minimax.
 fn check_spokes_against_minimax(positions: usize, rounds: usize) {
-    use gamut::games::spokes::Spokes;
+    use gamut_games::spokes::Spokes;
     check_against_minimax::<Spokes>(positions, 1, true);
     let mut rng = SmallRng::seed_from_u64(3);
     let mut buf = Vec::new();
@@ -166,8 +166,8 @@ fn nodes_and_best<G: FullGame>(pos: &G, depth: u32, config: &Config) -> (u64, G:
 
 #[test]
 fn each_selective_feature_changes_the_tree_and_exact_mode_turns_them_off() {
-    use gamut::games::epaminondas::Epaminondas;
-    use gamut::search::params::Selective;
+    use gamut_games::epaminondas::Epaminondas;
+    use gamut_search::params::Selective;
     let mut positions = decision_positions::<Epaminondas>(3, 17);
     positions.push(Epaminondas::start());
     let exact = Config::for_game::<Epaminondas>(1).exact();
@@ -209,7 +209,7 @@ fn each_selective_feature_changes_the_tree_and_exact_mode_turns_them_off() {
 
 #[test]
 fn partial_move_lists_and_narrow_matrices_cut_spokes_searches_and_exact_mode_has_neither() {
-    use gamut::games::spokes::Spokes;
+    use gamut_games::spokes::Spokes;
     // A midgame round with resolutions of thousands of boards.
     let pos = Spokes::parse("1/2XX/1X1b4/1b3wX1w1w1X2b/16 9").unwrap();
     let limits = Limits {

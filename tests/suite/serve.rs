@@ -445,7 +445,7 @@ fn four_player_analysis_streams_every_side_and_stops_when_the_page_closes() {
         assert_eq!(v["analysable"], true, "{game}");
         // Two-player Spokes' fitted win-probability scale (docs/serve.md):
         // the same unit of 100 a home stone.
-        let scale = <gamut::games::spokes::Spokes as gamut::game::Diagram>::SCORE_SCALE;
+        let scale = <gamut_games::spokes::Spokes as gamut_core::game::Diagram>::SCORE_SCALE;
         assert_eq!(v["scale"], scale, "{game}");
         let mut events = Events::open(&server.addr, &format!("/api/analysis?game={game}&depth=1"));
         assert!(events.next()["queued"].is_number());
@@ -900,7 +900,7 @@ fn aporia_s_table_verdict_shows_only_where_a_table_loads() {
     }
     // A real table (where `gamut solve aporia` has written one): the
     // verdict `show --table` prints.
-    let Some(real) = gamut::tablebase::default_path("aporia").filter(|p| p.is_file()) else {
+    let Some(real) = gamut_core::tablebase::default_path("aporia").filter(|p| p.is_file()) else {
         eprintln!("no Aporia table at the default path: the verdict itself is not checked");
         return;
     };

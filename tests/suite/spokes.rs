@@ -5,14 +5,14 @@
 use crate::common;
 use crate::naive::spokes as naive;
 
-use gamut::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
-use gamut::game::{Diagram, Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::spokes::board::{Board, Node, NodeSet, NODES};
-use gamut::games::spokes::resolve::{for_each_step, StateLimitExceeded};
-use gamut::games::spokes::tables::{adjacent, perpendicular, straight_on};
-use gamut::games::spokes::text::nodes_field;
-use gamut::games::spokes::{Move, Phase, Spokes};
-use gamut::perft::perft;
+use gamut_core::evaluate::{Evaluate, TermMask, EVAL_LIMIT};
+use gamut_core::game::{Diagram, Game, NodeKind, NodeRules, Notation, Player};
+use gamut_core::perft::perft;
+use gamut_games::spokes::board::{Board, Node, NodeSet, NODES};
+use gamut_games::spokes::resolve::{for_each_step, StateLimitExceeded};
+use gamut_games::spokes::tables::{adjacent, perpendicular, straight_on};
+use gamut_games::spokes::text::nodes_field;
+use gamut_games::spokes::{Move, Phase, Spokes};
 
 // ---------------------------------------------------------------- geometry
 
@@ -484,7 +484,7 @@ fn position_text_is_strict_and_canonical() {
 fn diagram_and_picture_name_every_node() {
     let p = Spokes::parse("X/w1Kb/8/16/16 2 resolve").unwrap_or_else(|e| panic!("{e}"));
     let d = p.diagram();
-    let svg = p.svg(&gamut::svg::SvgOptions::default(), None);
+    let svg = p.svg(&gamut_core::svg::SvgOptions::default(), None);
     for (name, _, _) in geometry() {
         assert!(d.contains(&name), "{name} in diagram");
         assert!(svg.contains(&format!(">{name}<")), "{name} in svg");
@@ -715,8 +715,8 @@ fn placed_boards(n: usize, seed: u64) -> Vec<Board> {
 
 #[test]
 fn a_partial_resolution_lists_true_outcomes_a_stop_ends_it_and_a_cap_gives_up() {
-    use gamut::game::{Listing, ListingBudget};
-    use gamut::games::spokes::resolve::{Resolver, DEFAULT_STATE_LIMIT};
+    use gamut_core::game::{Listing, ListingBudget};
+    use gamut_games::spokes::resolve::{Resolver, DEFAULT_STATE_LIMIT};
     let mut resolver = Resolver::new();
     let (mut full, mut part) = (Vec::new(), Vec::new());
     let (mut partial_seen, mut stopped_seen, mut gave_up_seen) = (0, 0, 0);

@@ -5,10 +5,10 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::spokes::{Spokes2v2, Spokes4};
-use gamut::moves::named_children;
-use gamut::perft::{child_position, children, perft};
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_core::moves::named_children;
+use gamut_core::perft::{child_position, children, perft};
+use gamut_games::spokes::{Spokes2v2, Spokes4};
 
 /// The outcome texts (sorted) of resolution position `text`.
 fn outcomes<G: Notation>(text: &str) -> Vec<String> {
@@ -23,7 +23,7 @@ fn outcomes<G: Notation>(text: &str) -> Vec<String> {
 /// The resolution position after the joint placement `joint` at `text`.
 fn placed<G: Notation>(text: &str, joint: &str) -> String {
     let pos = G::parse(text).unwrap();
-    gamut::moves::play_moves(pos, joint, "the test")
+    gamut_core::moves::play_moves(pos, joint, "the test")
         .unwrap_or_else(|e| panic!("'{joint}' at '{text}': {e}"))
         .text()
 }
@@ -77,7 +77,7 @@ fn joint_placements_are_every_combination_in_player_order() {
         "wB2,bD14,wD16,bB1",
     ] {
         assert!(
-            gamut::moves::play_moves(pos.clone(), bad, "the test").is_err(),
+            gamut_core::moves::play_moves(pos.clone(), bad, "the test").is_err(),
             "{bad}"
         );
     }

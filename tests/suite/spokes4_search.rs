@@ -4,20 +4,20 @@
 //! whose records replay.
 
 use crate::common;
-use gamut::evaluate::{FullGame, TermMask};
-use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::spokes::{Spokes2v2, Spokes4};
-use gamut::players::engine::Engine;
-use gamut::players::game::{play_game, Rules, Setup};
-use gamut::players::record::GameRecord;
-use gamut::search::matrix;
-use gamut::search::mcts::{self, MctsConfig};
-use gamut::search::score::WIN;
-use gamut::search::sides::{players_of, tuples, TwoSided};
-use gamut::search::{self, Config, Evaluation, Limits, Table, Verdict};
-use gamut::tournament::play::lineups;
-use gamut::tournament::records;
-use gamut::tournament::report::SideScores;
+use gamut_core::evaluate::{FullGame, TermMask};
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_games::spokes::{Spokes2v2, Spokes4};
+use gamut_players::engine::Engine;
+use gamut_players::game::{play_game, Rules, Setup};
+use gamut_players::record::GameRecord;
+use gamut_search::matrix;
+use gamut_search::mcts::{self, MctsConfig};
+use gamut_search::score::WIN;
+use gamut_search::sides::{players_of, tuples, TwoSided};
+use gamut_search::{self as search, Config, Evaluation, Limits, Table, Verdict};
+use gamut_tournament::play::lineups;
+use gamut_tournament::records;
+use gamut_tournament::report::SideScores;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -418,7 +418,7 @@ fn analysing_four_players_without_a_limit_answers_every_side() {
     let joint = last.strip_prefix("bestmove ").expect(last);
     let start = Spokes4::start();
     assert!(
-        gamut::moves::play_moves(start, joint, "the test").is_ok(),
+        gamut_core::moves::play_moves(start, joint, "the test").is_ok(),
         "{joint}"
     );
 }

@@ -6,9 +6,9 @@
 
 use crate::common;
 
-use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::spokes::Spokes;
-use gamut::search::{self, Config, Limits, Table};
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_games::spokes::Spokes;
+use gamut_search::{self as search, Config, Limits, Table};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 

@@ -3,8 +3,8 @@
 //! short form and canonical text parse back to that outcome, and no two
 //! outcomes of one placement share a short form.
 
-use gamut::game::{Game, NodeKind, NodeRules, Notation, Player};
-use gamut::games::spokes::{Spokes, Spokes2v2, Spokes4};
+use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
+use gamut_games::spokes::{Spokes, Spokes2v2, Spokes4};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use rand::rngs::SmallRng;
@@ -134,7 +134,7 @@ fn short_outcomes_parse_back_and_are_unique_four_players() {
 fn short_forms_name_what_changed() {
     let at = |moves: &str| {
         let mut pos = Spokes::start();
-        pos = gamut::moves::play_moves(pos, moves, "test").unwrap();
+        pos = gamut_core::moves::play_moves(pos, moves, "test").unwrap();
         let mut v: Vec<String> = pos.short_texts().into_iter().map(|(_, t)| t).collect();
         v.sort();
         (pos, v)

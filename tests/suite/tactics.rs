@@ -13,10 +13,10 @@
 
 use crate::common;
 
-use gamut::evaluate::FullGame;
-use gamut::game::NodeKind;
-use gamut::search::score::Score;
-use gamut::search::{self, Config, Limits, Table};
+use gamut_core::evaluate::FullGame;
+use gamut_core::game::NodeKind;
+use gamut_search::score::Score;
+use gamut_search::{self as search, Config, Limits, Table};
 
 struct Tactic {
     line: usize,
@@ -92,8 +92,8 @@ fn check<G: FullGame>(file: &str, at_least: usize, proof: Proof) {
             k => panic!("{here}: not a decision node ({k:?})"),
         };
         if !t.avoid.is_empty() {
-            let mut evals = vec![gamut::search::Evaluation::Classic];
-            evals.extend(gamut::search::Evaluation::builtin::<G>());
+            let mut evals = vec![gamut_search::Evaluation::Classic];
+            evals.extend(gamut_search::Evaluation::builtin::<G>());
             for eval in evals {
                 let config = Config {
                     eval,
@@ -148,13 +148,13 @@ fn check<G: FullGame>(file: &str, at_least: usize, proof: Proof) {
 
 #[test]
 fn epaminondas_tactics() {
-    check::<gamut::games::epaminondas::Epaminondas>("epaminondas.tactics", 10, Proof::SearcherOnly);
+    check::<gamut_games::epaminondas::Epaminondas>("epaminondas.tactics", 10, Proof::SearcherOnly);
 }
 
 #[test]
 #[ignore = "long check"]
 fn long_epaminondas_tactics_proved_by_minimax() {
-    check::<gamut::games::epaminondas::Epaminondas>("epaminondas.tactics", 10, Proof::ByMinimax);
+    check::<gamut_games::epaminondas::Epaminondas>("epaminondas.tactics", 10, Proof::ByMinimax);
 }
 
 /// Prints candidate tactics lines for the game named by `TACTICS_GAME`
@@ -170,8 +170,8 @@ fn find_tactics() {
         .ok()
         .and_then(|d| d.parse().ok())
         .unwrap_or(4);
-    let id: gamut::games::GameId = game.parse().unwrap();
-    gamut::with_game!(id, G => find::<G>(depth));
+    let id: gamut_games::GameId = game.parse().unwrap();
+    gamut_games::with_game!(id, G => find::<G>(depth));
 }
 
 fn find<G: FullGame>(depth: u32) {
@@ -226,16 +226,16 @@ fn find<G: FullGame>(depth: u32) {
 
 #[test]
 fn aporia_tactics() {
-    check::<gamut::games::aporia::Aporia>("aporia.tactics", 10, Proof::ByMinimax);
+    check::<gamut_games::aporia::Aporia>("aporia.tactics", 10, Proof::ByMinimax);
 }
 
 #[test]
 fn apart_tactics() {
-    check::<gamut::games::apart::Apart>("apart.tactics", 10, Proof::SearcherOnly);
+    check::<gamut_games::apart::Apart>("apart.tactics", 10, Proof::SearcherOnly);
 }
 
 #[test]
 #[ignore = "long check"]
 fn long_apart_tactics_proved_by_minimax() {
-    check::<gamut::games::apart::Apart>("apart.tactics", 10, Proof::ByMinimax);
+    check::<gamut_games::apart::Apart>("apart.tactics", 10, Proof::ByMinimax);
 }

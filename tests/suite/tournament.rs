@@ -5,9 +5,9 @@
 use crate::common;
 use crate::common::untimed;
 use crate::common::{ok, rejected as assert_rejected};
-use gamut::games::epaminondas::Epaminondas;
-use gamut::players::record::GameRecord;
-use gamut::tournament::records;
+use gamut_games::epaminondas::Epaminondas;
+use gamut_players::record::GameRecord;
+use gamut_tournament::records;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -489,7 +489,7 @@ fn openings_come_from_a_perft_suite_in_turn() {
         .map(|l| l.split(';').next().unwrap().trim().to_string())
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter(|l| {
-            use gamut::game::{Game, NodeKind, Notation};
+            use gamut_core::game::{Game, NodeKind, Notation};
             Epaminondas::parse(l).unwrap().node() != NodeKind::Terminal
         })
         .collect();
@@ -1258,7 +1258,7 @@ fn spokes4_records_merge_into_the_seats_report() {
 /// cycles of two games.
 #[test]
 fn seats_tournaments_play_each_opening_once_in_every_arrangement() {
-    use gamut::game::{Game, Notation};
+    use gamut_core::game::{Game, Notation};
     let path = temp("s2v2-openings.jsonl");
     let p = path.to_str().unwrap();
     let run = |extra: &[&str]| {
@@ -1305,7 +1305,7 @@ fn seats_tournaments_play_each_opening_once_in_every_arrangement() {
     ok(&strs(&run(&["--random-plies", "2", "--overwrite"])));
     let played = games();
     assert_eq!(played.len(), 6);
-    let start = gamut::games::spokes::Spokes2v2::start().text();
+    let start = gamut_games::spokes::Spokes2v2::start().text();
     for (n, index, opening, engines) in &played {
         let first = &played[(*index * 2) as usize];
         assert_eq!(*index, (n - 1) / 2, "game {n}");
@@ -1372,8 +1372,8 @@ fn games_moves(path: &std::path::Path) -> Vec<Value> {
 /// own, and its games differ from those of the same engines both using B.
 #[test]
 fn two_networks_play_each_other_in_one_process() {
-    use gamut::search::nnue::network::Network;
-    use gamut::search::Evaluation;
+    use gamut_search::nnue::network::Network;
+    use gamut_search::Evaluation;
     let Some(Evaluation::Net(builtin)) = Evaluation::builtin::<Epaminondas>() else {
         panic!("Epaminondas has a network");
     };

@@ -4,11 +4,11 @@
 //! to the ledger of an unbroken one, and bad options exit 2.
 
 use crate::common::{gamut_command, ok, rejected, scratch_dir};
-use gamut::games::epaminondas::Epaminondas;
-use gamut::players::engine::{Engine, Kind};
-use gamut::search::params::{Tunables, TUNABLES};
-use gamut::search::{self, Config, Limits, Table};
-use gamut::tournament::tune::{Dimension, Gains, Spsa};
+use gamut_games::epaminondas::Epaminondas;
+use gamut_players::engine::{Engine, Kind};
+use gamut_search::params::{Tunables, TUNABLES};
+use gamut_search::{self as search, Config, Limits, Table};
+use gamut_tournament::tune::{Dimension, Gains, Spsa};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -83,7 +83,7 @@ fn nodes(config: &Config) -> u64 {
         depth: Some(5),
         ..Limits::default()
     };
-    let start = <Epaminondas as gamut::game::Game>::start();
+    let start = <Epaminondas as gamut_core::game::Game>::start();
     search::search(&start, &limits, config, &Table::new(16), |_| {}).nodes
 }
 

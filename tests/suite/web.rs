@@ -108,7 +108,7 @@ fn long_the_static_site_plays_and_analyses_every_game_from_its_worker_in_chromiu
     let log = dir.join("requests.log");
     let files = FileServer::start(&site, &log);
     let browser = Browser::start(&dir.join("profile"));
-    let ids: Vec<&str> = gamut::games::GameId::ALL.iter().map(|g| g.name()).collect();
+    let ids: Vec<&str> = gamut_games::GameId::ALL.iter().map(|g| g.name()).collect();
     for id in &ids {
         let opened = Instant::now();
         browser.goto(&format!("http://127.0.0.1:{}/?game={id}", files.port));

@@ -6,8 +6,8 @@
 use super::{rename, sync, temp_name, Best, STEPS};
 use crate::cli::CliError;
 use clap::Args;
-use gamut::engine::AnyGame;
-use gamut::tournament::stats::Sprt;
+use gamut_engine::AnyGame;
+use gamut_tournament::stats::Sprt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 pub struct SettingsArgs {
     /// Self-play games per generation, over all shares [default: 1000;
     /// 2000 for spokes4 and spokes2v2].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=gamut::tournament::schedule::MAX_GAMES))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=gamut_tournament::schedule::MAX_GAMES))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<u64>,
     /// Search nodes per move in self-play [default: 4000; 1000 for
@@ -244,7 +244,7 @@ impl Settings {
                 "--lr and --scale take numbers above 0".to_string(),
             ));
         }
-        let max = gamut::tournament::schedule::MAX_GAMES;
+        let max = gamut_tournament::schedule::MAX_GAMES;
         for (option, games) in [
             ("games", self.games),
             ("gate-games", self.gate_games),
@@ -545,9 +545,9 @@ pub fn replace_file(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), CliErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gamut::engine::game_of;
-    use gamut::games::apart::Apart;
-    use gamut::games::spokes::{Spokes, Spokes4};
+    use gamut_engine::game_of;
+    use gamut_games::apart::Apart;
+    use gamut_games::spokes::{Spokes, Spokes4};
 
     /// The training scale is the built-in network's: 150 in Spokes (home
     /// stones), 400 where the networks read centistones.

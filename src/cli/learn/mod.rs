@@ -20,16 +20,16 @@ use super::datagen::share_count;
 use super::progress::{GamesBar, Progress};
 use super::CliError;
 use clap::Args;
-use gamut::bits::splitmix64;
-use gamut::engine::AnyGame;
-use gamut::games::data::{encode_game, write_header, Reader};
-use gamut::games::GameId;
-use gamut::search::{Evaluation, Limits};
-use gamut::tournament::report::{SideScores, Summary};
-use gamut::tournament::runner;
-use gamut::tournament::schedule::Shard;
-use gamut::tournament::session::Ended;
-use gamut::tournament::stats::{Interval, Sprt, SprtState};
+use gamut_core::bits::splitmix64;
+use gamut_engine::AnyGame;
+use gamut_games::data::{encode_game, write_header, Reader};
+use gamut_games::GameId;
+use gamut_search::{Evaluation, Limits};
+use gamut_tournament::report::{SideScores, Summary};
+use gamut_tournament::runner;
+use gamut_tournament::schedule::Shard;
+use gamut_tournament::session::Ended;
+use gamut_tournament::stats::{Interval, Sprt, SprtState};
 use ledger::{file_entry, Ledger, Settings, SettingsArgs};
 use serde_json::{json, Value};
 use std::fs::File;
@@ -100,7 +100,7 @@ fn pause(step: &str) {
 
 /// Runs `gamut learn`.
 pub fn learn(a: &LearnArgs, quiet: bool, out: &mut impl Write) -> Result<(), CliError> {
-    let game = gamut::engine::game(a.game);
+    let game = gamut_engine::game(a.game);
     if game.network_bytes().is_none() {
         return Err(CliError(format!("{} has no network to learn", a.game)));
     }
@@ -962,8 +962,8 @@ fn builtin_slot(dir: &Path, name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::{builtin_slot, promotes, MatchResult};
-    use gamut::players::record::GameRecord;
-    use gamut::tournament::report::SideScores;
+    use gamut_players::record::GameRecord;
+    use gamut_tournament::report::SideScores;
     use serde_json::json;
     use std::path::Path;
 

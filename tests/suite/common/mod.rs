@@ -2,12 +2,12 @@
 //! [`Game`] trait.
 #![allow(dead_code, clippy::type_complexity)]
 
-use gamut::evaluate::{FullGame, TermMask, EVAL_LIMIT};
-use gamut::game::{NodeKind, NodeRules, Notation, Player};
-use gamut::perft::perft;
-use gamut::search::matrix;
-use gamut::search::score::{outcome_score, WIN_THRESHOLD};
-use gamut::suite::parse_suite;
+use gamut_core::evaluate::{FullGame, TermMask, EVAL_LIMIT};
+use gamut_core::game::{NodeKind, NodeRules, Notation, Player};
+use gamut_core::perft::perft;
+use gamut_core::suite::parse_suite;
+use gamut_search::matrix;
+use gamut_search::score::{outcome_score, WIN_THRESHOLD};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -182,8 +182,8 @@ pub fn chance_mean(values: &[(f64, i32)]) -> i32 {
 
 /// The static value the searcher uses by default: the game's own
 /// evaluation (its network where that is its default).
-fn static_value<G: gamut::evaluate::Evaluate>(pos: &G) -> i32 {
-    gamut::search::Evaluation::default_for::<G>().value_once(pos, TermMask::ALL)
+fn static_value<G: gamut_core::evaluate::Evaluate>(pos: &G) -> i32 {
+    gamut_search::Evaluation::default_for::<G>().value_once(pos, TermMask::ALL)
 }
 
 /// Plain minimax with the searcher's depth rules and quiescence, with the
@@ -369,13 +369,13 @@ pub fn record_fields(line: &str) -> serde_json::Value {
 /// A record's fields as a line of a records file, sealed with their
 /// checksum as `gamut` writes it (no newline).
 pub fn sealed_line(fields: &serde_json::Value) -> String {
-    gamut::players::record::seal(&fields.to_string())
+    gamut_players::record::seal(&fields.to_string())
 }
 
 /// The records of a records file sorted by game number, with every time
 /// cleared (the game's and each move's), which vary from run to run.
-pub fn untimed(path: &std::path::Path) -> Vec<gamut::players::record::GameRecord> {
-    let mut recs: Vec<_> = gamut::tournament::records::read(path)
+pub fn untimed(path: &std::path::Path) -> Vec<gamut_players::record::GameRecord> {
+    let mut recs: Vec<_> = gamut_tournament::records::read(path)
         .unwrap()
         .into_iter()
         .map(|(_, mut r)| {

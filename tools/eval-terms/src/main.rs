@@ -10,12 +10,12 @@
 //! game's first N positions (default 0). `tools/texel-fit.py` fits weights
 //! to the lines.
 
-use gamut::evaluate::{FullGame, TermMask};
-use gamut::game::NodeKind;
-use gamut::games::GameId;
-use gamut::players::record::{Adjudication, GameRecord};
-use gamut::tournament::records;
-use gamut::with_game;
+use gamut_core::evaluate::{FullGame, TermMask};
+use gamut_core::game::NodeKind;
+use gamut_games::with_game;
+use gamut_games::GameId;
+use gamut_players::record::{Adjudication, GameRecord};
+use gamut_tournament::records;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
