@@ -68,6 +68,10 @@ pub fn router(state: Arc<Server>) -> Router {
             get(|| async { page(assets::APP_JS, "text/javascript; charset=utf-8") }),
         )
         .route(
+            "/transport.js",
+            get(|| async { page(assets::TRANSPORT_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
             "/style.css",
             get(|| async { page(assets::STYLE_CSS, "text/css; charset=utf-8") }),
         )

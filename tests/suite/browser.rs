@@ -1883,7 +1883,7 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
     let analysing = |b: &Browser| {
         b.click("#analyse");
         b.wait(
-            "return S.analysis !== null && S.analysis.readyState !== 2",
+            "return S.analysis !== null && !S.analysis.closed",
             30,
             "the analysis asked for",
         );
@@ -1978,7 +1978,7 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
     // The other page's analysis waits for its turn (round robin) rather
     // than ending: its stream is still open.
     assert_eq!(
-        other.run("return S.analysis !== null && S.analysis.readyState !== 2"),
+        other.run("return S.analysis !== null && !S.analysis.closed"),
         json!(true)
     );
 }

@@ -263,6 +263,7 @@ fn code_outside_the_games() -> Vec<(PathBuf, String)> {
     }
     files.retain(|f| !f.starts_with(root.join("src/games")));
     files.push(root.join("src/serve/assets/app.js"));
+    files.push(root.join("src/serve/assets/transport.js"));
     files
         .into_iter()
         .map(|f| {
