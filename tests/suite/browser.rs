@@ -118,7 +118,7 @@ impl Browser {
 
     /// Clicks the board at `square` as a person does: the pointer pressed
     /// and let go at the middle of the square's hit area.
-    fn click_square(&self, square: &str) {
+    pub(crate) fn click_square(&self, square: &str) {
         // Scrolled into view first (a long list of outcomes pressed
         // before may have scrolled the board away).
         let at = self.run(&format!(
