@@ -5,6 +5,9 @@
 pub const INDEX_HTML: &str = include_str!("assets/index.html");
 /// Its script.
 pub const APP_JS: &str = include_str!("assets/app.js");
+/// Its transport: how the script asks the engine (HTTP here, a Web
+/// Worker on the static site).
+pub const TRANSPORT_JS: &str = include_str!("assets/transport.js");
 /// Its style.
 pub const STYLE_CSS: &str = include_str!("assets/style.css");
 /// Its icon.

@@ -1,9 +1,10 @@
 //! `gamut serve`: analysis and play in the browser. A local web server
 //! (axum on tokio) answers one page, with its script and style embedded
 //! in the binary ([`assets`]), and a small JSON API over any game
-//! ([`routes`]): a position's picture and legal moves ([`page`]), the
-//! engine's analysis streamed as server-sent events and its move
-//! ([`view`]), and the tournament records of one folder. Searches run on their own
+//! ([`routes`]): a position's picture and legal moves, the engine's
+//! analysis streamed as server-sent events and its move (built by
+//! [`gamut_board`], which the static site's WebAssembly answers with
+//! too), and the tournament records of one folder. Searches run on their own
 //! threads within the server's thread and hash budget ([`sessions`]).
 //! Each connection is read by the server itself first ([`conn`]): a head
 //! that is slow, too large or malformed is refused with a JSON answer, and
@@ -14,12 +15,9 @@
 mod assets;
 mod conn;
 mod hosts;
-mod lines;
-mod page;
 mod records;
 mod routes;
 pub mod sessions;
-mod view;
 
 pub use conn::HEAD_TIMEOUT;
 
@@ -81,7 +79,7 @@ impl App {
                 opts.nets.clone(),
             ),
             records_dir: opts.records_dir.clone(),
-            lines: lines::Lines::default(),
+            lines: gamut_board::lines::Lines::default(),
             oracles: solved_tables(opts.table.as_deref()),
             hosts: hosts::Hosts::new(bound, &opts.allow_hosts),
             reading: Arc::new(tokio::sync::Semaphore::new(1)),

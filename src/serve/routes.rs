@@ -6,10 +6,7 @@
 
 use super::assets;
 use super::conn::{Hangup, SECURITY_HEADERS};
-use super::lines::{Lines, Replayed};
-use super::page;
 use super::sessions::{Budget, Grant, Kind, StopOnDrop, Turns};
-use super::view;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Extension, Query, Request, State};
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
@@ -19,12 +16,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
+use gamut_board::lines::Lines;
+use gamut_board::query::Params;
+use gamut_board::{page, view};
 use gamut_core::game::with_thread_stop;
 use gamut_engine::game;
 use gamut_games::GameId;
-use gamut_search::params::MAX_MULTIPV;
 use gamut_search::Limits;
-use serde::Deserialize;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
@@ -66,6 +64,10 @@ pub fn router(state: Arc<Server>) -> Router {
         .route(
             "/app.js",
             get(|| async { page(assets::APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/transport.js",
+            get(|| async { page(assets::TRANSPORT_JS, "text/javascript; charset=utf-8") }),
         )
         .route(
             "/style.css",
@@ -155,114 +157,16 @@ impl From<QueryRejection> for BadRequest {
     }
 }
 
-/// The longest text a query field may hold.
-const MAX_FIELD: usize = 100_000;
-
-/// The query fields of the API: the game and line, and search limits.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct Params {
-    game: Option<String>,
-    fen: Option<String>,
-    setup: Option<String>,
-    moves: Option<String>,
-    depth: Option<u32>,
-    time: Option<u64>,
-    player: Option<usize>,
-    file: Option<String>,
-    multipv: Option<usize>,
-    fix: Option<String>,
-    from: Option<usize>,
-    short_of: Option<String>,
+impl From<String> for BadRequest {
+    fn from(e: String) -> BadRequest {
+        BadRequest(e)
+    }
 }
 
-/// The deepest search asked for, in plies.
-const MAX_DEPTH: u32 = 64;
-/// The longest search asked for, in milliseconds.
-const MAX_TIME: u64 = 600_000;
-
-impl Params {
-    /// The query, checked on every route: known fields, texts of bounded
-    /// length, and search limits within their bounds (`depth` 1–64 or
-    /// `time` 1–600000 ms, `multipv` 1–256) wherever they are given.
-    fn read(q: Result<Query<Params>, QueryRejection>) -> Result<Params, BadRequest> {
-        let Query(p) = q?;
-        for f in [
-            &p.game,
-            &p.fen,
-            &p.setup,
-            &p.moves,
-            &p.file,
-            &p.fix,
-            &p.short_of,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if f.len() > MAX_FIELD {
-                return Err(BadRequest(format!(
-                    "a field is longer than {MAX_FIELD} bytes"
-                )));
-            }
-        }
-        if p.depth.is_some() && p.time.is_some() {
-            return Err(BadRequest("give a depth or a time, not both".into()));
-        }
-        if p.depth.is_some_and(|d| !(1..=MAX_DEPTH).contains(&d)) {
-            return Err(BadRequest(format!("depth is 1 to {MAX_DEPTH}")));
-        }
-        if p.time.is_some_and(|t| !(1..=MAX_TIME).contains(&t)) {
-            return Err(BadRequest(format!("time is 1 to {MAX_TIME} ms")));
-        }
-        if p.multipv.is_some_and(|n| !(1..=MAX_MULTIPV).contains(&n)) {
-            return Err(BadRequest(format!("multipv is 1 to {MAX_MULTIPV}")));
-        }
-        Ok(p)
-    }
-
-    /// The game named by `game`.
-    fn game(&self) -> Result<GameId, BadRequest> {
-        self.game
-            .as_deref()
-            .ok_or_else(|| BadRequest("which game? (game=<id>)".into()))?
-            .parse()
-            .map_err(BadRequest)
-    }
-
-    /// The line of play named by `game`, `fen`/`setup` and `moves`,
-    /// replayed from the lines kept.
-    fn line(&self, lines: &Lines) -> Result<Arc<Replayed>, BadRequest> {
-        lines
-            .replay(
-                game(self.game()?),
-                self.fen.as_deref(),
-                self.setup.as_deref(),
-                self.moves.as_deref(),
-            )
-            .map_err(BadRequest)
-    }
-
-    /// The lines an analysis reports per iteration: `multipv`, else
-    /// [`page::ANALYSIS_LINES`].
-    fn multipv(&self) -> usize {
-        self.multipv.unwrap_or(page::ANALYSIS_LINES)
-    }
-
-    /// The search limits: `depth` plies or `time` ms (checked by
-    /// [`read`](Self::read)), else `default`.
-    fn limits(&self, default: Limits) -> Limits {
-        match (self.depth, self.time) {
-            (Some(d), _) => Limits {
-                depth: Some(d),
-                ..Limits::default()
-            },
-            (None, Some(t)) => Limits {
-                time: Some(Duration::from_millis(t)),
-                ..Limits::default()
-            },
-            (None, None) => default,
-        }
-    }
+/// The query of a route, checked on every route ([`Params::checked`]).
+fn read(q: Result<Query<Params>, QueryRejection>) -> Result<Params, BadRequest> {
+    let Query(p) = q?;
+    Ok(p.checked()?)
 }
 
 /// `/api/games`: every game's id, name, setup options and its name on
@@ -374,7 +278,7 @@ async fn position(
     Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
-    let p = Params::read(q)?;
+    let p = read(q)?;
     p.game()?;
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
@@ -398,7 +302,7 @@ async fn outcomes(
     Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
-    let p = Params::read(q)?;
+    let p = read(q)?;
     p.game()?;
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
@@ -417,14 +321,9 @@ async fn export(
     Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
-    let p = Params::read(q)?;
+    let p = read(q)?;
     let id = p.game()?;
-    let texts: Vec<String> = p
-        .moves
-        .as_deref()
-        .filter(|m| !m.trim().is_empty())
-        .map(|m| m.split(';').map(|t| t.trim().to_string()).collect())
-        .unwrap_or_default();
+    let texts = p.move_texts();
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
         let line = p.line(&server.lines)?;
@@ -447,7 +346,7 @@ async fn table(
     Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
-    let p = Params::read(q)?;
+    let p = read(q)?;
     let id = p.game()?;
     let server = Arc::clone(&s);
     listed(&s, &hangup, move || {
@@ -535,12 +434,12 @@ async fn analysis(
     Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, BadRequest> {
-    let p = Arc::new(Params::read(q)?);
+    let p = Arc::new(read(q)?);
     let limits = p.limits(Limits::default());
     let multipv = p.multipv();
     let id = p.game()?;
     let (q, server) = (Arc::clone(&p), Arc::clone(&s));
-    let line = listed(&s, &hangup, move || q.line(&server.lines)).await?;
+    let line = listed(&s, &hangup, move || Ok(q.line(&server.lines)?)).await?;
     let threads = search_threads(id);
     Ok(
         stream_job(s, &hangup, Kind::Analysis, threads, move |turns, send| {
@@ -568,14 +467,14 @@ async fn scores(
     Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, BadRequest> {
-    let p = Arc::new(Params::read(q)?);
+    let p = Arc::new(read(q)?);
     let limits = p.limits(Limits {
         time: Some(Duration::from_millis(200)),
         ..Limits::default()
     });
     let id = p.game()?;
     let (q, server) = (Arc::clone(&p), Arc::clone(&s));
-    let line = listed(&s, &hangup, move || q.line(&server.lines)).await?;
+    let line = listed(&s, &hangup, move || Ok(q.line(&server.lines)?)).await?;
     let threads = search_threads(id);
     Ok(
         stream_job(s, &hangup, Kind::Scores, threads, move |turns, send| {
@@ -595,7 +494,7 @@ async fn engine(
     Extension(hangup): Extension<Hangup>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
-    let p = Arc::new(Params::read(q)?);
+    let p = Arc::new(read(q)?);
     let limits = p.limits(Limits {
         time: Some(Duration::from_millis(1000)),
         ..Limits::default()
@@ -670,7 +569,7 @@ async fn record(
     State(s): Shared,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, BadRequest> {
-    let p = Params::read(q)?;
+    let p = read(q)?;
     let dir = s
         .records_dir
         .clone()

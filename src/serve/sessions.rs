@@ -377,6 +377,40 @@ impl Turns {
     }
 }
 
+impl gamut_board::view::Share for Grant {
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    fn evaluation(&self, game: &dyn AnyGame) -> Evaluation {
+        Grant::evaluation(self, game)
+    }
+}
+
+impl gamut_board::view::Turns for Turns {
+    type Share = Grant;
+
+    fn grant(&self) -> &Grant {
+        Turns::grant(self)
+    }
+
+    fn halt(&self) -> &Arc<AtomicBool> {
+        &self.halt
+    }
+
+    fn yielded(&self) -> bool {
+        Turns::yielded(self)
+    }
+
+    fn resume(&mut self, send: &mut dyn FnMut(Value) -> bool) -> bool {
+        Turns::resume(self, send)
+    }
+}
+
 impl Budget {
     /// The turns of a search of `kind` on at most `most` threads, its
     /// first grant waited for (`None` if the page went away first):

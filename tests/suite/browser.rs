@@ -118,7 +118,7 @@ impl Browser {
 
     /// Clicks the board at `square` as a person does: the pointer pressed
     /// and let go at the middle of the square's hit area.
-    fn click_square(&self, square: &str) {
+    pub(crate) fn click_square(&self, square: &str) {
         // Scrolled into view first (a long list of outcomes pressed
         // before may have scrolled the board away).
         let at = self.run(&format!(
@@ -1883,7 +1883,7 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
     let analysing = |b: &Browser| {
         b.click("#analyse");
         b.wait(
-            "return S.analysis !== null && S.analysis.readyState !== 2",
+            "return S.analysis !== null && !S.analysis.closed",
             30,
             "the analysis asked for",
         );
@@ -1978,7 +1978,7 @@ fn long_one_search_thread_never_stalls_a_page_in_chromium() {
     // The other page's analysis waits for its turn (round robin) rather
     // than ending: its stream is still open.
     assert_eq!(
-        other.run("return S.analysis !== null && S.analysis.readyState !== 2"),
+        other.run("return S.analysis !== null && !S.analysis.closed"),
         json!(true)
     );
 }

@@ -16,9 +16,10 @@ use std::process::Command;
 /// beside the games, not above them; the players stand on both, and the
 /// game object (the engine) on them; the trainer stands on the game
 /// object, beside the tournaments, and only the command line uses it; the
-/// browser's module (gamut-web) stands on the game object, as the
-/// protocol does.
-const LAYERS: [(&str, &str, &[&str]); 11] = [
+/// board's JSON without a server (gamut-board) stands on the game object
+/// and the records, and both the server (gamut-serve) and the browser's
+/// module (gamut-web) stand on it.
+const LAYERS: [(&str, &str, &[&str]); 12] = [
     ("gamut-core", "src/core", &[]),
     ("gamut-games", "src/games", &["gamut-core"]),
     ("gamut-search", "src/search", &["gamut-core"]),
@@ -49,8 +50,8 @@ const LAYERS: [(&str, &str, &[&str]); 11] = [
         &["gamut-core", "gamut-games", "gamut-search", "gamut-engine"],
     ),
     (
-        "gamut-serve",
-        "src/serve",
+        "gamut-board",
+        "src/board",
         &[
             "gamut-core",
             "gamut-games",
@@ -61,10 +62,19 @@ const LAYERS: [(&str, &str, &[&str]); 11] = [
         ],
     ),
     (
-        "gamut-web",
-        "src/web",
-        &["gamut-core", "gamut-games", "gamut-search", "gamut-engine"],
+        "gamut-serve",
+        "src/serve",
+        &[
+            "gamut-core",
+            "gamut-games",
+            "gamut-search",
+            "gamut-players",
+            "gamut-engine",
+            "gamut-tournament",
+            "gamut-board",
+        ],
     ),
+    ("gamut-web", "src/web", &["gamut-board"]),
     (
         "gamut-train",
         "tools/train",
@@ -263,6 +273,7 @@ fn code_outside_the_games() -> Vec<(PathBuf, String)> {
     }
     files.retain(|f| !f.starts_with(root.join("src/games")));
     files.push(root.join("src/serve/assets/app.js"));
+    files.push(root.join("src/serve/assets/transport.js"));
     files
         .into_iter()
         .map(|f| {

@@ -276,6 +276,7 @@ fn the_page_and_its_files_ask_nothing_of_other_sites() {
     for (path, kind) in [
         ("/", "text/html"),
         ("/app.js", "text/javascript"),
+        ("/transport.js", "text/javascript"),
         ("/style.css", "text/css"),
     ] {
         let a = get(&server.addr, path);
@@ -284,7 +285,7 @@ fn the_page_and_its_files_ask_nothing_of_other_sites() {
         assert!(!a.body.contains("://"), "{path} names another site");
     }
     let page = get(&server.addr, "/").body;
-    assert!(page.contains("<script src=\"/app.js\">"));
+    assert!(page.contains("<script src=\"transport.js\"></script>\n<script src=\"app.js\">"));
 }
 
 #[test]
@@ -1229,6 +1230,7 @@ fn every_answer_carries_the_security_headers() {
     let mut answers: Vec<(String, Answer)> = [
         "/",
         "/app.js",
+        "/transport.js",
         "/style.css",
         "/api/games",
         "/api/position?game=x",
@@ -1266,11 +1268,14 @@ fn every_answer_carries_the_security_headers() {
         assert!(!page.contains(inline), "the page has {inline}");
     }
     assert!(!page
-        .replace("<script src=\"/app.js\"></script>", "")
+        .replace("<script src=\"transport.js\"></script>", "")
+        .replace("<script src=\"app.js\"></script>", "")
         .contains("<script"));
-    let script = get(&server.addr, "/app.js").body;
-    for inline in ["eval(", "new Function", "style=\"", "setAttribute(\"style"] {
-        assert!(!script.contains(inline), "the script uses {inline}");
+    for file in ["/app.js", "/transport.js"] {
+        let script = get(&server.addr, file).body;
+        for inline in ["eval(", "new Function", "style=\"", "setAttribute(\"style"] {
+            assert!(!script.contains(inline), "{file} uses {inline}");
+        }
     }
 }
 

@@ -1,14 +1,17 @@
 //! The static site (tools/web/build.sh) in Debian's headless chromium,
 //! served by a plain file server (`python3 -m http.server`), with no
-//! server of gamut's: for every game id the page shows the position and
-//! its moves from the engine's Web Worker, plays a move by pointer,
-//! streams an analysis and plays an engine move. Skipped where chromium,
-//! chromedriver, python3 or wasm-bindgen is missing, except under CI. A
-//! long check: it builds the WebAssembly module.
+//! server of gamut's: the page is `gamut serve`'s, its questions answered
+//! by the engine's Web Workers. For every game id it enters a move by
+//! pointer on the board, streams an analysis of two lines (MultiPV 2)
+//! with their arrows, plays an engine move, scores the game for the graph
+//! and exports it; every request goes to the file server, for one of the
+//! site's files. Skipped where chromium, chromedriver, python3 or
+//! wasm-bindgen is missing, except under CI. A long check: it builds the
+//! WebAssembly module.
 
 use crate::browser::{browser_here, Browser};
 use crate::common::{scratch_dir, tool_here};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -84,6 +87,69 @@ fn value_of(browser: &Browser, script: &str, secs: u64, what: &str) -> Value {
     }
 }
 
+/// The page has drawn the position of its latest answer and waits for
+/// no engine move.
+const SETTLED: &str = "S.view && S.shown === S.token && !S.busy || null";
+
+/// How many moves the move list holds, and actions chosen at the
+/// simultaneous node shown.
+fn entered(browser: &Browser) -> (u64, u64) {
+    let v =
+        browser.run("return [document.querySelectorAll('#moves .move').length, S.pending.length];");
+    (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+}
+
+/// Clicks the button of move `text` in `box_` (`#chooser`, `#choices`)
+/// if it is there.
+fn press_move(browser: &Browser, box_: &str, text: &str) -> bool {
+    let selector = format!("{box_} button[data-move={}]", Value::from(text));
+    let here = browser.run(&format!(
+        "return !!document.querySelector({});",
+        Value::from(selector.as_str())
+    ));
+    if here == Value::Bool(true) {
+        browser.click(&selector);
+    }
+    here == Value::Bool(true)
+}
+
+/// Enters one step by pointer, as a person does: the first move (or at
+/// a simultaneous node the next player's first action) that is made on
+/// the board, its squares clicked in turn (the last again where a longer
+/// move goes on from it), then its button in the chooser where several
+/// end there; a step made off the board (a die's outcome, a resolution's)
+/// by its button.
+fn enter_step(browser: &Browser) {
+    let before = entered(browser);
+    let m = browser.run(
+        "const c = choosable(); \
+         return c.find((m) => m.squares.length) || c[0] || null;",
+    );
+    let text = m["text"].as_str().expect("a step to choose").to_string();
+    let squares: Vec<String> = m["squares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    if squares.is_empty() {
+        assert!(
+            press_move(browser, "#choices", &text),
+            "no button for {text}"
+        );
+    } else {
+        for sq in &squares {
+            browser.click_square(sq);
+        }
+        if entered(browser) == before && !press_move(browser, "#chooser", &text) {
+            browser.click_square(squares.last().unwrap());
+            press_move(browser, "#chooser", &text);
+        }
+    }
+    value_of(browser, SETTLED, 60, &format!("the step {text} entered"));
+    assert_ne!(entered(browser), before, "{text} was not entered");
+}
+
 #[test]
 #[ignore = "long: builds the WebAssembly module and drives chromium"]
 fn long_the_static_site_plays_and_analyses_every_game_from_its_worker_in_chromium() {
@@ -112,84 +178,87 @@ fn long_the_static_site_plays_and_analyses_every_game_from_its_worker_in_chromiu
     for id in &ids {
         let opened = Instant::now();
         browser.goto(&format!("http://127.0.0.1:{}/?game={id}", files.port));
-        // The page opens analysing the start: lines stream, then a verdict.
-        let game = value_of(
-            &browser,
-            "window.gamut && gamut.S.pos && gamut.S.pos.game",
-            120,
-            "the position",
-        );
-        assert_eq!(game, json!(id));
-        value_of(
-            &browser,
-            "document.querySelector('#lines .verdict')",
-            120,
-            "the first analysis",
-        );
-        let first_line = browser.run("return gamut.S.firstLine - gamut.S.opened;");
-        let lines = browser.run("return document.querySelectorAll('#lines .line').length;");
-        assert!(lines.as_u64().unwrap() > 0, "{id}: no analysis line");
-        eprintln!(
-            "{id}: page open to first analysis line {:.0} ms ({:.1} s to the verdict)",
-            first_line.as_f64().unwrap(),
-            opened.elapsed().as_secs_f64()
-        );
-        // A move by pointer: the squares of the first move with squares
-        // clicked in turn, else its button (a die's outcome, a choice of
-        // actions at a simultaneous node).
-        let pos = browser.run("return gamut.S.pos;");
-        let squares: Vec<String> = pos["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find_map(|m| {
-                let s = m["squares"].as_array()?;
-                (!s.is_empty()).then(|| s.iter().map(|q| q.as_str().unwrap().to_string()).collect())
-            })
-            .unwrap_or_default();
-        if !squares.is_empty() {
-            for sq in &squares {
-                if browser.run("return gamut.S.moves.length;") != json!(0) {
-                    break;
-                }
-                // The middle of the square's cell (a stone on it takes
-                // the click as well).
-                let at = browser.run(&format!(
-                    "const el = document.querySelector('#board [data-square=\"{sq}\"]'); \
-                     el.scrollIntoView({{block: 'center', behavior: 'instant'}}); \
-                     const r = el.getBoundingClientRect(); \
-                     return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];"
-                ));
-                browser.pointer(&[(at[0].as_i64().unwrap(), at[1].as_i64().unwrap())]);
-                // A click that completes a move plays it in the worker.
-                value_of(&browser, "!gamut.S.busy || null", 60, "the click answered");
-            }
-            // Squares shared by several moves leave a choice of buttons.
-            if browser.run("return gamut.S.moves.length;") == json!(0) {
-                browser.click("#choices .move");
-            }
-        } else if pos["node"] == json!("simultaneous") {
-            browser.click("#choices .joint");
-        } else {
-            browser.click("#choices .move");
+        value_of(&browser, SETTLED, 120, &format!("{id}: the board"));
+        assert_eq!(browser.run("return S.game;"), Value::from(*id));
+        eprintln!("{id}: the board in {:.1} s", opened.elapsed().as_secs_f64());
+        // A move by pointer (at a simultaneous node every player's action,
+        // then a resolution where one follows).
+        while entered(&browser).0 == 0 {
+            enter_step(&browser);
         }
-        value_of(
-            &browser,
-            "gamut.S.moves.length === 1 && !gamut.S.busy || null",
-            60,
-            "the move played",
+        // The analysis of two lines, with an arrow for each line's move.
+        browser.run(
+            "$('multipv').value = '2'; $('multipv').dispatchEvent(new Event('change')); return 0;",
         );
-        // The engine's move, searched 300 ms in the worker.
-        browser.run("document.getElementById('movetime').value = 300; return 0;");
-        browser.click("#engine-move");
+        browser.click("#analyse");
+        let started = Instant::now();
         value_of(
             &browser,
-            "gamut.S.moves.length === 2 && !gamut.S.busy || null",
+            "S.lastIteration",
             120,
-            &format!("{id}: the engine's move"),
+            &format!("{id}: the analysis"),
         );
-        let errors = browser.run("return document.getElementById('error').textContent;");
-        assert_eq!(errors, json!(""), "{id}");
+        // Two lines where the game allows (a decision of two players with
+        // a choice), with arrows where the best move is made on the board.
+        let view = browser.run("return [S.view.node, S.view.players, S.view.moves.length];");
+        if view[0] == "decision" && view[1] == 2 && view[2].as_u64().unwrap() > 1 {
+            value_of(
+                &browser,
+                "S.lastIteration.lines.length === 2 || null",
+                120,
+                &format!("{id}: MultiPV 2"),
+            );
+            let arrows = browser.run(
+                "const best = S.view.moves.find((m) => m.text === S.lastIteration.lines[0].pv[0]); \
+                 return [best ? best.squares.length : 0, \
+                         $('board').querySelectorAll('svg .arrows > *').length];",
+            );
+            if arrows[0].as_u64().unwrap() > 0 {
+                assert!(arrows[1].as_u64().unwrap() > 0, "{id}: no arrow");
+            }
+        }
+        eprintln!(
+            "{id}: the analysis in {:.1} s: {}",
+            started.elapsed().as_secs_f64(),
+            browser.run("return $('info').textContent;")
+        );
+        browser.click("#analyse");
+        // The engine's move, searched 300 ms in a worker (at a simultaneous
+        // node each player's action in turn).
+        browser.run("$('limit').value = 300; return 0;");
+        let moves = entered(&browser).0;
+        while entered(&browser).0 == moves {
+            browser.click("#engine-move");
+            value_of(&browser, SETTLED, 120, &format!("{id}: the engine's move"));
+        }
+        // The game scored for the graph, then exported as a record.
+        browser.click("#score-game");
+        value_of(
+            &browser,
+            "/^scored( \\(|$)/.test($('graph-info').textContent) || null",
+            120,
+            &format!("{id}: the game scored"),
+        );
+        let scored = browser.run(
+            "return gameThrough(S.current).every((n) => typeof S.nodes[n].score === 'number') \
+             && !!$('graph').querySelector('polyline');",
+        );
+        assert_eq!(
+            scored,
+            Value::Bool(true),
+            "{id}: every position scored and drawn"
+        );
+        browser.click("#io summary");
+        browser.click("#export");
+        let record = value_of(&browser, "S.record", 60, &format!("{id}: the export"));
+        let record: Value = serde_json::from_str(record.as_str().unwrap()).unwrap();
+        assert_eq!(record["game"], Value::from(*id));
+        assert!(
+            record["moves"].as_array().unwrap().len() >= 2,
+            "{id}: {record}"
+        );
+        let errors = browser.run("return $('error').textContent;");
+        assert_eq!(errors, Value::from(""), "{id}");
         let severe: Vec<_> = browser
             .console()
             .into_iter()

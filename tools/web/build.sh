@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds gamut's static site: the board's page, its script, the engine's
-# Web Worker and the engine's WebAssembly module, as plain files that any
-# static host serves (docs/serve.md, "The static site").
+# Builds gamut's static site: the board's page of `gamut serve` (its
+# script, transport and style), the engine's Web Worker and the engine's
+# WebAssembly module, as plain files that any static host serves
+# (docs/serve.md, "The static site").
 #
 #   tools/web/build.sh [folder]        (default: target/web/site)
 #
@@ -41,6 +42,10 @@ fi
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" \
   "$target/wasm32-unknown-unknown/web/gamut_web.wasm"
-cp tools/web/index.html tools/web/site.js tools/web/site.css tools/web/transport.js \
-  tools/web/worker.js src/serve/assets/favicon.svg "$out/"
+# The board's page, the one `gamut serve` serves, told to ask the engine's
+# Web Workers instead of a server (transport.js), and the worker.
+cp src/serve/assets/app.js src/serve/assets/transport.js src/serve/assets/style.css \
+  src/serve/assets/favicon.svg tools/web/worker.js "$out/"
+sed 's/^<html lang="en">$/<html lang="en" data-transport="worker">/' src/serve/assets/index.html >"$out/index.html"
+grep -q 'data-transport="worker"' "$out/index.html" || { echo "index.html: no <html lang=\"en\"> line to mark" >&2; exit 2; }
 echo "$out"

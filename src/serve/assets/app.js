@@ -1,7 +1,9 @@
 // gamut's page: the board, analysis, move tree and evaluation graph. The
-// server knows the rules: this script only sends lines of moves and draws
+// engine knows the rules: this script only sends lines of moves and draws
 // what comes back (legal moves with the squares they touch, pictures,
-// analysis), so it is the same for every game.
+// analysis), so it is the same for every game. It asks through
+// `transport` (transport.js) alone: `gamut serve` over HTTP, or on the
+// static site the engine's Web Workers.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -37,8 +39,8 @@ const S = {
                    // data (the server's answer), asked (counts requests)}
   lastIteration: null, // the analysis shown (for the best-move arrows)
   pending: [],     // actions chosen so far at a simultaneous node
-  analysis: null,  // the EventSource of the running analysis
-  scoring: null,   // the EventSource of the game's scoring
+  analysis: null,  // the stream of the running analysis (transport.stream)
+  scoring: null,   // the stream of the game's scoring
   busy: false,     // the engine searches for a seat: the board takes no click meanwhile
   busyFor: "",     // for whom it searches ("player 2"), said under the board
   busyJob: null,   // that search's request: {id, abort}
@@ -57,11 +59,8 @@ function params(extra) {
   return p;
 }
 
-async function getJson(path, extra) {
-  const r = await fetch(path + "?" + params(extra));
-  const body = await r.json();
-  if (!r.ok) throw new Error(body.error || r.statusText);
-  return body;
+function getJson(route, extra) {
+  return transport.getJson(route, params(extra));
 }
 
 // The moves from the root to node `id`.
@@ -409,6 +408,7 @@ async function showTable(token) {
   const box = $("table-verdict");
   box.textContent = "";
   box.className = "";
+  if (!transport.has("/api/table")) return;
   try {
     const t = await getJson("/api/table", { moves: lineTo(S.current).join(";") });
     if (token !== S.token) return;
@@ -987,16 +987,14 @@ async function chooseFor(player) {
 async function think(who, extra) {
   const token = S.token;
   const id = (S.busyJob ? S.busyJob.id : 0) + 1;
-  const abort = new AbortController();
+  const search = transport.engine(params({ moves: lineTo(S.current).join(";"), ...extra, ...limit() }));
   S.busy = true;
   S.busyFor = who;
-  S.busyJob = { id, abort };
+  S.busyJob = { id, abort: search.abort };
   drawChoices();
   let move = null;
   try {
-    const r = await fetch("/api/engine?" + params({ moves: lineTo(S.current).join(";"), ...extra, ...limit() }), { signal: abort.signal });
-    const body = await r.json();
-    if (!r.ok) throw new Error(body.error || r.statusText);
+    const body = await search.promise;
     move = { move: body.move, short: body.short };
   } catch (e) {
     if (S.busyJob && S.busyJob.id === id && e.name !== "AbortError") showError(e.message);
@@ -1013,7 +1011,7 @@ async function think(who, extra) {
 function stopThinking(id) {
   const job = S.busyJob;
   if (!job || (id !== null && job.id !== id)) return;
-  if (id === null) job.abort.abort();
+  if (id === null) job.abort();
   S.busyJob = { id: job.id, abort: job.abort, done: true };
   S.busy = false;
   S.busyFor = "";
@@ -1075,10 +1073,7 @@ function startAnalysis() {
   if (S.idle) { pausedInfo("analysis paused: the page was idle (move the pointer to resume)"); return; }
   if (keep) pausedInfo(`resumed: the lines of depth ${S.shownDepth} stay until the search passes them`);
   else $("info").textContent = "waiting for a search thread…";
-  const es = new EventSource("/api/analysis?" + params({ moves: lineTo(S.current).join(";"), multipv: $("multipv").value }));
-  S.analysis = es;
-  es.onmessage = (e) => {
-    const d = JSON.parse(e.data);
+  const es = transport.stream("/api/analysis", params({ moves: lineTo(S.current).join(";"), multipv: $("multipv").value }), (d) => {
     if (d.error) { $("info").textContent = d.error; es.close(); return; }
     if (d.queued !== undefined) {
       if (d.queued >= d.of) {
@@ -1097,8 +1092,8 @@ function startAnalysis() {
     S.resumeDepth = 0;
     S.shownDepth = Math.max(S.shownDepth, d.depth);
     showIteration(d);
-  };
-  es.onerror = () => es.close();
+  });
+  S.analysis = es;
 }
 
 // Until the search `es` finishes its first depth, the analysis' line
@@ -1701,13 +1696,9 @@ function scoreLine(ids, limits, background) {
   for (const [k, v] of Object.entries(limits)) start.set(k, v);
   const info = (t) => { if (!background || S.scoringIds === ids) $("graph-info").textContent = t; };
   info(background ? "scoring the new moves…" : "scoring…");
-  const es = new EventSource("/api/scores?" + start);
-  S.scoring = es;
-  S.scoringIds = ids;
   const tree = S.tree;
-  es.onmessage = (e) => {
+  const es = transport.stream("/api/scores", start, (d) => {
     if (tree !== S.tree) { es.close(); return; }
-    const d = JSON.parse(e.data);
     if (d.error) { info(d.error); es.close(); return; }
     if (d.done) {
       info((background ? "scored at 60 ms a move (moves are labelled once the game is scored)" : "scored") + graphSide());
@@ -1741,8 +1732,9 @@ function scoreLine(ids, limits, background) {
     info(`scored ${d.ply + 1} of ${ids.length}` + graphSide());
     drawGraph();
     drawMoves();
-  };
-  es.onerror = () => { es.close(); if (S.scoring === es) S.scoring = null; };
+  }, () => { if (S.scoring === es) S.scoring = null; });
+  S.scoring = es;
+  S.scoringIds = ids;
 }
 
 function scoreGame() {
@@ -2002,9 +1994,7 @@ async function showRecords() {
   box.innerHTML = "";
   let files;
   try {
-    const r = await fetch("/api/records");
-    files = await r.json();
-    if (!r.ok) { box.textContent = files.error; return; }
+    files = await transport.getJson("/api/records", {});
   } catch (e) { box.textContent = e.message; return; }
   if (!files.length) { box.textContent = "records: none on the server (gamut serve --records-dir DIR lists a folder's)"; return; }
   box.append("records: ");
@@ -2018,9 +2008,10 @@ async function showRecords() {
 }
 
 async function openRecord(file) {
-  const r = await fetch("/api/record?" + new URLSearchParams({ file }));
-  const games = await r.json();
-  if (!r.ok) { showError(games.error); return; }
+  let games;
+  try {
+    games = await transport.getJson("/api/record", { file });
+  } catch (e) { showError(e.message); return; }
   listGames(file, games, true);
 }
 
@@ -2056,7 +2047,7 @@ function newGame() {
 }
 
 async function init() {
-  const games = await (await fetch("/api/games")).json();
+  const games = await transport.getJson("/api/games", {});
   for (const g of games) {
     const o = document.createElement("option");
     o.value = g.id;
@@ -2139,7 +2130,8 @@ async function init() {
     const f = e.dataTransfer && e.dataTransfer.files[0];
     if (f) openFile(f);
   });
-  $("io").addEventListener("toggle", () => { if ($("io").open) showRecords(); });
+  // The records of the server's folder, where a server answers them.
+  if (transport.has("/api/records")) $("io").addEventListener("toggle", () => { if ($("io").open) showRecords(); });
   if (url.get("analyse") === "1") $("analyse").checked = true;
   if (url.get("fen") || url.get("moves")) {
     S.game = $("game").value;

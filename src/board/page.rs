@@ -5,7 +5,7 @@
 //! record. Nothing here needs the server, its sockets or its threads: the
 //! same code can build the page's JSON wherever a position is.
 
-use super::lines::{Line, Replayed};
+use crate::lines::{Line, Replayed};
 use gamut_core::game::{NodeKind, Player};
 use gamut_core::svg::SvgOptions;
 use gamut_engine::search::Step;
@@ -38,6 +38,7 @@ pub fn games_json() -> Value {
 }
 
 /// `score` for the side to move at `pos` as a score for the first side.
+#[must_use]
 pub fn for_first(pos: &Position, score: f64) -> f64 {
     if pos.perspective() == Player::FIRST {
         score
@@ -287,6 +288,7 @@ pub fn position_json(line: &Replayed) -> Value {
 }
 
 /// Nodes per second.
+#[must_use]
 pub fn nps(nodes: u64, time: Duration) -> u64 {
     (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64
 }
@@ -294,6 +296,7 @@ pub fn nps(nodes: u64, time: Duration) -> u64 {
 /// A completed iteration as the page shows it: the depth, the score for
 /// the first side (and its text where the result is proven), the speed,
 /// and the lines, best first (the MultiPV lines at a decision root).
+#[must_use]
 pub fn progress_json(pos: &Position, p: Progress<'_, Step>) -> Value {
     match p {
         Progress::Decision(it) => {
@@ -432,12 +435,18 @@ pub fn side_json(game: &dyn AnyGame, side: Player, p: Progress<'_, TupleText>) -
 }
 
 /// The line as a game record (one JSON line, its checksum last) that `gamut replay` reads:
-/// game 1 between `player 1` and `player 2`, the moves as given (`texts`,
-/// one per step), ended as the rules end it or saved `unfinished`.
+/// game 1 between `player 1`, `player 2`… (one a side), the moves as
+/// given (`texts`, one per step), ended as the rules end it or saved
+/// `unfinished`; a game of more than two players as a seats game (no
+/// pair, encounter or result text).
 pub fn record_line(line: &Line, texts: &[String]) -> Result<String, String> {
     use gamut_players::record::{Adjudication, GameRecord, JointStep};
     use gamut_tournament::records;
-    let names = ["player 1".to_string(), "player 2".to_string()];
+    let game = line.last().game();
+    let names: Vec<String> = (1..=game.info().sides.len())
+        .map(|i| format!("player {i}"))
+        .collect();
+    let pairs = game.players() == 2;
     let steps = line.positions.len() - 1;
     if texts.len() != steps {
         return Err(format!("{} move texts for {steps} steps", texts.len()));
@@ -464,13 +473,18 @@ pub fn record_line(line: &Line, texts: &[String]) -> Result<String, String> {
             }
             NodeKind::Simultaneous => {
                 let actions: Vec<String> = text.split(',').map(|a| a.trim().to_string()).collect();
-                let [a, b] = <[String; 2]>::try_from(actions)
-                    .map_err(|_| format!("step {}: not two players' actions", i + 1))?;
+                if actions.len() != game.players() {
+                    return Err(format!(
+                        "step {}: not {} players' actions",
+                        i + 1,
+                        game.players()
+                    ));
+                }
                 moves.push(text.trim().to_string());
                 joint.push(JointStep {
                     step: i,
-                    strategies: vec![vec![(a.clone(), 1.0)], vec![(b.clone(), 1.0)]],
-                    actions: vec![a, b],
+                    strategies: actions.iter().map(|a| vec![(a.clone(), 1.0)]).collect(),
+                    actions,
                 });
             }
             NodeKind::Terminal => return Err(format!("step {}: the game was over", i + 1)),
@@ -479,19 +493,19 @@ pub fn record_line(line: &Line, texts: &[String]) -> Result<String, String> {
     let outcome = line.last().outcome();
     let winner = outcome.as_ref().and_then(|o| o.winner);
     let rec = GameRecord {
-        game: line.last().game().id().name().to_string(),
+        game: game.id().name().to_string(),
         number: 1,
-        pair: Some(0),
-        encounter: Some(names.clone()),
+        pair: pairs.then_some(0),
+        encounter: pairs.then(|| [names[0].clone(), names[1].clone()]),
         opening_index: Some(0),
         opening: line.positions[0].text(),
-        engines: names.to_vec(),
-        specs: vec!["human".to_string(); 2],
+        specs: vec!["human".to_string(); names.len()],
+        engines: names,
         moves,
         rolls,
         joint,
         scores: Vec::new(),
-        result: Some(match &outcome {
+        result: pairs.then(|| match &outcome {
             Some(_) => GameRecord::result_text(winner).to_string(),
             None => GameRecord::UNFINISHED.to_string(),
         }),
@@ -535,6 +549,42 @@ mod tests {
             );
             assert!(!labels.contains(&label), "two games labelled {label}");
             labels.push(label);
+        }
+    }
+
+    /// A line of two steps of every game (at a simultaneous node every
+    /// player's action) exports as a record that checks, a game of more
+    /// than two players as a seats game.
+    #[test]
+    fn a_line_of_every_game_exports_as_a_record() {
+        let lines = Lines::default();
+        for &id in GameId::ALL {
+            let mut texts: Vec<String> = Vec::new();
+            for _ in 0..2 {
+                let line = lines
+                    .replay(game(id), None, None, Some(&texts.join(";")))
+                    .unwrap();
+                let pos = line.last();
+                let step = if pos.node() == NodeKind::Simultaneous {
+                    (0..pos.game().players())
+                        .map(|p| pos.action_texts(Player::nth(p))[0].clone())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                } else {
+                    line.moves().text(0)
+                };
+                texts.push(step);
+            }
+            let line = lines
+                .replay(game(id), None, None, Some(&texts.join(";")))
+                .unwrap();
+            let record = record_line(&line, &texts).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let v: Value = serde_json::from_str(&record).unwrap();
+            assert_eq!(v["moves"].as_array().unwrap().len(), 2, "{id}");
+            assert_eq!(
+                v["engines"].as_array().unwrap().len(),
+                game(id).info().sides.len()
+            );
         }
     }
 

@@ -1,25 +1,56 @@
-//! The engine's work for the page, within the server's turns
-//! ([`super::sessions`]): the analysis of a position streamed as JSON
-//! events, the engine's choice of move, and the scores along a game. The
-//! JSON itself is [`super::page`]'s.
+//! The engine's work for the page, within the turns its searches get
+//! ([`Turns`]: `gamut serve`'s scheduler of its threads, or the one thread
+//! of a browser's Web Worker, [`crate::local`]): the analysis of a
+//! position streamed as JSON events, the engine's choice of move, and the
+//! scores along a game. The JSON itself is [`crate::page`]'s.
 
-use super::lines::{Line, Replayed};
-use super::page::{for_first, nps, progress_json, side_json};
-use super::sessions::{Grant, Turns};
+use crate::lines::{Line, Replayed};
+use crate::page::{for_first, nps, progress_json, side_json};
 use gamut_core::game::{NodeKind, Player};
+use gamut_core::platform::Instant;
 use gamut_engine::search::Step;
 use gamut_engine::sides::{SidesPlan, SidesText};
+use gamut_engine::AnyGame;
 use gamut_engine::Position;
 use gamut_players::engine::{Engine, Kind};
 use gamut_search::draw::pick;
 use gamut_search::score::{Score, WIN};
 use gamut_search::sides::DEFAULT_WIDTH;
 use gamut_search::sides_analysis::{Ended, Schedule};
-use gamut_search::{Limits, Progress, Table, Verdict};
+use gamut_search::{Evaluation, Limits, Progress, Table, Verdict};
 use rand::Rng;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::Duration;
+
+/// What one search may use: threads, table memory and an evaluation.
+pub trait Share {
+    /// Threads the search may use.
+    fn threads(&self) -> usize;
+    /// Its table's size in MiB.
+    fn hash_mib(&self) -> usize;
+    /// The evaluation a search of game `game` uses.
+    fn evaluation(&self, game: &dyn AnyGame) -> Evaluation;
+}
+
+/// A search's turns on the threads it may use: the share it holds now,
+/// its stop flag, and when asked to yield (its `halt` raised, not for
+/// good: [`yielded`](Turns::yielded)) a wait for its next turn
+/// ([`resume`](Turns::resume)).
+pub trait Turns {
+    /// What a turn grants.
+    type Share: Share;
+    /// The share held now.
+    fn grant(&self) -> &Self::Share;
+    /// Raised to stop the search now: to yield, or for good.
+    fn halt(&self) -> &Arc<AtomicBool>;
+    /// Whether the search stopped to yield its threads (not for good).
+    fn yielded(&self) -> bool;
+    /// Waits for the next turn, telling the page (through `send`) what it
+    /// waits for; `false` if the page went away meanwhile.
+    fn resume(&mut self, send: &mut dyn FnMut(Value) -> bool) -> bool;
+}
 
 /// `limits` less the time already spent (`spent`), for a search resumed
 /// after yielding its threads.
@@ -43,7 +74,7 @@ pub fn analyse(
     line: &Replayed,
     limits: &Limits,
     multipv: usize,
-    turns: &mut Turns,
+    turns: &mut impl Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
     let pos = line.last();
@@ -58,10 +89,10 @@ pub fn analyse(
         let grant = turns.grant();
         let config = gamut_search::Config {
             multipv,
-            ..game.search_config(grant.threads, grant.evaluation(game))
+            ..game.search_config(grant.threads(), grant.evaluation(game))
         };
-        let tt = Table::new(grant.hash_mib);
-        let halt = std::sync::Arc::clone(&turns.halt);
+        let tt = Table::new(grant.hash_mib());
+        let halt = Arc::clone(turns.halt());
         let mut observe = |p: Progress<'_, Step>| {
             let depth = match &p {
                 Progress::Decision(it) => it.depth,
@@ -76,7 +107,7 @@ pub fn analyse(
                 halt.store(true, Relaxed);
             }
         };
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let verdict = moves.search(
             &left(limits, spent),
             &config,
@@ -92,7 +123,7 @@ pub fn analyse(
             }
             continue;
         }
-        if turns.halt.load(Relaxed) {
+        if turns.halt().load(Relaxed) {
             return;
         }
         let best = match verdict {
@@ -118,7 +149,7 @@ fn analyse_sides(
     line: &Replayed,
     limits: &Limits,
     multipv: usize,
-    turns: &mut Turns,
+    turns: &mut impl Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
     let pos = line.last();
@@ -127,7 +158,7 @@ fn analyse_sides(
         send(json!({"done": true, "best": null}));
         return;
     }
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     let config = gamut_search::Config {
         multipv,
         ..game.search_config(1, turns.grant().evaluation(game))
@@ -152,8 +183,8 @@ fn analyse_sides(
     let mut best = None;
     let mut gone = false;
     loop {
-        let tt = Table::new(turns.grant().hash_mib);
-        let ended = analysis.run(&config, &tt, Some(&turns.halt), &mut |r| match r {
+        let tt = Table::new(turns.grant().hash_mib());
+        let ended = analysis.run(&config, &tt, Some(turns.halt()), &mut |r| match r {
             SidesText::Iteration { us, progress } => {
                 found = side_json(game, us, progress);
                 true
@@ -188,12 +219,12 @@ fn analyse_sides(
                 });
                 gone = !send(event);
                 // On unless the page went away.
-                !gone && (!turns.halt.load(Relaxed) || turns.yielded())
+                !gone && (!turns.halt().load(Relaxed) || turns.yielded())
             }
         });
         drop(tt);
         if ended == Ended::CutShort && turns.yielded() {
-            let paused = std::time::Instant::now();
+            let paused = Instant::now();
             if !turns.resume(send) {
                 return;
             }
@@ -202,7 +233,7 @@ fn analyse_sides(
         }
         break;
     }
-    if !gone && (!turns.halt.load(Relaxed) || turns.yielded()) {
+    if !gone && (!turns.halt().load(Relaxed) || turns.yielded()) {
         send(json!({"done": true, "best": best}));
     }
 }
@@ -239,7 +270,7 @@ pub fn drawn_outcome(line: &Replayed) -> Result<Option<String>, String> {
 pub fn engine_move(
     line: &Replayed,
     limits: &Limits,
-    grant: &Grant,
+    grant: &impl Share,
     player: usize,
     stop: &AtomicBool,
 ) -> Result<String, String> {
@@ -266,7 +297,7 @@ pub fn engine_move(
                 kind: Kind::Paranoid {
                     limits: limits.clone(),
                     width: DEFAULT_WIDTH,
-                    hash_mib: grant.hash_mib,
+                    hash_mib: grant.hash_mib(),
                     eval: grant.evaluation(game),
                 },
                 tc: None,
@@ -278,8 +309,8 @@ pub fn engine_move(
         }
         _ => {}
     }
-    let config = game.search_config(grant.threads, grant.evaluation(game));
-    let tt = Table::new(grant.hash_mib);
+    let config = game.search_config(grant.threads(), grant.evaluation(game));
+    let tt = Table::new(grant.hash_mib());
     match pos.search(limits, &config, &tt, Some(stop), &mut |_| {}) {
         Verdict::Decision(r) => Ok(r.best),
         Verdict::Simultaneous(m) => {
@@ -472,23 +503,23 @@ fn score_position(
 pub fn line_scores(
     line: &Line,
     limits: &Limits,
-    turns: &mut Turns,
+    turns: &mut impl Turns,
     send: &mut dyn FnMut(Value) -> bool,
 ) {
     let mut ply = 0;
-    let mut tt = Table::new(turns.grant().hash_mib);
+    let mut tt = Table::new(turns.grant().hash_mib());
     while ply < line.positions.len() {
         let grant = turns.grant();
         let pos = &line.positions[ply];
         let game = pos.game();
         // Games of more than two players are searched on one thread.
         let threads = if game.players() == 2 {
-            grant.threads
+            grant.threads()
         } else {
             1
         };
         let config = game.search_config(threads, grant.evaluation(game));
-        let halt = &turns.halt;
+        let halt = turns.halt();
         let scored = score_position(pos, limits, &config, &tt, halt);
         let (mover, choices) = match pos.node() {
             NodeKind::Decision(p) => (Some(p), pos.listing().len()),
@@ -534,10 +565,10 @@ pub fn line_scores(
             if !turns.resume(send) {
                 return;
             }
-            tt = Table::new(turns.grant().hash_mib);
+            tt = Table::new(turns.grant().hash_mib());
             continue;
         }
-        if turns.halt.load(Relaxed) {
+        if turns.halt().load(Relaxed) {
             return;
         }
         // The side whose loss labels the move played here: the mover's
