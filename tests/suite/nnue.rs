@@ -688,7 +688,7 @@ mod inference {
         let net = float.quantize();
         let (mut us, mut them) = (Vec::new(), Vec::new());
         let mut worst = 0f32;
-        for seed in 0..20 {
+        for seed in 0..8 {
             for pos in random_game_of::<G>(seed, 120) {
                 let side = pos.perspective();
                 pos.features(side, &mut us);

@@ -604,25 +604,40 @@ fn resolution_suite() {
 /// round further, counted by the model from its own children.
 #[test]
 fn resolution_nodes_agree_with_the_reference_model() {
-    let cases = [
-        ("1/4/8/16/16 1", "wA", "wB1", "w/w3/8/16/16 1 resolve"),
-        ("1/2X1/8/16/16 1", "wA", "wB1", "w/w1X1/8/16/16 1 resolve"),
-        ("1/4/8/w15/16 1", "wB1", "wC1", "1/w3/w7/w15/16 1 resolve"),
-        (
-            "1/4/X7/1X13X/wX13X 1",
-            "wD1",
-            "wD1",
-            "1/4/X7/WX13X/wX13X 1 resolve",
-        ),
-        (
-            "1/4/X7/2X12X/XX14 1",
-            "wD1",
-            "wD2",
-            "1/4/X7/wwX12X/XX14 1 resolve",
-        ),
-        ("1/w1w1/8/16/16 1", "wB2", "wB4", "1/wwww/8/16/16 1 resolve"),
-    ];
-    for (base, a, b, resolve) in cases {
+    resolutions_agree_with_the_reference_model(&RESOLUTIONS[..3]);
+}
+
+/// As above, every case of [`RESOLUTIONS`].
+#[test]
+#[ignore = "long check"]
+fn long_resolution_nodes_agree_with_the_reference_model() {
+    resolutions_agree_with_the_reference_model(&RESOLUTIONS);
+}
+
+/// Round starts, a joint placement each, and the position awaiting
+/// resolution they give.
+const RESOLUTIONS: [(&str, &str, &str, &str); 6] = [
+    ("1/4/8/16/16 1", "wA", "wB1", "w/w3/8/16/16 1 resolve"),
+    ("1/2X1/8/16/16 1", "wA", "wB1", "w/w1X1/8/16/16 1 resolve"),
+    ("1/4/8/w15/16 1", "wB1", "wC1", "1/w3/w7/w15/16 1 resolve"),
+    (
+        "1/4/X7/1X13X/wX13X 1",
+        "wD1",
+        "wD1",
+        "1/4/X7/WX13X/wX13X 1 resolve",
+    ),
+    (
+        "1/4/X7/2X12X/XX14 1",
+        "wD1",
+        "wD2",
+        "1/4/X7/wwX12X/XX14 1 resolve",
+    ),
+    ("1/w1w1/8/16/16 1", "wB2", "wB4", "1/wwww/8/16/16 1 resolve"),
+];
+
+/// Checks each of `cases` against the reference model.
+fn resolutions_agree_with_the_reference_model(cases: &[(&str, &str, &str, &str)]) {
+    for &(base, a, b, resolve) in cases {
         let p = Spokes::parse(base).unwrap();
         let q = p.play_joint(p.parse_move(a).unwrap(), p.parse_move(b).unwrap());
         assert_eq!(q.text(), resolve);
