@@ -87,6 +87,10 @@ fn value_of(browser: &Browser, script: &str, secs: u64, what: &str) -> Value {
     }
 }
 
+/// A round of Spokes from the start whose placements meet: a resolution
+/// of several outcomes follows.
+const RESOLVED: &str = "wA,wB1";
+
 /// The page has drawn the position of its latest answer and waits for
 /// no engine move.
 const SETTLED: &str = "S.view && S.shown === S.token && !S.busy || null";
@@ -257,6 +261,12 @@ fn long_the_static_site_plays_and_analyses_every_game_from_its_worker_in_chromiu
             record["moves"].as_array().unwrap().len() >= 2,
             "{id}: {record}"
         );
+        // The page's address opens the same board: its line, move for move.
+        let shown = entered(&browser).0;
+        let address = browser.run("return location.href;");
+        browser.goto(address.as_str().unwrap());
+        value_of(&browser, SETTLED, 120, &format!("{id}: the board again"));
+        assert_eq!(entered(&browser).0, shown, "{id}: {address}");
         let errors = browser.run("return $('error').textContent;");
         assert_eq!(errors, Value::from(""), "{id}");
         let severe: Vec<_> = browser
@@ -265,6 +275,32 @@ fn long_the_static_site_plays_and_analyses_every_game_from_its_worker_in_chromiu
             .filter(|(level, _)| level == "SEVERE")
             .collect();
         assert!(severe.is_empty(), "{id}: {severe:?}");
+    }
+    // A Spokes round's resolution, opened by its address: its outcomes
+    // previewed on the board one after another, as on `gamut serve`.
+    browser.goto(&format!(
+        "http://127.0.0.1:{}/?game=spokes&moves={RESOLVED}",
+        files.port
+    ));
+    value_of(&browser, SETTLED, 120, "spokes: the resolution");
+    let outcomes = value_of(
+        &browser,
+        "document.querySelectorAll('#outcome-list button').length || null",
+        60,
+        "spokes: the outcomes listed",
+    );
+    assert!(outcomes.as_u64().unwrap() > 1, "spokes: {outcomes}");
+    for i in 0..2 {
+        browser.click("#outcome-next");
+        value_of(
+            &browser,
+            &format!(
+                "S.preview === {i} && $('board').classList.contains('previewing') \
+                 && $('preview-caption').textContent || null"
+            ),
+            60,
+            &format!("spokes: outcome {i} previewed"),
+        );
     }
     // Every request went to the file server, for one of the site's files.
     let requests = std::fs::read_to_string(&log).unwrap();
