@@ -12,11 +12,10 @@ use crate::page;
 use crate::query::Params;
 use crate::view::{self, Share, Turns};
 use gamut_engine::AnyGame;
-use gamut_search::{Eval, Evaluation, Limits};
+use gamut_search::{Eval, Evaluation};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The share of a search here: one thread, a table of `hash_mib`, each
 /// game's own evaluation (its built-in network where it has one).
@@ -127,10 +126,7 @@ impl Local {
                 Ok(json!({ "record": record, "file": format!("{id}-game.jsonl") }))
             }
             "/api/engine" => {
-                let limits = p.limits(Limits {
-                    time: Some(Duration::from_millis(1000)),
-                    ..Limits::default()
-                });
+                let limits = p.engine_limits();
                 let line = p.line(&self.lines)?;
                 let turns = self.turns();
                 let stop = AtomicBool::new(false);
@@ -140,7 +136,7 @@ impl Local {
                 Ok(json!({ "move": m, "short": short }))
             }
             "/api/analysis" => {
-                let limits = p.limits(Limits::default());
+                let limits = p.analysis_limits();
                 let line = p.line(&self.lines)?;
                 let mut turns = self.turns();
                 if send(json!({
@@ -153,10 +149,7 @@ impl Local {
                 Ok(Value::Null)
             }
             "/api/scores" => {
-                let limits = p.limits(Limits {
-                    time: Some(Duration::from_millis(200)),
-                    ..Limits::default()
-                });
+                let limits = p.score_limits();
                 let line = p.line(&self.lines)?;
                 view::line_scores(&line, &limits, &mut self.turns(), send);
                 Ok(Value::Null)

@@ -19,6 +19,10 @@ const MAX_FIELD: usize = 100_000;
 const MAX_DEPTH: u32 = 64;
 /// The longest search asked for, in milliseconds.
 const MAX_TIME: u64 = 600_000;
+/// The engine's time for a move when the query gives no limit, in ms.
+pub const ENGINE_MS: u64 = 1000;
+/// The time for each position's score when the query gives no limit, in ms.
+pub const SCORE_MS: u64 = 200;
 
 /// The query fields of the API: the game and line, and search limits.
 #[derive(Deserialize, Default, Debug)]
@@ -144,10 +148,36 @@ impl Params {
         self.multipv.unwrap_or(ANALYSIS_LINES)
     }
 
+    /// An analysis' limits: `depth` or `time`, else none (it deepens
+    /// until the page stops it).
+    #[must_use]
+    pub fn analysis_limits(&self) -> Limits {
+        self.limits(Limits::default())
+    }
+
+    /// The limits of the engine's move (`/api/engine`): `depth` or `time`,
+    /// else [`ENGINE_MS`].
+    #[must_use]
+    pub fn engine_limits(&self) -> Limits {
+        self.limits(Limits {
+            time: Some(Duration::from_millis(ENGINE_MS)),
+            ..Limits::default()
+        })
+    }
+
+    /// The limits of each position's score (`/api/scores`): `depth` or
+    /// `time`, else [`SCORE_MS`].
+    #[must_use]
+    pub fn score_limits(&self) -> Limits {
+        self.limits(Limits {
+            time: Some(Duration::from_millis(SCORE_MS)),
+            ..Limits::default()
+        })
+    }
+
     /// The search limits: `depth` plies or `time` ms (checked by
     /// [`checked`](Self::checked)), else `default`.
-    #[must_use]
-    pub fn limits(&self, default: Limits) -> Limits {
+    fn limits(&self, default: Limits) -> Limits {
         match (self.depth, self.time) {
             (Some(d), _) => Limits {
                 depth: Some(d),
@@ -172,9 +202,10 @@ mod tests {
         assert_eq!(p.game().unwrap(), GameId::Aporia);
         assert_eq!(p.move_texts(), ["a", "b"]);
         assert_eq!(p.multipv(), 2);
+        assert_eq!(p.analysis_limits().time, Some(Duration::from_millis(50)));
         assert_eq!(
-            p.limits(Limits::default()).time,
-            Some(Duration::from_millis(50))
+            Params::parse("").unwrap().engine_limits().time,
+            Some(Duration::from_millis(ENGINE_MS))
         );
         assert_eq!(
             Params::parse("game=aporia&depth=1&time=5").unwrap_err(),

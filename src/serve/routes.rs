@@ -22,7 +22,6 @@ use gamut_board::{page, view};
 use gamut_core::game::with_thread_stop;
 use gamut_engine::game;
 use gamut_games::GameId;
-use gamut_search::Limits;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
@@ -435,7 +434,7 @@ async fn analysis(
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, BadRequest> {
     let p = Arc::new(read(q)?);
-    let limits = p.limits(Limits::default());
+    let limits = p.analysis_limits();
     let multipv = p.multipv();
     let id = p.game()?;
     let (q, server) = (Arc::clone(&p), Arc::clone(&s));
@@ -468,10 +467,7 @@ async fn scores(
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, BadRequest> {
     let p = Arc::new(read(q)?);
-    let limits = p.limits(Limits {
-        time: Some(Duration::from_millis(200)),
-        ..Limits::default()
-    });
+    let limits = p.score_limits();
     let id = p.game()?;
     let (q, server) = (Arc::clone(&p), Arc::clone(&s));
     let line = listed(&s, &hangup, move || Ok(q.line(&server.lines)?)).await?;
@@ -495,10 +491,7 @@ async fn engine(
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, BadRequest> {
     let p = Arc::new(read(q)?);
-    let limits = p.limits(Limits {
-        time: Some(Duration::from_millis(1000)),
-        ..Limits::default()
-    });
+    let limits = p.engine_limits();
     let player = p.player.unwrap_or(0);
     p.game()?;
     let q = Arc::clone(&p);
