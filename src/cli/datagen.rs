@@ -86,7 +86,7 @@ pub fn datagen(a: &DatagenArgs, quiet: bool, out: &mut impl Write) -> Result<(),
     let started = Instant::now();
     let mut positions = 0u64;
     for i in todo {
-        let game = self_play.game(a.seed, a.random_plies, i, &limits)?;
+        let game = self_play.game(a.seed, a.random_plies, i, &limits);
         positions += game.samples.len() as u64;
         file.write_all(&encode_game_in(&game, version))
             .and_then(|_| file.flush())

@@ -24,7 +24,7 @@ use gamut_core::tablebase::agreement::{self, Agreement, Unseen};
 use gamut_core::tablebase::Oracle;
 use gamut_games::{with_game, GameId};
 use gamut_players::engine::Engine;
-use gamut_players::game::{play_game, Rules, Setup};
+use gamut_players::game::{play_game, Rules, Setup, Sides};
 use gamut_players::record::GameRecord;
 use gamut_players::selfplay::SelfPlay;
 use gamut_search::nnue::network::{read_network_file, Network};
@@ -340,7 +340,14 @@ impl<G: FullGame> AnyGame for Entry<G> {
             opening: typed::<G>(&setup.opening).clone(),
             seed: setup.seed,
         };
-        play_game(&typed, engines, encounter, rules, stop)
+        play_game(
+            &typed,
+            Sides::Each(engines),
+            encounter,
+            rules,
+            stop,
+            &mut |_, _, _| {},
+        )
     }
 }
 

@@ -11,9 +11,12 @@ use gamut_search::draw::pick;
 use gamut_search::mcts::{self, MctsConfig};
 use gamut_search::score::outcome_score;
 use gamut_search::sides::{players_of, Tuple, TwoSided, MAX_PLAYERS};
-use gamut_search::{self as search, Clock, Config, Evaluation, Limits, Table, Verdict};
+use gamut_search::{
+    self as search, Clock, Config, Evaluation, Limits, MixedResult, Table, Verdict,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::any::Any;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -46,7 +49,8 @@ pub enum Kind {
     External(External),
     /// The exact two-sided search of the engine's side against all the
     /// others ([`TwoSided`]), in games of more than two sides; a fresh
-    /// table for every choice.
+    /// table for every choice (one for the game where one instance plays
+    /// every side, [`Instance::keeping_table`]).
     Paranoid {
         /// Depth, time or node limits per move.
         limits: Limits,
@@ -90,8 +94,23 @@ pub struct Choice<M> {
     pub depth: Option<u32>,
 }
 
-/// An engine playing one side of one game: a fresh table (so a game does
-/// not depend on the games played before it) and its own random stream.
+/// What an engine's last search said of the position it chose at: the
+/// score for `side` (in evaluation points, a proven result beyond
+/// [`EVAL_LIMIT`](gamut_core::evaluate::EVAL_LIMIT)) and the depth it
+/// completed. Self-play keeps these as training data.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Evaluated {
+    /// The side the score is for.
+    pub side: Player,
+    /// The search's score or matrix game value.
+    pub score: f64,
+    /// The last depth completed (0 if none was).
+    pub depth: u32,
+}
+
+/// An engine playing one side of one game, or every side of a self-play
+/// game: a fresh table (so a game does not depend on the games played
+/// before it) and its own random stream.
 pub struct Instance<'e> {
     engine: &'e Engine,
     table: Option<Table>,
@@ -100,6 +119,11 @@ pub struct Instance<'e> {
     process: Option<Process>,
     clocks: Vec<Option<Clock>>,
     interrupt: Option<&'e AtomicBool>,
+    evaluated: Option<Evaluated>,
+    /// The last simultaneous node searched and its result (a `(G,
+    /// MixedResult<G::Move>)`), so that an instance playing both sides
+    /// searches each round start once.
+    round: Option<Box<dyn Any + Send>>,
 }
 
 impl<'e> Instance<'e> {
@@ -118,7 +142,15 @@ impl<'e> Instance<'e> {
             process: None,
             clocks: Vec::new(),
             interrupt: None,
+            evaluated: None,
+            round: None,
         }
+    }
+
+    /// What the engine's last search said, taken (`None` for engines that
+    /// do not search, or after it was taken).
+    pub fn take_evaluated(&mut self) -> Option<Evaluated> {
+        self.evaluated.take()
     }
 
     /// The engine stopped mid-choice when `stop` is raised: the paranoid
@@ -130,6 +162,19 @@ impl<'e> Instance<'e> {
             interrupt: Some(stop),
             ..self
         }
+    }
+
+    /// The engine keeping one table for the whole game, the paranoid
+    /// search's too (which otherwise starts every choice with a fresh one):
+    /// one instance playing every side of a self-play game, whose sides'
+    /// views hash apart ([`TwoSided`]).
+    #[must_use]
+    pub fn keeping_table(self) -> Self {
+        let table = match &self.engine.kind {
+            Kind::Paranoid { hash_mib, .. } => Some(Table::new(*hash_mib)),
+            _ => self.table,
+        };
+        Instance { table, ..self }
     }
 
     /// The game clocks of each side (`None`: no clock) for the next
@@ -243,6 +288,23 @@ impl<'e> Instance<'e> {
                 Seated::Joint(_) => unreachable!("a decision asks for a move"),
             });
         }
+        if let (Kind::Search { config, limits, .. }, Some(tt)) = (&engine.kind, &self.table) {
+            let limits = self.limits_at(limits, pos, None);
+            let Verdict::Decision(r) = search::run(pos, &limits, config, tt, None, &mut |_| {})
+            else {
+                unreachable!("a decision node searches to a move")
+            };
+            self.evaluated = Some(Evaluated {
+                side: pos.perspective(),
+                score: f64::from(r.score),
+                depth: r.depth,
+            });
+            return Ok(Choice {
+                mv: r.best,
+                score: Some(r.score),
+                depth: Some(r.depth),
+            });
+        }
         let mut moves = Vec::new();
         let listed = Instant::now();
         pos.moves(&mut moves);
@@ -256,17 +318,6 @@ impl<'e> Instance<'e> {
             });
         }
         Ok(match (&self.engine.kind, &self.table) {
-            (Kind::Search { config, limits, .. }, Some(tt)) => {
-                let limits = self.limits_at(limits, pos, None);
-                match search::run(pos, &limits, config, tt, None, &mut |_| {}) {
-                    Verdict::Decision(r) => Choice {
-                        mv: r.best,
-                        score: Some(r.score),
-                        depth: Some(r.depth),
-                    },
-                    _ => unreachable!("a decision node searches to a move"),
-                }
-            }
             (Kind::Greedy { terms }, _) => {
                 let me = pos.perspective();
                 let values: Vec<i32> = moves
@@ -313,11 +364,31 @@ impl<'e> Instance<'e> {
         };
         Ok(match (&self.engine.kind, &self.table) {
             (Kind::Search { config, limits, .. }, Some(tt)) => {
-                let limits = self.limits_at(limits, pos, Some(side));
-                match search::run(pos, &limits, config, tt, None, &mut |_| {}) {
-                    Verdict::Simultaneous(r) => r.strategies[side.index()].clone(),
-                    _ => unreachable!("a simultaneous node searches to strategies"),
-                }
+                let known = self
+                    .round
+                    .take()
+                    .and_then(|b| b.downcast::<(G, MixedResult<G::Move>)>().ok())
+                    .filter(|b| b.0 == *pos);
+                let r = match known {
+                    Some(b) => b.1,
+                    None => {
+                        let limits = self.limits_at(limits, pos, Some(side));
+                        let Verdict::Simultaneous(r) =
+                            search::run(pos, &limits, config, tt, None, &mut |_| {})
+                        else {
+                            unreachable!("a simultaneous node searches to strategies")
+                        };
+                        self.evaluated = Some(Evaluated {
+                            side: Player::FIRST,
+                            score: r.value,
+                            depth: r.depth,
+                        });
+                        r
+                    }
+                };
+                let strategy = r.strategies[side.index()].clone();
+                self.round = Some(Box::new((pos.clone(), r)));
+                strategy
             }
             (Kind::Greedy { terms }, _) => {
                 let mut theirs = Vec::new();
@@ -396,16 +467,29 @@ impl<'e> Instance<'e> {
             } => {
                 let view = TwoSided::new(pos.clone(), side, *width);
                 let config = Config::new::<TwoSided<G>>(1, eval.clone());
-                let tt = Table::new(*hash_mib);
-                match search::run(&view, limits, &config, &tt, self.interrupt, &mut |_| {}) {
+                let fresh;
+                let tt = match &self.table {
+                    Some(kept) => kept,
+                    None => {
+                        fresh = Table::new(*hash_mib);
+                        &fresh
+                    }
+                };
+                let verdict = search::run(&view, limits, &config, tt, self.interrupt, &mut |_| {});
+                let said = |score, depth| Evaluated { side, score, depth };
+                match verdict {
                     Verdict::Simultaneous(r) => {
+                        self.evaluated = Some(said(r.value, r.depth));
                         let strategy = r.strategies[0].clone();
                         Seated::Joint(Joint {
                             actions: sample(&strategy, rng),
                             strategy,
                         })
                     }
-                    Verdict::Decision(r) => Seated::Move(r.best[0].expect("a decision's move")),
+                    Verdict::Decision(r) => {
+                        self.evaluated = Some(said(f64::from(r.score), r.depth));
+                        Seated::Move(r.best[0].expect("a decision's move"))
+                    }
                     _ => panic!("an engine is asked only at its own nodes"),
                 }
             }

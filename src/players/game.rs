@@ -1,9 +1,10 @@
 //! One game between engines, one per side, from an opening, with
 //! adjudication and game clocks, played into its [`GameRecord`]: the one
-//! game loop of tournaments, balance runs and tuning.
+//! game loop of tournaments, balance runs, tuning and self-play for
+//! training data ([`crate::selfplay`]).
 
 use crate::clock::TimeControl;
-use crate::engine::{Engine, Instance};
+use crate::engine::{Engine, Evaluated, Instance};
 use crate::external::Forfeit;
 use crate::record::{Adjudicator, GameRecord, JointStep, StepScore};
 use crate::seed::{seed_for, Stream};
@@ -60,19 +61,48 @@ fn streams<G: Game>() -> u64 {
 /// of more than two players (a team's joint choices multiply).
 const STRATEGY_KEPT: usize = 10;
 
-/// Plays game `setup.number` between `engines`, one per side in the
-/// order of the sides; `encounter` is the pair's two engines in a game of
-/// two sides. Returns `None` if `stop` was raised before it ended.
+/// Who plays a game's sides.
+#[derive(Copy, Clone, Debug)]
+pub enum Sides<'a> {
+    /// An engine for each side, in the order of the sides, each with its
+    /// own table and random stream (a tournament's game).
+    Each(&'a [&'a Engine]),
+    /// One engine playing every side with one table and one random stream
+    /// (self-play): a round start of two players is searched once for
+    /// both.
+    Shared(&'a Engine),
+}
+
+/// What a game's engines said as it was played: called with the position
+/// of each choice made by a search, the move chosen at a decision (`None`
+/// at a round start) and what the search said.
+pub type Watch<'a, G> = dyn FnMut(&G, Option<<G as Game>::Move>, Evaluated) + 'a;
+
+/// Plays game `setup.number` between `sides`; `encounter` is the pair's
+/// two engines in a game of two sides; `watch` sees what each search said.
+/// Returns `None` if `stop` was raised before it ended.
 pub fn play_game<G: Evaluate + Notation>(
     setup: &Setup<G>,
-    engines: &[&Engine],
+    sides: Sides<'_>,
     encounter: Option<[&Engine; 2]>,
     rules: &Rules,
     stop: &AtomicBool,
+    watch: &mut Watch<'_, G>,
 ) -> Option<GameRecord> {
     let started = Instant::now();
     let two = G::players() == 2;
-    let mut players: Vec<Instance> = engines
+    let count = G::INFO.sides.len();
+    let shared;
+    let engines: &[&Engine] = match sides {
+        Sides::Each(engines) => engines,
+        Sides::Shared(engine) => {
+            shared = vec![engine; count];
+            &shared
+        }
+    };
+    let one = matches!(sides, Sides::Shared(_));
+    let instances = if one { 1 } else { count };
+    let mut players: Vec<Instance> = engines[..instances]
         .iter()
         .enumerate()
         .map(|(s, e)| {
@@ -81,9 +111,15 @@ pub fn play_game<G: Evaluate + Notation>(
                 Stream::Engine,
                 streams::<G>() * setup.number + s as u64,
             );
-            Instance::new(e, seed).interruptible(stop)
+            let instance = Instance::new(e, seed).interruptible(stop);
+            if one {
+                instance.keeping_table()
+            } else {
+                instance
+            }
         })
         .collect();
+    let player_of = |side: usize| side % instances;
     let mut chance = StdRng::seed_from_u64(seed_for(
         setup.seed,
         Stream::Chance,
@@ -113,13 +149,16 @@ pub fn play_game<G: Evaluate + Notation>(
         }
         match pos.node() {
             NodeKind::Decision(side) => {
-                let player = &mut players[side.index()];
+                let player = &mut players[player_of(side.index())];
                 player.set_clocks(&clocks);
                 let thinking = Instant::now();
                 let c = match player.decide(&pos) {
                     Ok(c) => c,
                     Err(f) => break forfeit(side, &f),
                 };
+                if let Some(e) = player.take_evaluated() {
+                    watch(&pos, Some(c.mv), e);
+                }
                 let s = side.index();
                 let took = thinking.elapsed();
                 if let Some(lost) = charge(tcs[s], &mut clocks[s], side, took, margin) {
@@ -154,11 +193,15 @@ pub fn play_game<G: Evaluate + Notation>(
             NodeKind::Simultaneous => {
                 let mut spent = Vec::new();
                 let mut answers = Vec::new();
-                for player in &mut players {
+                for side in 0..count {
+                    let player = &mut players[player_of(side)];
                     player.set_clocks(&clocks);
                     let thinking = Instant::now();
-                    answers.push(player.joint(&pos, Player::nth(spent.len())));
+                    answers.push(player.joint(&pos, Player::nth(side)));
                     spent.push(thinking.elapsed());
+                    if let Some(e) = player.take_evaluated() {
+                        watch(&pos, None, e);
+                    }
                 }
                 let mut parts = Vec::new();
                 let mut lost = None;
@@ -277,7 +320,7 @@ pub type Chooser<'a, G> =
 
 /// Plays `plies` decision plies from `start`, each the move `choose` picks
 /// among the position's moves; chance outcomes are drawn by their
-/// probabilities and joint actions uniformly, using no ply. `None` if the
+/// probabilities and every player's action uniformly, using no ply. `None` if the
 /// game ends first or `choose` gives up.
 pub fn walk<G: Game>(
     start: &G,
@@ -304,9 +347,12 @@ pub fn walk<G: Game>(
                 pos = pos.play(m);
             }
             NodeKind::Simultaneous => {
-                pos.actions(Player::FIRST, &mut v);
-                pos.actions(Player::SECOND, &mut w);
-                pos = pos.play_joint(v[rng.gen_range(0..v.len())], w[rng.gen_range(0..w.len())]);
+                w.clear();
+                for p in (0..G::players()).map(Player::nth) {
+                    pos.actions(p, &mut v);
+                    w.push(v[rng.gen_range(0..v.len())]);
+                }
+                pos = pos.play_joint_all(&w);
             }
         }
     }

@@ -81,3 +81,17 @@ fn a_sides_analysis_writes_each_sides_own_actions() {
         }
     }
 }
+
+/// A random walk gives every player an action at a round start: a game of
+/// four players places four stones a round (its rules refuse fewer).
+#[test]
+fn a_random_walk_gives_every_player_an_action() {
+    use rand::SeedableRng;
+    for &id in GameId::ALL {
+        for seed in 0..4 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let walked = game(id).start().random_walk(6, &mut rng);
+            assert!(walked.is_some(), "{id:?}: seed {seed}");
+        }
+    }
+}

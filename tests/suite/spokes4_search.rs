@@ -8,7 +8,7 @@ use gamut_core::evaluate::{FullGame, TermMask};
 use gamut_core::game::{Game, NodeKind, NodeRules, Notation, Player};
 use gamut_games::spokes::{Spokes2v2, Spokes4};
 use gamut_players::engine::Engine;
-use gamut_players::game::{play_game, Rules, Setup};
+use gamut_players::game::{play_game, Rules, Setup, Sides};
 use gamut_players::record::GameRecord;
 use gamut_search::matrix;
 use gamut_search::mcts::{self, MctsConfig};
@@ -267,8 +267,15 @@ fn a_four_seat_tournament_completes_and_its_records_replay() {
             seed: 3,
         };
         let seated: Vec<&Engine> = lineup.iter().map(|&e| &engines[e]).collect();
-        let rec =
-            play_game::<Spokes4>(&setup, &seated, None, &rules, &stop).expect("not interrupted");
+        let rec = play_game::<Spokes4>(
+            &setup,
+            Sides::Each(&seated),
+            None,
+            &rules,
+            &stop,
+            &mut |_, _, _| {},
+        )
+        .expect("not interrupted");
         let line = serde_json::to_string(&rec).unwrap();
         let back: GameRecord = serde_json::from_str(&line).unwrap();
         let steps = records::replay(&back).expect("the record replays");

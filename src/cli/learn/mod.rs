@@ -333,7 +333,7 @@ impl Run {
         bar.set_prefix(format!("generation {g} data {k}/{n}"));
         let seed = self.seed(g, 0);
         for (played, i) in (0..count).map(|j| k - 1 + j * n).enumerate() {
-            let game = self_play.game(seed, self.settings.random_plies, i, &limits)?;
+            let game = self_play.game(seed, self.settings.random_plies, i, &limits);
             file.write_all(&encode_game(&game)).map_err(cannot)?;
             bar.inc();
             if played == 0 {

@@ -839,6 +839,13 @@ impl<S: Seats> SimultaneousRules<SpokesGame<S>> for SpokesGame<S> {
             assert_eq!(actions.len(), 2, "{} has two players", S::ID);
             return <Self as SimultaneousRules<Self>>::play_joint(pos, actions[0], actions[1]);
         }
+        assert_eq!(
+            actions.len(),
+            S::PLAYERS,
+            "{} has {} players",
+            S::ID,
+            S::PLAYERS
+        );
         pos.after_placement(pos.board.place(actions))
     }
 }
