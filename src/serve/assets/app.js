@@ -18,6 +18,7 @@ const LABELS = [
 // Scores at or beyond this are proven results (the search's threshold).
 const PROVEN = 29000;
 
+// The page's state: the one object the script keeps what it knows in.
 const S = {
   game: null,      // game id
   setup: "",       // setup text ("" for the default start)
@@ -30,6 +31,9 @@ const S = {
   view: null,      // the server's answer for the node shown
   selection: [],   // squares clicked so far
   geometry: {},    // each square's hit area: {x, y, w, h, round} in the picture's units
+  svgNs: null,     // the SVG namespace, read from the game's picture (so that
+                   // the page names no address)
+  svgShown: null,  // the picture drawn last (redrawn when the board turns round)
   stepped: false,  // the outcome previewed was stepped to (it stays without the pointer)
   cursor: -1,      // the outcome previewed last (where the arrows step on from)
   preview: -1,     // the outcome previewed (index into the moves without squares), or -1
@@ -38,16 +42,24 @@ const S = {
                    // (what the outcomes must leave there), from (the page's first),
                    // data (the server's answer), asked (counts requests)}
   lastIteration: null, // the analysis shown (for the best-move arrows)
+  infoNote: "",    // what the analysis' scores include (the info line's tooltip)
+  shownDepth: 0,   // the deepest iteration of the analysis shown
+  analysisKey: null, // the line and lines count analysed (its lines stay when resumed)
+  resumeDepth: 0,  // a resumed analysis shows only iterations deeper than this
+  pausedFor: null, // the search the analysis lent its thread to, while it waits
+  idle: false,     // the page was idle: its analysis gave its thread back
   pending: [],     // actions chosen so far at a simultaneous node
   analysis: null,  // the stream of the running analysis (transport.stream)
   scoring: null,   // the stream of the game's scoring
+  scoringIds: null, // the nodes the running scoring scores, in its order
+  scoreTimer: null, // the background scoring's wait after a move (scoreSoon)
+  describing: false, // describeTree asks about the tree's moves
   busy: false,     // the engine searches for a seat: the board takes no click meanwhile
   busyFor: "",     // for whom it searches ("player 2"), said under the board
   busyJob: null,   // that search's request: {id, abort}
   token: 0,        // counts renders, so stale answers are dropped
   shown: 0,        // the render whose position is shown
   record: null,    // the record exported last (for the copy button)
-  scoringIds: null, // the nodes the running scoring scores, in its order
 };
 
 function showError(msg) { $("error").textContent = msg || ""; }
@@ -254,12 +266,8 @@ function paintBar() {
 
 // ---- the board ---------------------------------------------------------
 
-// The SVG namespace, read from the game's picture (so that the page names
-// no address).
-let SVG_NS = null;
-
 function svgEl(tag, attrs) {
-  const e = document.createElementNS(SVG_NS, tag);
+  const e = document.createElementNS(S.svgNs, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   return e;
 }
@@ -276,7 +284,7 @@ function drawBoard(svgText) {
   holder.innerHTML = svgText.replace(/^<\?xml[^>]*>\s*/, "");
   const svg = holder.querySelector("svg");
   board.prepend(svg);
-  SVG_NS = svg.namespaceURI;
+  S.svgNs = svg.namespaceURI;
   const box = svg.viewBox.baseVal;
   if (box && box.width > 0 && box.height > 0) document.documentElement.style.setProperty("--aspect", box.width / box.height);
   const shapes = new Map();
@@ -1380,10 +1388,9 @@ async function shortOf(id) {
 // Asks the server, one position after another, about the moves of the
 // tree not yet described (a line loaded, opened from a URL or a record),
 // then redraws the move list.
-let describing = false;
 async function describeTree() {
-  if (describing) return;
-  describing = true;
+  if (S.describing) return;
+  S.describing = true;
   const tree = S.tree;
   try {
     for (;;) {
@@ -1400,7 +1407,7 @@ async function describeTree() {
       if (S.nodes[id].kind === undefined) S.nodes[id].kind = null;
     }
   } finally {
-    describing = false;
+    S.describing = false;
   }
   if (tree === S.tree) drawMoves();
   else describeTree();
@@ -1744,10 +1751,9 @@ function scoreGame() {
 // After a move, the moves of the game not yet scored are scored in the
 // background at a low budget (from the last scored position before them),
 // unless a scoring runs.
-let scoreTimer = null;
 function scoreSoon() {
-  clearTimeout(scoreTimer);
-  scoreTimer = setTimeout(() => {
+  clearTimeout(S.scoreTimer);
+  S.scoreTimer = setTimeout(() => {
     if (S.scoring || !$("auto-score").checked) return;
     const path = gameThrough(S.current);
     const k = path.findIndex((id) => S.nodes[id].score === null);
