@@ -3,11 +3,10 @@
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("assets/index.html");
-/// Its scripts, by name, in the order the page loads them (each after
-/// those it needs): its transport, how the scripts ask the engine (HTTP
-/// here, a Web Worker on the static site), then the board's scripts,
-/// which share one state object (`state.js`), and last the one that
-/// wires them (`app.js`).
+/// Its scripts, by name, in the order the page loads them: its
+/// transport, how the scripts ask the engine (HTTP here, a Web Worker on
+/// the static site), then the board's scripts, the state they share
+/// (`state.js`) first and last the one that wires them (`app.js`).
 pub const SCRIPTS: [(&str, &str); 12] = [
     ("transport.js", include_str!("assets/transport.js")),
     ("state.js", include_str!("assets/state.js")),

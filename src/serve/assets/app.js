@@ -5,14 +5,14 @@
 // through `transport` (transport.js) alone: `gamut serve` over HTTP, or
 // on the static site the engine's Web Workers.
 //
-// The scripts, in index.html's order (each after those it needs):
-// state.js (the shared state `S`, `$`, the questions), tree.js (the move
-// tree, a node shown), board.js (the board's drawing), input.js (a move
-// entered on the board), choices.js (the moves beside the board),
-// engine.js (the engine's seats), analysis.js (the analysis panel),
-// moves.js (the move list), graph.js (the evaluation graph and the
-// scoring), records.js (load, save, records) and this one, last, which
-// wires the controls and opens the board.
+// The scripts, in index.html's order: state.js (the shared state `S`,
+// `$`, the questions) first, tree.js (the move tree, a node shown),
+// board.js (the board's drawing), input.js (a move entered on the board),
+// choices.js (the moves beside the board), engine.js (the engine's
+// seats), analysis.js (the analysis panel), moves.js (the move list),
+// graph.js (the evaluation graph and the scoring), records.js (load,
+// save, records), and last this one, which wires the controls and opens
+// the board once every other script's functions are declared.
 "use strict";
 
 function newGame() {
