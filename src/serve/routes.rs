@@ -55,18 +55,17 @@ type Shared = State<Arc<Server>>;
 
 /// The routes over the shared state.
 pub fn router(state: Arc<Server>) -> Router {
-    Router::new()
+    let mut router = Router::new();
+    for (name, script) in assets::SCRIPTS {
+        router = router.route(
+            &format!("/{name}"),
+            get(move || async move { page(script, "text/javascript; charset=utf-8") }),
+        );
+    }
+    router
         .route(
             "/",
             get(|| async { page(assets::INDEX_HTML, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { page(assets::APP_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/transport.js",
-            get(|| async { page(assets::TRANSPORT_JS, "text/javascript; charset=utf-8") }),
         )
         .route(
             "/style.css",

@@ -270,22 +270,43 @@ pub const GAMES: [&str; 7] = [
     "epaminondas",
 ];
 
+/// The scripts page `page` loads, in its order (its `<script src>` tags).
+fn page_scripts(page: &str) -> Vec<String> {
+    page.split("<script src=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap().to_string())
+        .collect()
+}
+
+/// The page loads every script of `src/serve/assets`, the transport first
+/// and the one that wires the rest (`app.js`) last, and the server serves
+/// each of them, none naming another site.
 #[test]
 fn the_page_and_its_files_ask_nothing_of_other_sites() {
     let server = Server::start(&[]);
-    for (path, kind) in [
-        ("/", "text/html"),
-        ("/app.js", "text/javascript"),
-        ("/transport.js", "text/javascript"),
-        ("/style.css", "text/css"),
-    ] {
+    let page = get(&server.addr, "/").body;
+    let scripts = page_scripts(&page);
+    let mut files: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/serve/assets"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".js"))
+            .collect();
+    files.sort();
+    let mut loaded = scripts.clone();
+    loaded.sort();
+    assert_eq!(loaded, files, "the page's scripts: {scripts:?}");
+    assert_eq!(scripts.first().map(String::as_str), Some("transport.js"));
+    assert_eq!(scripts.last().map(String::as_str), Some("app.js"));
+    let mut paths: Vec<(String, &str)> =
+        vec![("/".into(), "text/html"), ("/style.css".into(), "text/css")];
+    paths.extend(scripts.iter().map(|s| (format!("/{s}"), "text/javascript")));
+    for (path, kind) in &paths {
         let a = get(&server.addr, path);
         assert_eq!(a.status, 200, "{path}");
         assert!(a.headers.contains(kind), "{path}: {}", a.headers);
         assert!(!a.body.contains("://"), "{path} names another site");
     }
-    let page = get(&server.addr, "/").body;
-    assert!(page.contains("<script src=\"transport.js\"></script>\n<script src=\"app.js\">"));
 }
 
 #[test]
@@ -1227,17 +1248,22 @@ fn requests_naming_another_host_are_refused_403() {
 #[test]
 fn every_answer_carries_the_security_headers() {
     let server = Server::start(&[]);
+    let page = get(&server.addr, "/").body;
+    let scripts = page_scripts(&page);
     let mut answers: Vec<(String, Answer)> = [
         "/",
-        "/app.js",
-        "/transport.js",
         "/style.css",
         "/api/games",
         "/api/position?game=x",
         "/nothing",
     ]
     .iter()
-    .map(|t| (t.to_string(), get(&server.addr, t)))
+    .map(|t| t.to_string())
+    .chain(scripts.iter().map(|s| format!("/{s}")))
+    .map(|t| {
+        let a = get(&server.addr, &t);
+        (t, a)
+    })
     .collect();
     answers.push((
         "evil".into(),
@@ -1263,16 +1289,17 @@ fn every_answer_carries_the_security_headers() {
         }
     }
     // The page keeps to that policy: no inline script, style or handler.
-    let page = get(&server.addr, "/").body;
     for inline in ["<style", "style=", "onclick=", "onload=", "javascript:"] {
         assert!(!page.contains(inline), "the page has {inline}");
     }
-    assert!(!page
-        .replace("<script src=\"transport.js\"></script>", "")
-        .replace("<script src=\"app.js\"></script>", "")
-        .contains("<script"));
-    for file in ["/app.js", "/transport.js"] {
-        let script = get(&server.addr, file).body;
+    let mut rest = page.clone();
+    for file in &scripts {
+        rest = rest.replace(&format!("<script src=\"{file}\"></script>"), "");
+    }
+    assert!(!rest.contains("<script"), "{rest}");
+    assert!(scripts.len() > 2, "{scripts:?}");
+    for file in &scripts {
+        let script = get(&server.addr, &format!("/{file}")).body;
         for inline in ["eval(", "new Function", "style=\"", "setAttribute(\"style"] {
             assert!(!script.contains(inline), "{file} uses {inline}");
         }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds gamut's static site: the board's page of `gamut serve` (its
-# script, transport and style), the engine's Web Worker and the engine's
+# scripts, transport and style), the engine's Web Worker and the engine's
 # WebAssembly module, as plain files that any static host serves
 # (docs/serve.md, "The static site").
 #
@@ -44,8 +44,8 @@ wasm-bindgen --target web --no-typescript --out-dir "$out" \
   "$target/wasm32-unknown-unknown/web/gamut_web.wasm"
 # The board's page, the one `gamut serve` serves, told to ask the engine's
 # Web Workers instead of a server (transport.js), and the worker.
-cp src/serve/assets/app.js src/serve/assets/transport.js src/serve/assets/style.css \
-  src/serve/assets/favicon.svg tools/web/worker.js "$out/"
+cp src/serve/assets/*.js src/serve/assets/style.css src/serve/assets/favicon.svg \
+  tools/web/worker.js "$out/"
 sed 's/^<html lang="en">$/<html lang="en" data-transport="worker">/' src/serve/assets/index.html >"$out/index.html"
 grep -q 'data-transport="worker"' "$out/index.html" || { echo "index.html: no <html lang=\"en\"> line to mark" >&2; exit 2; }
 echo "$out"

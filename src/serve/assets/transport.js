@@ -1,5 +1,5 @@
-// The board's one way of asking the engine (app.js asks nothing else): a
-// transport with three calls over the routes of the JSON API
+// The board's one way of asking the engine (its other scripts ask nothing
+// else): a transport with three calls over the routes of the JSON API
 // (docs/serve.md),
 //
 //   getJson(route, params)          a promise of the route's answer
