@@ -17,6 +17,10 @@
 //! as its text. The board marks the last move's squares (`[W]`) and, on a
 //! terminal, colours the stones; the choices are listed with numbers
 //! compared as numbers (`wD2` before `wD10`).
+//!
+//! Kept in one file (over 800 lines): the session's loop, its commands and
+//! the board it draws share one state and one writer; apart, each part would
+//! take the whole session.
 
 use gamut_core::game::{NodeKind, Player};
 use gamut_core::message::{one_line, one_line_bytes};

@@ -9,6 +9,10 @@
 //! Games of more than two players are searched as `analyze` searches them:
 //! the seat asked for, with its team, against all the others
 //! ([`gamut_search::sides::TwoSided`]).
+//!
+//! Kept in one file (over 800 lines): one session's state machine, whose
+//! commands (`position`, `go`, `stop`, `setoption`, …) all read and change
+//! the same session.
 
 use crate::{move_items, Base, Command, Go};
 use gamut_core::game::{NodeKind, Player};

@@ -10,6 +10,10 @@
 //! ply from which the eventual winner's evaluation stays above a
 //! threshold) and how the first side's edge moves from rung to rung. See
 //! `docs/balance.md`.
+//!
+//! Kept in one file (over 800 lines): settings, the rungs' runs and the
+//! report made from their records are one pipeline, each step reading the
+//! types of the one before.
 
 use crate::records;
 use crate::runner::{self, Settings, Watch};

@@ -3,7 +3,8 @@
 //! whole (written to a temporary name, synced, renamed) for each new
 //! line, so a kill leaves either the old ledger or the new one.
 
-use super::{rename, sync, temp_name, Best, STEPS};
+use super::files::{rename, sync, temp_name};
+use super::{Best, STEPS};
 use crate::cli::CliError;
 use clap::Args;
 use gamut_engine::AnyGame;

@@ -3,8 +3,9 @@
 //! generation's data, and the decisions. Made from the ledger alone, and
 //! replaced whole after every step.
 
+use super::files::temp_name;
 use super::ledger::{replace_file, Ledger};
-use super::{temp_name, NEW_WEIGHTS};
+use super::NEW_WEIGHTS;
 use crate::cli::CliError;
 use serde_json::Value;
 use std::fmt::Write;

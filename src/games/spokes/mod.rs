@@ -10,6 +10,11 @@
 //! [`Seats`] layout says how many players place, which board they place on
 //! ([`SpokesBoard`]) and how the sides score. [`Spokes`] is the two-player
 //! game; [`multi`] has the four-player games `spokes4` and `spokes2v2`.
+//!
+//! Kept in one file (over 800 lines): the rules' traits (`Game`,
+//! `SimultaneousRules`, notation) of the one position type for every seat
+//! count; the board, the resolution and the seat layouts have modules of
+//! their own.
 
 pub mod board;
 pub mod eval;
