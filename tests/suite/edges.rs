@@ -56,7 +56,7 @@ fn watched(args: &[&str], secs: u64) -> (Option<i32>, u64) {
 /// bound, or refused at once with status 2.
 #[cfg(target_os = "linux")]
 fn bounded(args: &[&str]) {
-    let (status, peak) = watched(args, 2);
+    let (status, peak) = watched(args, 1);
     assert!(peak <= BOUND_KIB, "{args:?}: peak {peak} KiB");
     assert!(
         status.is_none() || status == Some(2),

@@ -550,7 +550,9 @@ fn four_player_analysis_streams_every_side_and_stops_when_the_page_closes() {
             )
             .json();
             movers.push(v["mover"].clone());
-            if v["node"] == "terminal" || moves.len() == 5 {
+            // Three steps: a round, its resolution and the next round
+            // (later rounds of two teams take seconds to search).
+            if v["node"] == "terminal" || moves.len() == 3 {
                 break;
             }
             let players = if v["node"] == "simultaneous" { 4 } else { 1 };

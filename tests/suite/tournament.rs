@@ -290,6 +290,8 @@ fn seat_shards_merged_equal_one_unsharded_run() {
         "name=b,mcts,iterations=20",
         "--games",
         "14",
+        "--ply-limit",
+        "4",
         "--seed",
         "3",
         "--json",

@@ -273,9 +273,9 @@ fn tune_writes_a_ledger_line_per_iteration() {
 fn a_killed_run_resumes_to_the_ledger_of_an_unbroken_one() {
     let dir = scratch_dir("tune-resume");
     let whole = dir.join("whole.jsonl");
-    run(&run_args(&whole, "5"));
+    run(&run_args(&whole, "4"));
     let expected = std::fs::read_to_string(&whole).unwrap();
-    assert_eq!(expected.lines().count(), 5);
+    assert_eq!(expected.lines().count(), 4);
     let moved = expected.lines().any(|l| {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         v["theta"] != v["next"]
@@ -287,7 +287,7 @@ fn a_killed_run_resumes_to_the_ledger_of_an_unbroken_one() {
 
     let broken = dir.join("broken.jsonl");
     let mut child = gamut_command()
-        .args(run_args(&broken, "5"))
+        .args(run_args(&broken, "4"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -311,10 +311,10 @@ fn a_killed_run_resumes_to_the_ledger_of_an_unbroken_one() {
     child.kill().unwrap();
     child.wait().unwrap();
     let kept = std::fs::read_to_string(&broken).unwrap();
-    assert!(kept.lines().count() < 5, "the run finished before the kill");
+    assert!(kept.lines().count() < 4, "the run finished before the kill");
     // A kill while a line was being written leaves it cut off.
     std::fs::write(&broken, format!("{kept}{{\"game\":\"epamin")).unwrap();
-    let mut resume = run_args(&broken, "5");
+    let mut resume = run_args(&broken, "4");
     resume.push("--resume".into());
     let o = gamut_command().args(&resume).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -322,7 +322,7 @@ fn a_killed_run_resumes_to_the_ledger_of_an_unbroken_one() {
     assert_eq!(std::fs::read_to_string(&broken).unwrap(), expected);
 
     // The ledger of another run is not continued.
-    let mut other = run_args(&broken, "5");
+    let mut other = run_args(&broken, "4");
     let seed = other.iter().position(|a| a == "7").unwrap();
     other[seed] = "8".into();
     other.push("--resume".into());
