@@ -13,7 +13,9 @@ fn every_game_s_search_defaults_are_settings_of_the_searcher() {
     for &id in GameId::ALL {
         // A setting the searcher does not know panics here.
         let selective = game(id).default_config(1).selective;
-        assert_eq!(selective.lmr, id == GameId::Epaminondas, "{id:?}");
+        let every_feature = matches!(id, GameId::Epaminondas | GameId::Apart);
+        assert_eq!(selective.lmr, every_feature, "{id:?}");
+        assert_eq!(selective.nmp, every_feature, "{id:?}");
         assert_eq!(selective.partial, id == GameId::Spokes, "{id:?}");
     }
 }

@@ -41,6 +41,12 @@ pub fn closeness(own: Bitboard) -> i32 {
 impl Evaluate for Apart {
     const TERMS: &'static [&'static str] = &["adjacency", "material", "tempo"];
 
+    /// Every selective feature of a decision search: together they won
+    /// their match against the search without them (equal nodes per move,
+    /// 2,000 games; see `docs/results.md`), at the searcher's margins, which
+    /// a tuning run of 300 iterations left where they were.
+    const SEARCH_DEFAULTS: &'static [&'static str] = &["lmr", "nmp", "rfp", "futility"];
+
     /// A pass, except on the game's first move (whose rule differs). Apart
     /// is a race to spread out: a move rarely hurts the mover, so a null
     /// move bounds the value from below; deep cutoffs are verified.
