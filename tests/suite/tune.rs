@@ -94,8 +94,10 @@ fn nodes(config: &Config) -> u64 {
 #[test]
 fn a_param_on_a_spec_changes_the_search_and_the_default_does_not() {
     let default = spec_config("depth=5");
-    assert_eq!(default.tunables, Tunables::DEFAULT);
     let plain = Config::for_game::<Epaminondas>(1);
+    // The game's own margins (its search defaults) over the searcher's.
+    assert_eq!(default.tunables, plain.tunables);
+    assert_ne!(plain.tunables, Tunables::DEFAULT);
     assert_eq!(nodes(&default), nodes(&plain));
     let pruned = spec_config("depth=5,param.rfp_margin=5,param.futility_margin=5");
     assert_eq!(pruned.tunables.rfp_margin, 5);
