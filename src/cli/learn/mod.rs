@@ -33,6 +33,8 @@ use gamut_tournament::runner;
 use gamut_tournament::schedule::Shard;
 use gamut_tournament::session::Ended;
 use gamut_tournament::stats::Sprt;
+#[cfg(feature = "learn")]
+use gate::round6;
 use gate::{elo_text, promotes, state_name, MatchResult};
 use ledger::{file_entry, Ledger, Settings, SettingsArgs};
 use serde_json::{json, Value};
