@@ -119,7 +119,7 @@ pub fn play_game<G: Evaluate + Notation>(
             }
         })
         .collect();
-    let player_of = |side: usize| side % instances;
+    let player_of = |side: usize| if one { 0 } else { side };
     let mut chance = StdRng::seed_from_u64(seed_for(
         setup.seed,
         Stream::Chance,

@@ -4,14 +4,14 @@
 //! every side, and kept as the positions its searches scored with the
 //! game's result ([`gamut_games::data`]).
 
-use crate::engine::{Engine, Kind};
+use crate::engine::{Engine, Evaluated, Kind};
 use crate::game::{play_game, random_walk, Rules, Setup, Sides};
 use crate::record::Adjudicator;
 use crate::seed::{seed_for, Stream};
 use gamut_core::evaluate::{Evaluate, EVAL_LIMIT};
 use gamut_core::game::{NodeRules, Notation, Player};
 use gamut_games::data::{GameRecord, Sample};
-use gamut_search::sides::{TwoSided, DEFAULT_WIDTH};
+use gamut_search::sides::DEFAULT_WIDTH;
 use gamut_search::{Config, Evaluation, Limits};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -27,11 +27,12 @@ type PlayOne = fn(&SelfPlay, u64, u32, u64, &Limits) -> GameRecord;
 
 /// How self-play plays the games of one game with one evaluation: in a
 /// game of more than two players each side by its own paranoid search
-/// ([`TwoSided`], which reads the game's network for its side), otherwise
-/// by the game's search, one table for both sides.
+/// ([`TwoSided`](gamut_search::sides::TwoSided), which reads the game's
+/// network for its side), otherwise by the game's search, one table for
+/// both sides.
 pub struct SelfPlay {
-    eval: Evaluation,
-    config: Config,
+    /// How every side chooses; each game sets its limits.
+    kind: Kind,
     play: PlayOne,
 }
 
@@ -39,14 +40,24 @@ impl SelfPlay {
     /// Self-play of `G` evaluating with `eval`.
     #[must_use]
     pub fn new<G: Evaluate + Notation>(eval: Evaluation) -> SelfPlay {
-        let config = if G::players() > 2 {
-            Config::new::<TwoSided<G>>(1, eval.clone())
+        let limits = Limits::default();
+        let kind = if G::players() > 2 {
+            Kind::Paranoid {
+                limits,
+                width: DEFAULT_WIDTH,
+                hash_mib: HASH_MIB,
+                eval,
+            }
         } else {
-            Config::new::<G>(1, eval.clone())
+            Kind::Search {
+                config: Config::new::<G>(1, eval),
+                limits,
+                hash_mib: HASH_MIB,
+                exact: None,
+            }
         };
         SelfPlay {
-            eval,
-            config,
+            kind,
             play: game::<G>,
         }
     }
@@ -59,22 +70,11 @@ impl SelfPlay {
     }
 
     /// The engine that plays every side, searching within `limits`.
-    fn engine(&self, players: usize, limits: &Limits) -> Engine {
-        let kind = if players > 2 {
-            Kind::Paranoid {
-                limits: limits.clone(),
-                width: DEFAULT_WIDTH,
-                hash_mib: HASH_MIB,
-                eval: self.eval.clone(),
-            }
-        } else {
-            Kind::Search {
-                config: self.config.clone(),
-                limits: limits.clone(),
-                hash_mib: HASH_MIB,
-                exact: None,
-            }
-        };
+    fn engine(&self, limits: &Limits) -> Engine {
+        let mut kind = self.kind.clone();
+        if let Kind::Search { limits: l, .. } | Kind::Paranoid { limits: l, .. } = &mut kind {
+            *l = limits.clone();
+        }
         Engine {
             name: "self-play".into(),
             spec: String::new(),
@@ -121,9 +121,9 @@ fn game<G: Evaluate + Notation>(
         adjudicate: Adjudicator::default(),
         time_margin: Duration::ZERO,
     };
-    let engine = play.engine(G::players(), limits);
+    let engine = play.engine(limits);
     let mut samples = Vec::new();
-    let mut keep = |pos: &G, mv: Option<G::Move>, e: crate::engine::Evaluated| {
+    let mut keep = |pos: &G, mv: Option<G::Move>, e: Evaluated| {
         let score = e.score.round();
         if e.depth > 0
             && score.abs() <= f64::from(EVAL_LIMIT)
