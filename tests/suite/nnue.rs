@@ -379,10 +379,36 @@ mod inference {
     /// refreshed from scratch, and so do the values.
     fn check_incremental_everywhere(a: u64, b: u64) -> Result<(), TestCaseError> {
         check_incremental_with::<Epaminondas>(&builtin::<Epaminondas>(), a, b)?;
+        check_incremental_with::<Epaminondas>(&bucketed(builtin::<Epaminondas>()), a, b)?;
         check_incremental_with::<Apart>(&builtin::<Apart>(), a, b)?;
+        check_incremental_with::<Apart>(&bucketed(builtin::<Apart>()), a, b)?;
         check_incremental_with::<Aporia>(&builtin::<Aporia>(), a, b)?;
         check_incremental_with::<Empedocles>(&builtin::<Empedocles>(), a, b)?;
-        check_incremental_with::<Spokes>(&builtin::<Spokes>(), a, b)
+        check_incremental_with::<Spokes>(&builtin::<Spokes>(), a, b)?;
+        check_incremental_with::<Spokes>(&bucketed(builtin::<Spokes>()), a, b)
+    }
+
+    /// Bounds of five output buckets that random games of every game
+    /// cross (counts of active features, both halves together).
+    const BOUNDS: [u16; 4] = [8, 24, 48, 96];
+
+    /// `net` with five output buckets ([`BOUNDS`]), each its output turned
+    /// a different way, so that a position read in the wrong bucket
+    /// has another value.
+    fn bucketed(mut net: Network) -> Network {
+        let one = net.output_weights.clone();
+        net.bounds = BOUNDS.to_vec();
+        net.output_weights = (0..BOUNDS.len() + 1)
+            .flat_map(|k| {
+                let mut w = one.clone();
+                w.rotate_left(k * 3);
+                w
+            })
+            .collect();
+        net.output_bias = (0..=BOUNDS.len() as i32)
+            .map(|k| net.output_bias[0] + k * 20_000)
+            .collect();
+        net
     }
 
     proptest! {
@@ -665,6 +691,46 @@ mod inference {
         }
     }
 
+    /// A network of output buckets gives a position the value its bucket's
+    /// output alone gives, in floats and in integers, along random games
+    /// that cross every bucket.
+    #[test]
+    fn a_position_is_valued_by_its_bucket_s_output() {
+        let mut net = bucketed(builtin::<Epaminondas>());
+        // Bounds that random Epaminondas games cross (two counts a stone).
+        net.bounds = vec![96, 104, 108, 111];
+        let float = net.dequantize();
+        let alone = |k: usize| {
+            let h2 = 2 * net.hidden;
+            let mut one = net.clone();
+            one.bounds.clear();
+            one.output_weights = net.output_weights[k * h2..][..h2].to_vec();
+            one.output_bias = vec![net.output_bias[k]];
+            one
+        };
+        let (mut us, mut them) = (Vec::new(), Vec::new());
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..16 {
+            for pos in random_game_of::<Epaminondas>(seed, 600) {
+                let side = pos.perspective();
+                pos.features(side, &mut us);
+                pos.features(side.other(), &mut them);
+                let k = net.bucket(us.len() + them.len());
+                seen.insert(k);
+                let one = alone(k);
+                assert_eq!(
+                    evaluate_from_scratch(&pos, &net),
+                    evaluate_from_scratch(&pos, &one)
+                );
+                assert_eq!(
+                    float.evaluate(&us, &them),
+                    one.dequantize().evaluate(&us, &them)
+                );
+            }
+        }
+        assert!(seen.len() >= 3, "buckets met: {seen:?}");
+    }
+
     /// The largest difference between a random float network of 128
     /// hidden units for `G` and its quantized form along random games.
     fn worst_quantization_error<G: Features>() -> f32 {
@@ -682,8 +748,9 @@ mod inference {
             on_classic: false,
             feature_weights: u(inputs * hidden, -0.3, 0.3),
             feature_bias: u(hidden, 0.0, 0.5),
+            bounds: Vec::new(),
             output_weights: u(2 * hidden, -0.3, 0.3),
-            output_bias: 0.1,
+            output_bias: vec![0.1],
         };
         let net = float.quantize();
         let (mut us, mut them) = (Vec::new(), Vec::new());
@@ -767,8 +834,9 @@ fn a_network_on_classic_adds_to_the_classic_evaluation() {
             on_classic,
             feature_weights: vec![0.0; inputs * 8],
             feature_bias: vec![0.0; 8],
+            bounds: Vec::new(),
             output_weights: vec![0.0; 16],
-            output_bias: 0.25,
+            output_bias: vec![0.25],
         }
         .quantize()
     };

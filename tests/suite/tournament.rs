@@ -1385,7 +1385,9 @@ fn two_networks_play_each_other_in_one_process() {
     for w in &mut other.output_weights {
         *w = -*w;
     }
-    other.output_bias = -other.output_bias;
+    for b in &mut other.output_bias {
+        *b = -*b;
+    }
     let (a, b) = (temp("net-a.net"), temp("net-b.net"));
     std::fs::write(&a, other.to_bytes()).unwrap();
     std::fs::write(&b, builtin.to_bytes()).unwrap();

@@ -463,6 +463,7 @@ impl Run {
             out: tmp.clone(),
             curve: None,
             hidden: Some(s.hidden),
+            buckets: None,
             epochs: s.epochs,
             batch: s.batch,
             lr: s.lr,

@@ -71,9 +71,11 @@ impl Evaluator {
                 ..Evaluator::default()
             };
         }
+        let mut count = 0;
         for view in views {
             let v = view.index();
             let now = features(pos, view, &mut self.list);
+            count += now.count() as usize;
             match &self.sets[v] {
                 Some(before) if before.changes(&now) < now.count() => {
                     self.gone.clear();
@@ -92,7 +94,7 @@ impl Evaluator {
             self.sets[v] = Some(now);
         }
         let [us, them] = views.map(Player::index);
-        net.output(&self.acc[us], &self.acc[them])
+        net.output(&self.acc[us], &self.acc[them], net.bucket(count))
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
@@ -122,9 +124,12 @@ pub fn evaluate_from_scratch<G: Features>(pos: &G, net: &Network) -> i32 {
 pub fn value_from_scratch<G: Features>(pos: &G, net: &Network, view: Player) -> i32 {
     let mut list = Vec::new();
     let mut acc = [Vec::new(), Vec::new()];
+    let mut count = 0;
     for (i, v) in views_for::<G>(view).into_iter().enumerate() {
         pos.features(v, &mut list);
+        count += list.len();
         refresh(net, &list, &mut acc[i]);
     }
-    net.output(&acc[0], &acc[1]).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    net.output(&acc[0], &acc[1], net.bucket(count))
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

@@ -1,14 +1,17 @@
 //! A quantized network and its file: one hidden layer per perspective
-//! (the feature transformer, shared by both), clipped ReLU, one output.
+//! (the feature transformer, shared by both), clipped ReLU, and one output
+//! per bucket of positions (one bucket unless the file says more).
 //!
 //! File layout (little-endian), documented with the trainer in
 //! `docs/nnue.md`:
 //!
 //! ```text
-//! "GAMUTNET" | version u16 = 2 | id length u8 | game id
-//! inputs u16 | hidden u16 | scale i32 | on classic u8 (version 2 only)
+//! "GAMUTNET" | version u16 = 2 or 3 | id length u8 | game id
+//! inputs u16 | hidden u16 | scale i32 | on classic u8 (version 2 and 3)
+//! buckets u8 | bucket bounds u16 [buckets - 1] (version 3 only)
 //! feature weights i16 [inputs][hidden] | feature biases i16 [hidden]
-//! output weights i16 [2 * hidden] (side to move's half first) | output bias i32
+//! output weights i16 [buckets][2 * hidden] (side to move's half first)
+//! output biases i32 [buckets]
 //! ```
 //!
 //! The float network `y = w2 · [crelu(x_us W1 + b1), crelu(x_them W1 + b1)] + b2`,
@@ -16,6 +19,12 @@
 //! [`QA`] and w2 by [`QB`]; b2 by `QA * QB`. The evaluation is `y * scale`,
 //! added to the game's classic evaluation when the file says "on classic"
 //! (a network trained on what the classic evaluation leaves out).
+//!
+//! Output buckets: a position's bucket is the number of bounds at or below
+//! its count of active features (the side to move's and the other's
+//! together: in a game whose features are its pieces, the pieces on the
+//! board), and w2, b2 are that bucket's. A network of one bucket is
+//! written as version 2, as before buckets existed.
 
 use super::kernels::dot_crelu;
 use std::fmt;
@@ -30,9 +39,24 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 
 /// The first eight bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"GAMUTNET";
-/// The network file version this code writes; it also reads version 1
-/// (the same without the "on classic" byte).
-pub const VERSION: u16 = 2;
+/// The network file version this code writes for a network of more than
+/// one bucket; one of a single bucket is written as version 2 (the same
+/// without the bucket fields), and version 1 (without "on classic") reads
+/// too.
+pub const VERSION: u16 = 3;
+
+/// The most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The bucket of a position with `count` active features (both halves
+/// together): how many of the ascending `bounds` are at most `count`.
+#[must_use]
+pub fn bucket_of(bounds: &[u16], count: usize) -> usize {
+    bounds
+        .iter()
+        .take_while(|&&b| usize::from(b) <= count)
+        .count()
+}
 
 /// A network in integers, ready for inference.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,10 +75,13 @@ pub struct Network {
     pub feature_weights: Vec<i16>,
     /// `[hidden]`, times [`QA`].
     pub feature_bias: Vec<i16>,
-    /// `[2 * hidden]`, the side to move's half first, times [`QB`].
+    /// The output buckets' bounds, ascending ([`bucket_of`]); empty for a
+    /// network of one output.
+    pub bounds: Vec<u16>,
+    /// `[buckets][2 * hidden]`, the side to move's half first, times [`QB`].
     pub output_weights: Vec<i16>,
-    /// Times `QA * QB`.
-    pub output_bias: i32,
+    /// `[buckets]`, times `QA * QB`.
+    pub output_bias: Vec<i32>,
 }
 
 /// The same network in floats, as the trainer holds it.
@@ -74,10 +101,13 @@ pub struct FloatNetwork {
     pub feature_weights: Vec<f32>,
     /// `[hidden]`.
     pub feature_bias: Vec<f32>,
-    /// `[2 * hidden]`, the side to move's half first.
+    /// The output buckets' bounds, ascending ([`bucket_of`]); empty for a
+    /// network of one output.
+    pub bounds: Vec<u16>,
+    /// `[buckets][2 * hidden]`, the side to move's half first.
     pub output_weights: Vec<f32>,
-    /// The output's bias.
-    pub output_bias: f32,
+    /// `[buckets]`: each output's bias.
+    pub output_bias: Vec<f32>,
 }
 
 /// Why a network file was rejected.
@@ -103,14 +133,15 @@ impl FloatNetwork {
     /// move and of the other side, in evaluation units.
     #[must_use]
     pub fn evaluate(&self, us: &[u16], them: &[u16]) -> f32 {
-        let mut y = self.output_bias;
+        let bucket = bucket_of(&self.bounds, us.len() + them.len());
+        let mut y = self.output_bias[bucket];
         for (half, active) in [us, them].into_iter().enumerate() {
             let mut acc = self.feature_bias.clone();
             for &f in active {
                 let row = &self.feature_weights[f as usize * self.hidden..][..self.hidden];
                 acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
             }
-            let w = &self.output_weights[half * self.hidden..][..self.hidden];
+            let w = &self.output_weights[(2 * bucket + half) * self.hidden..][..self.hidden];
             y += acc
                 .iter()
                 .zip(w)
@@ -135,12 +166,17 @@ impl FloatNetwork {
                 .map(|&w| quantize(w, QA))
                 .collect(),
             feature_bias: self.feature_bias.iter().map(|&w| quantize(w, QA)).collect(),
+            bounds: self.bounds.clone(),
             output_weights: self
                 .output_weights
                 .iter()
                 .map(|&w| quantize(w, QB))
                 .collect(),
-            output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+            output_bias: self
+                .output_bias
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 }
@@ -160,18 +196,20 @@ pub fn game_of(bytes: &[u8]) -> Result<String, NetError> {
 }
 
 /// The most bytes a network file's header takes: magic, version, id
-/// length, an id of up to 255 bytes, and the version 2 fields.
-pub const MAX_HEADER: usize = 11 + 255 + 9;
+/// length, an id of up to 255 bytes, and the version 3 fields.
+pub const MAX_HEADER: usize = 11 + 255 + 10 + 2 * (MAX_BUCKETS - 1);
 
 /// What a network file's header says, and the file size it implies.
 struct Header {
-    /// Bytes of the fields after the game id (8 in version 1, else 9).
+    /// Bytes of the fields after the game id (8 in version 1, 9 in
+    /// version 2, 10 and the bounds in version 3).
     fields: usize,
     /// Offset of those fields: just after the game id.
     start: usize,
     hidden: usize,
     scale: i32,
     on_classic: bool,
+    bounds: Vec<u16>,
     /// 16-bit words of weights and biases.
     words: usize,
     /// The whole file's size, in bytes.
@@ -187,9 +225,9 @@ impl Header {
             return bad("not a gamut network file (no GAMUTNET header)".into());
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return bad(format!(
-                "network format version {version}, this build reads 1 and {VERSION}"
+                "network format version {version}, this build reads 1 to {VERSION}"
             ));
         }
         let id_len = bytes[10] as usize;
@@ -204,9 +242,10 @@ impl Header {
         }
         let start = 11 + id_len;
         let rest = &bytes[start..];
-        let fields = if version == 1 { 8 } else { 9 };
+        let ends = || bad("the network file ends inside its header".into());
+        let mut fields = if version == 1 { 8 } else { 9 };
         if rest.len() < fields {
-            return bad("the network file ends inside its header".into());
+            return ends();
         }
         let n_in = u16::from_le_bytes([rest[0], rest[1]]) as usize;
         let hidden = u16::from_le_bytes([rest[2], rest[3]]) as usize;
@@ -226,15 +265,40 @@ impl Header {
                 "hidden size {hidden} and scale {scale} must be positive"
             ));
         }
-        let words = inputs * hidden + hidden + 2 * hidden;
+        let mut bounds = Vec::new();
+        if version == 3 {
+            let Some(&buckets) = rest.get(9) else {
+                return ends();
+            };
+            let buckets = usize::from(buckets);
+            if !(2..=MAX_BUCKETS).contains(&buckets) {
+                return bad(format!(
+                    "the network has {buckets} output buckets, not 2 to {MAX_BUCKETS}"
+                ));
+            }
+            fields = 10 + 2 * (buckets - 1);
+            let Some(b) = rest.get(10..fields) else {
+                return ends();
+            };
+            bounds = b
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            if bounds.windows(2).any(|w| w[0] >= w[1]) {
+                return bad(format!("the bucket bounds {bounds:?} do not ascend"));
+            }
+        }
+        let buckets = bounds.len() + 1;
+        let words = inputs * hidden + hidden + 2 * hidden * buckets;
         Ok(Header {
             fields,
             start,
             hidden,
             scale,
             on_classic,
+            bounds,
             words,
-            file_len: start + fields + 2 * words + 4,
+            file_len: start + fields + 2 * words + 4 * buckets,
         })
     }
 
@@ -305,13 +369,20 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::new();
         b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
+        let version: u16 = if self.bounds.is_empty() { 2 } else { VERSION };
+        b.extend_from_slice(&version.to_le_bytes());
         b.push(self.game.len() as u8);
         b.extend_from_slice(self.game.as_bytes());
         b.extend_from_slice(&(self.inputs as u16).to_le_bytes());
         b.extend_from_slice(&(self.hidden as u16).to_le_bytes());
         b.extend_from_slice(&self.scale.to_le_bytes());
         b.push(u8::from(self.on_classic));
+        if !self.bounds.is_empty() {
+            b.push((self.bounds.len() + 1) as u8);
+            for bound in &self.bounds {
+                b.extend_from_slice(&bound.to_le_bytes());
+            }
+        }
         for w in self
             .feature_weights
             .iter()
@@ -320,7 +391,9 @@ impl Network {
         {
             b.extend_from_slice(&w.to_le_bytes());
         }
-        b.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_bias {
+            b.extend_from_slice(&bias.to_le_bytes());
+        }
         b
     }
 
@@ -332,6 +405,7 @@ impl Network {
             return Err(h.wrong_size(bytes.len() as u64));
         }
         let (header, hidden, scale, on_classic) = (h.fields, h.hidden, h.scale, h.on_classic);
+        let bounds = h.bounds;
         let rest = &bytes[h.start..];
         let words = h.words;
         let mut w: Vec<i16> = rest[header..header + 2 * words]
@@ -340,7 +414,10 @@ impl Network {
             .collect();
         let output_weights = w.split_off(inputs * hidden + hidden);
         let feature_bias = w.split_off(inputs * hidden);
-        let o = &rest[header + 2 * words..];
+        let output_bias = rest[header + 2 * words..]
+            .chunks_exact(4)
+            .map(|o| i32::from_le_bytes([o[0], o[1], o[2], o[3]]))
+            .collect();
         Ok(Network {
             game: game.to_string(),
             inputs,
@@ -349,8 +426,9 @@ impl Network {
             on_classic,
             feature_weights: w,
             feature_bias,
+            bounds,
             output_weights,
-            output_bias: i32::from_le_bytes([o[0], o[1], o[2], o[3]]),
+            output_bias,
         })
     }
 
@@ -368,8 +446,13 @@ impl Network {
             on_classic: self.on_classic,
             feature_weights: float(&self.feature_weights, QA),
             feature_bias: float(&self.feature_bias, QA),
+            bounds: self.bounds.clone(),
             output_weights: float(&self.output_weights, QB),
-            output_bias: (f64::from(self.output_bias) / f64::from(QA * QB)) as f32,
+            output_bias: self
+                .output_bias
+                .iter()
+                .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32)
+                .collect(),
         }
     }
 
@@ -379,14 +462,21 @@ impl Network {
         &self.feature_weights[f as usize * self.hidden..][..self.hidden]
     }
 
-    /// The output for accumulators of the side to move (`us`) and the
-    /// other side, in evaluation units.
+    /// The bucket of a position with `count` active features, both halves
+    /// together ([`bucket_of`]).
     #[must_use]
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+    pub fn bucket(&self, count: usize) -> usize {
+        bucket_of(&self.bounds, count)
+    }
+
+    /// The output of `bucket` for accumulators of the side to move (`us`)
+    /// and the other side, in evaluation units.
+    #[must_use]
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
-        let sum = dot_crelu(us, &self.output_weights[..h], QA as i16)
-            + dot_crelu(them, &self.output_weights[h..], QA as i16);
-        let y = i64::from(sum + self.output_bias) * i64::from(self.scale);
+        let w = &self.output_weights[2 * h * bucket..][..2 * h];
+        let sum = dot_crelu(us, &w[..h], QA as i16) + dot_crelu(them, &w[h..], QA as i16);
+        let y = i64::from(sum + self.output_bias[bucket]) * i64::from(self.scale);
         (y / i64::from(QA * QB)) as i32
     }
 }
@@ -426,9 +516,61 @@ mod tests {
             on_classic: false,
             feature_weights: (0..inputs * hidden).map(|i| i as i16).collect(),
             feature_bias: vec![3; hidden],
+            bounds: Vec::new(),
             output_weights: vec![-2; 2 * hidden],
-            output_bias: 9,
+            output_bias: vec![9],
         }
+    }
+
+    /// [`small`] with three output buckets.
+    fn bucketed() -> Network {
+        let mut net = small();
+        net.bounds = vec![2, 5];
+        net.output_weights = (0..3 * 2 * net.hidden).map(|i| i as i16 - 7).collect();
+        net.output_bias = vec![9, -4, 1 << 20];
+        net
+    }
+
+    /// A network of one bucket is written as version 2, one of more as
+    /// version 3, and each reads back as it was.
+    #[test]
+    fn a_network_reads_back_as_written_with_and_without_buckets() {
+        for net in [small(), bucketed()] {
+            let bytes = net.to_bytes();
+            let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+            assert_eq!(version, if net.bounds.is_empty() { 2 } else { 3 });
+            assert_eq!(Network::from_bytes(&bytes, "epaminondas", 6).unwrap(), net);
+            assert_eq!(net.dequantize().quantize(), net);
+        }
+    }
+
+    /// Bounds that do not ascend, a bucket count out of range and a file
+    /// cut inside its bounds are refused.
+    #[test]
+    fn bad_bucket_fields_are_refused() {
+        let bytes = bucketed().to_bytes();
+        let at = 11 + "epaminondas".len() + 9;
+        let mut count = bytes.clone();
+        for n in [0, 1, 17] {
+            count[at] = n;
+            let e = Network::from_bytes(&count, "epaminondas", 6).unwrap_err();
+            assert!(e.0.contains("output buckets"), "{n}: {e}");
+        }
+        let mut order = bytes.clone();
+        order[at + 3] = 1; // the second bound, 5 → 1, below the first
+        let e = Network::from_bytes(&order, "epaminondas", 6).unwrap_err();
+        assert!(e.0.contains("do not ascend"), "{e}");
+        let e = Network::from_bytes(&bytes[..at + 2], "epaminondas", 6).unwrap_err();
+        assert!(e.0.contains("ends inside its header"), "{e}");
+    }
+
+    /// A position's bucket counts the bounds at or below its features.
+    #[test]
+    fn the_bucket_counts_the_bounds_reached() {
+        let net = bucketed();
+        let buckets: Vec<usize> = (0..8).map(|c| net.bucket(c)).collect();
+        assert_eq!(buckets, [0, 0, 1, 1, 1, 2, 2, 2]);
+        assert_eq!(small().bucket(1000), 0);
     }
 
     /// Quantizing the dequantized network gives it back, at the extremes
@@ -442,7 +584,7 @@ mod tests {
         net.output_weights[0] = i16::MAX;
         net.output_weights[1] = i16::MIN;
         for bias in [0, 9, -65_279, 1 << 22, -(1 << 22)] {
-            net.output_bias = bias;
+            net.output_bias = vec![bias];
             assert_eq!(net.dequantize().quantize(), net, "output bias {bias}");
         }
     }

@@ -11,7 +11,7 @@ use gamut_core::game::Player;
 use gamut_core::paths::check_outputs;
 use gamut_engine::{AnyGame, Position};
 use gamut_games::data::Reader;
-use gamut_search::nnue::network::{FloatNetwork, WEIGHT_CLIP};
+use gamut_search::nnue::network::{bucket_of, FloatNetwork, MAX_BUCKETS, WEIGHT_CLIP};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -32,8 +32,15 @@ pub struct Training {
     /// (`epoch,train,validation,seconds`).
     pub curve: Option<PathBuf>,
     /// Hidden units per perspective: [`DEFAULT_HIDDEN`] if `None`, or
-    /// `init`'s (which must be this if given).
+    /// `init`'s. A start from a network of fewer units widens it: the new
+    /// units start with new weights into them and nothing out of them, so
+    /// that the widened network evaluates as the file did.
     pub hidden: Option<usize>,
+    /// Output buckets (by the count of active features): 1 if `None`, or
+    /// `init`'s. A start from a network of one bucket gives every bucket
+    /// its output; the bounds split the training positions into buckets
+    /// of equal size.
+    pub buckets: Option<usize>,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -74,6 +81,7 @@ impl Default for Training {
             out: PathBuf::new(),
             curve: None,
             hidden: None,
+            buckets: None,
             epochs: 10,
             batch: 1024,
             lr: 0.001,
@@ -173,6 +181,28 @@ impl Set {
             &self.features[self.offsets[i]..self.splits[i]],
             &self.features[self.splits[i]..self.offsets[i + 1]],
         )
+    }
+
+    /// Position `i`'s count of active features, both halves together
+    /// (what its output bucket depends on).
+    fn count(&self, i: usize) -> usize {
+        self.offsets[i + 1] - self.offsets[i]
+    }
+
+    /// The bounds that split this set into `buckets` buckets of about
+    /// equal size by count ([`bucket_of`]); fewer where counts repeat
+    /// (never two equal bounds, nor a bound that leaves a bucket empty).
+    fn bounds(&self, buckets: usize) -> Vec<u16> {
+        let mut counts: Vec<usize> = (0..self.len()).map(|i| self.count(i)).collect();
+        counts.sort_unstable();
+        let mut bounds: Vec<u16> = Vec::new();
+        for k in 1..buckets {
+            let b = counts[k * counts.len() / buckets] as u16;
+            if usize::from(b) > counts[0] && bounds.last().is_none_or(|&l| b > l) {
+                bounds.push(b);
+            }
+        }
+        bounds
     }
 }
 
@@ -278,57 +308,107 @@ fn classic_loss(game: &dyn AnyGame, set: &Set, args: &Training) -> Result<Vec<(i
         .collect())
 }
 
-/// The trainable parameters.
+/// The trainable parameters, and the output buckets' bounds.
 struct Model {
     w1: Var,
     b1: Var,
+    /// `[2 * hidden][buckets]`: a column per bucket.
     w2: Var,
+    /// `[buckets]`.
     b2: Var,
+    bounds: Vec<u16>,
+}
+
+/// `n` numbers drawn uniformly from (−a, a).
+fn uniform(rng: &mut StdRng, n: usize, a: f32) -> Vec<f32> {
+    (0..n).map(|_| rng.gen_range(-a..a)).collect()
 }
 
 impl Model {
+    /// New weights for `hidden` units and the buckets of `bounds`.
     fn new(
         inputs: usize,
         hidden: usize,
+        bounds: Vec<u16>,
         rng: &mut StdRng,
         dev: &Device,
     ) -> candle_core::Result<Model> {
-        let mut uniform =
-            |n: usize, a: f32| -> Vec<f32> { (0..n).map(|_| rng.gen_range(-a..a)).collect() };
-        let w1 = uniform(inputs * hidden, 0.1);
-        let w2 = uniform(2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt());
+        let buckets = bounds.len() + 1;
+        let w1 = uniform(rng, inputs * hidden, 0.1);
+        let w2 = uniform(rng, 2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt());
+        let w2: Vec<f32> = w2
+            .iter()
+            .flat_map(|&w| std::iter::repeat_n(w, buckets))
+            .collect();
         Ok(Model {
             w1: Var::from_tensor(&Tensor::from_vec(w1, (inputs, hidden), dev)?)?,
             b1: Var::from_tensor(&Tensor::full(0.05f32, hidden, dev)?)?,
-            w2: Var::from_tensor(&Tensor::from_vec(w2, (2 * hidden, 1), dev)?)?,
-            b2: Var::from_tensor(&Tensor::zeros(1, candle_core::DType::F32, dev)?)?,
+            w2: Var::from_tensor(&Tensor::from_vec(w2, (2 * hidden, buckets), dev)?)?,
+            b2: Var::from_tensor(&Tensor::zeros(buckets, candle_core::DType::F32, dev)?)?,
+            bounds,
         })
     }
 
-    /// The parameters of a float network.
-    fn from_float(net: &FloatNetwork, dev: &Device) -> candle_core::Result<Model> {
+    /// The parameters of a float network, widened to `hidden` units
+    /// (new weights into the new units, none out of them) and, if it has
+    /// one bucket and `bounds` says more, its output copied to every
+    /// bucket: either way the model evaluates as the network does.
+    fn from_float(
+        net: &FloatNetwork,
+        hidden: usize,
+        bounds: Vec<u16>,
+        rng: &mut StdRng,
+        dev: &Device,
+    ) -> candle_core::Result<Model> {
+        let (h0, buckets) = (net.hidden, bounds.len() + 1);
+        let mut w1 = Vec::with_capacity(net.inputs * hidden);
+        for row in net.feature_weights.chunks_exact(h0) {
+            w1.extend_from_slice(row);
+            w1.extend(uniform(rng, hidden - h0, 0.1));
+        }
+        let mut b1 = net.feature_bias.clone();
+        b1.resize(hidden, 0.05);
+        // The file's outputs are [bucket][half][unit]; the model's w2 is
+        // [half][unit][bucket].
+        let from = net.output_bias.len();
+        let mut w2 = vec![0f32; 2 * hidden * buckets];
+        for half in 0..2 {
+            for unit in 0..h0 {
+                for b in 0..buckets {
+                    let f = if from == 1 { 0 } else { b };
+                    w2[(half * hidden + unit) * buckets + b] =
+                        net.output_weights[(2 * f + half) * h0 + unit];
+                }
+            }
+        }
+        let b2: Vec<f32> = (0..buckets)
+            .map(|b| net.output_bias[if from == 1 { 0 } else { b }])
+            .collect();
         let var =
-            |v: &[f32], shape: &[usize]| Var::from_tensor(&Tensor::from_slice(v, shape, dev)?);
+            |v: Vec<f32>, shape: &[usize]| Var::from_tensor(&Tensor::from_vec(v, shape, dev)?);
         Ok(Model {
-            w1: var(&net.feature_weights, &[net.inputs, net.hidden])?,
-            b1: var(&net.feature_bias, &[net.hidden])?,
-            w2: var(&net.output_weights, &[2 * net.hidden, 1])?,
-            b2: var(&[net.output_bias], &[1])?,
+            w1: var(w1, &[net.inputs, hidden])?,
+            b1: var(b1, &[hidden])?,
+            w2: var(w2, &[2 * hidden, buckets])?,
+            b2: var(b2, &[buckets])?,
+            bounds,
         })
     }
 
     /// The raw output (evaluation / scale) for dense inputs of the side to
-    /// move and the other side.
-    fn forward(&self, us: &Tensor, them: &Tensor) -> candle_core::Result<Tensor> {
+    /// move and the other side, each position read by its bucket's output
+    /// (`mask`: one-hot, a row per position).
+    fn forward(&self, us: &Tensor, them: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
         let hidden = |x: &Tensor| -> candle_core::Result<Tensor> {
             x.matmul(self.w1.as_tensor())?
                 .broadcast_add(self.b1.as_tensor())?
                 .clamp(0f32, 1f32)
         };
         let h = Tensor::cat(&[hidden(us)?, hidden(them)?], 1)?;
-        h.matmul(self.w2.as_tensor())?
+        (h.matmul(self.w2.as_tensor())?
             .broadcast_add(self.b2.as_tensor())?
-            .squeeze(1)
+            * mask)?
+            .sum(1)
     }
 
     fn float_network(
@@ -347,18 +427,26 @@ impl Model {
             on_classic,
             feature_weights: w1.flatten_all()?.to_vec1()?,
             feature_bias: self.b1.as_tensor().to_vec1()?,
-            output_weights: self.w2.as_tensor().flatten_all()?.to_vec1()?,
-            output_bias: self.b2.as_tensor().to_vec1::<f32>()?[0],
+            bounds: self.bounds.clone(),
+            output_weights: self
+                .w2
+                .as_tensor()
+                .t()?
+                .contiguous()?
+                .flatten_all()?
+                .to_vec1()?,
+            output_bias: self.b2.as_tensor().to_vec1()?,
         })
     }
 }
 
 /// A batch: the dense inputs of the side to move and of the other side,
-/// the classic evaluation in units of the output (zeros without
-/// `--on-classic`), and the targets.
+/// each position's bucket (one-hot rows), the classic evaluation in units
+/// of the output (zeros without `--on-classic`), and the targets.
 struct Batch {
     us: Tensor,
     them: Tensor,
+    mask: Tensor,
     base: Tensor,
     target: Tensor,
 }
@@ -368,12 +456,15 @@ fn batch(
     set: &Set,
     idx: &[usize],
     inputs: usize,
+    bounds: &[u16],
     args: &Training,
     dev: &Device,
 ) -> candle_core::Result<Batch> {
     let b = idx.len();
+    let buckets = bounds.len() + 1;
     let mut us = vec![0f32; b * inputs];
     let mut them = vec![0f32; b * inputs];
+    let mut mask = vec![0f32; b * buckets];
     let mut target = Vec::with_capacity(b);
     let mut base = Vec::with_capacity(b);
     for (row, &i) in idx.iter().enumerate() {
@@ -381,19 +472,21 @@ fn batch(
         u.iter().for_each(|&f| us[row * inputs + f as usize] = 1.0);
         t.iter()
             .for_each(|&f| them[row * inputs + f as usize] = 1.0);
+        mask[row * buckets + bucket_of(bounds, set.count(i))] = 1.0;
         target.push(set.target(i, args));
         base.push(set.bases[i] / args.scale as f32);
     }
     Ok(Batch {
         us: Tensor::from_vec(us, (b, inputs), dev)?,
         them: Tensor::from_vec(them, (b, inputs), dev)?,
+        mask: Tensor::from_vec(mask, (b, buckets), dev)?,
         base: Tensor::from_vec(base, b, dev)?,
         target: Tensor::from_vec(target, b, dev)?,
     })
 }
 
 fn loss(model: &Model, b: &Batch) -> candle_core::Result<Tensor> {
-    let pred = candle_nn::ops::sigmoid(&(model.forward(&b.us, &b.them)? + &b.base)?)?;
+    let pred = candle_nn::ops::sigmoid(&(model.forward(&b.us, &b.them, &b.mask)? + &b.base)?)?;
     (pred - &b.target)?.sqr()?.mean_all()
 }
 
@@ -408,7 +501,7 @@ fn set_loss(
     let idx: Vec<usize> = (0..set.len()).collect();
     let mut total = 0.0;
     for chunk in idx.chunks(4096) {
-        let b = batch(set, chunk, inputs, args, dev)?;
+        let b = batch(set, chunk, inputs, &model.bounds, args, dev)?;
         total += f64::from(loss(model, &b)?.to_scalar::<f32>()?) * chunk.len() as f64;
     }
     Ok(total / set.len().max(1) as f64)
@@ -442,10 +535,16 @@ fn read_init(game: &dyn AnyGame, args: &Training) -> Result<Option<FloatNetwork>
     };
     let net = game.read_network(path).map_err(|e| format!("--init {e}"))?;
     let refuse = |why: String| Err(format!("--init {}: {why}", path.display()));
-    if let Some(h) = args.hidden.filter(|&h| h != net.hidden) {
+    if let Some(h) = args.hidden.filter(|&h| h < net.hidden) {
         return refuse(format!(
-            "the network has {} hidden units, not {h} (--hidden)",
+            "the network has {} hidden units, more than {h} (--hidden)",
             net.hidden
+        ));
+    }
+    let buckets = net.bounds.len() + 1;
+    if let Some(b) = args.buckets.filter(|&b| buckets > 1 && b != buckets) {
+        return refuse(format!(
+            "the network has {buckets} output buckets, not {b} (--buckets)"
         ));
     }
     if net.scale != args.scale {
@@ -468,6 +567,9 @@ fn train(game: &dyn AnyGame, args: &Training, log: &mut dyn FnMut(&str)) -> Resu
     let e = |e: candle_core::Error| e.to_string();
     if args.epochs == 0 {
         return Err("--epochs must be at least 1".into());
+    }
+    if let Some(b) = args.buckets.filter(|b| !(1..=MAX_BUCKETS).contains(b)) {
+        return Err(format!("--buckets {b}: from 1 to {MAX_BUCKETS}"));
     }
     let mut inputs: Vec<(&str, &Path)> =
         args.data.iter().map(|d| ("--data", d.as_path())).collect();
@@ -516,16 +618,43 @@ fn train(game: &dyn AnyGame, args: &Training, log: &mut dyn FnMut(&str)) -> Resu
     let dev = Device::Cpu;
     let mut rng = StdRng::seed_from_u64(args.seed);
     let inputs = game.inputs();
+    // The file's buckets, or the training's split of the data.
+    let bounds = match (&init, args.buckets) {
+        (Some(net), _) if !net.bounds.is_empty() => net.bounds.clone(),
+        (_, Some(b)) => train.bounds(b),
+        _ => Vec::new(),
+    };
+    if bounds.len() + 1 != args.buckets.unwrap_or(bounds.len() + 1) {
+        log(&format!(
+            "the data's counts allow {} output buckets",
+            bounds.len() + 1
+        ));
+    }
     let model = match &init {
-        Some(net) => Model::from_float(net, &dev).map_err(e)?,
+        Some(net) => Model::from_float(
+            net,
+            args.hidden.unwrap_or(net.hidden),
+            bounds,
+            &mut rng,
+            &dev,
+        )
+        .map_err(e)?,
         None => Model::new(
             inputs,
             args.hidden.unwrap_or(DEFAULT_HIDDEN),
+            bounds,
             &mut rng,
             &dev,
         )
         .map_err(e)?,
     };
+    if !model.bounds.is_empty() {
+        log(&format!(
+            "output buckets {} bounds {:?}",
+            model.bounds.len() + 1,
+            model.bounds
+        ));
+    }
     let init_loss = match (&args.init, &init) {
         (Some(path), Some(net)) => {
             let l = set_loss(&model, &val, inputs, args, &dev).map_err(e)?;
@@ -570,7 +699,7 @@ fn train(game: &dyn AnyGame, args: &Training, log: &mut dyn FnMut(&str)) -> Resu
         order.shuffle(&mut rng);
         let mut total = 0.0;
         for chunk in order.chunks(args.batch) {
-            let b = batch(&train, chunk, inputs, args, &dev).map_err(e)?;
+            let b = batch(&train, chunk, inputs, &model.bounds, args, &dev).map_err(e)?;
             let l = loss(&model, &b).map_err(e)?;
             opt.backward_step(&l).map_err(e)?;
             let clipped = model
@@ -632,9 +761,9 @@ fn check_export(
     let net = game.network_from_bytes(&bytes)?;
     let n = val.len().min(2000);
     let idx: Vec<usize> = (0..n).collect();
-    let b = batch(val, &idx, game.inputs(), args, dev).map_err(|e| e.to_string())?;
+    let b = batch(val, &idx, game.inputs(), &model.bounds, args, dev).map_err(|e| e.to_string())?;
     let raw: Vec<f32> = model
-        .forward(&b.us, &b.them)
+        .forward(&b.us, &b.them, &b.mask)
         .and_then(|y| y.to_vec1())
         .map_err(|e| e.to_string())?;
     let (mut float_diff, mut quant_diff, mut quant_max) = (0f64, 0f64, 0f64);
@@ -666,6 +795,7 @@ mod tests {
     use gamut_games::data::{encode_game, write_header, GameRecord, Sample};
     use gamut_games::epaminondas::Epaminondas;
     use gamut_search::nnue::network::Network;
+    use gamut_search::nnue::value_from_scratch;
 
     /// Epaminondas' game object.
     fn epaminondas() -> &'static dyn AnyGame {
@@ -823,6 +953,65 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// A network widened to more hidden units and split into output
+    /// buckets, trained at a learning rate of 0, evaluates every position
+    /// as the file it started from: the new units' outputs start at 0 and
+    /// every bucket starts as the one output.
+    #[test]
+    fn a_network_widened_and_bucketed_evaluates_as_its_file() {
+        let dir = std::env::temp_dir().join(format!("gamut-train-widen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.dat");
+        random_games(&data, 12, 400);
+        let wide = dir.join("wide.net");
+        let start = builtin("epaminondas");
+        let mut lines = Vec::new();
+        let training = Training {
+            data: vec![data],
+            out: wide.clone(),
+            epochs: 1,
+            lr: 0.0,
+            hidden: Some(160),
+            buckets: Some(3),
+            validation: 0.3,
+            init: Some(start.clone()),
+            ..Training::default()
+        };
+        train(epaminondas(), &training, &mut |l| lines.push(l.to_string())).unwrap();
+        let read = |p: &Path| epaminondas().read_network(p).unwrap();
+        let (before, after) = (read(&start), read(&wide));
+        assert_eq!((after.hidden, after.bounds.len()), (160, 2), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("output buckets 3")),
+            "{lines:?}"
+        );
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut pos = Epaminondas::start();
+        let mut moves = Vec::new();
+        let mut buckets = std::collections::BTreeSet::new();
+        for _ in 0..600 {
+            if pos.node() == NodeKind::Terminal {
+                pos = Epaminondas::start();
+            }
+            let mut list = Vec::new();
+            pos.features(Player::FIRST, &mut list);
+            buckets.insert(after.bucket(2 * list.len()));
+            for side in Player::BOTH {
+                assert_eq!(
+                    value_from_scratch(&pos, &before, side),
+                    value_from_scratch(&pos, &after, side)
+                );
+            }
+            pos.moves(&mut moves);
+            pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+        }
+        assert!(
+            buckets.len() > 1,
+            "the walk stays in one bucket: {buckets:?}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     /// A network file that is not the training's (another game, hidden
     /// size, scale or base) is refused in one line before the data is
     /// read, and nothing is written.
@@ -850,7 +1039,7 @@ mod tests {
                     hidden: Some(64),
                     ..base.clone()
                 },
-                "the network has 128 hidden units, not 64 (--hidden)",
+                "the network has 128 hidden units, more than 64 (--hidden)",
             ),
             (
                 Training {

@@ -22,9 +22,16 @@ struct Args {
     /// The network file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Hidden units per perspective [default: 128, or --init's].
+    /// Hidden units per perspective [default: 128, or --init's]. More
+    /// than --init's widens that network: the new units start with new
+    /// weights into them and none out, so it evaluates as the file did.
     #[arg(long)]
     hidden: Option<usize>,
+    /// Output buckets by the count of active features (1 to 16) [default:
+    /// 1, or --init's]; their bounds split the training positions evenly.
+    /// From a network of one bucket, every bucket starts as its output.
+    #[arg(long)]
+    buckets: Option<usize>,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -79,6 +86,7 @@ impl Args {
             out: self.out,
             curve: self.curve,
             hidden: self.hidden,
+            buckets: self.buckets,
             init: self.init,
             epochs: self.epochs,
             batch: self.batch,
