@@ -71,11 +71,16 @@ impl Evaluator {
                 ..Evaluator::default()
             };
         }
+        // The count of active features chooses the output bucket; a
+        // network of one output needs none.
+        let bucketed = !net.bounds.is_empty();
         let mut count = 0;
         for view in views {
             let v = view.index();
             let now = features(pos, view, &mut self.list);
-            count += now.count() as usize;
+            if bucketed {
+                count += now.count() as usize;
+            }
             match &self.sets[v] {
                 Some(before) if before.changes(&now) < now.count() => {
                     self.gone.clear();
