@@ -474,6 +474,7 @@ impl Run {
             no_mirror: false,
             seed: self.seed(g, 1),
             on_classic: false,
+            balance_results: false,
             init: init_file.as_ref().map(|f| self.dir.join(f)),
         };
         let bar = Progress::new(

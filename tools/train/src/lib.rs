@@ -64,6 +64,9 @@ pub struct Training {
     pub seed: u64,
     /// Train on what the classic evaluation leaves out (the file says so).
     pub on_classic: bool,
+    /// Weigh the training positions so that the games' results (won,
+    /// drawn, lost) weigh alike, however rare one is.
+    pub balance_results: bool,
     /// A network file to start from instead of new weights: its
     /// quantized weights, dequantized. Its game, hidden size, scale and
     /// base must be the training's.
@@ -92,6 +95,7 @@ impl Default for Training {
             no_mirror: false,
             seed: 1,
             on_classic: false,
+            balance_results: false,
             init: None,
         }
     }
@@ -123,6 +127,10 @@ struct Set {
     scores: Vec<f32>,
     /// The game's result for the side.
     results: Vec<f32>,
+    /// Each position's weight in the loss: 1, or with `--balance-results`
+    /// in the training set the weight that gives every result (won,
+    /// drawn, lost) the same total.
+    weights: Vec<f32>,
     /// The classic evaluation, the side's view, with `--on-classic`
     /// (else 0).
     bases: Vec<f32>,
@@ -172,6 +180,7 @@ impl Set {
         self.offsets.push(self.features.len());
         self.scores.push(target.score);
         self.results.push(target.result);
+        self.weights.push(1.0);
         self.bases.push(target.base);
         self.texts.push(seen);
     }
@@ -181,6 +190,20 @@ impl Set {
             &self.features[self.offsets[i]..self.splits[i]],
             &self.features[self.splits[i]..self.offsets[i + 1]],
         )
+    }
+
+    /// Weighs the positions so that each result the set holds has the
+    /// same total weight, and the mean weight is 1; returns the
+    /// positions of each result (lost, drawn, won).
+    fn balance_results(&mut self) -> [usize; 3] {
+        let class = |r: f32| (r * 2.0).round() as usize;
+        let mut counts = [0usize; 3];
+        self.results.iter().for_each(|&r| counts[class(r)] += 1);
+        let present = counts.iter().filter(|&&c| c > 0).count();
+        for (w, &r) in self.weights.iter_mut().zip(&self.results) {
+            *w = self.scores.len() as f32 / (present * counts[class(r)]) as f32;
+        }
+        counts
     }
 
     /// Position `i`'s count of active features, both halves together
@@ -449,6 +472,8 @@ struct Batch {
     mask: Tensor,
     base: Tensor,
     target: Tensor,
+    /// Each position's weight in the loss.
+    weight: Tensor,
 }
 
 /// The dense inputs and the targets of positions `idx` of `set`.
@@ -467,6 +492,7 @@ fn batch(
     let mut mask = vec![0f32; b * buckets];
     let mut target = Vec::with_capacity(b);
     let mut base = Vec::with_capacity(b);
+    let mut weight = Vec::with_capacity(b);
     for (row, &i) in idx.iter().enumerate() {
         let (u, t) = set.sides(i);
         u.iter().for_each(|&f| us[row * inputs + f as usize] = 1.0);
@@ -475,6 +501,7 @@ fn batch(
         mask[row * buckets + bucket_of(bounds, set.count(i))] = 1.0;
         target.push(set.target(i, args));
         base.push(set.bases[i] / args.scale as f32);
+        weight.push(set.weights[i]);
     }
     Ok(Batch {
         us: Tensor::from_vec(us, (b, inputs), dev)?,
@@ -482,12 +509,13 @@ fn batch(
         mask: Tensor::from_vec(mask, (b, buckets), dev)?,
         base: Tensor::from_vec(base, b, dev)?,
         target: Tensor::from_vec(target, b, dev)?,
+        weight: Tensor::from_vec(weight, b, dev)?,
     })
 }
 
 fn loss(model: &Model, b: &Batch) -> candle_core::Result<Tensor> {
     let pred = candle_nn::ops::sigmoid(&(model.forward(&b.us, &b.them, &b.mask)? + &b.base)?)?;
-    (pred - &b.target)?.sqr()?.mean_all()
+    ((pred - &b.target)?.sqr()? * &b.weight)?.mean_all()
 }
 
 /// The mean loss over a whole set, without training.
@@ -583,7 +611,7 @@ fn train(game: &dyn AnyGame, args: &Training, log: &mut dyn FnMut(&str)) -> Resu
     check_outputs(&inputs, &outputs).map_err(|e| e.to_string())?;
     let init = read_init(game, args)?;
     let started = Instant::now();
-    let (train, val, games) = load(game, args)?;
+    let (mut train, val, games) = load(game, args)?;
     if train.len() == 0 || val.len() == 0 {
         return Err(format!(
             "too little data: {} training and {} validation positions",
@@ -598,6 +626,12 @@ fn train(game: &dyn AnyGame, args: &Training, log: &mut dyn FnMut(&str)) -> Resu
         val.len(),
         started.elapsed().as_secs_f64()
     ));
+    if args.balance_results {
+        let [lost, drawn, won] = train.balance_results();
+        log(&format!(
+            "balanced results: training positions won {won} drawn {drawn} lost {lost}"
+        ));
+    }
     let classic = classic_loss(game, &val, args)?;
     let at_scale = classic
         .iter()
@@ -951,6 +985,32 @@ mod tests {
             assert!(lines.iter().any(|l| l.starts_with("initial weights from")));
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Balanced results: each result present weighs the same in all, the
+    /// mean weight is 1, and a result the set lacks takes nothing.
+    #[test]
+    fn balanced_results_weigh_alike() {
+        let mut set = Set::default();
+        for result in [1.0, 1.0, 1.0, 0.0, 1.0, 1.0] {
+            let target = Target {
+                score: 0.0,
+                result,
+                base: 0.0,
+            };
+            set.push_features(&[1], &[2], (String::new(), Player::FIRST), target);
+        }
+        assert_eq!(set.balance_results(), [1, 0, 5]);
+        let total = |r: f32| -> f32 {
+            (0..set.len())
+                .filter(|&i| set.results[i] == r)
+                .map(|i| set.weights[i])
+                .sum()
+        };
+        assert!((total(1.0) - total(0.0)).abs() < 1e-6, "{:?}", set.weights);
+        let mean = set.weights.iter().sum::<f32>() / set.len() as f32;
+        assert!((mean - 1.0).abs() < 1e-6, "{mean}");
+        assert_eq!(set.weights[3], 3.0);
     }
 
     /// A network widened to more hidden units and split into output

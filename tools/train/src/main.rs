@@ -68,6 +68,11 @@ struct Args {
     /// file it writes (which says so).
     #[arg(long)]
     on_classic: bool,
+    /// Weigh the training positions so that won, drawn and lost ones
+    /// weigh alike in the loss, however rare a result is in the data (the
+    /// validation loss stays unweighted).
+    #[arg(long)]
+    balance_results: bool,
     /// Start from this network file (written by gamut-train or built in)
     /// instead of new weights: its weights, dequantized. Its game, hidden
     /// size, scale and base must be the training's.
@@ -98,6 +103,7 @@ impl Args {
             no_mirror: self.no_mirror,
             seed: self.seed,
             on_classic: self.on_classic,
+            balance_results: self.balance_results,
         }
     }
 }
