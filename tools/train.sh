@@ -22,6 +22,10 @@
 #           (gamut-train --on-classic)
 #   MAX_POSITIONS   train on at most this many positions, the first ones
 #           (whole games; mirror images count)
+#   INIT    a network file to train from instead of new weights
+#           (gamut-train --init): a generation trained on from the last
+#   BUCKETS output buckets by the count of active features (gamut-train
+#           --buckets)
 #   DATA    where the data and the log go (never inside the repository)
 #   DATAGEN_BIN   the gamut binary that plays the self-play games (default:
 #           this build's); a later generation's data is played by the build
@@ -116,6 +120,8 @@ datagen() {
 options=()
 if [ -n "${MAX_POSITIONS:-}" ]; then options=(--max-positions "$MAX_POSITIONS"); fi
 if [ -n "${ON_CLASSIC:-}" ]; then options+=(--on-classic); fi
+if [ -n "${INIT:-}" ]; then options+=(--init "$INIT"); fi
+if [ -n "${BUCKETS:-}" ]; then options+=(--buckets "$BUCKETS"); fi
 # Trains on every file in `files` into the network file $1 with λ $2.
 train() {
   note "train epochs $EPOCHS hidden $HIDDEN lambda $2 lr $LR scale $SCALE seed $TRAIN_SEED ${options[*]} -> $1"

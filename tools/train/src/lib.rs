@@ -1023,24 +1023,31 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let data = dir.join("d.dat");
         random_games(&data, 12, 400);
-        let wide = dir.join("wide.net");
-        let start = builtin("epaminondas");
+        let (start, wide) = (dir.join("start.net"), dir.join("wide.net"));
+        // A network of one output and 8 units to start from.
+        let fresh = Training {
+            data: vec![data],
+            out: start.clone(),
+            epochs: 1,
+            hidden: Some(8),
+            validation: 0.3,
+            ..Training::default()
+        };
+        train(epaminondas(), &fresh, &mut |_| {}).unwrap();
         let mut lines = Vec::new();
         let training = Training {
-            data: vec![data],
             out: wide.clone(),
-            epochs: 1,
             lr: 0.0,
-            hidden: Some(160),
+            hidden: Some(24),
             buckets: Some(3),
-            validation: 0.3,
             init: Some(start.clone()),
-            ..Training::default()
+            ..fresh
         };
         train(epaminondas(), &training, &mut |l| lines.push(l.to_string())).unwrap();
         let read = |p: &Path| epaminondas().read_network(p).unwrap();
         let (before, after) = (read(&start), read(&wide));
-        assert_eq!((after.hidden, after.bounds.len()), (160, 2), "{lines:?}");
+        assert_eq!((before.hidden, before.bounds.len()), (8, 0));
+        assert_eq!((after.hidden, after.bounds.len()), (24, 2), "{lines:?}");
         assert!(
             lines.iter().any(|l| l.starts_with("output buckets 3")),
             "{lines:?}"
