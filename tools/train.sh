@@ -23,7 +23,9 @@
 #   MAX_POSITIONS   train on at most this many positions, the first ones
 #           (whole games; mirror images count)
 #   INIT    a network file to train from instead of new weights
-#           (gamut-train --init): a generation trained on from the last
+#           (gamut-train --init): a generation trained on from the last;
+#           with later parts, the first generation starts from INIT and
+#           the last from the first
 #   BUCKETS output buckets by the count of active features (gamut-train
 #           --buckets)
 #   DATA    where the data and the log go (never inside the repository)
@@ -33,6 +35,9 @@
 #   DATAGEN_EVAL  the self-play search's evaluation, classic or net
 #           (default: the game's own); net with that build's built-in
 #           network plays a later generation's data
+#   DATAGEN_NET   a network file the self-play search evaluates with
+#           (datagen --eval net --net FILE): the generation before, when
+#           it is no longer the build's built-in network
 #   OUT     the network file to write (default: src/games/<game>/<game>.net)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,16 +57,21 @@ if [ "$game" = apart ]; then
   EPOCHS=${EPOCHS:-3}
   MAX_POSITIONS=${MAX_POSITIONS:-1169742}
 fi
-# Epaminondas' shipped network (second generation): seed 3 in two shards,
-# 20,000 + 10,091 games (the first shard complete at 40,000 games in all,
-# the second cut at 20,182), played by the classic evaluation; the first
-# generation's network trained on them (λ 0.3); seed 31 in two shards,
-# 7,872 + 9,033 games, played by that network; 2 epochs, λ 0.2 on all.
+# Epaminondas' shipped network (third generation): the second
+# generation (tools/train/nets/epaminondas-second.net, made by this script
+# with PARTS="3:40000:1/2 3:20182:2/2 31:15744:1/2:net 31:18066:2/2:net"
+# FIRST_LAMBDA=0.3, no INIT, no BUCKETS, no DATAGEN_NET) trained on
+# 15,424 games of seed 71 and 2,449 of seed 73 that it played itself, with
+# four output buckets; 2 epochs, λ 0.2 (see docs/nnue.md).
 if [ "$game" = epaminondas ]; then
-  PARTS=${PARTS:-"3:40000:1/2 3:20182:2/2 31:15744:1/2:net 31:18066:2/2:net"}
+  PARTS=${PARTS:-"71:15424 73:2449"}
   EPOCHS=${EPOCHS:-2}
   LAMBDA=${LAMBDA:-0.2}
-  FIRST_LAMBDA=${FIRST_LAMBDA:-0.3}
+  if [ "$PARTS" = "71:15424 73:2449" ]; then
+    INIT=${INIT:-tools/train/nets/epaminondas-second.net}
+    BUCKETS=${BUCKETS:-4}
+    DATAGEN_NET=${DATAGEN_NET:-tools/train/nets/epaminondas-second.net}
+  fi
 fi
 # Spokes' shipped network: 986 games of seed 7 and 6,000 of seed 8,
 # 2 epochs, λ 0.3, at Spokes' own win-probability scale (150, not 400).
@@ -91,6 +101,7 @@ bin=target/test-release
 datagen_bin=${DATAGEN_BIN:-$bin/gamut}
 evaluation=()
 if [ -n "${DATAGEN_EVAL:-}" ]; then evaluation=(--eval "$DATAGEN_EVAL"); fi
+if [ -n "${DATAGEN_NET:-}" ]; then evaluation=(--eval net --net "$DATAGEN_NET"); fi
 note "commit $(git rev-parse --short HEAD) game $game parts '$PARTS' nodes $NODES random plies $RANDOM_PLIES datagen $datagen_bin ${evaluation[*]}"
 
 # Plays the parts given (seed:games[:K/N[:net]]) in parallel, their
@@ -120,12 +131,14 @@ datagen() {
 options=()
 if [ -n "${MAX_POSITIONS:-}" ]; then options=(--max-positions "$MAX_POSITIONS"); fi
 if [ -n "${ON_CLASSIC:-}" ]; then options+=(--on-classic); fi
-if [ -n "${INIT:-}" ]; then options+=(--init "$INIT"); fi
 if [ -n "${BUCKETS:-}" ]; then options+=(--buckets "$BUCKETS"); fi
-# Trains on every file in `files` into the network file $1 with λ $2.
+init=()
+if [ -n "${INIT:-}" ]; then init=(--init "$INIT"); fi
+# Trains on every file in `files` into the network file $1 with λ $2,
+# from the network in `init` if any.
 train() {
-  note "train epochs $EPOCHS hidden $HIDDEN lambda $2 lr $LR scale $SCALE seed $TRAIN_SEED ${options[*]} -> $1"
-  nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$1" "${options[@]}" \
+  note "train epochs $EPOCHS hidden $HIDDEN lambda $2 lr $LR scale $SCALE seed $TRAIN_SEED ${options[*]} ${init[*]} -> $1"
+  nice -n 19 "$bin/gamut-train" "$game" --data "${files[@]}" --out "$1" "${options[@]}" "${init[@]}" \
     --epochs "$EPOCHS" --hidden "$HIDDEN" --lambda "$2" --lr "$LR" --scale "$SCALE" \
     --seed "$TRAIN_SEED" --curve "$DATA/curve-$(basename "$1" .net).csv" | tee -a "$log"
 }
@@ -139,6 +152,7 @@ datagen "${first[@]}"
 if [ ${#later[@]} -gt 0 ]; then
   train "$DATA/generation-1.net" "${FIRST_LAMBDA:-$LAMBDA}"
   evaluation=(--eval net --net "$DATA/generation-1.net")
+  if [ -n "${INIT:-}" ]; then init=(--init "$DATA/generation-1.net"); fi
   datagen "${later[@]}"
 fi
 

@@ -1079,8 +1079,8 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    /// A network file that is not the training's (another game, hidden
-    /// size, scale or base) is refused in one line before the data is
+    /// A network file that is not the training's (another game, more
+    /// hidden units, other output buckets, scale or base) is refused in one line before the data is
     /// read, and nothing is written.
     #[test]
     fn a_network_file_unlike_the_training_is_refused() {
@@ -1107,6 +1107,13 @@ mod tests {
                     ..base.clone()
                 },
                 "the network has 128 hidden units, more than 64 (--hidden)",
+            ),
+            (
+                Training {
+                    buckets: Some(3),
+                    ..base.clone()
+                },
+                "the network has 4 output buckets, not 3 (--buckets)",
             ),
             (
                 Training {
