@@ -186,13 +186,14 @@ fn params_are_listed_and_set_by_every_door() {
 }
 
 /// The options of a short run of Epaminondas at depth 2, its ledger at
-/// `ledger`.
+/// `ledger`: the classic evaluation, so that its games (and the check
+/// that θ moves) do not change when the game's built-in network does.
 fn run_args(ledger: &Path, iterations: &str) -> Vec<String> {
     [
         "tune",
         "epaminondas",
         "--engine",
-        "depth=2",
+        "depth=2,eval=classic",
         "--params",
         "rfp_margin,futility_margin,lmr_base",
         "--iterations",
